@@ -1,0 +1,55 @@
+"""Command line: `python -m app [COMMAND ...]`. With no command it opens the window.
+
+Each subcommand lives beside the code it drives and registers itself here through an
+`add_parser(subparsers)` function, imported lazily so `translate` never loads Qt or Whisper.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from app.errors import LiveTranslatorError
+
+# command name -> module that defines add_parser(subparsers) and run(args) -> int
+COMMANDS = {
+    "translate": "app.translation.cli",
+    "transcribe": "app.asr.cli",
+    "listen": "app.asr.cli",
+    "run": "app.pipeline.cli",
+    "models": "models.cli",
+}
+
+
+def build_parser(argv: list[str]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="live-translator", description=__doc__.splitlines()[0])
+    parser.add_argument("--self-test", action="store_true", help="check that every part of the app works, then exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # Only import the module of the command being run: start-up stays fast.
+    wanted = next((a for a in argv if not a.startswith("-")), None)
+    for module_name in dict.fromkeys(COMMANDS.values()):
+        if wanted is None or COMMANDS.get(wanted) == module_name or wanted not in COMMANDS:
+            importlib.import_module(module_name).add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
+    args = parser.parse_args(argv)
+    try:
+        if args.self_test:
+            from app.selftest import run_self_test
+
+            return run_self_test()
+        if args.command is None:
+            from app.ui.main_window import run_app
+
+            return run_app()
+        return args.run(args)
+    except LiveTranslatorError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,134 @@
+"""What the live pipeline tells its observers: plain, immutable dataclasses.
+
+This is the contract between the core and everything that watches it (the window, the
+`run --json` command line, tests). Every event carries `emitted_at` (time.monotonic()
+seconds, the pipeline's clock) and serialises to one JSON object whose `type` field names it.
+Audio times (`start`, `end`) are seconds from the start of the session's audio.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+def _now() -> float:
+    return time.monotonic()
+
+
+@dataclass(frozen=True)
+class Event:
+    type: ClassVar[str] = "event"
+    emitted_at: float = field(default_factory=_now, kw_only=True)
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"type": self.type}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            data[f.name] = value.to_json() if hasattr(value, "to_json") else value
+        return data
+
+
+@dataclass(frozen=True)
+class SourcePartial(Event):
+    """A live hypothesis for the utterance being spoken.
+
+    `committed` is the stable prefix (agreed by successive hypotheses, never retracted);
+    `text` is the whole current hypothesis, of which `committed` is a prefix.
+    """
+
+    type: ClassVar[str] = "partial"
+    utterance_id: int
+    text: str
+    committed: str
+    start: float
+    end: float
+
+
+@dataclass(frozen=True)
+class SourceFinal(Event):
+    """The settled text of one utterance. `speech_end_at` is the monotonic time speech ended."""
+
+    type: ClassVar[str] = "final"
+    utterance_id: int
+    text: str
+    start: float
+    end: float
+    speech_end_at: float
+
+
+@dataclass(frozen=True)
+class Translation(Event):
+    """A translation of an utterance's text. A provisional one may be replaced by a later
+    one for the same utterance; a final one (provisional=False) never changes."""
+
+    type: ClassVar[str] = "translation"
+    utterance_id: int
+    source: str
+    text: str
+    provisional: bool
+    direction: str
+    latency_ms: float | None  # end of speech -> this translation; None for provisional ones
+
+
+@dataclass(frozen=True)
+class DecodeStepEvent(Event):
+    """One decoder step of the translation worker (app.translation's step, as JSON-able dict)."""
+
+    type: ClassVar[str] = "step"
+    utterance_id: int
+    provisional: bool
+    step: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SentenceSummary(Event):
+    """One translated sentence: encoder_ms, decode_ms, tokens, tokens_per_s, stop_reason, ..."""
+
+    type: ClassVar[str] = "sentence"
+    utterance_id: int
+    provisional: bool
+    summary: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Speech(Event):
+    """The speech output spoke (or wrote to a file) a translation."""
+
+    type: ClassVar[str] = "speech"
+    utterance_id: int
+    text: str
+    language: str
+    path: str | None = None
+
+
+@dataclass(frozen=True)
+class Level(Event):
+    """Microphone level for a meter, 0.0 (silence) .. 1.0 (full scale), a few times a second."""
+
+    type: ClassVar[str] = "level"
+    rms: float
+    peak: float
+
+
+@dataclass(frozen=True)
+class Status(Event):
+    """State changes: "loading", "running", "stopped", "direction"; `detail` in words."""
+
+    type: ClassVar[str] = "status"
+    state: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Error(Event):
+    """Something failed; the pipeline goes on. `stage`: capture, asr, translation, tts, ...
+    `text` is the message for people; `hint` what to do about it."""
+
+    type: ClassVar[str] = "error"
+    stage: str
+    text: str
+    hint: str = ""
+    utterance_id: int | None = None

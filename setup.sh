@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Sets up Live Translator on Debian (as root) or any machine with Python 3.10+.
+#   ./setup.sh app    system packages + .venv with the app and its offline Whisper models
+#   ./setup.sh test   the same, plus what the tests need (export tooling, PulseAudio, Xvfb, ...)
+# Safe to run again: it installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")"
+mode=${1:-app}
+case "$mode" in app|test) ;; *) echo "usage: ./setup.sh app|test" >&2; exit 2 ;; esac
+
+# Debian packages: PortAudio for the microphone, espeak-ng (+aplay) for speech output,
+# the libraries Qt's xcb/offscreen plugins load, and CJK fonts for the Chinese panels.
+apt_app=(python3 python3-venv espeak-ng libportaudio2 alsa-utils libegl1 libgl1 libxkbcommon0
+         libxkbcommon-x11-0 libxcb-cursor0 libdbus-1-3 libfontconfig1 fonts-noto-cjk)
+# Tests also speak with espeak-ng into a PulseAudio virtual microphone and film the window on Xvfb.
+apt_test=(sox pulseaudio pulseaudio-utils libasound2-plugins xvfb binutils)
+
+if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+    want=("${apt_app[@]}")
+    [ "$mode" = test ] && want+=("${apt_test[@]}")
+    missing=()
+    for p in "${want[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "setup: installing Debian packages: ${missing[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+extras="offline-models"
+[ "$mode" = test ] && extras="offline-models,export,dev,bench,packaging"
+.venv/bin/python -m pip install -q -e ".[${extras}]"
+echo "setup: ready ($mode). Python: $(pwd)/.venv/bin/python"
