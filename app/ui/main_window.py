@@ -1,0 +1,362 @@
+"""The main window: controls, the source and target panels, diagnostics, models, status.
+
+It observes a `Pipeline` through `EventBridge` and holds no pipeline logic: starting,
+stopping, direction and speech switches are calls on the pipeline; everything shown comes
+from the pipeline's events. Slow calls (starting the pipeline loads models) run on worker
+threads so the window keeps drawing.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QSplitter,
+                               QVBoxLayout, QWidget)
+
+from app.pipeline import events as ev
+from app.ui import model_state
+from app.ui.alerts import AlertBanner
+from app.ui.bridge import EventBridge
+from app.ui.controls import Controls
+from app.ui.diagnostics import DiagnosticsPanel
+from app.ui.models_panel import ModelsBar
+from app.ui.settings import UiSettings, load_settings, qsettings, save_settings
+from app.ui.transcript_view import TranscriptView
+from app.ui.workers import Worker, WorkerPool
+
+LANGUAGE_OF_TARGET = {"en-zh": "zh", "zh-en": "en"}
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, store: QSettings | None = None, parent=None):
+        super().__init__(parent)
+        self.store = store or qsettings()
+        self.settings: UiSettings = load_settings(self.store)
+        self.pipeline = None
+        self.input_path: str | None = None   # a recording played in place of the microphone
+        self.audio_source = None              # any AudioSource (tests, demos) instead of the mic
+        self.pool = WorkerPool(self)
+        self.bridge = EventBridge(self)
+        self.bridge.events.connect(self.on_events)
+        self.starting = False
+        self.latencies: list[float] = []
+
+        self.setWindowTitle("Live Translator")
+        self.controls = Controls()
+        self.models_bar = ModelsBar()
+        self.alert = AlertBanner()
+        self.transcript = TranscriptView()
+        self.diagnostics = DiagnosticsPanel()
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(self.transcript)
+        self.split.addWidget(self.diagnostics)
+        self.split.setSizes([480, 320])
+
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.addWidget(self.controls)
+        layout.addWidget(self.models_bar)
+        layout.addWidget(self.alert)
+        layout.addWidget(self.split, 1)
+        self.setCentralWidget(central)
+
+        self.state_label = QLabel("Stopped")
+        self.latency_label = QLabel("latency –")
+        self.latency_label.setToolTip("End of speech → final translation: last (median of the session)")
+        self.models_label = QLabel()
+        status = self.statusBar()
+        status.addWidget(self.state_label, 1)
+        status.addPermanentWidget(self.latency_label)
+        status.addPermanentWidget(self.models_label)
+
+        self._build_menus()
+        self._apply_settings()
+        self.controls.start_stop.connect(self.toggle)
+        self.controls.direction_changed.connect(self.set_direction)
+        self.controls.tts_toggled.connect(self.set_tts)
+        self.controls.device_changed.connect(lambda name: setattr(self.settings, "input_device", name))
+        self.diagnostics.verify_toggled.connect(self.set_verify)
+        self.models_bar.manage.connect(self.open_model_dialog)
+        self.refresh_models()
+        self._load_devices()
+
+    # --- set-up -----------------------------------------------------------------------------
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        self._action(file_menu, "Translate a &recording…", self.choose_recording, "Ctrl+O")
+        file_menu.addSeparator()
+        self._action(file_menu, "Export transcript as &text…", lambda: self.export("txt"), "Ctrl+S")
+        self._action(file_menu, "Export transcript as S&RT…", lambda: self.export("srt"), "Ctrl+Shift+S")
+        file_menu.addSeparator()
+        self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        session = self.menuBar().addMenu("&Session")
+        self._action(session, "&Start / stop", self.toggle, "Ctrl+Return")
+        self._action(session, "Swap &direction", self.swap_direction, "Ctrl+D")
+        self._action(session, "&Clear panels", self.clear, "Ctrl+L")
+        view = self.menuBar().addMenu("&View")
+        self.show_diagnostics = self._action(view, "&Diagnostics panel", self.toggle_diagnostics, "Ctrl+I")
+        self.show_diagnostics.setCheckable(True)
+        self.show_diagnostics.setChecked(True)
+        models = self.menuBar().addMenu("&Models")
+        self._action(models, "&Manage models…", lambda: self.open_model_dialog(self.direction()), "Ctrl+M")
+        # F5 too: a key that works while a text panel has focus.
+        QShortcut(QKeySequence("F5"), self, self.toggle)
+
+    def _action(self, menu, text, slot, shortcut=None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _apply_settings(self) -> None:
+        s = self.settings
+        if s.geometry is not None:
+            self.restoreGeometry(s.geometry)
+        else:
+            self.resize(1200, 820)
+        if s.splitter is not None:
+            self.split.restoreState(s.splitter)
+        self.controls.set_direction(s.direction)
+        self.transcript.set_direction(s.direction)
+        self.controls.tts.setChecked(s.tts_enabled)
+        self.diagnostics.verify.setChecked(s.verify)
+
+    def _load_devices(self) -> None:
+        """PortAudio's device scan can take a moment: do it on a worker."""
+        self.controls.set_devices([], self.settings.input_device)
+        worker = Worker(model_state.input_device_names)
+        worker.finished.connect(lambda names: self.controls.set_devices(names, self.settings.input_device))
+        self.pool.start(worker)
+
+    # --- state ------------------------------------------------------------------------------
+    def direction(self) -> str:
+        return self.controls.current_direction()
+
+    def running(self) -> bool:
+        return self.pipeline is not None
+
+    def refresh_models(self) -> None:
+        """Find the model folder for each direction and check it (off the GUI thread)."""
+        for direction in ("en-zh", "zh-en"):
+            configured = self.settings.nmt_dir(direction)
+            self.models_bar.set_checking(direction, configured)
+            worker = Worker(model_state.find_and_check, direction, configured)
+            worker.finished.connect(self.models_bar.set_state)
+            worker.finished.connect(lambda _s: self._update_models_label())
+            self.pool.start(worker)
+        self.models_bar.set_asr(self.settings.asr_model)
+        self._update_models_label()
+
+    def _update_models_label(self) -> None:
+        state = self.models_bar.states.get(self.direction())
+        nmt = state.name if state and state.can_run else "no translation model"
+        self.models_label.setText(f"ASR: Whisper {self.settings.asr_model} · MT: {nmt}")
+
+    # --- session ----------------------------------------------------------------------------
+    def toggle(self) -> None:
+        if self.starting:
+            return
+        self.stop() if self.running() else self.start()
+
+    def start(self) -> None:
+        direction = self.direction()
+        state = self.models_bar.states.get(direction)
+        if state is not None and not state.can_run:
+            self.alert.show_message(state.headline, state.hint, "warning")
+            return
+        from app.pipeline import Pipeline
+
+        config = model_state.pipeline_config(self.settings, direction, self.models_bar.states,
+                                             input_path=self.input_path)
+        try:
+            self.pipeline = Pipeline(config, on_event=self.bridge.on_event,
+                                     audio_source=self.audio_source)
+        except Exception as error:
+            self.alert.show_error(error)
+            return
+        self.alert.hide()
+        self.starting = True
+        self.controls.set_running(False, busy=True)
+        self.state_label.setText("Loading models…")
+        worker = Worker(self.pipeline.start)
+        worker.finished.connect(self._started)
+        worker.failed.connect(self._start_failed)
+        self.pool.start(worker)
+
+    def _started(self, _result=None) -> None:
+        self.starting = False
+        self.controls.set_running(self.running())
+        if self.running():
+            self.state_label.setText("Listening" if self.input_path is None else
+                                     f"Playing {Path(self.input_path).name}")
+
+    def _start_failed(self, error: BaseException) -> None:
+        self.starting = False
+        self._shutdown_pipeline()
+        self.controls.set_running(False)
+        self.state_label.setText("Stopped")
+        self.alert.show_error(error)
+
+    def stop(self) -> None:
+        self._shutdown_pipeline()
+        self.controls.set_running(False)
+        self.state_label.setText("Stopped")
+
+    def _shutdown_pipeline(self, timeout: float = 10.0) -> None:
+        pipeline, self.pipeline = self.pipeline, None
+        if pipeline is not None:
+            pipeline.stop()
+            pipeline.wait_until_done(timeout)
+
+    def set_direction(self, direction: str) -> None:
+        self.settings.direction = direction
+        self.transcript.set_direction(direction)
+        self._update_models_label()
+        if self.pipeline is not None:
+            state = self.models_bar.states.get(direction)
+            if state is not None and not state.can_run:
+                self.alert.show_message(state.headline, state.hint, "warning")
+                return
+            self.pipeline.set_direction(direction)
+
+    def swap_direction(self) -> None:
+        self.controls.set_direction("zh-en" if self.direction() == "en-zh" else "en-zh")
+
+    def set_tts(self, enabled: bool) -> None:
+        self.settings.tts_enabled = enabled
+        if self.pipeline is not None:
+            self.pipeline.set_tts_enabled(enabled)
+
+    def set_verify(self, enabled: bool) -> None:
+        self.settings.verify = enabled
+        if self.pipeline is not None and hasattr(self.pipeline, "set_verify"):
+            self.pipeline.set_verify(enabled)
+
+    def choose_recording(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Translate a recording", "",
+                                              "Audio (*.wav *.flac *.ogg *.mp3);;All files (*)")
+        if path:
+            self.play_recording(path)
+
+    def play_recording(self, path: str) -> None:
+        """Translate a recording at real-time speed, in place of the microphone."""
+        if self.running():
+            self.stop()
+        self.input_path = path
+        self.start()
+
+    def clear(self) -> None:
+        self.transcript.clear()
+        self.diagnostics.clear()
+
+    def toggle_diagnostics(self, visible: bool) -> None:
+        self.diagnostics.setVisible(visible)
+
+    # --- events from the pipeline (GUI thread, in batches) ----------------------------------
+    def on_events(self, batch: list) -> None:
+        level = None
+        for event in batch:
+            if isinstance(event, ev.DecodeStepEvent):
+                self.diagnostics.add_step(event.utterance_id, event.provisional, event.step)
+            elif isinstance(event, ev.SourcePartial):
+                self.transcript.show_partial(event.utterance_id, event.text, event.committed)
+            elif isinstance(event, ev.SourceFinal):
+                self.transcript.show_final(event.utterance_id, event.text)
+            elif isinstance(event, ev.Translation):
+                self.transcript.show_translation(event.utterance_id, event.text, event.provisional)
+                if not event.provisional and event.latency_ms is not None:
+                    self._show_latency(event.latency_ms)
+            elif isinstance(event, ev.SentenceSummary):
+                self.diagnostics.add_sentence(event.utterance_id, event.provisional, event.summary)
+            elif isinstance(event, ev.Level):
+                level = event
+            elif isinstance(event, ev.Status):
+                self._show_status(event)
+            elif isinstance(event, ev.Error):
+                self._show_pipeline_error(event)
+            elif isinstance(event, ev.Speech):
+                self.statusBar().showMessage(f"Spoke: {event.text}", 4000)
+        if level is not None:
+            self.controls.set_level(level.rms)
+
+    def _show_latency(self, latency_ms: float) -> None:
+        self.latencies.append(latency_ms)
+        ordered = sorted(self.latencies)
+        median = ordered[len(ordered) // 2]
+        self.latency_label.setText(f"latency {latency_ms:.0f} ms (median {median:.0f} ms)")
+
+    def _show_status(self, event: ev.Status) -> None:
+        self.state_label.setText(event.detail or event.state.capitalize())
+        if event.state == "stopped" and self.pipeline is not None and not self.starting:
+            if self.input_path is not None:   # the recording ended
+                self.input_path = None
+            self.stop()
+            if event.detail:
+                self.state_label.setText(event.detail)
+
+    def _show_pipeline_error(self, event: ev.Error) -> None:
+        if event.utterance_id is not None and event.stage == "translation":
+            self.transcript.show_error(event.utterance_id, event.text)
+        kind = "warning" if event.stage == "tts" else "error"
+        self.alert.show_message(event.text, event.hint, kind)
+
+    # --- export -----------------------------------------------------------------------------
+    def export(self, kind: str) -> None:
+        transcript = model_state.transcript_of(self.pipeline)
+        if transcript is None:
+            self.alert.show_message("There is no transcript yet.",
+                                    "Start a session; the transcript is saved as it goes.", "info")
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Export transcript", f"transcript.{kind}",
+                                              "Text (*.txt)" if kind == "txt" else "Subtitles (*.srt)")
+        if path:
+            self.export_to(kind, path)
+
+    def export_to(self, kind: str, path: str) -> None:
+        transcript = model_state.transcript_of(self.pipeline)
+        try:
+            text = transcript.export_srt() if kind == "srt" else transcript.export_text()
+            Path(path).write_text(text, encoding="utf-8")
+        except Exception as error:
+            self.alert.show_error(error)
+            return
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+
+    # --- models -----------------------------------------------------------------------------
+    def open_model_dialog(self, direction: str) -> None:
+        from app.ui.model_dialog import ModelDialog
+
+        dialog = ModelDialog(direction, self.models_bar.states.get(direction), self)
+        dialog.model_chosen.connect(self.use_model)
+        dialog.show()
+        self.model_dialog = dialog
+
+    def use_model(self, direction: str, path: str) -> None:
+        self.settings.set_nmt_dir(direction, path)
+        save_settings(self.settings, self.store)
+        self.refresh_models()
+
+    # --- closing ----------------------------------------------------------------------------
+    def closeEvent(self, event) -> None:
+        self.settings.geometry = self.saveGeometry()
+        self.settings.splitter = self.split.saveState()
+        self.settings.direction = self.direction()
+        save_settings(self.settings, self.store)
+        self.pool.shutdown()          # a pipeline still starting finishes loading first
+        self._shutdown_pipeline()
+        self.diagnostics.timer.stop()
+        super().closeEvent(event)
+
+
+def run_app(argv: list[str] | None = None) -> int:
+    app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)
+    app.setApplicationName("Live Translator")
+    window = MainWindow()
+    window.show()
+    return app.exec()

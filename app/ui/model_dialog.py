@@ -1,0 +1,155 @@
+"""Getting a translation model: pick a folder (the doctor's finding shown in words) or download.
+
+Both run on worker threads: the doctor opens ONNX sessions, a download can take minutes.
+A download is cancelled by closing the dialog (its progress callback raises between chunks).
+"""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (QComboBox, QDialog, QFileDialog, QGroupBox, QHBoxLayout, QLabel,
+                               QPlainTextEdit, QProgressBar, QPushButton, QVBoxLayout)
+
+from app.errors import LiveTranslatorError
+from app.ui import model_state
+from app.ui.alerts import describe
+from app.ui.model_state import DIRECTION_WORDS, ModelState
+from app.ui.workers import Worker, WorkerPool
+
+
+class DownloadCancelled(LiveTranslatorError):
+    def __init__(self):
+        super().__init__("The download was cancelled.", "Start it again when you are ready.")
+
+
+class ModelDialog(QDialog):
+    model_chosen = Signal(str, str)  # direction, folder
+
+    def __init__(self, direction: str, state: ModelState | None, parent=None):
+        super().__init__(parent)
+        self.direction = direction
+        self.candidate: ModelState | None = None
+        self.pool = WorkerPool(self)
+        self.cancel = threading.Event()
+        self.setWindowTitle(f"Translation model: {DIRECTION_WORDS[direction]}")
+        self.resize(640, 480)
+
+        self.current = QLabel()
+        self.current.setWordWrap(True)
+        self.finding = QPlainTextEdit()
+        self.finding.setReadOnly(True)
+        self.finding.setPlaceholderText("The model doctor's finding appears here.")
+
+        self.choose = QPushButton("Choose folder…")
+        self.choose.clicked.connect(self.choose_folder)
+        self.use = QPushButton("Use this model")
+        self.use.setEnabled(False)
+        self.use.clicked.connect(self.accept_candidate)
+        folder_box = QGroupBox("A model folder on this computer")
+        row = QHBoxLayout(folder_box)
+        row.addWidget(QLabel("ONNX encoder + decoder, tokenizer files, config"), 1)
+        row.addWidget(self.choose)
+
+        self.catalog = QComboBox()
+        for key, label in model_state.downloadable(direction):
+            self.catalog.addItem(label, key)
+        self.download_button = QPushButton("Download")
+        self.download_button.clicked.connect(self.download)
+        self.download_button.setEnabled(self.catalog.count() > 0)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setValue(0)
+        download_box = QGroupBox("Download (needs access to a model hub)")
+        box = QVBoxLayout(download_box)
+        top = QHBoxLayout()
+        top.addWidget(self.catalog, 1)
+        top.addWidget(self.download_button)
+        box.addLayout(top)
+        box.addWidget(self.progress)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.current)
+        layout.addWidget(self.finding, 1)
+        layout.addWidget(folder_box)
+        layout.addWidget(download_box)
+        buttons = QHBoxLayout()
+        buttons.addStretch()
+        buttons.addWidget(self.use)
+        close = QPushButton("Close")
+        close.clicked.connect(self.close)
+        buttons.addWidget(close)
+        layout.addLayout(buttons)
+        self.show_state(state, current=True)
+
+    def show_state(self, state: ModelState | None, current: bool = False) -> None:
+        if state is None:
+            self.current.setText("Checking the model folder…")
+            return
+        where = state.path or "no folder"
+        prefix = "In use" if current else "Checked"
+        verdict = "can be used" if state.can_run else "cannot be used"
+        self.current.setText(f"<b>{prefix}:</b> {where} — {verdict}.<br>{state.headline} {state.hint}")
+        self.finding.setPlainText(state.finding or f"{state.headline}\n{state.hint}")
+
+    # --- a folder ---------------------------------------------------------------------------
+    def choose_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Choose a model folder")
+        if path:
+            self.check_folder(path)
+
+    def check_folder(self, path: str) -> None:
+        self.use.setEnabled(False)
+        self.current.setText(f"Checking {path}…")
+        worker = Worker(model_state.check_nmt, self.direction, path)
+        worker.finished.connect(self._checked)
+        worker.failed.connect(lambda error: self.finding.setPlainText("\n".join(describe(error))))
+        self.pool.start(worker)
+
+    def _checked(self, state: ModelState) -> None:
+        self.candidate = state
+        self.show_state(state)
+        self.use.setEnabled(state.can_run)
+
+    def accept_candidate(self) -> None:
+        if self.candidate is not None and self.candidate.can_run:
+            self.model_chosen.emit(self.direction, self.candidate.path)
+            self.close()
+
+    # --- a download -------------------------------------------------------------------------
+    def download(self) -> None:
+        key = self.catalog.currentData()
+        self.cancel.clear()
+        self.download_button.setEnabled(False)
+        self.progress.setValue(0)
+        self.current.setText(f"Downloading {self.catalog.currentText()}…")
+        worker = Worker(model_state.download, key, self.cancel, with_progress=True)
+        worker.progress.connect(self._progress)
+        worker.finished.connect(self._downloaded)
+        worker.failed.connect(self._download_failed)
+        self.pool.start(worker)
+
+    def _progress(self, done, total) -> None:
+        if total:
+            self.progress.setValue(int(100 * done / total))
+        else:
+            self.progress.setRange(0, 0)  # size unknown: a busy bar
+
+    def _downloaded(self, path: str) -> None:
+        self.progress.setRange(0, 100)
+        self.progress.setValue(100)
+        self.download_button.setEnabled(True)
+        self.check_folder(path)
+
+    def _download_failed(self, error: BaseException) -> None:
+        self.progress.setRange(0, 100)
+        self.download_button.setEnabled(True)
+        message, hint = describe(error)
+        self.current.setText(f"<b>Download failed:</b> {message}")
+        self.finding.setPlainText(f"{message}\n{hint}")
+
+    def closeEvent(self, event) -> None:
+        self.cancel.set()
+        self.pool.shutdown()
+        super().closeEvent(event)

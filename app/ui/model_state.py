@@ -1,0 +1,138 @@
+"""What the window needs to know about models and devices, in words, from the core's tools.
+
+A thin layer over models.catalog (where models are), the model doctor
+(app.translation.inspect_model_folder) and app.asr.list_input_devices, so the widgets only
+deal with a small `ModelState`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+DIRECTION_WORDS = {"en-zh": "English → Chinese", "zh-en": "Chinese → English"}
+
+
+@dataclass(frozen=True)
+class ModelState:
+    direction: str
+    path: str | None          # the folder in use, None when none was found
+    can_run: bool
+    name: str                 # short name for the status bar
+    headline: str             # one line, for the banner and the models bar
+    hint: str = ""            # what to do about it
+    finding: str = ""         # the doctor's full report in words
+
+    @property
+    def missing(self) -> bool:
+        return self.path is None
+
+
+def nmt_dir(direction: str, configured: str = "") -> str | None:
+    """The folder chosen in the settings, else the installed model the catalog finds."""
+    if configured:
+        return configured
+    from models.catalog import default_nmt_dir
+
+    found = default_nmt_dir(direction)
+    return str(found) if found else None
+
+
+def find_and_check(direction: str, configured: str = "") -> ModelState:
+    """The model for `direction` and the doctor's finding on it (slow: use a worker)."""
+    try:
+        path = nmt_dir(direction, configured)
+    except Exception as error:  # the catalog could not look: say so, stay usable
+        return ModelState(direction, None, False, "missing",
+                          f"Could not look for a {DIRECTION_WORDS[direction]} model: {error}",
+                          "Open Models… to choose a model folder.")
+    return check_nmt(direction, path)
+
+
+def check_nmt(direction: str, path: str | None) -> ModelState:
+    """Run the model doctor on `path` (slow: call it on a worker thread)."""
+    words = DIRECTION_WORDS[direction]
+    if not path:
+        return ModelState(direction, None, False, "missing",
+                          f"No translation model for {words}.",
+                          "Open Models… to download one or to choose a model folder.")
+    if not Path(path).is_dir():
+        return ModelState(direction, path, False, "missing",
+                          f"The {words} model folder {path} does not exist.",
+                          "Open Models… to choose another folder or download a model.")
+    from app.translation import inspect_model_folder
+
+    try:
+        report = inspect_model_folder(path)
+    except Exception as error:  # the doctor itself failed: still a finding in words
+        return ModelState(direction, path, False, Path(path).name,
+                          f"The {words} model in {path} cannot be read: {error}",
+                          "Choose another folder or download the model again.", str(error))
+    finding = report_text(report)
+    if report_can_run(report):
+        return ModelState(direction, path, True, Path(path).name,
+                          f"{words}: {Path(path).name}", "", finding)
+    return ModelState(direction, path, False, Path(path).name,
+                      f"The {words} model in {path} cannot be used.",
+                      first_line(finding) or "Open Models… to see what the doctor found.", finding)
+
+
+def report_can_run(report) -> bool:
+    return bool(getattr(report, "can_run", False))
+
+
+def report_text(report) -> str:
+    for name in ("text", "summary", "words"):
+        value = getattr(report, name, None)
+        if isinstance(value, str) and value:
+            return value
+        if callable(value):
+            return str(value())
+    return str(report)
+
+
+def first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+def input_device_names() -> list[str]:
+    """Names of the microphones PortAudio sees; none when there is no audio system."""
+    try:
+        from app.asr import list_input_devices
+
+        devices = list_input_devices()
+    except Exception:
+        return []
+    return [getattr(d, "name", None) or (d.get("name") if isinstance(d, dict) else str(d)) for d in devices]
+
+
+def pipeline_config(settings, direction: str, states: dict[str, ModelState], input_path: str | None):
+    from app.pipeline import PipelineConfig
+
+    models = {d: s.path for d, s in states.items() if s.can_run}
+    return PipelineConfig(direction=direction, nmt_models=models, asr_model=settings.asr_model,
+                          input_path=input_path, realtime=True, tts_enabled=settings.tts_enabled,
+                          verify=settings.verify, input_device=settings.input_device or None)
+
+
+def downloadable(direction: str) -> list[tuple[str, str]]:
+    """(key, label) of the catalog's downloadable models for `direction`."""
+    from models import catalog
+
+    return [(entry.key, entry.label) for entry in catalog.for_direction(direction)]
+
+
+def download(key: str, cancel, progress) -> str:
+    """Download catalog model `key` into the user model folder; returns its folder.
+    `cancel` (threading.Event) stops it at the next progress report."""
+    from models.catalog import model_dest
+    from models.download import download as fetch
+
+    def report(done, total=None):
+        if cancel.is_set():
+            from app.ui.model_dialog import DownloadCancelled
+
+            raise DownloadCancelled()
+        progress(done, total)
+
+    return str(fetch(key, model_dest(key), progress=report))

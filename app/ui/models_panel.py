@@ -1,0 +1,56 @@
+"""The models strip: which models are in use, and a clear state when one is missing."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+
+from app.ui.model_state import DIRECTION_WORDS, ModelState
+
+SHORT = {"en-zh": "EN→ZH", "zh-en": "ZH→EN"}
+
+
+class ModelsBar(QWidget):
+    manage = Signal(str)  # direction whose model the user wants to get or change
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.states: dict[str, ModelState] = {}
+        self.labels: dict[str, QLabel] = {}
+        self.buttons: dict[str, QPushButton] = {}
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for direction in ("en-zh", "zh-en"):
+            label = QLabel()
+            button = QPushButton("Get model…")
+            button.clicked.connect(lambda _=False, d=direction: self.manage.emit(d))
+            self.labels[direction], self.buttons[direction] = label, button
+            layout.addWidget(label)
+            layout.addWidget(button)
+            layout.addSpacing(16)
+        self.asr = QLabel()
+        layout.addWidget(self.asr)
+        layout.addStretch()
+
+    def set_checking(self, direction: str, path: str | None) -> None:
+        self.states.pop(direction, None)
+        self.labels[direction].setText(f"{SHORT[direction]}: checking…")
+        self.labels[direction].setToolTip(path or "")
+
+    def set_state(self, state: ModelState) -> None:
+        self.states[state.direction] = state
+        label, button = self.labels[state.direction], self.buttons[state.direction]
+        short = SHORT[state.direction]
+        if state.can_run:
+            label.setText(f'{short}: <span style="color:#2e7d32">✔ {html.escape(state.name)}</span>')
+            button.setText("Change…")
+        else:
+            word = "missing" if state.missing else "unusable"
+            label.setText(f'{short}: <span style="color:#c62828; font-weight:bold">✖ {word}</span>')
+            button.setText("Get model…")
+        label.setToolTip(f"{DIRECTION_WORDS[state.direction]}\n{state.headline}\n{state.hint}".strip())
+
+    def set_asr(self, name: str) -> None:
+        self.asr.setText(f"Speech recognition: Whisper {html.escape(name)}")

@@ -1,0 +1,57 @@
+"""What the window remembers between runs (QSettings: the platform's own settings store)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from PySide6.QtCore import QByteArray, QSettings
+
+ORGANIZATION, APPLICATION = "LiveTranslator", "Live Translator"
+
+
+@dataclass
+class UiSettings:
+    direction: str = "en-zh"
+    input_device: str = ""          # device name; "" = the system default microphone
+    tts_enabled: bool = True
+    voice_en: str = ""              # voice id per target language; "" = the pipeline's choice
+    voice_zh: str = ""
+    nmt_en_zh: str = ""             # model folder per direction; "" = whatever the catalog finds
+    nmt_zh_en: str = ""
+    asr_model: str = "base"
+    verify: bool = False
+    geometry: QByteArray | None = None
+    splitter: QByteArray | None = None
+
+    def nmt_dir(self, direction: str) -> str:
+        return self.nmt_en_zh if direction == "en-zh" else self.nmt_zh_en
+
+    def set_nmt_dir(self, direction: str, path: str) -> None:
+        setattr(self, "nmt_en_zh" if direction == "en-zh" else "nmt_zh_en", path)
+
+
+def qsettings() -> QSettings:
+    return QSettings(ORGANIZATION, APPLICATION)
+
+
+def load_settings(store: QSettings | None = None) -> UiSettings:
+    store = store or qsettings()
+    values = {}
+    for f in dataclasses.fields(UiSettings):
+        if not store.contains(f.name):
+            continue
+        value = store.value(f.name)
+        if f.type == "bool":
+            value = value in (True, "true", "1", 1)
+        values[f.name] = value
+    return UiSettings(**values)
+
+
+def save_settings(settings: UiSettings, store: QSettings | None = None) -> None:
+    store = store or qsettings()
+    for f in dataclasses.fields(UiSettings):
+        value = getattr(settings, f.name)
+        if value is not None:
+            store.setValue(f.name, value)
+    store.sync()

@@ -1,0 +1,177 @@
+"""The source and target panels: one row per utterance, the translation beside its source.
+
+The two panels are the two columns of one grid, so a translation always sits level with the
+speech it translates (aligned by utterance_id) however long either text is. Provisional text
+is grey italic; committed source text and final translations are plain and dark. A final
+translation is set exactly once and never touched again, so it cannot flicker.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtWidgets import (QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton,
+                               QScrollArea, QVBoxLayout, QWidget)
+
+PROVISIONAL_STYLE = "color:#8a8a8a; font-style:italic;"
+ERROR_STYLE = "color:#c62828;"
+TEXT_POINT_SIZE = 17
+
+
+def reading_font(point_size: int = TEXT_POINT_SIZE) -> QFont:
+    """Large type that reads well in both scripts: Latin first, then Noto CJK for Han."""
+    font = QFont()
+    font.setFamilies(["Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", "Noto Sans CJK TC"])
+    font.setPointSize(point_size)
+    return font
+
+
+def source_html(committed: str, text: str) -> str:
+    """A live hypothesis: the committed prefix plain, the still-changing tail grey italic."""
+    tail = text[len(committed):] if text.startswith(committed) else text
+    head = committed if text.startswith(committed) else ""
+    return f'{html.escape(head)}<span style="{PROVISIONAL_STYLE}">{html.escape(tail)}</span>'
+
+
+@dataclass
+class UtteranceRow:
+    utterance_id: int
+    source: QLabel
+    target: QLabel
+    source_text: str = ""
+    translation: str = ""
+    source_final: bool = False
+    target_final: bool = False
+    renders: dict = field(default_factory=lambda: {"target_after_final": 0})
+
+
+class TranscriptView(QWidget):
+    """Source and target panels with copy and clear; autoscrolls while the view is at the end."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows: dict[int, UtteranceRow] = {}
+        self.source_title = QLabel("Speech")
+        self.target_title = QLabel("Translation")
+        for title in (self.source_title, self.target_title):
+            title.setStyleSheet("font-weight:bold; font-size:13pt; color:#37474f;")
+        self.copy_source = QPushButton("Copy")
+        self.copy_source.setToolTip("Copy every source sentence")
+        self.copy_target = QPushButton("Copy")
+        self.copy_target.setToolTip("Copy every translation")
+        self.clear_button = QPushButton("Clear")
+        self.clear_button.setToolTip("Clear both panels (the saved transcript is kept)")
+        self.copy_source.clicked.connect(lambda: self.copy("source"))
+        self.copy_target.clicked.connect(lambda: self.copy("target"))
+        self.clear_button.clicked.connect(self.clear)
+
+        head = QHBoxLayout()
+        head.addWidget(self.source_title, 1)
+        head.addWidget(self.copy_source)
+        head.addSpacing(16)
+        head.addWidget(self.target_title, 1)
+        head.addWidget(self.copy_target)
+        head.addWidget(self.clear_button)
+
+        self.body = QWidget()
+        self.body.setObjectName("transcriptBody")
+        self.body.setStyleSheet("#transcriptBody { background: white; }")
+        self.grid = QGridLayout(self.body)
+        self.grid.setColumnStretch(0, 1)
+        self.grid.setColumnStretch(1, 1)
+        self.grid.setHorizontalSpacing(24)
+        self.grid.setVerticalSpacing(14)
+        self.grid.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setWidget(self.body)
+        self.scroll.setFrameShape(QFrame.Shape.StyledPanel)
+        self._following = True
+        bar = self.scroll.verticalScrollBar()
+        bar.valueChanged.connect(lambda v: setattr(self, "_following", v >= bar.maximum() - 4))
+        bar.rangeChanged.connect(lambda _lo, hi: bar.setValue(hi) if self._following else None)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(head)
+        layout.addWidget(self.scroll)
+
+    def set_direction(self, direction: str) -> None:
+        source, target = ("English", "中文") if direction == "en-zh" else ("中文", "English")
+        self.source_title.setText(f"Speech ({source})")
+        self.target_title.setText(f"Translation ({target})")
+
+    def _label(self) -> QLabel:
+        label = QLabel()
+        label.setFont(reading_font())
+        label.setWordWrap(True)
+        label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        return label
+
+    def row(self, utterance_id: int) -> UtteranceRow:
+        row = self.rows.get(utterance_id)
+        if row is None:
+            row = UtteranceRow(utterance_id, self._label(), self._label())
+            index = self.grid.rowCount()
+            self.grid.addWidget(row.source, index, 0)
+            self.grid.addWidget(row.target, index, 1)
+            self.rows[utterance_id] = row
+        return row
+
+    # --- events (GUI thread) ----------------------------------------------------------------
+    def show_partial(self, utterance_id: int, text: str, committed: str) -> None:
+        row = self.row(utterance_id)
+        if row.source_final:
+            return
+        row.source_text = text
+        row.source.setTextFormat(Qt.TextFormat.RichText)
+        row.source.setText(source_html(committed, text))
+
+    def show_final(self, utterance_id: int, text: str) -> None:
+        row = self.row(utterance_id)
+        row.source_final, row.source_text = True, text
+        row.source.setTextFormat(Qt.TextFormat.PlainText)
+        row.source.setText(text)
+
+    def show_translation(self, utterance_id: int, text: str, provisional: bool) -> None:
+        row = self.row(utterance_id)
+        if row.target_final:
+            row.renders["target_after_final"] += 1  # counted, never drawn: finals do not change
+            return
+        row.translation = text
+        if provisional:
+            row.target.setTextFormat(Qt.TextFormat.RichText)
+            row.target.setText(f'<span style="{PROVISIONAL_STYLE}">{html.escape(text)}</span>')
+        else:
+            row.target_final = True
+            row.target.setTextFormat(Qt.TextFormat.PlainText)
+            row.target.setText(text)
+
+    def show_error(self, utterance_id: int, message: str) -> None:
+        row = self.row(utterance_id)
+        if row.target_final:
+            return
+        row.target_final = True
+        row.target.setTextFormat(Qt.TextFormat.RichText)
+        row.target.setText(f'<span style="{ERROR_STYLE}">⚠ {html.escape(message)}</span>')
+
+    # --- copy / clear -----------------------------------------------------------------------
+    def text(self, column: str) -> str:
+        rows = [self.rows[k] for k in sorted(self.rows)]
+        return "\n".join(r.source_text if column == "source" else r.translation for r in rows
+                         if (r.source_text if column == "source" else r.translation))
+
+    def copy(self, column: str) -> None:
+        QGuiApplication.clipboard().setText(self.text(column))
+
+    def clear(self) -> None:
+        for row in self.rows.values():
+            for label in (row.source, row.target):
+                self.grid.removeWidget(label)
+                label.deleteLater()
+        self.rows.clear()
+        self._following = True
