@@ -1,0 +1,117 @@
+"""The panels on their own: what the window draws for given pipeline events."""
+
+import threading
+
+from app.pipeline import events as ev
+from app.ui.bridge import EventBridge
+from app.ui.controls import meter_value
+from app.ui.diagnostics import DiagnosticsPanel, RowTableModel, Row, sentence_row, step_row
+from app.ui.transcript_view import TranscriptView
+
+STEP = {"sentence_index": 0, "step": 3, "token_id": 17, "token": "▁hello",
+        "top": [[17, "▁hello", -0.105], [4, "▁hi", -2.5]], "self_kv_len": 3, "cross_kv_len": 9,
+        "used_cache_branch": True, "ms": 1.234, "max_abs_diff": None}
+
+
+def test_provisional_source_is_grey_italic_and_final_is_plain(qtbot):
+    view = TranscriptView()
+    qtbot.addWidget(view)
+    view.show_partial(1, "hello wor", "hello")
+    html = view.rows[1].source.text()
+    assert html.startswith("hello<span") and "italic" in html and "wor</span>" in html
+    view.show_final(1, "hello world")
+    assert view.rows[1].source.text() == "hello world"
+    view.show_partial(1, "late partial", "")  # a partial after the final changes nothing
+    assert view.rows[1].source.text() == "hello world"
+
+
+def test_final_translation_is_drawn_once_and_never_replaced(qtbot):
+    view = TranscriptView()
+    qtbot.addWidget(view)
+    view.show_translation(4, "你好", provisional=True)
+    assert "italic" in view.rows[4].target.text()
+    view.show_translation(4, "你好世界", provisional=False)
+    view.show_translation(4, "别的", provisional=True)
+    view.show_translation(4, "别的", provisional=False)
+    assert view.rows[4].target.text() == "你好世界"
+    assert view.rows[4].renders["target_after_final"] == 2
+
+
+def test_rows_align_by_utterance_and_copy_clear(qtbot):
+    view = TranscriptView()
+    qtbot.addWidget(view)
+    view.show_final(1, "one")
+    view.show_translation(2, "二", provisional=False)  # a translation may come before its source
+    view.show_final(2, "two")
+    view.show_translation(1, "一", provisional=False)
+    grid = view.grid
+    for row in view.rows.values():
+        r_source = grid.getItemPosition(grid.indexOf(row.source))[0]
+        r_target = grid.getItemPosition(grid.indexOf(row.target))[0]
+        assert r_source == r_target
+    assert view.text("source") == "one\ntwo" and view.text("target") == "一\n二"
+    view.copy("target")
+    from PySide6.QtGui import QGuiApplication
+    assert QGuiApplication.clipboard().text() == "一\n二"
+    view.clear()
+    assert view.rows == {} and view.text("source") == ""
+
+
+def test_step_row_shows_probabilities_cache_and_time():
+    row = step_row(7, False, STEP)
+    cells = dict(zip(["utt", "sent", "step", "token", "top", "self", "cross", "cache", "ms", "diff"], row.cells))
+    assert cells["utt"] == "7" and cells["token"] == "▁hello"
+    assert cells["top"] == "▁hello 0.90  ▁hi 0.08"  # exp(logprob)
+    assert (cells["self"], cells["cross"], cells["cache"], cells["ms"]) == ("3", "9", "yes", "1.23")
+    assert cells["diff"] == "" and row.warn_column == -1
+    verified = step_row(7, False, {**STEP, "max_abs_diff": 0.5})
+    assert verified.cells[9] == "5.0e-01" and verified.warn_column == 9
+
+
+def test_loop_stop_stands_out(qtbot):
+    panel = DiagnosticsPanel()
+    qtbot.addWidget(panel)
+    panel.add_sentence(3, False, {"encoder_ms": 4.0, "decode_ms": 40.0, "tokens_per_s": 250.0,
+                                  "token_ids": [5] * 10, "stop_reason": "loop",
+                                  "loop_detail": "token 5 repeated 8 times", "translation": "x x x"})
+    panel.flush()
+    row = panel.sentences.rows[0]
+    assert row.warn and row.cells[6] == "loop: token 5 repeated 8 times" and row.cells[4] == "10"
+    assert not panel.banner.isHidden() and "utterance 3" in panel.banner.text()
+    assert sentence_row(1, True, {"stop_reason": "eos"}).warn is False
+
+
+def test_rows_are_inserted_per_tick_and_capped(qtbot):
+    model = RowTableModel(["a"], max_rows=50)
+    inserts = []
+    model.rowsInserted.connect(lambda *_: inserts.append(1))
+    for i in range(120):
+        model.add(Row((str(i),)))
+    assert model.rowCount() == 0            # nothing drawn until the tick
+    assert model.flush() == 50
+    assert len(inserts) == 1 and model.rowCount() == 50 and model.rows[0].cells == ("70",)
+    for i in range(10):
+        model.add(Row((f"n{i}",)))
+    model.flush()
+    assert model.rowCount() == 50 and model.rows[-1].cells == ("n9",) and model.dropped == 10
+
+
+def test_bridge_delivers_events_from_other_threads_on_the_gui_thread(qtbot):
+    bridge = EventBridge()
+    received, threads = [], set()
+    bridge.events.connect(lambda batch: (received.extend(batch), threads.add(threading.get_ident())))
+    def produce():
+        for i in range(500):
+            bridge.on_event(ev.Level(rms=i / 500, peak=0.0))
+    producers = [threading.Thread(target=produce) for _ in range(2)]
+    for t in producers:
+        t.start()
+    for t in producers:
+        t.join()
+    qtbot.waitUntil(lambda: len(received) == 1000, timeout=5000)
+    assert threads == {threading.get_ident()}
+
+
+def test_meter_is_logarithmic():
+    assert meter_value(0.0) == 0 and meter_value(1.0) == 100
+    assert meter_value(10 ** (-30 / 20)) == 50 and meter_value(1e-5) == 0
