@@ -1,0 +1,75 @@
+"""`python -m app run`: the live pipeline without a window, on a recording or the microphone."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from app.errors import LiveTranslatorError
+from app.pipeline.events import DecodeStepEvent, Error, Event, Level, Translation
+from app.pipeline.pipeline import DIRECTIONS
+
+QUIET_IN_JSON = (DecodeStepEvent, Level)  # per-token and meter events: for the window, not for scripts
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "run", help="translate a recording or the microphone live, without the window",
+        description="Recognise speech, translate it and speak the translation. Ctrl-C stops the microphone.")
+    parser.add_argument("--input", metavar="FILE.wav", help="a recording to translate (default: the microphone)")
+    parser.add_argument("--direction", required=True, choices=DIRECTIONS, help="spoken language - translation language")
+    parser.add_argument("--nmt-model", metavar="DIR", help="translation model folder (default: the installed one)")
+    parser.add_argument("--asr-model", metavar="NAME|DIR", default="base", help="Whisper size name or folder (default: base)")
+    parser.add_argument("--tts-out", metavar="OUT.wav", help="write the spoken translations into this WAV file")
+    parser.add_argument("--no-tts", action="store_true", help="do not speak the translations")
+    parser.add_argument("--realtime", action="store_true", help="feed --input at speaking speed (default: as fast as it goes)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per event and line")
+    parser.set_defaults(run=run)
+
+
+def default_nmt_dir(direction: str):
+    try:
+        from models.catalog import default_nmt_dir as find
+    except ImportError:
+        return None
+    return find(direction)
+
+
+def run(args: argparse.Namespace) -> int:
+    from app.pipeline import Pipeline, PipelineConfig
+
+    model = args.nmt_model or default_nmt_dir(args.direction)
+    if model is None:
+        raise LiveTranslatorError(
+            f"No translation model for {args.direction} is installed.",
+            f"Pass --nmt-model DIR, or install one: python -m app models download (see README, 'Translation models').")
+    out = sys.stdout  # our own handle: speech engines print on sys.stdout
+    errors = []
+
+    def show(event: Event) -> None:
+        if isinstance(event, Error):
+            errors.append(event)
+        if args.json:
+            if not isinstance(event, QUIET_IN_JSON):
+                out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
+                out.flush()
+        elif isinstance(event, Translation) and not event.provisional:
+            out.write(f"{event.source} → {event.text}\n")
+            out.flush()
+        elif isinstance(event, Error):
+            print(f"error ({event.stage}): {event.text}" + (f"\n  → {event.hint}" if event.hint else ""), file=sys.stderr)
+
+    config = PipelineConfig(direction=args.direction, nmt_models={args.direction: model}, asr_model=args.asr_model,
+                            input_path=args.input, realtime=args.realtime or args.input is None,
+                            tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False)
+    pipeline = Pipeline(config, on_event=show)
+    pipeline.start()
+    try:
+        while not pipeline.wait_until_done(0.5):
+            pass
+    finally:
+        pipeline.stop()
+        if pipeline.transcript is not None:
+            print(f"transcript saved: {pipeline.transcript.path}", file=sys.stderr)
+    return 1 if errors else 0

@@ -1,0 +1,498 @@
+"""The live chain: audio -> recognition -> translation -> speech, each stage on its own thread.
+
+    capture thread ──(bounded audio queue)──▶ recognition thread ──(finals queue + latest
+    partial slot)──▶ translation worker ──(bounded speech queue)──▶ speech output thread
+
+Every stage reports through `on_event` (app.pipeline.events) and the session transcript.
+A failing stage becomes an Error event and the chain goes on with the next utterance.
+Direction changes are tagged onto the source text: a text recognised as English is only
+ever translated en->zh, so no English reaches the Chinese stream after a switch.
+"""
+
+from __future__ import annotations
+
+import collections
+import queue
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from app.errors import LiveTranslatorError
+from app.pipeline.events import (
+    DecodeStepEvent,
+    Error,
+    Event,
+    Level,
+    SentenceSummary,
+    SourceFinal,
+    SourcePartial,
+    Status,
+    Translation,
+)
+from app.pipeline.transcript import Transcript
+
+DIRECTIONS = ("en-zh", "zh-en")
+_END, _FLUSH = "end of input", "flush"  # markers on the audio queue
+_LEVEL_EVERY_S = 0.1
+_RETRY_CAPTURE_EVERY_S = 1.0
+
+
+def languages(direction: str) -> tuple[str, str]:
+    """("en", "zh") for "en-zh": the spoken language and the translation's language."""
+    if direction not in DIRECTIONS:
+        raise LiveTranslatorError(f"Unknown direction '{direction}'.", f"Use one of: {', '.join(DIRECTIONS)}.")
+    source, target = direction.split("-")
+    return source, target
+
+
+@dataclass
+class PipelineConfig:
+    direction: str = "en-zh"
+    nmt_models: dict[str, str | Path] = field(default_factory=dict)  # direction -> model folder
+    asr_model: str = "base"  # Whisper size name or folder
+    input_path: str | Path | None = None  # a recording; None = the microphone
+    input_device: int | str | None = None  # microphone by index or name; None = default
+    realtime: bool = True  # feed a recording at speaking speed (False: as fast as possible)
+    tts_enabled: bool = True
+    tts_out: str | Path | None = None  # write speech into this WAV instead of the speakers
+    tts_rate: int | None = None  # words per minute; None = the engine's default
+    verify: bool = False  # translation engine's cached-vs-uncached check (slow)
+    num_beams: int = 1  # for final translations; provisional ones are always greedy
+    translate_partials: bool = True
+    emit_steps: bool = True  # DecodeStepEvent per decoder step, for live diagnostics
+    mute_while_speaking: bool | None = None  # None: only when listening to a microphone
+    save_transcript: bool = True
+    transcript_path: str | Path | None = None  # None: a new file in transcripts_dir()
+    audio_queue_blocks: int = 256
+    max_pending_finals: int = 32
+
+
+@dataclass
+class _Job:
+    event: SourcePartial | SourceFinal
+    direction: str
+
+    @property
+    def provisional(self) -> bool:
+        return isinstance(self.event, SourcePartial)
+
+
+class _Session:
+    """The threads and queues of one start() .. stop()."""
+
+    def __init__(self, direction: str, max_blocks: int):
+        self.stop = threading.Event()  # set by stop(), or when the session cannot go on
+        self.closed = False  # stop() has run
+        self.ready = threading.Event()  # recognizer loaded: capture may begin
+        self.done = threading.Event()  # input ended and all work drained, or stopped
+        self.audio: queue.Queue = queue.Queue(maxsize=max_blocks)
+        self.cond = threading.Condition()
+        self.finals: collections.deque[_Job] = collections.deque()
+        self.partial: _Job | None = None
+        self.recognition_ended = False
+        self.current: tuple[_Job, threading.Event] | None = None
+        self.last_final_id = -1
+        self.direction = direction
+        self.threads: list[threading.Thread] = []
+
+
+class Pipeline:
+    """Runs the live chain; observers get every event through `on_event` (on pipeline threads)."""
+
+    def __init__(
+        self,
+        config: PipelineConfig,
+        on_event: Callable[[Event], None] | None = None,
+        audio_source=None,
+        speech_output=None,
+        recognizer=None,
+        translators: dict[str, Any] | None = None,
+    ):
+        """audio_source: any object with start/read/stop/finished (app.asr's sources);
+        speech_output: an app.tts.SpeechOutput; recognizer: a StreamingRecognizer;
+        translators: direction -> Translator. Each defaults to one built from `config`."""
+        languages(config.direction)
+        self.config = config
+        self.on_event = on_event
+        self.audio_source = audio_source
+        self._recognizer = recognizer
+        self._translators: dict[str, Any] = dict(translators or {})
+        self._translator_errors: dict[str, str] = {}
+        if speech_output is None:
+            from app.tts import SpeechOutput
+
+            speech_output = SpeechOutput(enabled=config.tts_enabled, rate=config.tts_rate, out_path=config.tts_out)
+        self.speech_output = speech_output
+        self.speech_output.on_event = self._emit
+        self.transcript: Transcript | None = None
+        self._direction = config.direction
+        self._session: _Session | None = None
+        self._control = threading.Lock()
+        self._emit_lock = threading.Lock()
+
+    # -- control --------------------------------------------------------------------------
+    @property
+    def direction(self) -> str:
+        return self._direction
+
+    @property
+    def running(self) -> bool:
+        return self._session is not None and not self._session.closed
+
+    def start(self) -> None:
+        """Begin a session (returns at once; models load on the stage threads)."""
+        with self._control:
+            if self.running:
+                return
+            if self.config.input_path is not None and not Path(self.config.input_path).is_file():
+                raise LiveTranslatorError(f"No such recording: {self.config.input_path}",
+                                          "Give the path of a WAV/FLAC/OGG file, or omit --input to use the microphone.")
+            session = _Session(self._direction, self.config.audio_queue_blocks)
+            self._translator_errors.clear()  # a folder fixed since the last session gets another try
+            if self.config.save_transcript:
+                self.transcript = Transcript(self.config.transcript_path)
+            self.speech_output.enabled = self.config.tts_enabled
+            self.speech_output.start()
+            for name, loop in (("capture", self._capture_loop), ("recognition", self._recognition_loop),
+                               ("translation", self._translation_loop)):
+                thread = threading.Thread(target=loop, args=(session,), name=f"pipeline-{name}", daemon=True)
+                session.threads.append(thread)
+            self._session = session
+            self._emit(Status(state="loading", detail=f"direction {self._direction}"))
+            for thread in session.threads:
+                thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """End the session: in-flight work is cancelled, threads joined. Safe to call twice."""
+        with self._control:
+            session = self._session
+            if session is None or session.closed:
+                return
+            session.closed = True
+            session.stop.set()
+            with session.cond:
+                for _, cancel in [session.current] if session.current else []:
+                    cancel.set()
+                session.cond.notify_all()
+            for thread in session.threads:
+                if thread is not threading.current_thread():
+                    thread.join(timeout)
+            self.speech_output.stop()
+            session.done.set()
+            self._emit(Status(state="stopped"))
+            if self.transcript is not None:
+                self.transcript.close()
+
+    def wait_until_done(self, timeout: float | None = None) -> bool:
+        """Wait until a recording has been fully processed and spoken (or the session stopped)."""
+        session = self._session
+        return True if session is None else session.done.wait(timeout)
+
+    def set_direction(self, direction: str) -> None:
+        """Switch mid-session: the utterance in progress is finished in the old direction,
+        provisional work is dropped, and the recognizer listens for the new language."""
+        languages(direction)
+        if direction == self._direction:
+            return
+        self._direction = direction
+        session = self._session
+        if session is not None:
+            with session.cond:
+                session.partial = None
+                if session.current and session.current[0].provisional:
+                    session.current[1].set()
+        self._emit(Status(state="direction", detail=direction))
+
+    def set_tts_enabled(self, enabled: bool) -> None:
+        self.config.tts_enabled = enabled
+        self.speech_output.set_enabled(enabled)
+
+    # -- events ---------------------------------------------------------------------------
+    def _emit(self, event: Event) -> None:
+        with self._emit_lock:  # observers see one event at a time, in order
+            if self.transcript is not None:
+                try:
+                    self.transcript.record(event)
+                except OSError as error:
+                    print(f"transcript: could not save: {error}", file=sys.stderr)
+            if self.on_event is not None:
+                try:
+                    self.on_event(event)
+                except Exception as error:  # an observer's bug must not stop the pipeline
+                    print(f"pipeline: event handler failed: {error!r}", file=sys.stderr)
+
+    def _error(self, stage: str, error: BaseException | str, utterance_id: int | None = None, prefix: str = "") -> None:
+        hint = getattr(error, "hint", "") or "The pipeline goes on with the next utterance."
+        text = getattr(error, "message", None) or str(error) or type(error).__name__
+        self._emit(Error(stage=stage, text=prefix + text, hint=hint, utterance_id=utterance_id))
+
+    # -- capture --------------------------------------------------------------------------
+    def _make_source(self):
+        if self.audio_source is not None:
+            return self.audio_source
+        from app.asr import FileSource, MicrophoneSource
+
+        if self.config.input_path is not None:
+            return FileSource(self.config.input_path, realtime=self.config.realtime)
+        return MicrophoneSource(device=self.config.input_device)
+
+    def _mute_while_speaking(self, source) -> bool:
+        if self.config.mute_while_speaking is not None:
+            return self.config.mute_while_speaking
+        return type(source).__name__ == "MicrophoneSource"
+
+    def _put_audio(self, session: _Session, item) -> bool:
+        while not session.stop.is_set():
+            try:
+                session.audio.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue  # recognition is busy: hold back (a microphone buffers and reports overflow)
+        return False
+
+    def _capture_loop(self, session: _Session) -> None:
+        source = None
+        try:
+            source = self._make_source()
+            while not session.ready.wait(0.1):
+                if session.stop.is_set():
+                    return
+            mute = self._mute_while_speaking(source)
+            started = self._start_source(session, source)
+            last_level = 0.0
+            while started and not session.stop.is_set():
+                try:
+                    block = source.read(timeout=0.1)
+                except Exception as error:  # the microphone vanished: report, then wait for it
+                    self._error("capture", error)
+                    self._put_audio(session, _FLUSH)
+                    started = self._restart_source(session, source)
+                    continue
+                if block is None:
+                    if getattr(source, "finished", False):
+                        break
+                    continue
+                if mute and self.speech_output.speaking:
+                    block = np.zeros_like(block)  # our own voice must not be translated again
+                now = time.monotonic()
+                if now - last_level >= _LEVEL_EVERY_S and hasattr(source, "level"):
+                    last_level = now
+                    rms, peak = source.level
+                    self._emit(Level(rms=float(rms), peak=float(peak)))
+                self._put_audio(session, block)
+        except Exception as error:
+            self._error("capture", error)
+        finally:
+            if source is not None:
+                try:
+                    source.stop()
+                except Exception as error:
+                    self._error("capture", error)
+            self._put_audio(session, _END)
+
+    def _start_source(self, session: _Session, source) -> bool:
+        try:
+            source.start()
+            return True
+        except Exception as error:
+            self._error("capture", error)
+            if self.config.input_path is not None or getattr(source, "finished", False):
+                return False
+            return self._restart_source(session, source)
+
+    def _restart_source(self, session: _Session, source) -> bool:
+        """Try to reopen the device every second until it works or the session stops."""
+        while not session.stop.wait(_RETRY_CAPTURE_EVERY_S):
+            try:
+                source.start()
+            except Exception:
+                continue
+            self._emit(Status(state="running", detail="audio input resumed"))
+            return True
+        return False
+
+    # -- recognition ----------------------------------------------------------------------
+    def _load_recognizer(self, language: str):
+        if self._recognizer is None:
+            from app.asr import StreamingRecognizer, load_whisper
+
+            self._emit(Status(state="loading", detail=f"speech recognition ({self.config.asr_model})"))
+            self._recognizer = StreamingRecognizer(model=load_whisper(self.config.asr_model), language=language)
+        self._recognizer.reset()
+        self._recognizer.set_language(language)
+        return self._recognizer
+
+    def _recognition_loop(self, session: _Session) -> None:
+        direction = self._direction
+        try:
+            recognizer = self._load_recognizer(languages(direction)[0])
+        except Exception as error:
+            self._error("asr", error, prefix="Speech recognition could not start: ")
+            session.stop.set()
+            self._end_recognition(session)
+            return
+        session.ready.set()
+        self._emit(Status(state="running", detail=f"direction {direction}"))
+        while not session.stop.is_set():
+            if self._direction != direction:  # finish what was said in the old language first
+                self._recognize(session, recognizer.flush, direction)
+                direction = self._direction
+                recognizer.set_language(languages(direction)[0])
+            try:
+                item = session.audio.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if item is _END:
+                self._recognize(session, recognizer.flush, direction)
+                break
+            if item is _FLUSH:
+                self._recognize(session, recognizer.flush, direction)
+            else:
+                self._recognize(session, lambda: recognizer.feed(item), direction)
+        self._end_recognition(session)
+
+    def _recognize(self, session: _Session, step: Callable[[], list], direction: str) -> None:
+        try:
+            events = step()
+        except Exception as error:  # a failing recognizer loses this utterance, not the session
+            self._error("asr", error, prefix="Speech recognition failed: ")
+            try:
+                self._recognizer.reset()
+            except Exception:
+                pass
+            return
+        for event in events:
+            self._emit(event)
+            if isinstance(event, SourceFinal):
+                self._submit_final(session, _Job(event, direction))
+            elif isinstance(event, SourcePartial) and self.config.translate_partials:
+                with session.cond:
+                    session.partial = _Job(event, direction)  # only the latest partial matters
+                    session.cond.notify_all()
+
+    def _submit_final(self, session: _Session, job: _Job) -> None:
+        with session.cond:
+            while len(session.finals) >= self.config.max_pending_finals and not session.stop.is_set():
+                session.cond.wait(0.1)
+            session.finals.append(job)
+            if session.partial and session.partial.event.utterance_id <= job.event.utterance_id:
+                session.partial = None
+            if session.current and session.current[0].provisional:
+                session.current[1].set()  # a final outranks any provisional translation
+            session.cond.notify_all()
+
+    def _end_recognition(self, session: _Session) -> None:
+        with session.cond:
+            session.recognition_ended = True
+            session.cond.notify_all()
+
+    # -- translation ----------------------------------------------------------------------
+    def _translator(self, direction: str):
+        """The Translator for a direction, loaded once on the translation thread; None if it
+        cannot be (the reason is reported once and kept for the utterances it affects)."""
+        if direction in self._translators:
+            return self._translators[direction]
+        if direction in self._translator_errors:
+            return None
+        folder = self.config.nmt_models.get(direction)
+        try:
+            if folder is None:
+                raise LiveTranslatorError(f"No translation model is set for {direction}.",
+                                          "Choose a model folder for this direction (run: --nmt-model DIR).")
+            from app.translation import Translator
+
+            self._emit(Status(state="loading", detail=f"translation model {folder}"))
+            self._translators[direction] = Translator.load(folder, direction=direction)
+            return self._translators[direction]
+        except Exception as error:
+            self._translator_errors[direction] = getattr(error, "message", None) or str(error)
+            self._error("translation", error, prefix=f"The {direction} translation model could not be loaded: ")
+            return None
+
+    def _next_job(self, session: _Session) -> tuple[_Job, threading.Event] | None:
+        with session.cond:
+            while True:
+                if session.stop.is_set():
+                    return None
+                if session.finals:
+                    job = session.finals.popleft()
+                    session.cond.notify_all()
+                elif session.partial is not None:
+                    job, session.partial = session.partial, None
+                    if job.event.utterance_id <= session.last_final_id or job.direction != self._direction:
+                        continue  # stale: its final is already in, or the direction changed
+                elif session.recognition_ended:
+                    return None
+                else:
+                    session.cond.wait(0.2)
+                    continue
+                session.current = (job, threading.Event())
+                return session.current
+
+    def _translation_loop(self, session: _Session) -> None:
+        self._translator(self._direction)  # load now, not on the first utterance
+        while (item := self._next_job(session)) is not None:
+            job, cancel = item
+            try:
+                self._translate(job, cancel)
+            except Exception as error:
+                self._error("translation", error, job.event.utterance_id, prefix="Translation failed: ")
+            finally:
+                with session.cond:
+                    session.current = None
+                    if not job.provisional:
+                        session.last_final_id = max(session.last_final_id, job.event.utterance_id)
+        if not session.stop.is_set():
+            while not self.speech_output.wait_idle(0.2):
+                if session.stop.is_set():
+                    break
+            self._emit(Status(state="finished", detail="end of input"))
+        session.done.set()
+
+    def _translate(self, job: _Job, cancel: threading.Event) -> None:
+        from app.translation import DecodeOptions, DecodeStep, SentenceResult
+
+        event, provisional = job.event, job.provisional
+        text = event.text.strip()
+        if not text:
+            return
+        translator = self._translator(job.direction)
+        if translator is None:
+            if not provisional:
+                reason = self._translator_errors.get(job.direction, "no translation model")
+                self._emit(Error(stage="translation", text=f"Not translated: {reason}",
+                                 hint="Fix or choose the translation model, then start again.",
+                                 utterance_id=event.utterance_id))
+            return
+        options = DecodeOptions(num_beams=1 if provisional else self.config.num_beams,
+                                verify=self.config.verify and not provisional)
+        pieces = []
+        for item in translator.stream(text, options=options, cancel=cancel):
+            if isinstance(item, DecodeStep):
+                if self.config.emit_steps:
+                    self._emit(DecodeStepEvent(utterance_id=event.utterance_id, provisional=provisional,
+                                               step=item.to_json()))
+            elif isinstance(item, SentenceResult):
+                self._emit(SentenceSummary(utterance_id=event.utterance_id, provisional=provisional,
+                                           summary=_summary(item)))
+                pieces.append(item.translation)
+            if cancel.is_set():
+                return  # superseded (provisional) or stopped: nothing half-done is shown
+        target = languages(job.direction)[1]
+        translation = ("" if target == "zh" else " ").join(p.strip() for p in pieces if p.strip())
+        latency = None if provisional else (time.monotonic() - event.speech_end_at) * 1000.0
+        self._emit(Translation(utterance_id=event.utterance_id, source=text, text=translation,
+                               provisional=provisional, direction=job.direction, latency_ms=latency))
+        if not provisional and translation and self.config.tts_enabled:
+            self.speech_output.say(translation, target, event.utterance_id)
+
+
+def _summary(sentence) -> dict[str, Any]:
+    data = sentence.to_json()
+    data.pop("steps", None)  # already sent one by one as DecodeStepEvents
+    return data

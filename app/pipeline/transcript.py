@@ -1,0 +1,125 @@
+"""The session transcript: saved as it happens, exportable as text and SRT.
+
+Every final source text, final translation, spoken text and error is appended to a JSONL
+file (one event object per line, flushed at once), so killing the app loses nothing;
+`Transcript.load` reads such a file back. Provisional text is not recorded: it changes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+from app.pipeline.events import Error, Event, SourceFinal, Speech, Status, Translation
+
+RECORDED = (SourceFinal, Translation, Speech, Error, Status)
+
+
+def transcripts_dir() -> Path:
+    """Where sessions are saved: $LIVE_TRANSLATOR_TRANSCRIPTS, else the user data folder."""
+    override = os.environ.get("LIVE_TRANSLATOR_TRANSCRIPTS")
+    return Path(override) if override else platformdirs.user_data_path("live-translator") / "transcripts"
+
+
+@dataclass
+class TranscriptEntry:
+    """One utterance: what was said, its translation, and where it sits in the session audio."""
+
+    utterance_id: int
+    source: str = ""
+    translation: str = ""
+    direction: str = ""
+    start: float = 0.0
+    end: float = 0.0
+    latency_ms: float | None = None
+    error: str = ""
+
+
+class Transcript:
+    def __init__(self, path: str | os.PathLike | None = None):
+        """Append to `path` (a new file in transcripts_dir() when None)."""
+        if path is None:
+            stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+            path = transcripts_dir() / f"session-{stamp}.jsonl"
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = open(self.path, "a", encoding="utf-8")
+        self._lock = threading.Lock()
+        self._entries: dict[int, TranscriptEntry] = {}
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "Transcript":
+        """Read a saved session (for export after the fact); further records append to it."""
+        transcript = cls(path)
+        with open(path, encoding="utf-8") as lines:
+            for line in lines:
+                if line.strip():
+                    try:
+                        transcript._apply(json.loads(line))
+                    except json.JSONDecodeError:
+                        continue  # a line cut short by a kill: everything before it counts
+        return transcript
+
+    def record(self, event: Event) -> None:
+        if not isinstance(event, RECORDED) or (isinstance(event, Translation) and event.provisional):
+            return
+        data = event.to_json()
+        data["wall_time"] = dt.datetime.now().astimezone().isoformat(timespec="milliseconds")
+        with self._lock:
+            if self._file.closed:
+                return
+            self._file.write(json.dumps(data, ensure_ascii=False) + "\n")
+            self._file.flush()
+            self._apply(data)
+
+    def close(self) -> None:
+        with self._lock:
+            self._file.close()
+
+    @property
+    def entries(self) -> list[TranscriptEntry]:
+        with self._lock:
+            return [self._entries[key] for key in sorted(self._entries)]
+
+    def _apply(self, data: dict) -> None:
+        utterance_id = data.get("utterance_id")
+        if utterance_id is None:
+            return
+        entry = self._entries.setdefault(utterance_id, TranscriptEntry(utterance_id))
+        if data["type"] == "final":
+            entry.source, entry.start, entry.end = data["text"], data["start"], data["end"]
+        elif data["type"] == "translation":
+            entry.translation, entry.direction, entry.latency_ms = data["text"], data["direction"], data["latency_ms"]
+        elif data["type"] == "error":
+            entry.error = data["text"]
+
+    # -- export -----------------------------------------------------------------------------
+    def export_text(self) -> str:
+        """Each utterance's source line, then its translation (or the error), blank line between."""
+        blocks = []
+        for entry in self.entries:
+            if entry.source:
+                blocks.append(f"{entry.source}\n{entry.translation or '[' + (entry.error or 'not translated') + ']'}")
+        return "\n\n".join(blocks) + ("\n" if blocks else "")
+
+    def export_srt(self) -> str:
+        """SubRip subtitles: one cue per utterance with source and translation, audio times."""
+        cues = []
+        for entry in (e for e in self.entries if e.source):
+            text = entry.source + (f"\n{entry.translation}" if entry.translation else "")
+            cues.append(f"{len(cues) + 1}\n{_srt_time(entry.start)} --> {_srt_time(max(entry.end, entry.start))}\n{text}\n")
+        return "\n".join(cues)
+
+
+def _srt_time(seconds: float) -> str:
+    ms = round(max(seconds, 0.0) * 1000)
+    hours, ms = divmod(ms, 3_600_000)
+    minutes, ms = divmod(ms, 60_000)
+    secs, ms = divmod(ms, 1000)
+    return f"{hours:02d}:{minutes:02d}:{secs:02d},{ms:03d}"

@@ -1,0 +1,252 @@
+"""Speech output: speaks translations aloud (or into a WAV file) with pyttsx3.
+
+pyttsx3 engines must be created and run on one thread, so SpeechOutput owns a thread that
+creates the engine and works through a small queue of texts, one `runAndWait` per text.
+While it speaks, `speaking` is true: the pipeline then stops listening to the microphone so
+the app does not translate its own voice. A missing or broken speech engine becomes an Error
+event; everything else goes on without speech.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import queue
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import soundfile
+
+from app.pipeline.events import Error, Event, Speech
+
+# espeak-ng voices on Linux: `cmn-latn-pinyin` reads Mandarin properly (FIELD-NOTES §4).
+ESPEAK_VOICES = {"en": ("gmw/en-us", "gmw/en"), "zh": ("sit/cmn-latn-pinyin", "sit/cmn")}
+# Words that name a language in other platforms' voice ids, names and language tags.
+LANGUAGE_MARKS = {"en": ("en_", "en-", "english"), "zh": ("zh", "cmn", "chinese", "mandarin")}
+GAP_BETWEEN_FILE_UTTERANCES_S = 0.3
+
+
+def pick_voice(voices, language: str) -> str | None:
+    """The id of the best installed voice for `language` ("en" or "zh"), or None."""
+    by_id = {v.id.lower(): v.id for v in voices}
+    for preferred in ESPEAK_VOICES.get(language, ()):
+        if preferred in by_id:
+            return by_id[preferred]
+    marks = LANGUAGE_MARKS.get(language, (language,))
+    for voice in voices:
+        described = " ".join([voice.id, voice.name or "", *[str(lang) for lang in voice.languages or ()]]).lower()
+        if any(mark in described for mark in marks):
+            return voice.id
+    return None
+
+
+class SpeechOutput:
+    """Speaks texts on its own thread; to the speakers, or appended to one WAV file.
+
+    on_event receives Speech when a text has been spoken (or written) and Error when speech
+    failed. `say` never blocks: it queues, or drops with an Error when the queue is full.
+    """
+
+    def __init__(
+        self,
+        *,
+        enabled: bool = True,
+        rate: int | None = None,
+        out_path: str | os.PathLike | None = None,
+        driver: str | None = None,
+        on_event: Callable[[Event], None] | None = None,
+        echo_tail_s: float = 0.4,
+        max_queued: int = 8,
+    ):
+        self.enabled = enabled
+        self.rate = rate
+        self.out_path = Path(out_path) if out_path else None
+        self.driver = driver
+        self.on_event = on_event
+        self.echo_tail_s = echo_tail_s  # room echo after the last word: keep the mic closed a bit
+        self.available: bool | None = None  # unknown until the engine thread has tried
+        self._queue: queue.Queue = queue.Queue(maxsize=max_queued)
+        self._thread: threading.Thread | None = None
+        self._busy = False
+        self._quiet_after = 0.0
+        self._pending = 0  # queued or being spoken; guarded by _lock
+        self._lock = threading.Lock()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._missing_voice_reported: set[str] = set()
+
+    # -- control (any thread) -------------------------------------------------------------
+    def start(self) -> None:
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._thread = threading.Thread(target=self._run, name="speech-output", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        thread = self._thread
+        if thread is None:
+            return
+        self._drain()
+        self._queue.put(None)  # the queue was just emptied: room for the stop marker
+        thread.join(timeout)
+        self._thread = None
+
+    def set_enabled(self, enabled: bool) -> None:
+        self.enabled = enabled
+        if not enabled:
+            self._drain()
+
+    def say(self, text: str, language: str, utterance_id: int = -1) -> bool:
+        """Queue `text` in `language` ("en"/"zh"). False when it will not be spoken."""
+        if not (self.enabled and text.strip()) or self.available is False:
+            return False
+        with self._lock:
+            queued = not self._queue.full()
+            if queued:
+                self._queue.put_nowait((text, language, utterance_id))
+                self._pending += 1
+                self._idle.clear()
+        if not queued:
+            self._emit(Error(stage="tts", text="Speech output is behind; a translation was not spoken.",
+                             hint="Lower the speech rate or turn speech off.", utterance_id=utterance_id))
+        return queued
+
+    @property
+    def speaking(self) -> bool:
+        """True while a text is being spoken, and for `echo_tail_s` after it."""
+        return self._busy or time.monotonic() < self._quiet_after
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until everything queued has been spoken. False on timeout."""
+        return self._idle.wait(timeout)
+
+    # -- the engine thread ----------------------------------------------------------------
+    def _run(self) -> None:
+        engine = self._create_engine()
+        writer = None
+        try:
+            while True:
+                item = self._queue.get()
+                if item is None:
+                    break
+                if engine is None or not self.enabled:
+                    self._done_one()
+                    continue
+                text, language, utterance_id = item
+                self._busy = True
+                try:
+                    if self.out_path is not None:
+                        writer = self._speak_to_file(engine, writer, text, language)
+                    else:
+                        self._speak(engine, text, language)
+                    self._emit(Speech(utterance_id=utterance_id, text=text, language=language,
+                                      path=str(self.out_path) if self.out_path else None))
+                except Exception as error:  # the engine failed on this text: report, go on
+                    self._emit(Error(stage="tts", text=f"Speech output failed: {error}",
+                                     hint="Speech continues with the next translation.", utterance_id=utterance_id))
+                finally:
+                    self._busy = False
+                    self._quiet_after = time.monotonic() + self.echo_tail_s
+                    self._done_one()
+        finally:
+            if writer is not None:
+                writer.close()
+            self._busy = False
+            self._idle.set()
+
+    def _create_engine(self):
+        try:
+            import pyttsx3
+
+            engine = pyttsx3.init(self.driver) if self.driver else pyttsx3.init()
+            self._voices = {lang: pick_voice(engine.getProperty("voices"), lang) for lang in ("en", "zh")}
+            self.available = True
+            return engine
+        except Exception as error:  # no espeak-ng / SAPI / NSSpeech, or a broken driver
+            self.available = False
+            self._drain()
+            self._emit(Error(stage="tts", text=f"Speech output is unavailable: {error}",
+                             hint="Install espeak-ng (Linux: apt-get install espeak-ng alsa-utils); "
+                                  "translations are still shown."))
+            return None
+
+    def _prepare(self, engine, language: str) -> None:
+        voice = self._voices.get(language)
+        if voice is None:
+            if language not in self._missing_voice_reported:
+                self._missing_voice_reported.add(language)
+                self._emit(Error(stage="tts", text=f"No speech voice for language '{language}'; using the default voice.",
+                                 hint="Install a voice for it (espeak-ng has cmn-latn-pinyin for Mandarin)."))
+        else:
+            engine.setProperty("voice", voice)
+        if self.rate:
+            engine.setProperty("rate", self.rate)
+
+    def _run_engine(self, engine) -> None:
+        # pyttsx3's espeak driver prints "Audio saved to ..." on stdout, which would corrupt
+        # `run --json` output; the command line writes through its own handle to stdout.
+        with contextlib.redirect_stdout(io.StringIO()):
+            engine.runAndWait()
+
+    def _speak(self, engine, text: str, language: str) -> None:
+        self._prepare(engine, language)
+        engine.say(text)
+        self._run_engine(engine)
+
+    def _speak_to_file(self, engine, writer, text: str, language: str):
+        """Synthesize into a temporary WAV, then append it to out_path (one file per session)."""
+        self._prepare(engine, language)
+        fd, tmp = tempfile.mkstemp(suffix=".wav", prefix="live-translator-tts-")
+        os.close(fd)
+        try:
+            engine.save_to_file(text, tmp)
+            self._run_engine(engine)
+            # pyttsx3 2.99's espeak driver keeps the file name after save_to_file, so a later
+            # say() would overwrite that file instead of playing: forget it.
+            driver = getattr(getattr(engine, "proxy", None), "_driver", None)
+            if hasattr(driver, "_save_file"):
+                driver._save_file = None
+            audio, rate = soundfile.read(tmp, dtype="int16", always_2d=True)
+        finally:
+            os.unlink(tmp)
+        if len(audio) == 0:
+            raise RuntimeError("the speech engine produced no audio")
+        if writer is None:
+            self.out_path.parent.mkdir(parents=True, exist_ok=True)
+            writer = soundfile.SoundFile(self.out_path, "w", samplerate=rate, channels=1, subtype="PCM_16")
+        elif writer.frames:
+            writer.write(np.zeros(int(writer.samplerate * GAP_BETWEEN_FILE_UTTERANCES_S), dtype="int16"))
+        if rate != writer.samplerate:
+            raise RuntimeError(f"the speech engine changed sample rate ({rate} Hz, file has {writer.samplerate} Hz)")
+        writer.write(audio[:, 0])
+        writer.flush()  # the file is complete after every utterance
+        return writer
+
+    # -- helpers --------------------------------------------------------------------------
+    def _drain(self) -> None:
+        """Forget the texts not yet spoken."""
+        with self._lock, contextlib.suppress(queue.Empty):
+            while True:
+                if self._queue.get_nowait() is not None:
+                    self._pending -= 1
+                if self._pending == 0:
+                    self._idle.set()
+
+    def _done_one(self) -> None:
+        with self._lock:
+            self._pending -= 1
+            if self._pending == 0:
+                self._idle.set()
+
+    def _emit(self, event: Event) -> None:
+        if self.on_event is not None:
+            try:
+                self.on_event(event)
+            except Exception as error:  # an observer's bug must not stop speech
+                print(f"speech output: event handler failed: {error}", file=sys.stderr)
