@@ -2,8 +2,8 @@
 
 It observes a `Pipeline` through `EventBridge` and holds no pipeline logic: starting,
 stopping, direction and speech switches are calls on the pipeline; everything shown comes
-from the pipeline's events. Slow calls (starting the pipeline loads models) run on worker
-threads so the window keeps drawing.
+from the pipeline's events. The pipeline loads its models on its own threads; the window's own
+slow calls (model doctor, device scan, download) run on worker QThreads, so it keeps drawing.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class MainWindow(QMainWindow):
         self.pool = WorkerPool(self)
         self.bridge = EventBridge(self)
         self.bridge.events.connect(self.on_events)
-        self.starting = False
+        self.session_transcript = None
         self.latencies: list[float] = []
 
         self.setWindowTitle("Live Translator")
@@ -160,48 +160,31 @@ class MainWindow(QMainWindow):
 
     # --- session ----------------------------------------------------------------------------
     def toggle(self) -> None:
-        if self.starting:
-            return
         self.stop() if self.running() else self.start()
 
     def start(self) -> None:
+        """Start a session. Returns at once: the pipeline loads its models on its own threads
+        and reports progress as Status events, so the window keeps drawing meanwhile."""
         direction = self.direction()
         state = self.models_bar.states.get(direction)
-        if state is not None and not state.can_run:
+        if state is not None and not state.can_run:  # start anyway: the speech is still shown
             self.alert.show_message(state.headline, state.hint, "warning")
-            return
+        else:
+            self.alert.hide()
         from app.pipeline import Pipeline
 
         config = model_state.pipeline_config(self.settings, direction, self.models_bar.states,
                                              input_path=self.input_path)
         try:
-            self.pipeline = Pipeline(config, on_event=self.bridge.on_event,
-                                     audio_source=self.audio_source)
+            pipeline = Pipeline(config, on_event=self.bridge.on_event, audio_source=self.audio_source)
+            pipeline.start()
         except Exception as error:
             self.alert.show_error(error)
             return
-        self.alert.hide()
-        self.starting = True
-        self.controls.set_running(False, busy=True)
+        self.pipeline = pipeline
+        self.session_transcript = pipeline.transcript
+        self.controls.set_running(True)
         self.state_label.setText("Loading models…")
-        worker = Worker(self.pipeline.start)
-        worker.finished.connect(self._started)
-        worker.failed.connect(self._start_failed)
-        self.pool.start(worker)
-
-    def _started(self, _result=None) -> None:
-        self.starting = False
-        self.controls.set_running(self.running())
-        if self.running():
-            self.state_label.setText("Listening" if self.input_path is None else
-                                     f"Playing {Path(self.input_path).name}")
-
-    def _start_failed(self, error: BaseException) -> None:
-        self.starting = False
-        self._shutdown_pipeline()
-        self.controls.set_running(False)
-        self.state_label.setText("Stopped")
-        self.alert.show_error(error)
 
     def stop(self) -> None:
         self._shutdown_pipeline()
@@ -235,8 +218,8 @@ class MainWindow(QMainWindow):
 
     def set_verify(self, enabled: bool) -> None:
         self.settings.verify = enabled
-        if self.pipeline is not None and hasattr(self.pipeline, "set_verify"):
-            self.pipeline.set_verify(enabled)
+        if self.pipeline is not None:  # read by the pipeline for each new translation
+            self.pipeline.config.verify = enabled
 
     def choose_recording(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Translate a recording", "",
@@ -292,13 +275,13 @@ class MainWindow(QMainWindow):
         self.latency_label.setText(f"latency {latency_ms:.0f} ms (median {median:.0f} ms)")
 
     def _show_status(self, event: ev.Status) -> None:
-        self.state_label.setText(event.detail or event.state.capitalize())
-        if event.state == "stopped" and self.pipeline is not None and not self.starting:
-            if self.input_path is not None:   # the recording ended
-                self.input_path = None
+        if event.state == "finished" and self.pipeline is not None:  # the recording ended
+            self.input_path = None
             self.stop()
-            if event.detail:
-                self.state_label.setText(event.detail)
+            self.state_label.setText("Finished: the recording has been translated")
+        elif event.state != "stopped":
+            self.state_label.setText(f"{event.state.capitalize()}: {event.detail}" if event.detail
+                                     else event.state.capitalize())
 
     def _show_pipeline_error(self, event: ev.Error) -> None:
         if event.utterance_id is not None and event.stage == "translation":
@@ -308,8 +291,7 @@ class MainWindow(QMainWindow):
 
     # --- export -----------------------------------------------------------------------------
     def export(self, kind: str) -> None:
-        transcript = model_state.transcript_of(self.pipeline)
-        if transcript is None:
+        if self.session_transcript is None:
             self.alert.show_message("There is no transcript yet.",
                                     "Start a session; the transcript is saved as it goes.", "info")
             return
@@ -319,7 +301,7 @@ class MainWindow(QMainWindow):
             self.export_to(kind, path)
 
     def export_to(self, kind: str, path: str) -> None:
-        transcript = model_state.transcript_of(self.pipeline)
+        transcript = self.session_transcript
         try:
             text = transcript.export_srt() if kind == "srt" else transcript.export_text()
             Path(path).write_text(text, encoding="utf-8")
@@ -348,8 +330,8 @@ class MainWindow(QMainWindow):
         self.settings.splitter = self.split.saveState()
         self.settings.direction = self.direction()
         save_settings(self.settings, self.store)
-        self.pool.shutdown()          # a pipeline still starting finishes loading first
         self._shutdown_pipeline()
+        self.pool.shutdown()
         self.diagnostics.timer.stop()
         super().closeEvent(event)
 

@@ -109,7 +109,9 @@ def input_device_names() -> list[str]:
 def pipeline_config(settings, direction: str, states: dict[str, ModelState], input_path: str | None):
     from app.pipeline import PipelineConfig
 
-    models = {d: s.path for d, s in states.items() if s.can_run}
+    # Every folder found goes in, usable or not: a broken one then fails with the engine's own
+    # words for each utterance, while the speech is still recognised and shown.
+    models = {d: s.path for d, s in states.items() if s.path}
     return PipelineConfig(direction=direction, nmt_models=models, asr_model=settings.asr_model,
                           input_path=input_path, realtime=True, tts_enabled=settings.tts_enabled,
                           verify=settings.verify, input_device=settings.input_device or None)
