@@ -1,0 +1,120 @@
+"""Film the real window: start the app under Xvfb, play a recording through it, save a PNG.
+
+    .venv/bin/python tools/screenshot.py [--out docs/screenshot.png] [--direction en-zh]
+        [--recording FILE.wav] [--nmt-model DIR] [--asr-model NAME|DIR] [--text "..."]
+
+Without a display it re-runs itself under `xvfb-run` (Debian package xvfb). Without
+--recording it speaks --text with espeak-ng into a temporary WAV. The window is the one
+`python -m app` opens; only its settings live in a temporary file, so yours are untouched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_TEXT = {
+    "en-zh": "Good morning. Where is the train station? Thank you very much.",
+    "zh-en": "早上好。火车站在哪里？非常感谢。",
+}
+VOICE = {"en-zh": "en-us", "zh-en": "cmn-latn-pinyin"}
+SIZE = (1280, 860)
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(ROOT / "docs" / "screenshot.png"))
+    parser.add_argument("--direction", default="en-zh", choices=sorted(DEFAULT_TEXT))
+    parser.add_argument("--recording", help="a WAV to play instead of espeak-ng speech")
+    parser.add_argument("--text", help="what espeak-ng says (default: a few phrasebook lines)")
+    parser.add_argument("--nmt-model", help="translation model folder (default: the catalog's)")
+    parser.add_argument("--asr-model", default="base")
+    parser.add_argument("--timeout", type=float, default=240.0)
+    return parser.parse_args(argv)
+
+
+def speak(text: str, voice: str, path: Path) -> None:
+    # Slow, with pauses between sentences: the voice detector then cuts clean utterances.
+    subprocess.run(["espeak-ng", "-v", voice, "-s", "140", "-g", "12", "-w", str(path), text],
+                   check=True, capture_output=True)
+
+
+def film(args) -> int:
+    os.environ.setdefault("LIVE_TRANSLATOR_TRANSCRIPTS", tempfile.mkdtemp(prefix="lt-shot-"))
+    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.main_window import MainWindow
+
+    work = Path(tempfile.mkdtemp(prefix="lt-shot-"))
+    recording = Path(args.recording) if args.recording else work / "speech.wav"
+    if not args.recording:
+        speak(args.text or DEFAULT_TEXT[args.direction], VOICE[args.direction], recording)
+
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    store = QSettings(str(work / "settings.ini"), QSettings.Format.IniFormat)
+    store.setValue("direction", args.direction)
+    store.setValue("tts_enabled", False)
+    store.setValue("asr_model", args.asr_model)
+    if args.nmt_model:
+        store.setValue("nmt_" + args.direction.replace("-", "_"), str(Path(args.nmt_model).resolve()))
+    window = MainWindow(store)
+    window.resize(*SIZE)
+    window.move(0, 0)
+    window.show()
+
+    deadline = time.monotonic() + args.timeout
+    state = {"started": False}
+
+    def tick():
+        models_known = args.direction in window.models_bar.states
+        if not state["started"] and models_known:
+            state["started"] = True
+            window.play_recording(str(recording))
+        elif state["started"] and not window.running() or time.monotonic() > deadline:
+            QTimer.singleShot(800, finish)  # let the last rows draw
+            return
+        QTimer.singleShot(200, tick)
+
+    def finish():
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        # The X screen itself, as a person would see it (not an offscreen render).
+        shot = app.primaryScreen().grabWindow(0, 0, 0, *SIZE)
+        shot.save(str(out))
+        rows = len(window.transcript.rows)
+        print(f"saved {out} ({shot.width()}x{shot.height()}), {rows} utterances, "
+              f"{len(window.diagnostics.steps.rows)} decoder steps shown")
+        window.close()
+        app.quit()
+
+    QTimer.singleShot(200, tick)
+    app.exec()
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        if not shutil.which("xvfb-run"):
+            print("error: no display and no xvfb-run; install Debian's xvfb", file=sys.stderr)
+            return 2
+        command = ["xvfb-run", "-a", "-s", f"-screen 0 {SIZE[0]}x{SIZE[1]}x24",
+                   sys.executable, __file__, *(argv if argv is not None else sys.argv[1:])]
+        return subprocess.call(command)
+    os.environ["QT_QPA_PLATFORM"] = "xcb"
+    return film(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
