@@ -26,6 +26,7 @@ from app.ui.diagnostics import DiagnosticsPanel
 from app.ui.models_panel import ModelsBar
 from app.ui.settings import UiSettings, load_settings, qsettings, save_settings
 from app.ui.transcript_view import TranscriptView
+from app.ui.voices import ChosenVoiceSpeechOutput, list_voices
 from app.ui.workers import Worker, WorkerPool
 
 LANGUAGE_OF_TARGET = {"en-zh": "zh", "zh-en": "en"}
@@ -78,11 +79,14 @@ class MainWindow(QMainWindow):
         self.controls.start_stop.connect(self.toggle)
         self.controls.direction_changed.connect(self.set_direction)
         self.controls.tts_toggled.connect(self.set_tts)
+        self.controls.voice_changed.connect(self.set_voice)
         self.controls.device_changed.connect(lambda name: setattr(self.settings, "input_device", name))
         self.diagnostics.verify_toggled.connect(self.set_verify)
         self.models_bar.manage.connect(self.open_model_dialog)
+        self.voices: dict[str, list[tuple[str, str]]] = {}
         self.refresh_models()
         self._load_devices()
+        self._load_voices()
 
     # --- set-up -----------------------------------------------------------------------------
     def _build_menus(self) -> None:
@@ -134,6 +138,17 @@ class MainWindow(QMainWindow):
         worker.finished.connect(lambda names: self.controls.set_devices(names, self.settings.input_device))
         self.pool.start(worker)
 
+    def _load_voices(self) -> None:
+        worker = Worker(list_voices)
+        worker.finished.connect(self._show_voices)
+        self.pool.start(worker)
+
+    def _show_voices(self, voices: dict | None = None) -> None:
+        if voices is not None:
+            self.voices = voices
+        language = LANGUAGE_OF_TARGET[self.direction()]
+        self.controls.set_voices(self.voices.get(language, []), self.settings.voice(language))
+
     # --- state ------------------------------------------------------------------------------
     def direction(self) -> str:
         return self.controls.current_direction()
@@ -176,7 +191,11 @@ class MainWindow(QMainWindow):
         config = model_state.pipeline_config(self.settings, direction, self.models_bar.states,
                                              input_path=self.input_path)
         try:
-            pipeline = Pipeline(config, on_event=self.bridge.on_event, audio_source=self.audio_source)
+            speech = ChosenVoiceSpeechOutput({"en": self.settings.voice_en, "zh": self.settings.voice_zh},
+                                             enabled=config.tts_enabled, rate=config.tts_rate,
+                                             out_path=config.tts_out)
+            pipeline = Pipeline(config, on_event=self.bridge.on_event, audio_source=self.audio_source,
+                                speech_output=speech)
             pipeline.start()
         except Exception as error:
             self.alert.show_error(error)
@@ -201,12 +220,19 @@ class MainWindow(QMainWindow):
         self.settings.direction = direction
         self.transcript.set_direction(direction)
         self._update_models_label()
+        self._show_voices()
         if self.pipeline is not None:
             state = self.models_bar.states.get(direction)
             if state is not None and not state.can_run:
                 self.alert.show_message(state.headline, state.hint, "warning")
                 return
             self.pipeline.set_direction(direction)
+
+    def set_voice(self, voice_id: str) -> None:
+        language = LANGUAGE_OF_TARGET[self.direction()]
+        self.settings.set_voice(language, voice_id)
+        if self.pipeline is not None:
+            self.pipeline.speech_output.set_voice(language, voice_id)
 
     def swap_direction(self) -> None:
         self.controls.set_direction("zh-en" if self.direction() == "en-zh" else "en-zh")

@@ -27,6 +27,12 @@ class UiSettings:
     def nmt_dir(self, direction: str) -> str:
         return self.nmt_en_zh if direction == "en-zh" else self.nmt_zh_en
 
+    def voice(self, language: str) -> str:
+        return self.voice_en if language == "en" else self.voice_zh
+
+    def set_voice(self, language: str, voice_id: str) -> None:
+        setattr(self, "voice_en" if language == "en" else "voice_zh", voice_id)
+
     def set_nmt_dir(self, direction: str, path: str) -> None:
         setattr(self, "nmt_en_zh" if direction == "en-zh" else "nmt_zh_en", path)
 
