@@ -100,8 +100,9 @@ class Controls(QWidget):
         self.voice.setCurrentIndex(max(0, self.voice.findData(current)))
         self.voice.blockSignals(False)
 
-    def set_running(self, running: bool, busy: bool = False) -> None:
-        self.button.setText("Starting…" if busy else "Stop" if running else "Start")
+    def set_running(self, running: bool, busy: str = "") -> None:
+        """`busy`: a word for the button while it cannot be pressed ("Stopping…")."""
+        self.button.setText(busy or ("Stop" if running else "Start"))
         self.button.setEnabled(not busy)
         self.device.setEnabled(not running and not busy)
         if not running:

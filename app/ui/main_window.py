@@ -44,6 +44,7 @@ class MainWindow(QMainWindow):
         self.bridge = EventBridge(self)
         self.bridge.events.connect(self.on_events)
         self.session_transcript = None
+        self.stopping = 0                     # stops still joining threads on workers
         self.latencies: list[float] = []
 
         self.setWindowTitle("Live Translator")
@@ -175,7 +176,10 @@ class MainWindow(QMainWindow):
 
     # --- session ----------------------------------------------------------------------------
     def toggle(self) -> None:
-        self.stop() if self.running() else self.start()
+        if self.running():
+            self.stop()
+        elif not self.stopping:
+            self.start()
 
     def start(self) -> None:
         """Start a session. Returns at once: the pipeline loads its models on its own threads
@@ -205,16 +209,24 @@ class MainWindow(QMainWindow):
         self.controls.set_running(True)
         self.state_label.setText("Loading models…")
 
-    def stop(self) -> None:
-        self._shutdown_pipeline()
-        self.controls.set_running(False)
-        self.state_label.setText("Stopped")
-
-    def _shutdown_pipeline(self, timeout: float = 10.0) -> None:
+    def stop(self, after: str = "Stopped") -> None:
+        """Stop on a worker: joining the stage threads can wait for a Whisper pass to end."""
         pipeline, self.pipeline = self.pipeline, None
-        if pipeline is not None:
-            pipeline.stop()
-            pipeline.wait_until_done(timeout)
+        if pipeline is None:
+            return
+        self.stopping += 1
+        self.controls.set_running(False, busy="Stopping…")
+        self.state_label.setText("Stopping…")
+        worker = Worker(pipeline.stop)
+        worker.finished.connect(lambda _r: self._stopped(after))
+        worker.failed.connect(lambda error: (self._stopped(after), self.alert.show_error(error)))
+        self.pool.start(worker)
+
+    def _stopped(self, after: str) -> None:
+        self.stopping -= 1
+        if not self.stopping:
+            self.controls.set_running(self.running())
+        self.state_label.setText(after)
 
     def set_direction(self, direction: str) -> None:
         self.settings.direction = direction
@@ -303,8 +315,7 @@ class MainWindow(QMainWindow):
     def _show_status(self, event: ev.Status) -> None:
         if event.state == "finished" and self.pipeline is not None:  # the recording ended
             self.input_path = None
-            self.stop()
-            self.state_label.setText("Finished: the recording has been translated")
+            self.stop(after="Finished: the recording has been translated")
         elif event.state != "stopped":
             self.state_label.setText(f"{event.state.capitalize()}: {event.detail}" if event.detail
                                      else event.state.capitalize())
@@ -356,7 +367,9 @@ class MainWindow(QMainWindow):
         self.settings.splitter = self.split.saveState()
         self.settings.direction = self.direction()
         save_settings(self.settings, self.store)
-        self._shutdown_pipeline()
+        pipeline, self.pipeline = self.pipeline, None
+        if pipeline is not None:  # closing mid-sentence: cancel, join every stage thread
+            pipeline.stop()
         self.pool.shutdown()
         self.diagnostics.timer.stop()
         super().closeEvent(event)
