@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QHeaderView, QLabel, QSpl
 
 WARN_BACKGROUND = QColor("#ffd6d6")
 PROVISIONAL_FOREGROUND = QColor("#8a8a8a")
+WIDTHS = {"token": 110, "stop": 260, "kind": 90}  # columns whose text is wider than their name
 VERIFY_TOLERANCE = 1e-3  # a cached-vs-uncached logit difference above this is worth a red cell
 
 
@@ -78,7 +79,7 @@ class RowTableModel(QAbstractTableModel):
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         row = self.rows[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return row.cells[index.column()]
         if role == Qt.ItemDataRole.BackgroundRole and (row.warn or index.column() == row.warn_column):
             return QBrush(WARN_BACKGROUND)
@@ -191,7 +192,7 @@ class DiagnosticsPanel(QWidget):
         header = view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column, name in enumerate(model.columns):
-            view.setColumnWidth(column, max(48, 9 * len(name) + 16))
+            view.setColumnWidth(column, WIDTHS.get(name, max(48, 9 * len(name) + 16)))
         header.setSectionResizeMode(stretch_column, QHeaderView.ResizeMode.Stretch)
         return view
 

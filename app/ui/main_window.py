@@ -40,6 +40,7 @@ class MainWindow(QMainWindow):
         self.pipeline = None
         self.input_path: str | None = None   # a recording played in place of the microphone
         self.audio_source = None              # any AudioSource (tests, demos) instead of the mic
+        self.realtime = True                  # play recordings at speaking speed
         self.pool = WorkerPool(self)
         self.bridge = EventBridge(self)
         self.bridge.events.connect(self.on_events)
@@ -193,7 +194,7 @@ class MainWindow(QMainWindow):
         from app.pipeline import Pipeline
 
         config = model_state.pipeline_config(self.settings, direction, self.models_bar.states,
-                                             input_path=self.input_path)
+                                             input_path=self.input_path, realtime=self.realtime)
         try:
             speech = ChosenVoiceSpeechOutput({"en": self.settings.voice_en, "zh": self.settings.voice_zh},
                                              enabled=config.tts_enabled, rate=config.tts_rate,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DIRECTION_WORDS = {"en-zh": "English → Chinese", "zh-en": "Chinese → English"}
+FAMILY_NAMES = {"marian": "Marian", "m2m_100": "M2M100"}
 
 
 @dataclass(frozen=True)
@@ -68,31 +69,19 @@ def check_nmt(direction: str, path: str | None) -> ModelState:
         return ModelState(direction, path, False, Path(path).name,
                           f"The {words} model in {path} cannot be read: {error}",
                           "Choose another folder or download the model again.", str(error))
-    finding = report_text(report)
-    if report_can_run(report):
-        return ModelState(direction, path, True, Path(path).name,
-                          f"{words}: {Path(path).name}", "", finding)
-    return ModelState(direction, path, False, Path(path).name,
-                      f"The {words} model in {path} cannot be used.",
-                      first_line(finding) or "Open Models… to see what the doctor found.", finding)
-
-
-def report_can_run(report) -> bool:
-    return bool(getattr(report, "can_run", False))
-
-
-def report_text(report) -> str:
-    for name in ("text", "summary", "words"):
-        value = getattr(report, name, None)
-        if isinstance(value, str) and value:
-            return value
-        if callable(value):
-            return str(value())
-    return str(report)
-
-
-def first_line(text: str) -> str:
-    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+    finding = report.text
+    name = Path(path).name
+    name = f"{FAMILY_NAMES.get(report.family, report.family or 'model')} · {name}"
+    if report.can_run and direction in report.directions:
+        return ModelState(direction, path, True, name, f"{words}: {name}", "", finding)
+    if report.can_run:  # a good model, for the other direction (Marian folders do one)
+        return ModelState(direction, path, False, name,
+                          f"The model in {path} translates {', '.join(report.directions)}, not {direction}.",
+                          "Choose a model for this direction.", finding)
+    reasons = ([f"missing {', '.join(report.missing)}"] if report.missing else []) + report.problems
+    return ModelState(direction, path, False, name,
+                      f"The {words} model in {path} cannot be used: {reasons[0] if reasons else 'see the finding'}.",
+                      "Open Models… to choose another folder or download the model again.", finding)
 
 
 def input_device_names() -> list[str]:
@@ -103,17 +92,18 @@ def input_device_names() -> list[str]:
         devices = list_input_devices()
     except Exception:
         return []
-    return [getattr(d, "name", None) or (d.get("name") if isinstance(d, dict) else str(d)) for d in devices]
+    return [device.name for device in devices]
 
 
-def pipeline_config(settings, direction: str, states: dict[str, ModelState], input_path: str | None):
+def pipeline_config(settings, direction: str, states: dict[str, ModelState], input_path: str | None,
+                    realtime: bool = True):
     from app.pipeline import PipelineConfig
 
     # Every folder found goes in, usable or not: a broken one then fails with the engine's own
     # words for each utterance, while the speech is still recognised and shown.
     models = {d: s.path for d, s in states.items() if s.path}
     return PipelineConfig(direction=direction, nmt_models=models, asr_model=settings.asr_model,
-                          input_path=input_path, realtime=True, tts_enabled=settings.tts_enabled,
+                          input_path=input_path, realtime=realtime, tts_enabled=settings.tts_enabled,
                           verify=settings.verify, input_device=settings.input_device or None)
 
 
