@@ -1,0 +1,277 @@
+"""Audio in: a microphone (sounddevice / PortAudio) or a recording standing in for one.
+
+Both sources deliver float32 mono blocks at 16 kHz through the same three calls:
+`start()`, `read(timeout)` (all audio that arrived since the last read, or None), `stop()`.
+The microphone records at the device's own rate; blocks are converted to 16 kHz (PyAV's
+resampler, which keeps its filter state between blocks) in `read()`, off the PortAudio thread.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from app.errors import LiveTranslatorError
+
+SAMPLE_RATE = 16_000
+
+
+@dataclass(frozen=True)
+class InputDevice:
+    index: int
+    name: str
+    host_api: str
+    channels: int
+    default_samplerate: float
+    is_default: bool
+
+
+def list_input_devices() -> list[InputDevice]:
+    """Every device PortAudio can record from (an empty list on a machine without any)."""
+    import sounddevice as sd
+
+    try:
+        default_in = sd.default.device[0]
+        apis = sd.query_hostapis()
+        return [
+            InputDevice(d["index"], d["name"], apis[d["hostapi"]]["name"], d["max_input_channels"],
+                        d["default_samplerate"], d["index"] == default_in)
+            for d in sd.query_devices() if d["max_input_channels"] > 0
+        ]
+    except sd.PortAudioError:
+        return []
+
+
+def _refresh_portaudio() -> None:
+    """PortAudio lists devices once, when it starts: restart it so a device that appeared since
+    (plugged in, sound server started) can be found. Only called while this source has no stream."""
+    import sounddevice as sd
+
+    sd._terminate()
+    sd._initialize()
+
+
+def find_input_device(device: int | str | None) -> InputDevice:
+    """The device by index, exact name, or unique part of a name; None = the system default."""
+    devices = list_input_devices()
+    if not devices:
+        raise LiveTranslatorError("No microphone found: this computer has no audio input device.",
+                                  "Connect a microphone (or start the sound server), then start listening again.")
+    if device is None or device == "":
+        return next((d for d in devices if d.is_default), devices[0])
+    if isinstance(device, int) or str(device).isdigit():
+        found = [d for d in devices if d.index == int(device)]
+    else:
+        found = [d for d in devices if d.name == device] or [d for d in devices if str(device).lower() in d.name.lower()]
+    if len(found) != 1:
+        listing = "; ".join(f"{d.index}: {d.name}" for d in devices)
+        what = "matches several input devices" if found else "is not an input device"
+        raise LiveTranslatorError(f"Microphone {device!r} {what}. Available: {listing}.",
+                                  "Pick one by its number or full name (python -m app listen --list-devices).")
+    return found[0]
+
+
+def level_of(block: np.ndarray) -> tuple[float, float]:
+    """(rms, peak) of a block, 0.0 .. 1.0."""
+    if block.size == 0:
+        return 0.0, 0.0
+    return float(np.sqrt(np.mean(np.square(block, dtype=np.float64)))), float(np.max(np.abs(block)))
+
+
+class MicrophoneSource:
+    """Live input from a sound device.
+
+    The PortAudio callback only copies each block (mixed to mono) into a bounded buffer of
+    `buffer_s` seconds; when the reader falls that far behind, the oldest audio is dropped and
+    counted in `overflow_s` instead of memory growing. read() raises LiveTranslatorError when the
+    device stops delivering audio (unplugged, sound server gone); start() may then be called again.
+    """
+
+    def __init__(self, device: int | str | None = None, *, buffer_s: float = 30.0, stall_s: float = 2.0):
+        self.device = device
+        self.buffer_s, self.stall_s = buffer_s, stall_s
+        self.device_info: InputDevice | None = None
+        self.level = (0.0, 0.0)
+        self.overflow_s = 0.0  # audio dropped because nobody read it in time (seconds)
+        self.captured_at = 0.0  # monotonic time at which the end of the last read block was recorded
+        self.finished = False  # a microphone never runs out
+        self._stream = None
+        self._cond = threading.Condition()
+        self._blocks: collections.deque[tuple[np.ndarray, float]] = collections.deque()
+        self._buffered = 0
+        self._rate = SAMPLE_RATE
+        self._resampler = None
+        self._failure: str | None = None
+        self._last_callback = 0.0
+
+    # -- PortAudio thread -------------------------------------------------------------------
+    def _callback(self, indata, frames, time_info, status) -> None:
+        now = time.monotonic()
+        mono = indata.mean(axis=1) if indata.shape[1] > 1 else indata[:, 0].copy()
+        with self._cond:
+            self._last_callback = now
+            self._blocks.append((mono, now))
+            self._buffered += len(mono)
+            while self._buffered > self.buffer_s * self._rate and len(self._blocks) > 1:
+                dropped, _ = self._blocks.popleft()
+                self._buffered -= len(dropped)
+                self.overflow_s += len(dropped) / self._rate
+            self._cond.notify()
+
+    def _finished_callback(self) -> None:
+        with self._cond:
+            if self._stream is not None and self._failure is None:
+                self._failure = "the audio stream ended"
+            self._cond.notify()
+
+    # -- reader thread ----------------------------------------------------------------------
+    def start(self) -> None:
+        """Open the device and start recording; raises LiveTranslatorError if that is impossible."""
+        import av
+        import sounddevice as sd
+
+        self.stop()
+        try:
+            info = find_input_device(self.device)
+        except LiveTranslatorError:
+            _refresh_portaudio()
+            info = find_input_device(self.device)
+        self.device_info = info
+        self._rate = int(info.default_samplerate)
+        self._resampler = av.AudioResampler(format="flt", layout="mono", rate=SAMPLE_RATE)
+        with self._cond:
+            self._blocks.clear()
+            self._buffered, self._failure = 0, None
+            self._last_callback = time.monotonic()
+        try:
+            stream = sd.InputStream(device=info.index, samplerate=self._rate, channels=min(info.channels, 2),
+                                    # blocksize 0: PortAudio's own choice; fixed sizes made ALSA's
+                                    # pulse device start ~2 s late and lose that audio (seen here).
+                                    dtype="float32", blocksize=0,
+                                    callback=self._callback, finished_callback=self._finished_callback)
+            self._stream = stream
+            stream.start()
+        except sd.PortAudioError as error:
+            self._stream = None
+            raise LiveTranslatorError(f"Could not open the microphone {info.name!r}: {error}.",
+                                      "Check that it is connected and not used exclusively by another program, or pick another one.") from error
+
+    def read(self, timeout: float = 0.1) -> np.ndarray | None:
+        """All audio recorded since the last call (16 kHz mono float32), or None if none came in time."""
+        if self._stream is None:
+            raise LiveTranslatorError("The microphone is not started.", "Call start() first.")
+        with self._cond:
+            if not self._blocks and self._failure is None:
+                self._cond.wait(timeout)
+            blocks = list(self._blocks)
+            self._blocks.clear()
+            self._buffered = 0
+            failure = self._failure
+            if not blocks and failure is None and time.monotonic() - self._last_callback > self.stall_s:
+                failure = f"no audio for {self.stall_s:g} s"
+        if not blocks:
+            if failure is not None:
+                self._fail(failure)
+            return None
+        self.captured_at = blocks[-1][1]
+        return self._to_16k(np.concatenate([b for b, _ in blocks]))
+
+    def _to_16k(self, mono: np.ndarray) -> np.ndarray:
+        import av
+
+        if self._rate != SAMPLE_RATE:
+            frame = av.AudioFrame.from_ndarray(mono.astype(np.float32)[None, :], format="flt", layout="mono")
+            frame.sample_rate = self._rate
+            parts = [f.to_ndarray()[0] for f in self._resampler.resample(frame)]
+            mono = np.concatenate(parts) if parts else np.zeros(0, np.float32)
+        mono = mono.astype(np.float32, copy=False)
+        self.level = level_of(mono)
+        return mono
+
+    def _fail(self, why: str) -> None:
+        name = self.device_info.name if self.device_info else self.device
+        self._close()
+        raise LiveTranslatorError(f"The microphone {name!r} stopped delivering audio ({why}); it may have been unplugged.",
+                                  "Reconnect it or pick another input device, then start listening again.")
+
+    def _close(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is None:
+            return
+        # A vanished device can make PortAudio's close block; never let that hang the app.
+        closer = threading.Thread(target=lambda: (stream.abort(ignore_errors=True), stream.close(ignore_errors=True)), daemon=True)
+        closer.start()
+        closer.join(2.0)
+
+    def stop(self) -> None:
+        self._close()
+
+
+class FileSource:
+    """A recording standing in for the microphone: same blocks, at real-time pace or as fast as read.
+
+    With realtime=True, read() returns the audio a microphone would have delivered by now (all
+    of it since the last call, so a slow reader catches up); with realtime=False, one block of
+    `block_s` seconds per call. Any format PyAV/ffmpeg reads, converted to 16 kHz mono.
+    """
+
+    def __init__(self, path: str | Path, *, realtime: bool = True, block_s: float = 0.1):
+        self.path = Path(path)
+        self.realtime, self.block_s = realtime, block_s
+        self.level = (0.0, 0.0)
+        self.overflow_s = 0.0
+        self.captured_at = 0.0
+        self._audio: np.ndarray | None = None
+        self._pos = 0
+        self._t0 = 0.0
+
+    @property
+    def duration(self) -> float:
+        return 0.0 if self._audio is None else len(self._audio) / SAMPLE_RATE
+
+    @property
+    def finished(self) -> bool:
+        return self._audio is not None and self._pos >= len(self._audio)
+
+    def start(self) -> None:
+        """Load the recording (once) and play it from the beginning."""
+        if self._audio is None:
+            from faster_whisper import decode_audio
+
+            if not self.path.is_file():
+                raise LiveTranslatorError(f"Audio file {self.path} does not exist.", "Check the path.")
+            try:
+                self._audio = decode_audio(str(self.path), sampling_rate=SAMPLE_RATE)
+            except Exception as error:  # PyAV raises its own error types for every codec problem
+                raise LiveTranslatorError(f"Cannot read audio file {self.path}: {error}",
+                                          "Give a WAV, FLAC, MP3 or other file ffmpeg can decode.") from error
+        self._pos, self._t0 = 0, time.monotonic()
+
+    def read(self, timeout: float = 0.1) -> np.ndarray | None:
+        if self._audio is None:
+            raise LiveTranslatorError("The audio file is not started.", "Call start() first.")
+        if self.finished:
+            return None
+        if self.realtime:
+            next_block_at = self._t0 + (self._pos / SAMPLE_RATE + self.block_s)
+            wait = next_block_at - time.monotonic()
+            if wait > timeout:
+                time.sleep(max(timeout, 0))
+                return None
+            time.sleep(max(wait, 0))
+            end = min(len(self._audio), int((time.monotonic() - self._t0) * SAMPLE_RATE))
+            self.captured_at = self._t0 + end / SAMPLE_RATE
+        else:
+            end = min(len(self._audio), self._pos + int(self.block_s * SAMPLE_RATE))
+            self.captured_at = time.monotonic()
+        block, self._pos = self._audio[self._pos:end], end
+        self.level = level_of(block)
+        return block
+
+    def stop(self) -> None:
+        pass

@@ -1,0 +1,323 @@
+"""Streaming speech recognition: 16 kHz blocks in, partial and final source-text events out.
+
+Silero VAD cuts the stream into utterances. While one is being spoken, Whisper re-reads it
+every `partial_interval_s` of new audio; the longest prefix on which two successive
+hypotheses agree is committed (local agreement, as whisper_streaming does) and never taken
+back. When the speaker pauses (or the utterance grows too long) a final decode settles the
+text, keeping the committed prefix. Whisper's inventions on near-silence and its repetition
+loops are filtered, and every decode is bounded: no fallback cascade, a token budget
+proportional to the audio, no conditioning on earlier text.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import os
+import re
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from app.asr.capture import SAMPLE_RATE
+from app.asr.simplified import to_simplified
+from app.asr.vad import FRAME, SileroVAD, VoiceGate
+from app.errors import LiveTranslatorError
+from app.pipeline.events import SourceFinal, SourcePartial
+
+LANGUAGES = ("en", "zh")
+
+
+@dataclass
+class RecognizerOptions:
+    partial_interval_s: float = 0.5  # re-read the utterance after this much new audio
+    first_partial_s: float = 1.0  # Whisper guesses wildly on less; such guesses must not be committed
+    # How many successive hypotheses must agree before a prefix is committed, per language:
+    # Whisper base on Mandarin rewrites the start of a sentence more often (seen on espeak speech).
+    agreement: dict = field(default_factory=lambda: {"en": 2, "zh": 3})
+    min_silence_s: float = 0.5  # a pause this long ends an utterance
+    max_utterance_s: float = 15.0  # longer speech is cut (at its quietest recent frame) and finalized
+    min_speech_s: float = 0.25  # shorter bursts (a cough, a click) are ignored
+    pad_s: float = 0.2  # audio kept around the speech Silero found
+    vad_threshold: float = 0.5
+    final_beam_size: int = 5
+    tokens_per_s: float = 12.0  # token budget per second of audio: bounds a repetition loop
+    # An utterance that is only one of the phrases Whisper invents on silence is dropped unless
+    # the decode is sure of it (this avg log-prob or better, and no_speech_prob below 0.3).
+    sure_logprob: float = -0.4
+
+
+# Whisper's well-known inventions on silence and noise (from its subtitle training data).
+# These are dropped whenever they appear: nobody says them to a live translator.
+_ALWAYS_HALLUCINATED = re.compile(
+    r"字幕|订阅|訂閱|点赞|點贊|打赏|打賞|明镜|明鏡|Amara|subtitles? by|captions? by|transcribed by|"
+    r"優優獨播|优优独播|YoYo Television|請不吝|请不吝", re.IGNORECASE)
+# These are real phrases, but also what Whisper hears in a breath or a door: kept only when sure.
+_WEAK_PHRASES = {
+    "thankyou", "thankyouverymuch", "thanks", "thanksforwatching", "thankyouforwatching", "bye", "byebye",
+    "you", "so", "okay", "ok", "oh", "um", "uh", "hmm", "pleasesubscribe", "illseeyouinthenextvideo",
+    "谢谢", "谢谢观看", "谢谢大家", "感谢观看", "谢谢收看", "嗯", "啊", "好", "拜拜",
+}
+_CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+_UNIT = re.compile(rf"\s*(?:[{_CJK}]|[^\s{_CJK}]+)")  # a Latin word or one CJK character
+_LOOP = re.compile(r"(.{2,40}?)(?:[\s,，、。.]*\1){3,}")  # a phrase said four or more times in a row
+_CHAR_LOOP = re.compile(r"(\w)\1{4,}")  # one character five or more times in a row
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
+def units_of(text: str) -> list[str]:
+    """Words (with their leading space) and single CJK characters: the grain of agreement."""
+    return _UNIT.findall(text)
+
+
+def join_units(units: list[str]) -> str:
+    return "".join(units).strip()
+
+
+def collapse_loops(text: str) -> str:
+    """Cut a repetition loop down to one occurrence (Whisper sometimes repeats until its budget)."""
+    return _CHAR_LOOP.sub(r"\1\1\1", _LOOP.sub(r"\1", text))
+
+
+def is_hallucination(text: str, avg_logprob: float, no_speech_prob: float, sure_logprob: float = -0.4) -> bool:
+    if _ALWAYS_HALLUCINATED.search(text):
+        return True
+    return _norm(to_simplified(text)) in _WEAK_PHRASES and (avg_logprob < sure_logprob or no_speech_prob > 0.3)
+
+
+def common_prefix(a: list[str], b: list[str]) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if _norm(x) != _norm(y):
+            break
+        n += 1
+    return n
+
+
+def extend_committed(committed: list[str], hypothesis: list[str]) -> list[str]:
+    """`committed` followed by the part of `hypothesis` that comes after it.
+
+    When the new hypothesis rewrote part of the committed prefix, its continuation is found by
+    aligning the two (difflib), so the committed text stays exactly as shown before.
+    """
+    if not committed:
+        return list(hypothesis)
+    n = len(committed)
+    if common_prefix(committed, hypothesis) == n:
+        return committed + hypothesis[n:]
+    a, b = [_norm(u) for u in committed], [_norm(u) for u in hypothesis]
+    j = n
+    for i, k, size in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
+        if size and i < n:
+            j = k + (n - i)  # where the end of the committed text falls in the hypothesis
+    return committed + hypothesis[min(j, len(hypothesis)):]
+
+
+@dataclass
+class _Utterance:
+    id: int
+    start: int  # session sample where its audio starts
+    frame0_end: int  # session sample where the first frame of `probs` ends
+    probs: list[float] = field(default_factory=list)  # VAD probability of each frame since then
+    speech_frames: int = 0
+    speech_end: int = 0  # session sample where the last speech frame ends
+    speech_end_at: float = 0.0  # monotonic time that sample was captured
+    decoded_until: int = 0
+    committed: list[str] = field(default_factory=list)
+    history: list[list[str]] = field(default_factory=list)  # the latest hypotheses, newest last
+    shown: tuple[str, str] | None = None  # (text, committed) of the last partial sent
+
+
+class StreamingRecognizer:
+    """Feed 16 kHz mono float32 blocks; get SourcePartial / SourceFinal events back.
+
+    feed() and flush() run Whisper on the calling thread and must be called from one thread.
+    set_language() and reset() may be called from any thread: they take effect at the start of
+    the next feed() or flush(). Audio times in events count the samples fed since creation.
+    """
+
+    def __init__(self, model=None, language: str = "en", options: RecognizerOptions | None = None,
+                 *, compute_type: str = "int8"):
+        if model is None or isinstance(model, (str, os.PathLike)):
+            from app.asr.whisper_models import load_whisper
+
+            model = load_whisper(model, compute_type=compute_type)
+        self.model = model
+        self.options = options or RecognizerOptions()
+        self._check_language(language)
+        self.language = language
+        self._vad = SileroVAD()
+        self._gate = VoiceGate(self.options.vad_threshold, max(self.options.vad_threshold - 0.15, 0.01),
+                               round(self.options.min_silence_s * SAMPLE_RATE / FRAME))
+        self._ids = itertools.count(1)
+        self._samples = 0  # session audio fed so far
+        self._vad_origin = 0  # session sample where the VAD (re)started
+        self._frames = 0  # VAD frames classified since then
+        self._buf = np.zeros(0, np.float32)  # the utterance in progress, or a short lead-in
+        self._buf_start = 0  # session sample of _buf[0]
+        self._utt: _Utterance | None = None
+        self._pending_language: str | None = None
+        self._reset_requested = False
+
+    # -- requests from any thread ---------------------------------------------------------------
+    def _check_language(self, language: str) -> None:
+        if language not in LANGUAGES:
+            raise LiveTranslatorError(f"Speech language {language!r} is not supported.", f"Use one of: {', '.join(LANGUAGES)}.")
+        if language != "en" and not self.model.model.is_multilingual:
+            raise LiveTranslatorError("This Whisper model (an English-only one such as tiny.en) cannot hear Chinese.",
+                                      "Use a multilingual model, e.g. --model base.")
+
+    def set_language(self, language: str) -> None:
+        """Recognise `language` from now on; a changed language drops the utterance in progress."""
+        self._check_language(language)
+        self._pending_language = language
+
+    def reset(self) -> None:
+        """Drop the utterance in progress (the session clock keeps counting)."""
+        self._reset_requested = True
+
+    def _apply_requests(self) -> None:
+        language, self._pending_language = self._pending_language, None
+        if language is not None and language != self.language:
+            self.language = language
+            self._reset_requested = True
+        if self._reset_requested:
+            self._reset_requested = False
+            self._utt = None
+            self._restart_vad()
+            self._buf, self._buf_start = np.zeros(0, np.float32), self._samples
+
+    def _restart_vad(self) -> None:
+        self._vad.reset()
+        self._gate.reset()
+        self._vad_origin, self._frames = self._samples, 0
+
+    # -- the stream -----------------------------------------------------------------------------
+    def feed(self, block: np.ndarray, captured_at: float | None = None) -> list:
+        """Take the next audio; `captured_at` = monotonic time its last sample was recorded."""
+        self._apply_requests()
+        block = np.asarray(block, np.float32).reshape(-1)
+        now = time.monotonic() if captured_at is None else captured_at
+        self._buf = np.concatenate([self._buf, block])
+        self._samples += len(block)
+        events: list = []
+        for prob in self._vad(block):
+            events += self._on_frame(float(prob), now)
+        u = self._utt
+        if u is None:
+            keep = int(self.options.pad_s * SAMPLE_RATE) + FRAME
+            self._drop_audio_before(self._samples - keep)
+        elif (u.speech_frames * FRAME >= self.options.min_speech_s * SAMPLE_RATE
+              and self._samples - u.start >= self.options.first_partial_s * SAMPLE_RATE
+              and self._samples - u.decoded_until >= self.options.partial_interval_s * SAMPLE_RATE):
+            events += self._partial(u)
+        return events
+
+    def flush(self) -> list:
+        """End of input: finalize the utterance in progress."""
+        self._apply_requests()
+        events = []
+        if self._utt is not None:
+            end = min(self._samples, self._utt.speech_end + int(self.options.pad_s * SAMPLE_RATE))
+            events = self._finish(self._utt, end)
+        self._restart_vad()
+        return events
+
+    def _on_frame(self, prob: float, now: float) -> list:
+        opts = self.options
+        self._frames += 1
+        f_end = self._vad_origin + self._frames * FRAME
+        state = self._gate.update(prob)
+        if state == "start":
+            start = max(self._buf_start, f_end - FRAME - int(opts.pad_s * SAMPLE_RATE))
+            self._utt = _Utterance(next(self._ids), start, f_end, decoded_until=start)
+        u = self._utt
+        if u is None:
+            return []
+        u.probs.append(prob)
+        if state in ("start", "speech"):
+            u.speech_frames += 1
+            u.speech_end = f_end
+            u.speech_end_at = now - (self._samples - f_end) / SAMPLE_RATE
+        if state == "end":
+            return self._finish(u, u.speech_end + int(opts.pad_s * SAMPLE_RATE))
+        if f_end - u.start >= opts.max_utterance_s * SAMPLE_RATE:
+            return self._cut(u)
+        return []
+
+    def _cut(self, u: _Utterance) -> list:
+        """Too long: finalize up to the quietest frame of the last 3 s; speech goes on in a new utterance."""
+        window = min(len(u.probs), round(3.0 * SAMPLE_RATE / FRAME))
+        quietest = len(u.probs) - window + int(np.argmin(u.probs[-window:]))
+        cut = u.frame0_end + quietest * FRAME  # the end of the quietest frame
+        rest = u.probs[quietest + 1:]
+        events = self._finish(u, cut)
+        nxt = _Utterance(next(self._ids), cut, cut + FRAME, probs=list(rest), decoded_until=cut)
+        nxt.speech_frames = sum(p >= self._gate.neg_threshold for p in rest)
+        nxt.speech_end, nxt.speech_end_at = u.speech_end, u.speech_end_at
+        self._utt = nxt
+        return events
+
+    def _audio(self, start: int, end: int) -> np.ndarray:
+        return self._buf[max(start - self._buf_start, 0): end - self._buf_start]
+
+    def _drop_audio_before(self, sample: int) -> None:
+        if sample > self._buf_start:
+            self._buf = self._buf[sample - self._buf_start:]
+            self._buf_start = sample
+
+    def _partial(self, u: _Utterance) -> list:
+        u.decoded_until = self._samples
+        hypothesis = extend_committed(u.committed, self._decode(self._audio(u.start, self._samples), u, final=False))
+        u.history = (u.history + [hypothesis])[-self.options.agreement.get(self.language, 2):]
+        if len(u.history) == self.options.agreement.get(self.language, 2):
+            agreed = min(common_prefix(h, hypothesis) for h in u.history[:-1])
+            if agreed > len(u.committed):
+                u.committed = hypothesis[:agreed]
+        text, committed = join_units(hypothesis), join_units(u.committed)
+        if not text or (text, committed) == u.shown:
+            return []
+        u.shown = (text, committed)
+        return [SourcePartial(utterance_id=u.id, text=text, committed=committed,
+                              start=u.start / SAMPLE_RATE, end=self._samples / SAMPLE_RATE)]
+
+    def _finish(self, u: _Utterance, end: int) -> list:
+        self._utt = None
+        audio = self._audio(u.start, end)
+        self._drop_audio_before(end)
+        if u.speech_frames * FRAME < self.options.min_speech_s * SAMPLE_RATE:
+            return []  # too short to be speech
+        text = join_units(extend_committed(u.committed, self._decode(audio, u, final=True)))
+        if not text and u.shown is None:
+            return []
+        # An empty final after partials tells observers that utterance came to nothing.
+        return [SourceFinal(utterance_id=u.id, text=text, start=u.start / SAMPLE_RATE, end=end / SAMPLE_RATE,
+                            speech_end_at=u.speech_end_at)]
+
+    def _decode(self, audio: np.ndarray, u: _Utterance, final: bool) -> list[str]:
+        opts = self.options
+        budget = min(400, int(10 + opts.tokens_per_s * len(audio) / SAMPLE_RATE))
+        segments, _ = self.model.transcribe(
+            audio, language=self.language, task="transcribe",
+            beam_size=opts.final_beam_size if final else 1,
+            # One retry at a higher temperature for a final that looped or made no sense; no more:
+            # each retry costs a whole decode.
+            temperature=(0.0, 0.4) if final else 0.0,
+            condition_on_previous_text=False, without_timestamps=True, max_new_tokens=budget,
+            compression_ratio_threshold=2.4, log_prob_threshold=-1.0, no_speech_threshold=0.6,
+            vad_filter=False)
+        texts = []
+        for s in segments:
+            if s.no_speech_prob > 0.6 and s.avg_logprob < -0.5:
+                continue  # Whisper itself thinks there is no speech here
+            if is_hallucination(s.text, s.avg_logprob, s.no_speech_prob, opts.sure_logprob):
+                continue
+            texts.append(s.text)
+        text = collapse_loops(" ".join(t.strip() for t in texts))
+        if self.language == "zh":
+            text = to_simplified(text)
+        return units_of(text)

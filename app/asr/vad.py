@@ -1,0 +1,95 @@
+"""Voice activity: Silero VAD v6 (the ONNX file that ships inside faster-whisper), run on a stream.
+
+faster-whisper runs the model over a whole file at once; here it runs block by block, carrying
+the recurrent state (h, c) and the 64-sample context between calls, so probabilities of a
+stream cut into any block sizes equal those of the whole file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+FRAME = 512  # samples per probability: 32 ms at 16 kHz
+_CONTEXT = 64
+
+
+def _model_path() -> str:
+    from faster_whisper.utils import get_assets_path
+
+    return os.path.join(get_assets_path(), "silero_vad_v6.onnx")
+
+
+class SileroVAD:
+    """Speech probability for every 32 ms frame of a 16 kHz stream. One instance per stream."""
+
+    _session = None  # shared by all instances: the session is stateless, the state lives here
+
+    def __init__(self):
+        self.reset()
+
+    @classmethod
+    def _get_session(cls):
+        if cls._session is None:
+            import onnxruntime
+
+            opts = onnxruntime.SessionOptions()
+            opts.inter_op_num_threads = opts.intra_op_num_threads = 1
+            opts.log_severity_level = 4
+            cls._session = onnxruntime.InferenceSession(_model_path(), sess_options=opts, providers=["CPUExecutionProvider"])
+        return cls._session
+
+    def reset(self) -> None:
+        self._h = np.zeros((1, 1, 128), np.float32)
+        self._c = np.zeros((1, 1, 128), np.float32)
+        self._context = np.zeros(_CONTEXT, np.float32)
+        self._pending = np.zeros(0, np.float32)
+
+    def __call__(self, audio: np.ndarray) -> np.ndarray:
+        """Probabilities of the whole frames completed by `audio`; a remainder waits for the next call."""
+        audio = np.concatenate([self._pending, np.asarray(audio, np.float32)])
+        count = len(audio) // FRAME
+        self._pending = audio[count * FRAME:]
+        if count == 0:
+            return np.zeros(0, np.float32)
+        frames = audio[: count * FRAME].reshape(count, FRAME)
+        contexts = np.concatenate([self._context[None, :], frames[:-1, -_CONTEXT:]])
+        self._context = frames[-1, -_CONTEXT:].copy()
+        probs, self._h, self._c = self._get_session().run(
+            None, {"input": np.concatenate([contexts, frames], axis=1), "h": self._h, "c": self._c})
+        return probs.reshape(-1)
+
+
+@dataclass
+class VoiceGate:
+    """Cuts frame probabilities into utterances, with hysteresis as Silero's own splitter does:
+    speech starts at a frame >= threshold and ends after `min_silence_frames` frames below
+    neg_threshold; frames in between keep the current state."""
+
+    threshold: float = 0.5
+    neg_threshold: float = 0.35
+    min_silence_frames: int = 16  # 0.5 s
+
+    in_speech: bool = False
+    silence_run: int = 0
+
+    def update(self, prob: float) -> str | None:
+        """"start", "speech", "end" or None (silence) for one frame."""
+        if not self.in_speech:
+            if prob >= self.threshold:
+                self.in_speech, self.silence_run = True, 0
+                return "start"
+            return None
+        if prob >= self.threshold or (prob >= self.neg_threshold and self.silence_run == 0):
+            self.silence_run = 0
+            return "speech"
+        self.silence_run += 1
+        if self.silence_run >= self.min_silence_frames:
+            self.in_speech, self.silence_run = False, 0
+            return "end"
+        return None
+
+    def reset(self) -> None:
+        self.in_speech, self.silence_run = False, 0
