@@ -1,0 +1,8 @@
+"""The ONNX seq2seq translation engine (Qt-free): incremental cached decoder, generate-exact
+greedy/beam search, loop guard, per-step diagnostics, verify mode, model-folder inspection."""
+
+from app.translation.folder import ModelFolderReport, inspect_model_folder
+from app.translation.translator import DecodeOptions, DecodeStep, SentenceResult, TranslationResult, Translator
+
+__all__ = ["Translator", "DecodeOptions", "DecodeStep", "SentenceResult", "TranslationResult",
+           "ModelFolderReport", "inspect_model_folder"]

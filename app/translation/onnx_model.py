@@ -1,0 +1,333 @@
+"""ONNX sessions of a seq2seq model and the cached decoder loop's plumbing.
+
+The layout is read from each session's own input/output names and shapes (never from file
+names or hard-coded counts), and a session is fed exactly the inputs it declares. The
+key/value cache travels between steps as onnxruntime OrtValues through IO binding; numpy only
+sees the logits (and a beam reorder, which is a real gather).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+
+from app.errors import LiveTranslatorError
+
+PAST = re.compile(r"^past_key_values\.(\d+)\.(decoder|encoder)\.(key|value)$")
+PRESENT = re.compile(r"^present\.(\d+)\.(decoder|encoder)\.(key|value)$")
+PLAIN_DECODER_INPUTS = {"input_ids", "encoder_hidden_states", "encoder_attention_mask", "use_cache_branch"}
+ENCODER_INPUTS = {"input_ids", "attention_mask"}
+NUMPY_TYPES = {"tensor(float)": np.float32, "tensor(float16)": np.float16, "tensor(double)": np.float64,
+               "tensor(int64)": np.int64, "tensor(int32)": np.int32, "tensor(bool)": np.bool_}
+
+
+def _numpy_type(node) -> type:
+    return NUMPY_TYPES.get(node.type, np.float32)
+
+
+@dataclass(frozen=True)
+class DecoderSignature:
+    """What one decoder session takes and gives, read from the session itself.
+
+    `self_past`/`cross_past`/`self_present`/`cross_present`: per layer, (key name, value name).
+    `kind`: "merged" (use_cache_branch: both first and later steps), "first" (no past inputs:
+    step 0 or a full recompute), "with_past" (self + cross past, no encoder_hidden_states),
+    "legacy" (self past only; encoder_hidden_states every step: cross-attention recomputed).
+    """
+
+    path: Path
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    kind: str
+    self_past: tuple[tuple[str, str], ...]
+    cross_past: tuple[tuple[str, str], ...]
+    self_present: tuple[tuple[str, str], ...]
+    cross_present: tuple[tuple[str, str], ...]
+    heads: int | None
+    head_dim: int | None
+    cache_dtype: type
+    vocab_size: int | None
+    input_types: dict = field(default_factory=dict, compare=False)
+    input_shapes: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def has_past(self) -> bool:
+        return bool(self.self_past)
+
+
+def _layer_pairs(names, pattern, side) -> tuple[tuple[str, str], ...]:
+    found: dict[int, dict[str, str]] = {}
+    for name in names:
+        m = pattern.match(name)
+        if m and m.group(2) == side:
+            found.setdefault(int(m.group(1)), {})[m.group(3)] = name
+    layers = sorted(found)
+    if layers != list(range(len(layers))) or any(len(found[i]) != 2 for i in layers):
+        raise ValueError(f"incomplete {side} cache names: {sorted(n for n in names if pattern.match(n))}")
+    return tuple((found[i]["key"], found[i]["value"]) for i in layers)
+
+
+def read_decoder_signature(session: ort.InferenceSession, path: Path) -> DecoderSignature:
+    """Classify a decoder session by what it declares; raise a clear error if it is unknown."""
+    ins = {i.name: i for i in session.get_inputs()}
+    outs = [o.name for o in session.get_outputs()]
+    unknown = [n for n in ins if n not in PLAIN_DECODER_INPUTS and not PAST.match(n)]
+    problem = None
+    if unknown:
+        problem = f"inputs this app does not know: {', '.join(unknown)}"
+    elif "input_ids" not in ins:
+        problem = "no `input_ids` input"
+    elif "logits" not in outs:
+        problem = "no `logits` output"
+    try:
+        self_past = _layer_pairs(ins, PAST, "decoder")
+        cross_past = _layer_pairs(ins, PAST, "encoder")
+        self_present = _layer_pairs(outs, PRESENT, "decoder")
+        cross_present = _layer_pairs(outs, PRESENT, "encoder")
+    except ValueError as error:
+        problem = problem or str(error)
+    if problem is None:
+        if "use_cache_branch" in ins:
+            kind = "merged"
+            ok = self_past and cross_past and "encoder_hidden_states" in ins and len(self_present) == len(self_past)
+        elif not self_past and not cross_past:
+            kind = "first"
+            ok = "encoder_hidden_states" in ins
+        elif cross_past:
+            kind = "with_past"
+            ok = self_past and len(self_present) == len(self_past)
+        else:
+            kind = "legacy"
+            ok = "encoder_hidden_states" in ins and len(self_present) == len(self_past)
+        if not ok:
+            problem = f"a {kind} decoder whose inputs/outputs do not fit together"
+    if problem:
+        raise LiveTranslatorError(
+            f"{path.name}: not a decoder this app can run ({problem}). "
+            f"It declares inputs: {', '.join(ins)}.",
+            "Export the model with `python -m app models export` (optimum-onnx layout: input_ids, "
+            "encoder_hidden_states, encoder_attention_mask, past_key_values.N.decoder|encoder.key|value).",
+        )
+    shape_source = [ins[n] for pair in self_past for n in pair] or [
+        o for o in session.get_outputs() if PRESENT.match(o.name)
+    ]
+    heads = head_dim = None
+    cache_dtype = np.float32
+    if shape_source:
+        shape = shape_source[0].shape
+        heads = shape[1] if isinstance(shape[1], int) else None
+        head_dim = shape[3] if isinstance(shape[3], int) else None
+        cache_dtype = _numpy_type(shape_source[0])
+    logits_shape = next(o.shape for o in session.get_outputs() if o.name == "logits")
+    return DecoderSignature(
+        path=path, inputs=tuple(ins), outputs=tuple(outs), kind=kind,
+        self_past=self_past, cross_past=cross_past, self_present=self_present, cross_present=cross_present,
+        heads=heads, head_dim=head_dim, cache_dtype=cache_dtype,
+        vocab_size=logits_shape[-1] if isinstance(logits_shape[-1], int) else None,
+        input_types={n: _numpy_type(i) for n, i in ins.items()},
+        input_shapes={n: i.shape for n, i in ins.items()},
+    )
+
+
+def open_session(path: Path, options: ort.SessionOptions | None = None) -> ort.InferenceSession:
+    try:
+        return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+    except Exception as error:  # onnxruntime raises its own exception types for bad files
+        raise LiveTranslatorError(
+            f"{path.name} in {path.parent} could not be opened by onnxruntime: "
+            f"{str(error).splitlines()[0][:300]}",
+            "The file is damaged or incomplete (an interrupted download?). Download or export the model again.",
+        ) from None
+
+
+@dataclass
+class Decoders:
+    """The sessions a sentence's decoding runs on.
+
+    `first` runs step 0 (and full recomputes for verify / no-cache models); `later` runs the
+    cached steps (None: no cache at all, every step recomputes the whole prefix).
+    """
+
+    first: ort.InferenceSession
+    first_sig: DecoderSignature
+    later: ort.InferenceSession | None
+    later_sig: DecoderSignature | None
+
+    @property
+    def description(self) -> str:
+        if self.later_sig is None:
+            return "decoder without cache (recomputes every step)"
+        if self.later_sig.kind == "merged":
+            return "merged decoder"
+        if self.later_sig.kind == "legacy":
+            return "older decoder: self-attention cache only, cross-attention recomputed"
+        return "decoder + decoder_with_past"
+
+
+def choose_decoders(candidates: list[tuple[ort.InferenceSession, DecoderSignature]]) -> Decoders:
+    """Pick the sessions for step 0 and the cached steps from what the folder offers."""
+    by_kind = {sig.kind: (sess, sig) for sess, sig in candidates}
+    if "merged" in by_kind:
+        sess, sig = by_kind["merged"]
+        return Decoders(sess, sig, sess, sig)
+    if "legacy" in by_kind:
+        sess, sig = by_kind["legacy"]
+        first = by_kind.get("first", (sess, sig))
+        return Decoders(first[0], first[1], sess, sig)
+    if "first" in by_kind:
+        first = by_kind["first"]
+        if "with_past" in by_kind:
+            later = by_kind["with_past"]
+            needs_cross = later[1].cross_past
+            if len(first[1].cross_present) != len(needs_cross) or len(first[1].self_present) != len(later[1].self_past):
+                raise LiveTranslatorError(
+                    f"{later[1].path.name} needs {len(needs_cross)} layers of cross-attention cache but "
+                    f"{first[1].path.name} gives {len(first[1].cross_present)}: the two decoders do not belong together.",
+                    "Use the decoder files of one export.",
+                )
+            return Decoders(first[0], first[1], later[0], later[1])
+        return Decoders(first[0], first[1], None, None)
+    sig = candidates[0][1]
+    raise LiveTranslatorError(
+        f"{sig.path.name} needs a cache from an earlier step, and no decoder for the first step is in the folder.",
+        "Add decoder_model.onnx (or use decoder_model_merged.onnx).",
+    )
+
+
+def ortvalue(array: np.ndarray) -> ort.OrtValue:
+    return ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(array))
+
+
+class Encoder:
+    def __init__(self, session: ort.InferenceSession, path: Path):
+        names = {i.name: i for i in session.get_inputs()}
+        unknown = [n for n in names if n not in ENCODER_INPUTS]
+        if unknown or "input_ids" not in names or not any(o.name == "last_hidden_state" for o in session.get_outputs()):
+            raise LiveTranslatorError(
+                f"{path.name}: not an encoder this app can run; it declares inputs {', '.join(names)} "
+                f"and outputs {', '.join(o.name for o in session.get_outputs())}.",
+                "Expected inputs input_ids (+ attention_mask) and output last_hidden_state: re-export the model.",
+            )
+        self.session = session
+        self.types = {n: _numpy_type(i) for n, i in names.items()}
+
+    def __call__(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> ort.OrtValue:
+        io = self.session.io_binding()
+        io.bind_cpu_input("input_ids", input_ids.astype(self.types["input_ids"]))
+        if "attention_mask" in self.types:
+            io.bind_cpu_input("attention_mask", attention_mask.astype(self.types["attention_mask"]))
+        io.bind_output("last_hidden_state")
+        self.session.run_with_iobinding(io)
+        return io.get_outputs()[0]
+
+
+class DecoderRun:
+    """One sentence's decoder state: the cache as OrtValues, advanced one step at a time.
+
+    Cache protocol (FIELD-NOTES §1): step 0 gets zero-length pasts (and use_cache_branch
+    False) with the whole decoder prefix; later steps get only the newest token, the
+    self-attention presents of the previous step as pasts, and the cross-attention presents
+    of step 0. Which presents are kept is decided by the step number, never by shape.
+    """
+
+    def __init__(self, decoders: Decoders, encoder_states: ort.OrtValue, encoder_mask: np.ndarray, batch: int):
+        self.decoders = decoders
+        self.batch = batch
+        states = encoder_states
+        if batch > 1:  # beam search: one copy of the encoder output per beam, once per sentence
+            states = ortvalue(np.repeat(encoder_states.numpy(), batch, axis=0))
+        self.encoder_states = states
+        self.encoder_mask = np.repeat(encoder_mask, batch, axis=0)
+        self.encoder_len = int(encoder_mask.shape[1])
+        self.self_cache: list[ort.OrtValue] | None = None  # k, v, k, v ... per layer
+        self.cross_cache: list[ort.OrtValue] | None = None
+        self.step = 0
+        self.used_cache_branch = False
+        self._empty: dict[tuple, ort.OrtValue] = {}
+
+    # -- what the diagnostics report
+    @property
+    def self_kv_len(self) -> int:
+        return int(self.self_cache[0].shape()[2]) if self.self_cache else 0
+
+    @property
+    def cross_kv_len(self) -> int:
+        if self.cross_cache:
+            return int(self.cross_cache[0].shape()[2])
+        later = self.decoders.later_sig
+        return self.encoder_len if later is not None and later.kind == "legacy" else 0
+
+    def _zero_length(self, sig: DecoderSignature, name: str) -> ort.OrtValue:
+        shape = sig.input_shapes[name]
+        key = (self.batch, shape[1], shape[3], sig.input_types[name])
+        if key not in self._empty:  # (batch, heads, 0, head_dim): heads and head_dim are fixed in the graph
+            self._empty[key] = ortvalue(np.zeros((self.batch, shape[1], 0, shape[3]), dtype=sig.input_types[name]))
+        return self._empty[key]
+
+    def _bind_common(self, io, sig: DecoderSignature, input_ids: np.ndarray, use_cache: bool) -> None:
+        io.bind_cpu_input("input_ids", input_ids.astype(sig.input_types["input_ids"]))
+        if "encoder_hidden_states" in sig.input_types:
+            io.bind_ortvalue_input("encoder_hidden_states", self.encoder_states)
+        if "encoder_attention_mask" in sig.input_types:
+            io.bind_cpu_input("encoder_attention_mask", self.encoder_mask.astype(sig.input_types["encoder_attention_mask"]))
+        if "use_cache_branch" in sig.input_types:
+            io.bind_cpu_input("use_cache_branch", np.array([use_cache], dtype=np.bool_))
+
+    def advance(self, sequences: np.ndarray) -> np.ndarray:
+        """Run one step for sequences (batch, cur_len): step 0 (and a model without cache) sees
+        the whole prefix, later steps only the newest token. Returns the last position's
+        logits (batch, vocab)."""
+        d = self.decoders
+        if d.later is None:  # no cache: full recompute each step
+            self.step += 1
+            return self.recompute(sequences)
+        first_step = self.step == 0
+        session, sig = (d.first, d.first_sig) if first_step else (d.later, d.later_sig)
+        input_ids = sequences if first_step else sequences[:, -1:]
+        io = session.io_binding()
+        self._bind_common(io, sig, input_ids, use_cache=not first_step)
+        for i, pair in enumerate(sig.self_past):
+            for j, name in enumerate(pair):
+                io.bind_ortvalue_input(name, self._zero_length(sig, name) if first_step else self.self_cache[2 * i + j])
+        for i, pair in enumerate(sig.cross_past):
+            for j, name in enumerate(pair):
+                io.bind_ortvalue_input(name, self._zero_length(sig, name) if first_step else self.cross_cache[2 * i + j])
+        wanted = ["logits"] + [n for pair in sig.self_present for n in pair]
+        keep_cross = first_step and bool(d.later_sig.cross_past)
+        if keep_cross:  # the cross-attention cache comes from step 0 only
+            wanted += [n for pair in sig.cross_present for n in pair]
+        for name in wanted:
+            io.bind_output(name)
+        session.run_with_iobinding(io)
+        values = io.get_outputs()
+        n_self = 2 * len(sig.self_present)
+        self.self_cache = list(values[1 : 1 + n_self])
+        if keep_cross:
+            self.cross_cache = list(values[1 + n_self :])
+        self.used_cache_branch = not first_step
+        self.step += 1
+        return values[0].numpy()[:, -1, :]
+
+    def recompute(self, input_ids: np.ndarray) -> np.ndarray:
+        """Logits of the last position computed from the whole prefix without any cache."""
+        sig, session = self.decoders.first_sig, self.decoders.first
+        io = session.io_binding()
+        self._bind_common(io, sig, input_ids, use_cache=False)
+        for pairs in (sig.self_past, sig.cross_past):
+            for pair in pairs:
+                for name in pair:
+                    io.bind_ortvalue_input(name, self._zero_length(sig, name))
+        io.bind_output("logits")
+        session.run_with_iobinding(io)
+        return io.get_outputs()[0].numpy()[:, -1, :]
+
+    def reorder(self, beam_index: np.ndarray) -> None:
+        """Beam search: row b of the self-attention cache becomes row beam_index[b].
+        The cross-attention cache is identical for every beam, so it never moves."""
+        if self.self_cache is None or np.array_equal(beam_index, np.arange(self.batch)):
+            return
+        self.self_cache = [ortvalue(v.numpy()[beam_index]) for v in self.self_cache]

@@ -1,0 +1,275 @@
+"""Greedy and beam search with the semantics of transformers' `generate` (4.57), plus a loop guard.
+
+Settings come from the model's generation_config.json (as `generate` reads it), overridden by
+the caller. Logits processors run in `generate`'s order; greedy processes raw logits, beam
+search log-probabilities, exactly as `generate` does. The beam search is a numpy port of
+transformers' vectorised `_beam_search` for one sentence (batch 1), so finished hypotheses,
+`length_penalty` and `early_stopping` (True / False / "never") behave the same.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+import numpy as np
+
+NEG_INF = np.float32(-np.inf)
+GENERATE_DEFAULTS = dict(max_length=20, min_length=0, num_beams=1, length_penalty=1.0, early_stopping=False,
+                         no_repeat_ngram_size=0, repetition_penalty=1.0)
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    decoder_start_token_id: int
+    eos_token_ids: tuple[int, ...]
+    pad_token_id: int | None = None
+    forced_bos_token_id: int | None = None
+    forced_eos_token_ids: tuple[int, ...] = ()
+    bad_words_ids: tuple[tuple[int, ...], ...] = ()
+    max_length: int = 20  # whole decoder sequence, decoder_start_token_id included (as in generate)
+    min_length: int = 0
+    min_new_tokens: int = 0
+    num_beams: int = 1
+    length_penalty: float = 1.0
+    early_stopping: bool | str = False
+    no_repeat_ngram_size: int = 0
+    repetition_penalty: float = 1.0
+    loop_window: int = 12  # loop guard: stop when the last N tokens are one block of <= 4 tokens repeated; 0 = off
+
+
+def _ids(value) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    return tuple(value) if isinstance(value, (list, tuple)) else (int(value),)
+
+
+def resolve_settings(generation_config: dict, model_config: dict, overrides: dict, max_positions: int | None,
+                     forced_bos_token_id: int | None = None) -> GenerationSettings:
+    """generation_config.json (else the generation keys of config.json, as transformers does),
+    then `overrides` (non-None values). max_new_tokens wins over max_length, as in generate."""
+    source = dict(generation_config) if generation_config else {
+        k: model_config[k] for k in list(GENERATE_DEFAULTS) + [
+            "decoder_start_token_id", "eos_token_id", "pad_token_id", "bos_token_id", "forced_bos_token_id",
+            "forced_eos_token_id", "bad_words_ids", "min_new_tokens", "max_new_tokens"] if k in model_config}
+    for key in ("decoder_start_token_id", "eos_token_id", "pad_token_id"):
+        if source.get(key) is None and model_config.get(key) is not None:
+            source[key] = model_config[key]
+    source.update({k: v for k, v in overrides.items() if v is not None})
+    if forced_bos_token_id is not None:
+        source["forced_bos_token_id"] = forced_bos_token_id
+    values = {**GENERATE_DEFAULTS, **{k: v for k, v in source.items() if v is not None}}
+    start = values.get("decoder_start_token_id", values.get("bos_token_id"))
+    eos = _ids(values.get("eos_token_id"))
+    if start is None or not eos:
+        raise ValueError("the model's config names no decoder_start_token_id or eos_token_id")
+    max_length = int(values["max_length"])
+    if values.get("max_new_tokens") is not None:
+        max_length = int(values["max_new_tokens"]) + 1  # the decoder prompt is decoder_start_token_id
+    if max_positions:  # the decoder cannot look past its position table
+        max_length = min(max_length, int(max_positions))
+    bad = tuple(tuple(seq) for seq in values.get("bad_words_ids") or () if list(seq) not in [[e] for e in eos])
+    return GenerationSettings(
+        decoder_start_token_id=int(start), eos_token_ids=eos, pad_token_id=values.get("pad_token_id"),
+        forced_bos_token_id=values.get("forced_bos_token_id"), forced_eos_token_ids=_ids(values.get("forced_eos_token_id")),
+        bad_words_ids=bad, max_length=max(max_length, 1), min_length=int(values["min_length"] or 0),
+        min_new_tokens=int(values.get("min_new_tokens") or 0), num_beams=max(int(values["num_beams"]), 1),
+        length_penalty=float(values["length_penalty"]), early_stopping=values["early_stopping"],
+        no_repeat_ngram_size=int(values["no_repeat_ngram_size"] or 0),
+        repetition_penalty=float(values["repetition_penalty"] or 1.0),
+        loop_window=int(values.get("loop_window", 12)),
+    )
+
+
+def log_softmax(x: np.ndarray) -> np.ndarray:
+    x = x.astype(np.float32, copy=False)
+    shifted = x - x.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+
+
+def process_scores(s: GenerationSettings, sequences: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """generate's logits processors, in generate's order, for sequences (batch, cur_len)."""
+    scores = scores.astype(np.float32, copy=True)
+    cur_len = sequences.shape[1]
+    if s.repetition_penalty != 1.0:
+        for b, seq in enumerate(sequences):
+            ids = np.unique(seq)
+            picked = scores[b, ids]
+            scores[b, ids] = np.where(picked < 0, picked * s.repetition_penalty, picked / s.repetition_penalty)
+    n = s.no_repeat_ngram_size
+    if n > 0 and cur_len + 1 >= n:
+        for b, seq in enumerate(sequences.tolist()):
+            prefix = tuple(seq[cur_len + 1 - n :])
+            banned = {seq[i + n - 1] for i in range(cur_len - n + 1) if tuple(seq[i : i + n - 1]) == prefix}
+            scores[b, list(banned)] = NEG_INF
+    for bad in s.bad_words_ids:
+        if len(bad) == 1:
+            scores[:, bad[0]] = NEG_INF
+        else:
+            k = len(bad) - 1
+            for b, seq in enumerate(sequences):
+                if cur_len >= k and tuple(seq[cur_len - k :].tolist()) == bad[:-1]:
+                    scores[b, bad[-1]] = NEG_INF
+    if cur_len < s.min_length or cur_len - 1 < s.min_new_tokens:
+        scores[:, list(s.eos_token_ids)] = NEG_INF
+    if s.forced_bos_token_id is not None and cur_len == 1:
+        scores[:] = NEG_INF
+        scores[:, s.forced_bos_token_id] = 0
+    if s.forced_eos_token_ids and cur_len == s.max_length - 1:
+        scores[:] = NEG_INF
+        scores[:, list(s.forced_eos_token_ids)] = 0
+    return scores
+
+
+def find_loop(tokens: list[int], window: int, max_period: int = 4) -> tuple[int, ...] | None:
+    """The repeating block if the last `window` tokens are one block of <= max_period tokens
+    repeated (e.g. 12 x the same token, or 6 x a pair), else None."""
+    if window <= 0 or len(tokens) < window:
+        return None
+    tail = tokens[-window:]
+    for period in range(1, max_period + 1):
+        if all(tail[i] == tail[i - period] for i in range(period, window)):
+            return tuple(tail[-period:])
+    return None
+
+
+@dataclass
+class StepRecord:
+    """What one search step decided, for diagnostics."""
+
+    token_id: int
+    top: list[tuple[int, float]]
+    logits: np.ndarray  # raw logits of this step (batch, vocab): verify compares them
+    sequences: np.ndarray  # the sequences the logits were computed for (batch, cur_len)
+
+
+StepFn = Callable[[np.ndarray], np.ndarray]  # sequences (batch, cur_len) -> last-position logits (batch, vocab)
+
+
+class Search:
+    """One sentence's search. Iterate `run()` for a StepRecord per decoder step; afterwards
+    `sequence` (decoder_start_token_id first) and `stop_reason` hold the outcome, also when
+    the caller stops iterating early (then call `stop("cancelled")`)."""
+
+    def __init__(self, settings: GenerationSettings, step: StepFn, reorder: Callable[[np.ndarray], None],
+                 top_k: int = 5):
+        self.s = settings
+        self.step_fn = step
+        self.reorder = reorder
+        self.top_k = top_k
+        self.prefix = [settings.decoder_start_token_id]
+        # generate forces BOS on the first step; feeding it as part of the prefix gives the same
+        # sequence and scores (forced tokens score 0) with one decoder call fewer.
+        if settings.forced_bos_token_id is not None and settings.max_length > 2:
+            self.prefix.append(settings.forced_bos_token_id)
+        self.sequence: list[int] = list(self.prefix)
+        self.stop_reason = "length"
+        self.loop: tuple[int, ...] | None = None
+
+    def stop(self, reason: str) -> None:
+        self.stop_reason = reason
+
+    def _top(self, logprobs_row: np.ndarray) -> list[tuple[int, float]]:
+        k = min(self.top_k, logprobs_row.shape[0])
+        idx = np.argpartition(-logprobs_row, k - 1)[:k]
+        idx = idx[np.argsort(-logprobs_row[idx], kind="stable")]
+        return [(int(i), float(logprobs_row[i])) for i in idx]
+
+    def _loop_check(self, tokens: list[int]) -> bool:
+        self.loop = find_loop(tokens[1:], self.s.loop_window)
+        return self.loop is not None
+
+    def run(self) -> Iterator[StepRecord]:
+        if len(self.prefix) >= self.s.max_length:
+            return
+        yield from (self._greedy() if self.s.num_beams == 1 else self._beam())
+
+    def _greedy(self) -> Iterator[StepRecord]:
+        s, eos = self.s, set(self.s.eos_token_ids)
+        seq = np.array([self.sequence], dtype=np.int64)
+        while True:
+            logits = self.step_fn(seq)
+            scores = process_scores(s, seq, logits)
+            token = int(np.argmax(scores[0]))
+            seq = np.concatenate([seq, [[token]]], axis=1)
+            self.sequence = seq[0].tolist()
+            yield StepRecord(token, self._top(log_softmax(scores[0])), logits, seq[:, :-1])
+            if token in eos:
+                self.stop_reason = "eos"
+                return
+            if seq.shape[1] >= s.max_length:
+                self.stop_reason = "length"
+                return
+            if self._loop_check(self.sequence):
+                self.stop_reason = "loop"
+                return
+
+    def _beam(self) -> Iterator[StepRecord]:
+        s = self.s
+        k, prompt_len = s.num_beams, 1  # generate's decoder prompt: decoder_start_token_id
+        eos = np.array(s.eos_token_ids)
+        keep = max(2, 1 + len(eos)) * k
+        top_mask = np.arange(keep) < k
+        running = np.tile(np.array(self.prefix, dtype=np.int64), (k, 1))
+        running_scores = np.full(k, -1e9, dtype=np.float32)
+        running_scores[0] = 0
+        finished = [running[0].copy() for _ in range(k)]
+        finished_scores = np.full(k, -1e9, dtype=np.float32)
+        finished_flags = np.zeros(k, dtype=bool)
+        improvable = True
+        while True:
+            cur_len = running.shape[1]
+            logits = self.step_fn(running)
+            logprobs = process_scores(s, running, log_softmax(logits))
+            vocab = logprobs.shape[1]
+            accumulated = (logprobs + running_scores[:, None]).reshape(-1)
+            order = np.argsort(-accumulated, kind="stable")[:keep]
+            cand_scores, parents, tokens = accumulated[order], order // vocab, order % vocab
+            candidates = np.concatenate([running[parents], tokens[:, None]], axis=1)
+            hits = np.isin(tokens, eos) | (cur_len + 1 >= s.max_length)
+            # next running beams: the best candidates that did not just finish
+            running_pick = cand_scores + hits.astype(np.float32) * np.float32(-1e9)
+            nxt = np.argsort(-running_pick, kind="stable")[:k]
+            # finished hypotheses: length-penalised, only from the top num_beams candidates
+            just_finished = hits & top_mask
+            final = cand_scores / np.float32((cur_len + 1 - prompt_len) ** s.length_penalty)
+            if finished_flags.all() and s.early_stopping is True:
+                final = final + np.float32(-1e9)
+            if not improvable:
+                final = final + np.float32(-1e9)
+            final = final + (~just_finished).astype(np.float32) * np.float32(-1e9)
+            merged_scores = np.concatenate([finished_scores, final])
+            merged_flags = np.concatenate([finished_flags, just_finished])
+            merged = finished + list(candidates)
+            best = np.argsort(-merged_scores, kind="stable")[:k]
+            finished = [merged[i] for i in best]
+            finished_scores, finished_flags = merged_scores[best], merged_flags[best]
+
+            lead = int(order[0] // vocab)
+            self.sequence = candidates[0].tolist()
+            yield StepRecord(int(tokens[0]), self._top(logprobs[lead]), logits, running)
+            running, running_scores = candidates[nxt], running_pick[nxt]
+            self.reorder(parents[nxt])
+            cur_len += 1
+            # generate's early-stop heuristic and stopping conditions
+            if s.early_stopping == "never" and s.length_penalty > 0.0:
+                best_len = s.max_length - prompt_len
+            else:
+                best_len = cur_len - prompt_len
+            best_possible = running_scores[0] / np.float32(best_len ** s.length_penalty)
+            worst = np.where(finished_flags, finished_scores.min(), np.float32(-1e9))
+            improvable = improvable and bool(np.any(best_possible > worst))
+            all_full = bool(finished_flags.all()) and s.early_stopping is True
+            done = not improvable or all_full or bool(hits.all())
+            self.sequence = (finished[0] if finished_flags[0] else running[0]).tolist()
+            if done:
+                self.stop_reason = "eos" if self.sequence[-1] in s.eos_token_ids else "length"
+                return
+            if self._loop_check(running[0].tolist()):
+                self.stop_reason = "loop"
+                return
+
+
+def with_overrides(settings: GenerationSettings, **changes) -> GenerationSettings:
+    return dataclasses.replace(settings, **{k: v for k, v in changes.items() if v is not None})

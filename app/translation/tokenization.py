@@ -1,0 +1,151 @@
+"""Tokenizers and the prompt each model family needs for a direction.
+
+Marian (opus-mt): one direction per model; en→zh needs the target token `>>cmn_Hans<<` first
+when the vocabulary has one (FIELD-NOTES §2). M2M100: source `[__src__, pieces…, </s>]`, and the
+target language is forced as the first generated token, so the decoder prefix is
+`[</s>, __tgt__]`. Tokenizers come from transformers (sentencepiece files), or from
+`tokenizer.json` alone (the tokenizers library) when that is all a folder has.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import warnings
+from pathlib import Path
+
+from app.errors import LiveTranslatorError
+
+MARIAN_ZH_TARGET_TOKENS = (">>cmn_Hans<<", ">>zho_Hans<<", ">>cmn<<", ">>zho<<", ">>zh<<")
+SENTENCEPIECE_FILES = {"marian": ("source.spm", "target.spm", "vocab.json"), "m2m_100": ("sentencepiece.bpe.model", "vocab.json")}
+
+
+def tokenizer_files(folder: Path, family: str) -> tuple[str, list[Path]]:
+    """("sentencepiece" | "tokenizer.json" | "", files found): what tokenizer a folder offers."""
+    spm = [folder / name for name in SENTENCEPIECE_FILES.get(family, ())]
+    if spm and all(p.is_file() for p in spm):
+        return "sentencepiece", spm
+    if (folder / "tokenizer.json").is_file():
+        return "tokenizer.json", [folder / "tokenizer.json"]
+    return "", spm
+
+
+class _TransformersBackend:
+    def __init__(self, tokenizer):
+        self.tok = tokenizer
+        self.size = len(tokenizer)
+
+    def encode(self, text: str) -> list[int]:
+        return list(self.tok(text, add_special_tokens=False).input_ids)
+
+    def decode(self, ids: list[int]) -> str:
+        return self.tok.decode(ids, skip_special_tokens=True)
+
+    def piece(self, token_id: int) -> str:
+        return self.tok.convert_ids_to_tokens(int(token_id))
+
+    def token_id(self, token: str) -> int | None:
+        vocab = self.tok.get_vocab()
+        return vocab.get(token)
+
+
+class _TokenizerJsonBackend:
+    def __init__(self, path: Path):
+        from tokenizers import Tokenizer
+
+        self.tok = Tokenizer.from_file(str(path))
+        self.size = self.tok.get_vocab_size(with_added_tokens=True)
+
+    def encode(self, text: str) -> list[int]:
+        return self.tok.encode(text, add_special_tokens=False).ids
+
+    def decode(self, ids: list[int]) -> str:
+        return self.tok.decode(ids, skip_special_tokens=True)
+
+    def piece(self, token_id: int) -> str:
+        return self.tok.id_to_token(int(token_id)) or ""
+
+    def token_id(self, token: str) -> int | None:
+        return self.tok.token_to_id(token)
+
+
+def _load_transformers(family: str, folder: Path):
+    # MarianTokenizer warns about sacremoses on every load; the warning is not actionable here.
+    logging.getLogger("transformers").setLevel(logging.ERROR)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if family == "marian":
+            from transformers import MarianTokenizer
+
+            return MarianTokenizer.from_pretrained(str(folder))
+        from transformers import M2M100Tokenizer
+
+        return M2M100Tokenizer.from_pretrained(str(folder))
+
+
+class PromptCodec:
+    """Text <-> token ids for one family and direction, with the family's prompt."""
+
+    def __init__(self, folder: Path, family: str, direction: str, eos_token_id: int):
+        self.family = family
+        self.source_lang, self.target_lang = direction.split("-")
+        self.eos_token_id = eos_token_id
+        kind, files = tokenizer_files(folder, family)
+        try:
+            if kind == "sentencepiece":
+                self.backend = _TransformersBackend(_load_transformers(family, folder))
+                self.kind = "MarianTokenizer (sentencepiece)" if family == "marian" else "M2M100Tokenizer (sentencepiece)"
+            elif kind == "tokenizer.json":
+                self.backend = _TokenizerJsonBackend(files[0])
+                self.kind = "tokenizer.json"
+            else:
+                raise LiveTranslatorError(
+                    f"No tokenizer in {folder}: expected {' + '.join(p.name for p in files)} or tokenizer.json.",
+                    "Copy the tokenizer files of the original model next to config.json.",
+                )
+        except LiveTranslatorError:
+            raise
+        except Exception as error:
+            raise LiveTranslatorError(
+                f"The tokenizer in {folder} could not be loaded ({type(error).__name__}: {str(error)[:200]}).",
+                "The tokenizer files are damaged or belong to another kind of model: copy them again from the original model.",
+            ) from None
+        self.source_prefix: list[int] = []
+        self.forced_bos_token_id: int | None = None
+        if family == "marian" and self.target_lang == "zh":
+            for token in MARIAN_ZH_TARGET_TOKENS:
+                token_id = self.backend.token_id(token)
+                if token_id is not None:
+                    self.source_prefix = [token_id]
+                    break
+        if family == "m2m_100":
+            src, tgt = (self.backend.token_id(f"__{lang}__") for lang in (self.source_lang, self.target_lang))
+            if src is None or tgt is None:
+                raise LiveTranslatorError(
+                    f"The M2M100 tokenizer in {folder} has no language token __{self.source_lang}__ or __{self.target_lang}__.",
+                    "Use the tokenizer files that came with the model.",
+                )
+            self.source_prefix, self.forced_bos_token_id = [src], tgt
+
+    def __len__(self) -> int:
+        return self.backend.size
+
+    @property
+    def prompt_tokens(self) -> list[str]:
+        return [self.backend.piece(i) for i in self.source_prefix]
+
+    def source_ids(self, text: str) -> list[int]:
+        return self.source_prefix + self.backend.encode(text) + [self.eos_token_id]
+
+    def decode(self, ids: list[int]) -> str:
+        return self.backend.decode([int(i) for i in ids]).strip()
+
+    def piece(self, token_id: int) -> str:
+        return self.backend.piece(token_id)
+
+
+def read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, ValueError) as error:
+        raise LiveTranslatorError(f"{path} is not valid JSON ({error}).", "Copy the file again from the original model.") from None

@@ -1,0 +1,269 @@
+"""The translator: text in, translation out, with every decoder step reported as it happens."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+
+from app.errors import LiveTranslatorError
+from app.translation.folder import LoadedModel, check_tokenizer, load_model
+from app.translation.onnx_model import DecoderRun
+from app.translation.search import GenerationSettings, Search, resolve_settings
+from app.translation.sentences import split_for_model
+from app.translation.tokenization import PromptCodec
+
+STOP_PRIORITY = ("cancelled", "loop", "length", "eos")
+
+
+@dataclass(frozen=True)
+class DecodeOptions:
+    """Overrides of the model's generation_config.json (None: keep the model's value)."""
+
+    num_beams: int | None = None
+    max_new_tokens: int | None = None
+    max_length: int | None = None
+    min_length: int | None = None
+    min_new_tokens: int | None = None
+    length_penalty: float | None = None
+    early_stopping: bool | str | None = None
+    no_repeat_ngram_size: int | None = None
+    repetition_penalty: float | None = None
+    bad_words_ids: list[list[int]] | None = None
+    loop_window: int | None = None  # loop guard: last N tokens one repeated block of <= 4 -> stop; 0 = off (default 12)
+    verify: bool = False  # recompute every step without the cache and report max_abs_diff
+    top_k: int = 5  # alternatives reported per step
+
+
+@dataclass(frozen=True)
+class DecodeStep:
+    sentence_index: int
+    step: int
+    token_id: int
+    token: str
+    top: list[tuple[int, str, float]]  # (token_id, token, log-probability), best first
+    self_kv_len: int  # self-attention cache length after this step
+    cross_kv_len: int  # cross-attention cache length (the encoder's sequence length)
+    used_cache_branch: bool  # this step read a cache (False on step 0 and without a cache)
+    ms: float
+    max_abs_diff: float | None = None  # verify mode: largest |logit(cached) - logit(recomputed)|
+
+    def to_json(self) -> dict:
+        data = dataclasses.asdict(self)
+        data["top"] = [list(t) for t in self.top]
+        if self.max_abs_diff is None:
+            del data["max_abs_diff"]
+        return data
+
+
+@dataclass
+class SentenceResult:
+    index: int
+    source: str
+    translation: str
+    token_ids: list[int]  # generated ids (generate's output without decoder_start_token_id)
+    stop_reason: str  # "eos" | "length" | "loop" | "cancelled"
+    encoder_ms: float
+    decode_ms: float
+    steps: list[DecodeStep] = field(default_factory=list)
+    loop_detail: str | None = None
+    source_ids: list[int] = field(default_factory=list)
+
+    @property
+    def tokens_per_s(self) -> float:
+        return len(self.steps) / (self.decode_ms / 1000) if self.decode_ms > 0 else 0.0
+
+    @property
+    def max_abs_diff(self) -> float | None:
+        diffs = [s.max_abs_diff for s in self.steps if s.max_abs_diff is not None]
+        return max(diffs) if diffs else None
+
+    def to_json(self, with_steps: bool = True) -> dict:
+        data = {k: getattr(self, k) for k in ("index", "source", "translation", "token_ids", "stop_reason",
+                                               "loop_detail", "encoder_ms", "decode_ms", "tokens_per_s", "source_ids")}
+        data["tokens"] = len(self.steps)
+        if self.max_abs_diff is not None:
+            data["max_abs_diff"] = self.max_abs_diff
+        if with_steps:
+            data["steps"] = [s.to_json() for s in self.steps]
+        return data
+
+
+@dataclass
+class TranslationResult:
+    sentences: list[SentenceResult]
+    joiner: str = ""
+
+    @property
+    def text(self) -> str:
+        return self.joiner.join(s.translation for s in self.sentences if s.translation)
+
+    @property
+    def stop_reason(self) -> str:
+        reasons = {s.stop_reason for s in self.sentences}
+        return next((r for r in STOP_PRIORITY if r in reasons), "eos")
+
+    @property
+    def token_ids(self) -> list[int]:
+        return [t for s in self.sentences for t in s.token_ids]
+
+    @property
+    def steps(self) -> list[DecodeStep]:
+        return [step for s in self.sentences for step in s.steps]
+
+    @property
+    def encoder_ms(self) -> float:
+        return sum(s.encoder_ms for s in self.sentences)
+
+    @property
+    def decode_ms(self) -> float:
+        return sum(s.decode_ms for s in self.sentences)
+
+    def to_json(self) -> dict:
+        """The `translate --json` object: one per input text."""
+        return {
+            "translation": self.text,
+            "token_ids": self.token_ids,
+            "stop_reason": self.stop_reason,
+            "encoder_ms": round(self.encoder_ms, 3),
+            "decode_ms": round(self.decode_ms, 3),
+            "steps": [s.to_json() for s in self.steps],
+            "sentences": [s.to_json(with_steps=False) for s in self.sentences],
+        }
+
+
+class Translator:
+    """A model folder loaded for one direction. Use from one thread at a time."""
+
+    def __init__(self, model: LoadedModel, codec: PromptCodec, direction: str):
+        self.model = model
+        self.codec = codec
+        self.direction = direction
+        self.model_name = f"{model.folder.name} ({model.decoders.description}{', quantized' if model.quantized else ''})"
+        self.joiner = "" if direction.endswith("zh") else " "
+        self._base_settings = self.settings()
+
+    @classmethod
+    def load(cls, model_dir: Path | str, direction: str = "en-zh", prefer_quantized: bool = False,
+             threads: int | None = None) -> "Translator":
+        if direction not in ("en-zh", "zh-en"):
+            raise LiveTranslatorError(f"Unknown direction {direction!r}.", "Use en-zh or zh-en.")
+        model = load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads)
+        if direction not in model.directions:
+            raise LiveTranslatorError(
+                f"{model.folder} holds a {model.directions[0]} model; it cannot translate {direction}.",
+                f"Use a model made for {direction} (e.g. opus-mt-{direction}) or an M2M100 model.",
+            )
+        eos = model.generation_config.get("eos_token_id", model.config.get("eos_token_id"))
+        codec = PromptCodec(model.folder, model.family, direction, eos[0] if isinstance(eos, list) else eos)
+        check_tokenizer(model, codec)
+        return cls(model, codec, direction)
+
+    @property
+    def family(self) -> str:
+        return self.model.family
+
+    def settings(self, options: DecodeOptions | None = None) -> GenerationSettings:
+        """The generation settings a translation uses: the model's, overridden by options."""
+        overrides = {} if options is None else {
+            k: v for k, v in dataclasses.asdict(options).items() if k not in ("verify", "top_k")}
+        try:
+            return resolve_settings(self.model.generation_config, self.model.config, overrides,
+                                    self.model.max_positions, forced_bos_token_id=self.codec.forced_bos_token_id)
+        except ValueError as error:
+            raise LiveTranslatorError(f"{self.model.folder}: {error}.", "Copy config.json of the original model.") from None
+
+    def source_limit(self) -> int:
+        """Largest source length (in tokens) a chunk may have: half the position table, leaving the
+        decoder room for its output."""
+        return max(8, (self.model.max_positions or 512) // 2)
+
+    def split(self, text: str) -> list[str]:
+        limit = self.source_limit()
+        return split_for_model(text, lambda s: len(self.codec.source_ids(s)), limit)
+
+    def stream(self, text: str, options: DecodeOptions | None = None,
+               cancel: threading.Event | None = None) -> Iterator[DecodeStep | SentenceResult]:
+        """Yield each DecodeStep as the decoder makes it, then the SentenceResult of each sentence."""
+        options = options or DecodeOptions()
+        for index, sentence in enumerate(self.split(text)):
+            if cancel is not None and cancel.is_set():
+                return
+            result = yield from self.stream_ids(self.codec.source_ids(sentence), options, cancel, index, sentence)
+            if result.stop_reason == "cancelled":
+                return
+
+    def translate(self, text: str, options: DecodeOptions | None = None,
+                  cancel: threading.Event | None = None) -> TranslationResult:
+        sentences = [item for item in self.stream(text, options, cancel) if isinstance(item, SentenceResult)]
+        if cancel is not None and cancel.is_set() and (not sentences or sentences[-1].stop_reason != "cancelled"):
+            sentences.append(SentenceResult(len(sentences), "", "", [], "cancelled", 0.0, 0.0))
+        return TranslationResult(sentences, self.joiner)
+
+    def stream_ids(self, source_ids: list[int], options: DecodeOptions | None = None,
+                   cancel: threading.Event | None = None, index: int = 0, source: str = ""):
+        """Translate token ids (the family's prompt included). Yields DecodeSteps then the
+        SentenceResult, which is also the generator's return value."""
+        options = options or DecodeOptions()
+        settings = self.settings(options)
+        started = time.perf_counter()
+        ids = np.array([source_ids], dtype=np.int64)
+        mask = np.ones_like(ids)
+        try:
+            states = self.model.encoder(ids, mask)
+        except Exception as error:
+            raise LiveTranslatorError(f"The encoder failed on {len(source_ids)} tokens: {str(error)[:300]}",
+                                      "Check that the model folder is complete and consistent.") from None
+        encoder_ms = (time.perf_counter() - started) * 1000
+        run = DecoderRun(self.model.decoders, states, mask, batch=settings.num_beams)
+        search = Search(settings, run.advance, run.reorder, top_k=options.top_k)
+        steps: list[DecodeStep] = []
+        decode_ms = 0.0
+        records = search.run()
+        while True:
+            if cancel is not None and cancel.is_set():
+                search.stop("cancelled")
+                break
+            t0 = time.perf_counter()
+            try:
+                record = next(records)
+            except StopIteration:
+                break
+            except LiveTranslatorError:
+                raise
+            except Exception as error:  # onnxruntime failing mid-sentence: say where
+                raise LiveTranslatorError(
+                    f"The decoder failed at step {run.step} ({type(error).__name__}: {str(error)[:300]}).",
+                    "Run `python -m app models doctor` on the model folder.") from None
+            ms = (time.perf_counter() - t0) * 1000
+            decode_ms += ms
+            diff = None
+            if options.verify:
+                diff = float(np.max(np.abs(run.recompute(record.sequences) - record.logits)))
+            step = DecodeStep(
+                sentence_index=index, step=len(steps), token_id=record.token_id, token=self.codec.piece(record.token_id),
+                top=[(t, self.codec.piece(t), round(lp, 5)) for t, lp in record.top],
+                self_kv_len=run.self_kv_len, cross_kv_len=run.cross_kv_len, used_cache_branch=run.used_cache_branch,
+                ms=round(ms, 3), max_abs_diff=diff,
+            )
+            steps.append(step)
+            yield step
+        records.close()
+        token_ids = [int(t) for t in search.sequence[1:]]
+        loop_detail = None
+        if search.stop_reason == "loop":
+            block = " ".join(f"{t} {self.codec.piece(t)!r}" for t in search.loop)
+            loop_detail = (f"stopped after {len(steps)} steps: the last {settings.loop_window} tokens repeat "
+                           f"[{block}]")
+        result = SentenceResult(
+            index=index, source=source, translation=self.codec.decode(token_ids), token_ids=token_ids,
+            stop_reason=search.stop_reason, encoder_ms=round(encoder_ms, 3), decode_ms=round(decode_ms, 3),
+            steps=steps, loop_detail=loop_detail, source_ids=list(source_ids),
+        )
+        yield result
+        return result
