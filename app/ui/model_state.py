@@ -23,10 +23,7 @@ class ModelState:
     headline: str             # one line, for the banner and the models bar
     hint: str = ""            # what to do about it
     finding: str = ""         # the doctor's full report in words
-
-    @property
-    def missing(self) -> bool:
-        return self.path is None
+    missing: bool = False     # no folder at all (as opposed to a folder that is broken)
 
 
 def nmt_dir(direction: str, configured: str = "") -> str | None:
@@ -46,7 +43,7 @@ def find_and_check(direction: str, configured: str = "") -> ModelState:
     except Exception as error:  # the catalog could not look: say so, stay usable
         return ModelState(direction, None, False, "missing",
                           f"Could not look for a {DIRECTION_WORDS[direction]} model: {error}",
-                          "Open Models… to choose a model folder.")
+                          "Open Models… to choose a model folder.", missing=True)
     return check_nmt(direction, path)
 
 
@@ -56,11 +53,11 @@ def check_nmt(direction: str, path: str | None) -> ModelState:
     if not path:
         return ModelState(direction, None, False, "missing",
                           f"No translation model for {words}.",
-                          "Open Models… to download one or to choose a model folder.")
+                          "Open Models… to download one or to choose a model folder.", missing=True)
     if not Path(path).is_dir():
         return ModelState(direction, path, False, "missing",
                           f"The {words} model folder {path} does not exist.",
-                          "Open Models… to choose another folder or download a model.")
+                          "Open Models… to choose another folder or download a model.", missing=True)
     from app.translation import inspect_model_folder
 
     try:

@@ -1,11 +1,31 @@
-"""Window tests: the real window, offscreen, with settings and transcripts in tmp folders."""
+"""Window tests: the real window, offscreen, with settings and transcripts in tmp folders,
+real Whisper weights, real ONNX translation models from tests/fixtures, and speech made
+by espeak-ng standing in for the microphone."""
 
 import os
+import subprocess
+from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+VOICES = {"en": "en-us", "zh": "cmn-latn-pinyin"}
+
+
+def nmt_model(direction: str) -> Path:
+    """The committed phrasebook model for a direction (it translates known phrases right)."""
+    path = Path(os.environ.get("LT_TEST_PHRASEBOOK", FIXTURES / "phrasebook")) / direction
+    assert path.is_dir(), f"missing test fixture {path}"
+    return path
+
+
+def speak(path: Path, text: str, language: str) -> Path:
+    subprocess.run(["espeak-ng", "-v", VOICES[language], "-s", "140", "-g", "12", "-w", str(path), text],
+                   check=True, capture_output=True)
+    return path
 
 
 @pytest.fixture
@@ -16,3 +36,4 @@ def store(tmp_path):
 @pytest.fixture(autouse=True)
 def _private_dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("LIVE_TRANSLATOR_TRANSCRIPTS", str(tmp_path / "transcripts"))
+    monkeypatch.setenv("LIVE_TRANSLATOR_MODELS", str(tmp_path / "models"))

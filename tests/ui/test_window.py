@@ -1,0 +1,173 @@
+"""The real window driving the real pipeline: espeak-ng speech stands in for the microphone,
+Whisper base recognises it, the committed phrasebook model translates it, offscreen Qt draws it."""
+
+import shutil
+import threading
+import time
+
+import pytest
+
+from app.pipeline import events as ev
+from app.ui.main_window import MainWindow
+from tests.ui.conftest import nmt_model, speak
+
+pytestmark = pytest.mark.slow
+EN_PHRASES = "Good morning. Thank you very much."
+
+
+class Watcher:
+    """Everything the window was told, and what its panels looked like after each batch."""
+
+    def __init__(self, window: MainWindow):
+        self.window = window
+        self.events: list = []
+        self.provisional_sources_seen = set()   # utterance ids drawn grey italic at some point
+        self.provisional_targets_seen = set()
+        window.bridge.events.connect(self.on_batch)  # after the window's own slot: sees its result
+
+    def on_batch(self, batch):
+        self.events.extend(batch)
+        for uid, row in self.window.transcript.rows.items():
+            if not row.source_final and "italic" in row.source.text():
+                self.provisional_sources_seen.add(uid)
+            if not row.target_final and "italic" in row.target.text():
+                self.provisional_targets_seen.add(uid)
+
+    def of(self, kind):
+        return [e for e in self.events if isinstance(e, kind)]
+
+
+def make_window(qtbot, store, **settings) -> MainWindow:
+    for key, value in settings.items():
+        store.setValue(key, value)
+    store.setValue("tts_enabled", False)
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: len(window.models_bar.states) == 2, timeout=60000)
+    return window
+
+
+def finish(qtbot, window, timeout=180000):
+    qtbot.waitUntil(lambda: not window.running() and not window.stopping, timeout=timeout)
+
+
+def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path):
+    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")))
+    assert window.models_bar.states["en-zh"].can_run
+    watch = Watcher(window)
+    window.realtime = False
+    window.play_recording(str(speak(tmp_path / "en.wav", EN_PHRASES, "en")))
+    finish(qtbot, window)
+
+    finals = watch.of(ev.SourceFinal)
+    translations = [t for t in watch.of(ev.Translation) if not t.provisional]
+    assert len(finals) >= 2 and watch.of(ev.SourcePartial)
+    # the source panel showed provisional text grey italic, then the committed text plain
+    assert watch.provisional_sources_seen & {f.utterance_id for f in finals}
+    for final in finals:
+        row = window.transcript.rows[final.utterance_id]
+        assert row.source_final and row.source.text() == final.text
+    # each final translation sits beside its source and was never redrawn
+    assert translations
+    for translation in translations:
+        row = window.transcript.rows[translation.utterance_id]
+        assert row.target.text() == translation.text and row.renders["target_after_final"] == 0
+    # diagnostics: one row per decoder step, one per sentence, from the same utterances
+    window.diagnostics.flush()
+    steps = watch.of(ev.DecodeStepEvent)
+    assert len(window.diagnostics.steps.rows) == len(steps) > 0
+    first = window.diagnostics.steps.rows[0].cells
+    assert first[0] == str(steps[0].utterance_id) and first[3] == steps[0].step["token"]
+    assert len(window.diagnostics.sentences.rows) == len(watch.of(ev.SentenceSummary)) > 0
+    assert "latency" in window.latency_label.text() and "ms" in window.latency_label.text()
+    assert "MT:" in window.models_label.text() and "Whisper" in window.models_label.text()
+
+    # the session's transcript exports as text and SRT
+    window.export_to("txt", str(tmp_path / "t.txt"))
+    window.export_to("srt", str(tmp_path / "t.srt"))
+    text, srt = (tmp_path / "t.txt").read_text(), (tmp_path / "t.srt").read_text()
+    assert finals[0].text in text and translations[0].text in text
+    assert srt.startswith("1\n00:00:") and " --> " in srt and finals[0].text in srt
+
+
+def python_threads():
+    """Threads Python started. Left out: _DummyThread entries (QThreads that ran Python code
+    leave them behind) and tqdm's monitor, one per process, which faster-whisper's progress
+    bars start on first use and tqdm keeps for the process's lifetime."""
+    return {t for t in threading.enumerate()
+            if not isinstance(t, threading._DummyThread) and type(t).__name__ != "TMonitor"}
+
+
+def test_closing_mid_sentence_shuts_every_thread_down(qtbot, store, tmp_path):
+    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")))
+    qtbot.waitUntil(lambda: not window.pool.busy(), timeout=60000)
+    baseline = python_threads()
+    watch = Watcher(window)
+    recording = speak(tmp_path / "long.wav", "Good morning, everyone, and welcome to the meeting about the "
+                      "plan for the project and the report that is finished.", "en")
+    window.play_recording(str(recording))          # real-time pace: we close while it talks
+    assert {t.name for t in python_threads() - baseline} >= {"pipeline-capture", "pipeline-recognition",
+                                                             "pipeline-translation"}
+    qtbot.waitUntil(lambda: bool(watch.of(ev.SourcePartial)), timeout=120000)
+    assert not watch.of(ev.SourceFinal)             # mid-sentence
+    window.close()
+    assert python_threads() == baseline
+    assert not window.pool.threads and not window.running()
+
+
+def test_missing_and_broken_models_are_explained_and_the_window_stays_usable(qtbot, store, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(nmt_model("en-zh"), broken)
+    encoder = broken / "encoder_model.onnx"
+    encoder.write_bytes(encoder.read_bytes()[:1000])   # a download cut short
+    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(broken),
+                         nmt_zh_en=str(tmp_path / "nowhere"))
+    en_zh, zh_en = window.models_bar.states["en-zh"], window.models_bar.states["zh-en"]
+    assert not en_zh.can_run and "encoder_model.onnx" in en_zh.finding
+    assert "unusable" in window.models_bar.labels["en-zh"].text()
+    assert not zh_en.can_run and "does not exist" in zh_en.headline
+    assert "missing" in window.models_bar.labels["zh-en"].text()
+
+    watch = Watcher(window)
+    window.realtime = False
+    window.play_recording(str(speak(tmp_path / "en.wav", "Thank you very much.", "en")))
+    assert not window.alert.isHidden() and "cannot be used" in window.alert.message
+    finish(qtbot, window)
+    finals = watch.of(ev.SourceFinal)
+    assert finals, "the speech is still recognised and shown"
+    row = window.transcript.rows[finals[-1].utterance_id]
+    assert row.source.text() == finals[-1].text and "Not translated" in row.target.text()
+    assert not window.alert.isHidden()
+
+    # the way out: pick a good folder in the model dialog; the doctor's finding is shown in words
+    window.open_model_dialog("en-zh")
+    dialog = window.model_dialog
+    dialog.check_folder(str(broken))
+    qtbot.waitUntil(lambda: dialog.candidate is not None, timeout=60000)
+    assert not dialog.use.isEnabled() and "cannot run" in dialog.finding.toPlainText()
+    dialog.candidate = None
+    dialog.check_folder(str(nmt_model("en-zh")))
+    qtbot.waitUntil(lambda: dialog.candidate is not None, timeout=60000)
+    assert dialog.use.isEnabled() and "The app can run this model." in dialog.finding.toPlainText()
+    dialog.use.click()
+    qtbot.waitUntil(lambda: window.models_bar.states.get("en-zh") is not None
+                    and window.models_bar.states["en-zh"].can_run, timeout=60000)
+    assert window.settings.nmt_en_zh == str(nmt_model("en-zh"))
+    assert "✔" in window.models_bar.labels["en-zh"].text()
+
+
+def test_settings_are_remembered_and_shortcuts_work(qtbot, store):
+    window = make_window(qtbot, store, direction="en-zh")
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    qtbot.keyClick(window, "d", modifier=__import__("PySide6.QtCore").QtCore.Qt.KeyboardModifier.ControlModifier)
+    assert window.direction() == "zh-en" and "中文" in window.transcript.source_title.text()
+    window.controls.tts.setChecked(False)
+    window.diagnostics.verify.setChecked(True)
+    window.close()
+    again = MainWindow(store)
+    qtbot.addWidget(again)
+    assert again.direction() == "zh-en"
+    assert not again.controls.tts.isChecked() and again.diagnostics.verify.isChecked()
+    again.close()
