@@ -174,7 +174,14 @@ class Search:
         k = min(self.top_k, logprobs_row.shape[0])
         idx = np.argpartition(-logprobs_row, k - 1)[:k]
         idx = idx[np.argsort(-logprobs_row[idx], kind="stable")]
-        return [(int(i), float(logprobs_row[i])) for i in idx]
+        # tokens a processor banned (-inf) are not alternatives
+        return [(int(i), float(logprobs_row[i])) for i in idx if np.isfinite(logprobs_row[i])]
+
+    def _eos_or_length(self) -> str:
+        """An EOS that forced_eos_token_id put on the last allowed position is a length stop."""
+        ended = self.sequence[-1] in self.s.eos_token_ids
+        forced = bool(self.s.forced_eos_token_ids) and len(self.sequence) >= self.s.max_length
+        return "eos" if ended and not forced else "length"
 
     def _loop_check(self, tokens: list[int]) -> bool:
         self.loop = find_loop(tokens[1:], self.s.loop_window)
@@ -196,7 +203,7 @@ class Search:
             self.sequence = seq[0].tolist()
             yield StepRecord(token, self._top(log_softmax(scores[0])), logits, seq[:, :-1])
             if token in eos:
-                self.stop_reason = "eos"
+                self.stop_reason = self._eos_or_length()
                 return
             if seq.shape[1] >= s.max_length:
                 self.stop_reason = "length"
@@ -264,7 +271,7 @@ class Search:
             done = not improvable or all_full or bool(hits.all())
             self.sequence = (finished[0] if finished_flags[0] else running[0]).tolist()
             if done:
-                self.stop_reason = "eos" if self.sequence[-1] in s.eos_token_ids else "length"
+                self.stop_reason = self._eos_or_length()
                 return
             if self._loop_check(running[0].tolist()):
                 self.stop_reason = "loop"

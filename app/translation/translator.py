@@ -144,7 +144,10 @@ class Translator:
         self.model = model
         self.codec = codec
         self.direction = direction
-        self.model_name = f"{model.folder.name} ({model.decoders.description}{', quantized' if model.quantized else ''})"
+        name = model.folder.name
+        if name in ("onnx", "model", "merged", "split", "both", "legacy", "onnx-subdir", "tokenizer-json"):
+            name = f"{model.folder.parent.name}/{name}"  # a layout folder: its parent names the model
+        self.model_name = f"{name} ({model.decoders.description}{', quantized' if model.quantized else ''})"
         self.joiner = "" if direction.endswith("zh") else " "
         self._base_settings = self.settings()
 
