@@ -1,0 +1,192 @@
+"""The benchmark's model: full-size opus-mt-en-zh architecture with seeded random weights.
+
+Speed does not depend on weight values, so the benchmark builds the real architecture
+(d_model 512, 6+6 layers, 8 heads, ffn 2048, vocab 65001) from a config, with a MarianTokenizer
+whose vocab.json is padded to 65001 entries, and derives every engine's copy from the same
+weights: our ONNX export (fp32 + dynamic int8), and CTranslate2 (fp32 + int8).
+
+Artefacts are cached under ~/.cache/live-translator-bench (override: LIVE_TRANSLATOR_BENCH_CACHE);
+a folder is only used once its `.done` marker exists, so an interrupted build is redone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO / "models" / "fixture_corpus.txt"
+# Bump when the model recipe changes, so stale caches are not reused.
+RECIPE = "opus-mt-en-zh-random-v1"
+VOCAB_SIZE = 65001
+PAD_ID = 65000  # also decoder_start_token_id, as in Helsinki-NLP/opus-mt-en-zh
+EOS_ID = 0
+UNK_ID = 1
+TARGET_TOKEN = ">>cmn_Hans<<"
+
+
+@dataclass(frozen=True)
+class BenchModels:
+    hf: Path  # transformers folder (PyTorch + tokenizer)
+    onnx: Path  # our export: fp32 files and *_quantized int8 twins
+    onnx_int8: Path  # the int8 twins under the plain names (symlinks), as our engine's int8 folder
+    ct2_fp32: Path
+    ct2_int8: Path
+    export_path: str  # which exporter made `onnx` ("models.export" or "optimum main_export")
+
+
+def cache_root() -> Path:
+    env = os.environ.get("LIVE_TRANSLATOR_BENCH_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "live-translator-bench"
+
+
+def _built(path: Path) -> bool:
+    return (path / ".done").exists()
+
+
+def _build_into(path: Path, build) -> Path:
+    """Build into a temporary sibling, then rename: a half-built folder is never used."""
+    if _built(path):
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=path.name + ".", dir=path.parent))
+    build(tmp)
+    (tmp / ".done").write_text("ok\n")
+    shutil.rmtree(path, ignore_errors=True)
+    tmp.rename(path)
+    return path
+
+
+def _corpus_side(index: int) -> list[str]:
+    lines = [l for l in CORPUS.read_text(encoding="utf-8").splitlines() if l and not l.startswith("#")]
+    return [l.split("\t")[index] for l in lines]
+
+
+def _train_spm(sentences: list[str], prefix: Path) -> Path:
+    import sentencepiece as spm
+
+    text = prefix.with_suffix(".txt")
+    text.write_text("\n".join(sentences) + "\n", encoding="utf-8")
+    spm.SentencePieceTrainer.train(
+        input=str(text), model_prefix=str(prefix), vocab_size=400, hard_vocab_limit=False,
+        model_type="unigram", character_coverage=1.0, bos_id=-1, eos_id=-1, unk_id=0,
+        minloglevel=2,
+    )
+    return prefix.with_suffix(".model")
+
+
+def _build_hf(out: Path) -> None:
+    import sentencepiece as spm
+    import torch
+    from transformers import GenerationConfig, MarianConfig, MarianMTModel, MarianTokenizer
+
+    work = out / "_spm"
+    work.mkdir()
+    src_model = _train_spm(_corpus_side(0), work / "source")
+    tgt_model = _train_spm(_corpus_side(1), work / "target")
+    # One vocab for both sides, as in opus-mt: real pieces first, then filler up to 65001.
+    vocab = {"</s>": EOS_ID, "<unk>": UNK_ID, TARGET_TOKEN: 2}
+    for model_file in (src_model, tgt_model):
+        sp = spm.SentencePieceProcessor(model_file=str(model_file))
+        for i in range(sp.get_piece_size()):
+            vocab.setdefault(sp.id_to_piece(i), len(vocab))
+    filler = 0
+    while len(vocab) < PAD_ID:
+        vocab.setdefault(f"▁x{filler}", len(vocab))
+        filler += 1
+    vocab["<pad>"] = PAD_ID
+    assert len(vocab) == VOCAB_SIZE
+    vocab_file = work / "vocab.json"
+    vocab_file.write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+    tokenizer = MarianTokenizer(str(src_model), str(tgt_model), str(vocab_file),
+                                source_lang="en", target_lang="zh")
+    tokenizer.save_pretrained(out)
+    shutil.rmtree(work)
+
+    # The shape of Helsinki-NLP/opus-mt-en-zh's config.json.
+    config = MarianConfig(
+        vocab_size=VOCAB_SIZE, decoder_vocab_size=VOCAB_SIZE, d_model=512,
+        encoder_layers=6, decoder_layers=6, encoder_attention_heads=8, decoder_attention_heads=8,
+        encoder_ffn_dim=2048, decoder_ffn_dim=2048, max_position_embeddings=512,
+        activation_function="swish", scale_embedding=True, static_position_embeddings=True,
+        share_encoder_decoder_embeddings=True, tie_word_embeddings=True,
+        pad_token_id=PAD_ID, decoder_start_token_id=PAD_ID, eos_token_id=EOS_ID,
+        forced_eos_token_id=EOS_ID, bad_words_ids=[[PAD_ID]], num_beams=4, max_length=512,
+    )
+    torch.manual_seed(0)
+    model = MarianMTModel(config).eval()
+    model.generation_config = GenerationConfig(
+        bad_words_ids=[[PAD_ID]], decoder_start_token_id=PAD_ID, eos_token_id=EOS_ID,
+        forced_eos_token_id=EOS_ID, pad_token_id=PAD_ID, num_beams=4, max_length=512,
+    )
+    model.save_pretrained(out, safe_serialization=True)
+
+
+def _export_onnx(hf: Path, out: Path) -> str:
+    """Export through the project's export path; optimum's main_export until that exists."""
+    try:
+        from models import export as project_export
+    except ImportError:
+        project_export = None
+    if project_export is not None and hasattr(project_export, "export_onnx"):
+        project_export.export_onnx(hf, out, quantize=True)
+        return "models.export"
+    from optimum.exporters.onnx import main_export
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    main_export(str(hf), out, task="text2text-generation-with-past", do_validation=False)
+    for onnx_file in sorted(out.glob("*.onnx")):
+        quantize_dynamic(onnx_file, out / f"{onnx_file.stem}_quantized.onnx", weight_type=QuantType.QInt8)
+    return "optimum main_export"
+
+
+def _convert_ct2(hf: Path, out: Path, quantization: str | None) -> None:
+    import ctranslate2
+
+    ctranslate2.converters.TransformersConverter(str(hf)).convert(str(out), quantization=quantization, force=True)
+
+
+def build(log=print) -> BenchModels:
+    root = cache_root() / RECIPE
+    hf = root / "hf"
+    if not _built(hf):
+        log(f"building random-weight model in {hf} ...")
+    _build_into(hf, _build_hf)
+    onnx = root / "onnx"
+    if not _built(onnx):
+        log(f"exporting ONNX to {onnx} ...")
+
+        def export(tmp: Path) -> None:
+            (tmp / "export_path.txt").write_text(_export_onnx(hf, tmp))
+            for extra in hf.iterdir():  # tokenizer + configs beside the .onnx files
+                if extra.is_file() and not extra.name.endswith((".safetensors", ".bin")) and not extra.name.startswith("."):
+                    shutil.copy(extra, tmp / extra.name) if not (tmp / extra.name).exists() else None
+
+        _build_into(onnx, export)
+    ct2 = {}
+    for name, quantization in (("ct2-fp32", None), ("ct2-int8", "int8")):
+        if not _built(root / name):
+            log(f"converting for CTranslate2 ({name}) ...")
+        ct2[name] = _build_into(root / name, lambda tmp, q=quantization: _convert_ct2(hf, tmp, q))
+    onnx_int8 = root / "onnx-int8"
+
+    def link_int8(tmp: Path) -> None:
+        # Split decoders only: onnxruntime's quantize_dynamic leaves the merged decoder's If
+        # branches in fp32 (its MatMuls read outer-scope weights), so that file is not int8.
+        for f in onnx.iterdir():
+            if f.name.endswith("_quantized.onnx") and "merged" not in f.name:
+                (tmp / f.name.replace("_quantized", "")).symlink_to(f)
+            elif f.is_file() and f.suffix != ".onnx" and not f.name.startswith("."):
+                (tmp / f.name).symlink_to(f)
+
+    _build_into(onnx_int8, link_int8)
+    return BenchModels(hf=hf, onnx=onnx, onnx_int8=onnx_int8, ct2_fp32=ct2["ct2-fp32"], ct2_int8=ct2["ct2-int8"],
+                       export_path=(onnx / "export_path.txt").read_text().strip())
+
+
+if __name__ == "__main__":
+    print(build())

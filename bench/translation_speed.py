@@ -1,0 +1,217 @@
+"""Translation speed: our ONNX engine vs CTranslate2, PyTorch generate and optimum, interleaved.
+
+    .venv/bin/python bench/translation_speed.py --quick     # a couple of minutes
+    .venv/bin/python bench/translation_speed.py             # the README's table
+
+Builds (once, cached) the full-size opus-mt-en-zh architecture with random weights, our ONNX
+export of it and its CTranslate2 conversion (bench_model.py). Each engine runs in its own
+worker process (so peak memory and load time are its own); the main process sends the same
+sentence to each worker in turn, rotating the order, so background load hits all alike.
+Output length is forced (min = max new tokens) because random weights make EOS meaningless.
+Reported: medians of per-sentence latency and ms per output token (encoder included), ratios,
+our step 5 vs step 100 time, load time and peak RSS. Ours is timed by what the product
+reports (encoder_ms + decode_ms, as `python -m app translate --json` prints them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import os
+import resource
+import statistics
+import sys
+import time
+import traceback
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import engines  # noqa: E402
+from bench_model import build  # noqa: E402
+
+SENTENCES = [
+    "Good morning everyone, and thank you for joining the meeting today.",
+    "The weather will be cold tomorrow, so please bring a warm coat with you.",
+    "I don't know whether the train leaves at nine or at ten in the evening.",
+    "We are going to eat at the new restaurant near the station after work.",
+    "Could you please tell me where the nearest hospital is?",
+    "My friend from Beijing is visiting us next week for the first time.",
+    "Please sit down and let me explain what happened yesterday at the office.",
+    "It has been raining outside all day, and the streets are full of water.",
+]
+LABELS = {"ours": "ours", "ct2": "CTranslate2", "pytorch": "PyTorch", "optimum": "optimum"}
+STEP_EARLY, STEP_LATE = 5, 100
+
+
+def _worker(conn, engine: str, int8: bool, paths: dict) -> None:
+    try:
+        start = time.perf_counter()
+        runner = engines.load(engine, int8, paths)
+        conn.send({"load_ms": (time.perf_counter() - start) * 1000, "name": runner.name})
+    except Exception:  # reported in the table as N/A, with the reason
+        conn.send({"error": traceback.format_exc(limit=3)})
+        return
+    while (job := conn.recv()) is not None:
+        try:
+            conn.send(runner.run(*job))
+        except Exception:
+            conn.send({"error": traceback.format_exc(limit=3)})
+    conn.send({"peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
+
+
+class Worker:
+    def __init__(self, engine: str, int8: bool, paths: dict):
+        self.engine = engine
+        self.conn, child = mp.Pipe()
+        self.process = mp.get_context("spawn").Process(target=_worker, args=(child, engine, int8, paths), daemon=True)
+        self.process.start()
+        self.info = self.conn.recv()  # load one worker at a time: load times do not contend
+        self.error = self.info.get("error")
+
+    def run(self, text: str, beams: int, tokens: int) -> dict:
+        self.conn.send((text, beams, tokens))
+        result = self.conn.recv()
+        time.sleep(0.02)  # let this engine's spinning threads go idle before the next engine runs
+        return result
+
+    def close(self) -> None:
+        if not self.error:
+            self.conn.send(None)
+            self.info.update(self.conn.recv())
+        self.process.join(timeout=30)
+
+
+def median(values):
+    return statistics.median(values) if values else None
+
+
+def fmt(value, digits=1):
+    return "N/A" if value is None else f"{value:.{digits}f}"
+
+
+def measure(precision: str, rows, sentences, repeats, paths, wanted) -> tuple[list, dict]:
+    int8 = precision == "int8"
+    workers = {}
+    for engine in wanted:
+        print(f"[{precision}] loading {engine} ...", file=sys.stderr, flush=True)
+        workers[engine] = Worker(engine, int8, paths)
+        if workers[engine].error:
+            print(f"[{precision}] {engine} failed to load:\n{workers[engine].error}", file=sys.stderr)
+    live = [w for w in workers.values() if not w.error]
+    for w in live:  # warm-up: first calls allocate buffers and pick kernels
+        for beams in sorted({b for b, _ in rows}):
+            w.run(sentences[0], beams, 8)
+    results = []
+    turn = 0
+    for beams, tokens in rows:
+        samples = {w.engine: [] for w in live}
+        errors = {}
+        for _ in range(repeats):
+            for text in sentences:
+                turn += 1
+                order = live[turn % len(live):] + live[:turn % len(live)]
+                for w in order:
+                    r = w.run(text, beams, tokens)
+                    if "error" in r:
+                        errors[w.engine] = r["error"]
+                    else:
+                        samples[w.engine].append(r)
+        for engine, error in errors.items():
+            print(f"[{precision}] {engine} failed (beams {beams}, {tokens} tokens):\n{error}", file=sys.stderr)
+        results.append({"precision": precision, "beams": beams, "tokens": tokens, "samples": samples})
+        print(f"[{precision}] done beams={beams} tokens={tokens}", file=sys.stderr, flush=True)
+    for w in workers.values():
+        w.close()
+    return results, {e: w.info for e, w in workers.items()}
+
+
+def per_token(samples, key="wall_ms"):
+    """Median latency per sentence and per output token, from each sample's own token count."""
+    if not samples:
+        return None, None
+    return (median([s[key] for s in samples]), median([s[key] / max(s["out_tokens"], 1) for s in samples]))
+
+
+def report(results, infos, wanted, args, models) -> None:
+    print(f"\nModel: opus-mt-en-zh architecture, random weights, ONNX via {models.export_path}; "
+          f"{engines.THREADS} intra-op threads everywhere; {len(args.sentences)} sentences x {args.repeats} "
+          f"repeats, interleaved; load average at start {args.load_at_start}.")
+    print("ms/tok = median over sentences of (sentence latency incl. encoder / forced output tokens).")
+    print("ours = encoder_ms + decode_ms as the engine reports them (python -m app translate --json); "
+          "ours wall = the whole translate() call incl. tokenization.\n")
+    others = [e for e in wanted if e != "ours"]
+    head = ["precision", "search", "tokens", "ours ms/sent", "ours ms/tok", "ours wall ms/tok"]
+    head += [f"{LABELS[e]} ms/tok" for e in others]
+    head += ["ours/CTranslate2", "PyTorch/ours", "optimum/ours"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for row in results:
+        s = row["samples"]
+        ours_sent, ours_tok = per_token(s.get("ours"), "product_ms")
+        _, ours_wall = per_token(s.get("ours"))
+        peer = {e: per_token(s.get(e))[1] for e in others}
+        lengths = {e: sorted({x["out_tokens"] for x in v}) for e, v in s.items()}
+        flag = "" if all(v == [row["tokens"]] for v in lengths.values()) else f" (lengths differ: {lengths})"
+        ratio = lambda a, b: None if a is None or b is None else a / b  # noqa: E731
+        cells = [row["precision"], "greedy" if row["beams"] == 1 else f"beam {row['beams']}", f"{row['tokens']}{flag}",
+                 fmt(ours_sent), fmt(ours_tok, 2), fmt(ours_wall, 2)]
+        cells += [fmt(peer[e], 2) for e in others]
+        cells += [fmt(ratio(ours_tok, peer.get("ct2")), 2), fmt(ratio(peer.get("pytorch"), ours_tok), 2),
+                  fmt(ratio(peer.get("optimum"), ours_tok), 2)]
+        print("| " + " | ".join(cells) + " |")
+
+    print("\nOur decoder step time, median ms (a working cache keeps step 100 close to step 5):\n")
+    print("| precision | search | step 5 | step 100 | step 100 / step 5 |")
+    print("|---|---|---|---|---|")
+    for row in results:
+        steps = [x["step_ms"] for x in row["samples"].get("ours", []) if len(x.get("step_ms", [])) > STEP_LATE]
+        if steps:
+            early = median([x[STEP_EARLY] for x in steps])
+            late = median([x[STEP_LATE] for x in steps])
+            search = "greedy" if row["beams"] == 1 else f"beam {row['beams']}"
+            print(f"| {row['precision']} | {search} | {early:.2f} | {late:.2f} | {late / early:.2f} |")
+
+    print("\nLoad time and peak memory (each engine in its own process; RSS includes Python and libraries):\n")
+    print("| precision | engine | load s | peak RSS MB |")
+    print("|---|---|---|---|")
+    for precision, per_engine in infos.items():
+        for engine, info in per_engine.items():
+            name = info.get("name", LABELS[engine])
+            load_s = None if "load_ms" not in info else info["load_ms"] / 1000
+            print(f"| {precision} | {name} | {fmt(load_s, 2)} | {fmt(info.get('peak_rss_mb'), 0)} |")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="2 sentences, 1 repeat, fewer rows")
+    parser.add_argument("--engines", default=",".join(engines.ENGINES), help="comma list of " + ",".join(engines.ENGINES))
+    parser.add_argument("--precisions", default="fp32,int8")
+    parser.add_argument("--sentences", type=int, default=None, help="how many sentences (default 6, quick 2)")
+    parser.add_argument("--repeats", type=int, default=None, help="passes over the sentences (default 2, quick 1)")
+    args = parser.parse_args(argv)
+    os.environ["OMP_NUM_THREADS"] = str(engines.THREADS)  # before any worker imports torch / CTranslate2
+    models = build(log=lambda m: print(m, file=sys.stderr, flush=True))
+    paths = {"hf": models.hf, "onnx": models.onnx, "ours_int8": models.onnx_int8,
+             "ct2_fp32": models.ct2_fp32, "ct2_int8": models.ct2_int8}
+    wanted = [e for e in args.engines.split(",") if e]
+    long = STEP_LATE + 28  # long enough to time step 100
+    if args.quick:
+        rows = [(1, 20), (4, 20), (1, long)]
+        n_sentences, args.repeats = args.sentences or 2, args.repeats or 1
+    else:
+        rows = [(1, 20), (4, 20), (1, long), (4, long)]
+        n_sentences, args.repeats = args.sentences or 6, args.repeats or 2
+    args.sentences = SENTENCES[:n_sentences]
+    args.load_at_start = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    results, infos = [], {}
+    for precision in args.precisions.split(","):
+        r, infos[precision] = measure(precision, rows, args.sentences, args.repeats, paths, wanted)
+        results += r
+    report(results, infos, wanted, args, models)
+    print(f"\nload average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
