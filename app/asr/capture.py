@@ -92,9 +92,10 @@ class MicrophoneSource:
     device stops delivering audio (unplugged, sound server gone); start() may then be called again.
     """
 
-    def __init__(self, device: int | str | None = None, *, buffer_s: float = 30.0, stall_s: float = 2.0):
+    def __init__(self, device: int | str | None = None, *, buffer_s: float = 30.0, stall_s: float = 2.0,
+                 start_timeout_s: float = 6.0):
         self.device = device
-        self.buffer_s, self.stall_s = buffer_s, stall_s
+        self.buffer_s, self.stall_s, self.start_timeout_s = buffer_s, stall_s, start_timeout_s
         self.device_info: InputDevice | None = None
         self.level = (0.0, 0.0)
         self.overflow_s = 0.0  # audio dropped because nobody read it in time (seconds)
@@ -108,13 +109,14 @@ class MicrophoneSource:
         self._resampler = None
         self._failure: str | None = None
         self._last_callback = 0.0
+        self._flowing = False  # the first block has arrived
 
     # -- PortAudio thread -------------------------------------------------------------------
     def _callback(self, indata, frames, time_info, status) -> None:
         now = time.monotonic()
         mono = indata.mean(axis=1) if indata.shape[1] > 1 else indata[:, 0].copy()
         with self._cond:
-            self._last_callback = now
+            self._last_callback, self._flowing = now, True
             self._blocks.append((mono, now))
             self._buffered += len(mono)
             while self._buffered > self.buffer_s * self._rate and len(self._blocks) > 1:
@@ -147,7 +149,7 @@ class MicrophoneSource:
         with self._cond:
             self._blocks.clear()
             self._buffered, self._failure = 0, None
-            self._last_callback = time.monotonic()
+            self._last_callback, self._flowing = time.monotonic(), False
         try:
             stream = sd.InputStream(device=info.index, samplerate=self._rate, channels=min(info.channels, 2),
                                     # blocksize 0: PortAudio's own choice; fixed sizes made ALSA's
@@ -172,8 +174,10 @@ class MicrophoneSource:
             self._blocks.clear()
             self._buffered = 0
             failure = self._failure
-            if not blocks and failure is None and time.monotonic() - self._last_callback > self.stall_s:
-                failure = f"no audio for {self.stall_s:g} s"
+            # Some devices (ALSA's pulse plugin, seen here) take ~2 s to deliver the first block.
+            limit = self.stall_s if self._flowing else self.start_timeout_s
+            if not blocks and failure is None and time.monotonic() - self._last_callback > limit:
+                failure = f"no audio for {limit:g} s"
         if not blocks:
             if failure is not None:
                 self._fail(failure)

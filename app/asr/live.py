@@ -46,7 +46,7 @@ def recognize(source, recognizer: StreamingRecognizer, *, stop: threading.Event 
             try:
                 block = source.read(timeout=0.1)
             except LiveTranslatorError as error:
-                running = failed = True
+                running, failed = False, True
                 yield from recognizer.flush()  # keep what was said before the device went away
                 yield Error(stage="capture", text=error.message, hint=error.hint)
                 if retry_s is None or stop.wait(retry_s):

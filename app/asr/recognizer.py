@@ -272,7 +272,7 @@ class StreamingRecognizer:
 
     def _partial(self, u: _Utterance) -> list:
         u.decoded_until = self._samples
-        hypothesis = extend_committed(u.committed, self._decode(self._audio(u.start, self._samples), u, final=False))
+        hypothesis = extend_committed(u.committed, units_of(self.transcribe(self._audio(u.start, self._samples), final=False)))
         u.history = (u.history + [hypothesis])[-self.options.agreement.get(self.language, 2):]
         if len(u.history) == self.options.agreement.get(self.language, 2):
             agreed = min(common_prefix(h, hypothesis) for h in u.history[:-1])
@@ -291,14 +291,17 @@ class StreamingRecognizer:
         self._drop_audio_before(end)
         if u.speech_frames * FRAME < self.options.min_speech_s * SAMPLE_RATE:
             return []  # too short to be speech
-        text = join_units(extend_committed(u.committed, self._decode(audio, u, final=True)))
+        text = join_units(extend_committed(u.committed, units_of(self.transcribe(audio, final=True))))
         if not text and u.shown is None:
             return []
         # An empty final after partials tells observers that utterance came to nothing.
         return [SourceFinal(utterance_id=u.id, text=text, start=u.start / SAMPLE_RATE, end=end / SAMPLE_RATE,
                             speech_end_at=u.speech_end_at)]
 
-    def _decode(self, audio: np.ndarray, u: _Utterance, final: bool) -> list[str]:
+    def transcribe(self, audio: np.ndarray, final: bool = True) -> str:
+        """Whisper on one stretch of 16 kHz audio with every guard applied: the forced language,
+        a token budget, hallucination and loop filters, Simplified Chinese. A final decode uses
+        beam search and may retry once at a higher temperature; a partial one is greedy."""
         opts = self.options
         budget = min(400, int(10 + opts.tokens_per_s * len(audio) / SAMPLE_RATE))
         segments, _ = self.model.transcribe(
@@ -318,6 +321,4 @@ class StreamingRecognizer:
                 continue
             texts.append(s.text)
         text = collapse_loops(" ".join(t.strip() for t in texts))
-        if self.language == "zh":
-            text = to_simplified(text)
-        return units_of(text)
+        return to_simplified(text) if self.language == "zh" else text

@@ -1,0 +1,73 @@
+"""`python -m app transcribe FILE ...` and `python -m app listen ...`: speech to text on the console.
+
+Both run the same loop (app.asr.live.recognize): a recording stands in for the microphone.
+Plain output prints each final text; --json prints every partial and final event as one JSON
+object per line (type, utterance_id, text, committed, start, end, emitted_at, ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+
+from app.asr.whisper_models import DEFAULT_MODEL
+
+
+def add_parser(subparsers) -> None:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--language", choices=("en", "zh"), default="en", help="language spoken (default: en)")
+    common.add_argument("--model", default=DEFAULT_MODEL,
+                        help="Whisper model: a size name (tiny.en, base, ...) or a folder (default: base)")
+    common.add_argument("--json", action="store_true", help="print every event as one JSON object per line")
+
+    transcribe = subparsers.add_parser("transcribe", parents=[common], help="transcribe an audio file")
+    transcribe.add_argument("file", help="audio file (WAV, FLAC, MP3, ...)")
+    transcribe.add_argument("--realtime", action="store_true", help="feed the file at speaking pace, like a microphone")
+    transcribe.set_defaults(run=run_transcribe)
+
+    listen = subparsers.add_parser("listen", parents=[common], help="transcribe the microphone until Ctrl-C")
+    listen.add_argument("--device", default=None, help="input device: number or (part of) its name")
+    listen.add_argument("--list-devices", action="store_true", help="list input devices and exit")
+    listen.set_defaults(run=run_listen)
+
+
+def _print_events(events, as_json: bool) -> int:
+    for event in events:
+        if as_json:
+            if event.type in ("partial", "final", "error", "status"):
+                print(json.dumps(event.to_json(), ensure_ascii=False), flush=True)
+        elif event.type == "final" and event.text:
+            print(event.text, flush=True)
+        elif event.type == "error":
+            print(f"error: {event.text}\n  → {event.hint}", file=sys.stderr, flush=True)
+    return 0
+
+
+def run_transcribe(args) -> int:
+    from app.asr import FileSource, StreamingRecognizer, recognize
+
+    source = FileSource(args.file, realtime=args.realtime)
+    source.start()  # a missing or unreadable file is an error before any model loads
+    recognizer = StreamingRecognizer(args.model, language=args.language)
+    return _print_events(recognize(source, recognizer), args.json)
+
+
+def run_listen(args) -> int:
+    from app.asr import MicrophoneSource, StreamingRecognizer, list_input_devices, recognize
+
+    if args.list_devices:
+        for d in list_input_devices():
+            print(f"{d.index:3d}{' *' if d.is_default else '  '} {d.name} ({d.host_api}, {d.channels} ch, {d.default_samplerate:g} Hz)")
+        return 0
+    recognizer = StreamingRecognizer(args.model, language=args.language)
+    device = int(args.device) if args.device and args.device.isdigit() else args.device
+    stop = threading.Event()
+    if not args.json:
+        print("Listening… (Ctrl-C to stop)", file=sys.stderr)
+    try:
+        return _print_events(recognize(MicrophoneSource(device), recognizer, stop=stop, retry_s=2.0), args.json)
+    except KeyboardInterrupt:
+        stop.set()
+        return 0

@@ -1,0 +1,164 @@
+"""Fixtures for the speech-recognition tests: real Whisper weights (each loaded once per
+session), speech made with espeak-ng into temporary WAV files, and a private PulseAudio
+server whose null sink serves as a virtual microphone."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from app.asr import SAMPLE_RATE, StreamingRecognizer, load_whisper
+
+# Sentences with the text espeak-ng reads and the text we expect back.
+ENGLISH = [
+    "Hello everyone, welcome to the meeting.",
+    "The weather is very nice today.",
+    "Please open the window before we start.",
+    "I would like a cup of coffee with milk.",
+    "We will talk about the new project tomorrow.",
+    "Thank you for coming to this presentation.",
+]
+# (expected Simplified Chinese, pinyin that espeak-ng's cmn-latn-pinyin voice reads)
+MANDARIN = [
+    ("他是我的朋友", "ta1 shi4 wo3 de5 peng2 you3."),
+    ("我不知道", "wo3 bu4 zhi1 dao4."),
+    ("我爱你", "wo3 ai4 ni3."),
+    ("我们去吃饭吧", "wo3 men5 qu4 chi1 fan4 ba5."),
+    ("谢谢你的帮助", "xie4 xie4 ni3 de5 bang1 zhu4."),
+]
+
+
+@pytest.fixture(scope="session")
+def tiny_en():
+    return load_whisper("tiny.en")
+
+
+@pytest.fixture(scope="session")
+def base():
+    return load_whisper("base")
+
+
+@pytest.fixture
+def recognizer_en(tiny_en):
+    return StreamingRecognizer(tiny_en, language="en")
+
+
+@pytest.fixture(scope="session")
+def speech_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("speech")
+
+
+def espeak(text: str, voice: str, path: Path) -> Path:
+    subprocess.run(["espeak-ng", "-v", voice, "-w", str(path), text], check=True)
+    return path
+
+
+def read16k(path: Path) -> np.ndarray:
+    from faster_whisper import decode_audio
+
+    return decode_audio(str(path), sampling_rate=SAMPLE_RATE)
+
+
+def write16k(path: Path, audio: np.ndarray) -> Path:
+    sf.write(str(path), audio, SAMPLE_RATE)
+    return path
+
+
+def silence(seconds: float) -> np.ndarray:
+    return np.zeros(int(seconds * SAMPLE_RATE), np.float32)
+
+
+@pytest.fixture(scope="session")
+def say(speech_dir):
+    """say(text, voice="en") -> WAV path (espeak-ng's own 22 kHz output, so reading resamples)."""
+    count = iter(range(10**6))
+
+    def make(text: str, voice: str = "en") -> Path:
+        return espeak(text, voice, speech_dir / f"say{next(count)}.wav")
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def conversation(speech_dir):
+    """Build one 16 kHz file of several sentences with pauses between them."""
+
+    def make(name: str, texts: list[str], voice: str, gap_s: float = 1.0) -> Path:
+        parts = [silence(0.5)]
+        for i, text in enumerate(texts):
+            parts += [read16k(espeak(text, voice, speech_dir / f"{name}{i}.wav")), silence(gap_s)]
+        return write16k(speech_dir / f"{name}.wav", np.concatenate(parts))
+
+    return make
+
+
+def normalize_words(text: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"[^\w\s']", " ", text.lower())).strip()
+
+
+def normalize_chars(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text)
+
+
+# -- a virtual microphone -------------------------------------------------------------------------
+class VirtualMic:
+    """A PulseAudio server of our own (own runtime dir and socket, so nothing else is touched)
+    with a null sink `vmic`; its monitor is the default source, which ALSA's `pulse` device records."""
+
+    def __init__(self):
+        self.runtime = tempfile.mkdtemp(prefix="lt-pulse-")
+        self.env = {**os.environ, "PULSE_RUNTIME_PATH": self.runtime, "PULSE_SERVER": f"unix:{self.runtime}/native"}
+        self.pid: int | None = None
+
+    def start(self) -> None:
+        subprocess.run(
+            ["pulseaudio", "--daemonize=yes", "--exit-idle-time=-1", "-n", "--use-pid-file=yes",
+             "--load=module-null-sink sink_name=vmic",
+             f"--load=module-native-protocol-unix socket={self.runtime}/native auth-anonymous=1"],
+            env=self.env, check=True, capture_output=True)
+        for _ in range(100):
+            if subprocess.run(["pactl", "info"], env=self.env, capture_output=True).returncode == 0:
+                break
+            time.sleep(0.05)
+        subprocess.run(["pactl", "set-default-sink", "vmic"], env=self.env, check=True)
+        subprocess.run(["pactl", "set-default-source", "vmic.monitor"], env=self.env, check=True)
+        self.pid = int(Path(self.runtime, "pid").read_text())
+
+    def kill(self) -> None:
+        """The sound server vanishes, as an unplugged microphone does."""
+        if self.pid is not None:
+            os.kill(self.pid, 9)
+            for _ in range(100):
+                try:
+                    os.kill(self.pid, 0)
+                except ProcessLookupError:
+                    break
+                if Path(f"/proc/{self.pid}/stat").read_text().split()[2] == "Z":
+                    break
+                time.sleep(0.02)
+            self.pid = None
+            # A killed server leaves its pid file and socket behind; the next start must not see them.
+            for name in ("pid", "native"):
+                Path(self.runtime, name).unlink(missing_ok=True)
+
+    def play(self, path: Path) -> subprocess.Popen:
+        return subprocess.Popen(["paplay", str(path)], env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+@pytest.fixture
+def virtual_mic(monkeypatch):
+    mic = VirtualMic()
+    # libpulse (behind ALSA's pulse device) reads these when a stream opens.
+    monkeypatch.setenv("PULSE_RUNTIME_PATH", mic.runtime)
+    monkeypatch.setenv("PULSE_SERVER", mic.env["PULSE_SERVER"])
+    mic.start()
+    yield mic
+    mic.kill()

@@ -1,0 +1,138 @@
+"""Audio capture through the real path: PortAudio recording ALSA's `pulse` device, fed by a
+private PulseAudio null sink; plus recordings standing in for the microphone."""
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from app.asr import FileSource, MicrophoneSource, StreamingRecognizer, list_input_devices, recognize
+from app.asr.capture import find_input_device
+from app.errors import LiveTranslatorError
+from app.pipeline.events import Error, Level, SourceFinal, Status
+
+from .conftest import normalize_words, read16k
+
+
+# -- recordings -----------------------------------------------------------------------------------
+def test_file_source_fast_gives_the_whole_file_in_blocks(say):
+    path = say("Good morning.")
+    source = FileSource(path, realtime=False, block_s=0.1)
+    source.start()
+    blocks = []
+    while not source.finished:
+        blocks.append(source.read())
+    assert all(b.dtype == np.float32 and b.ndim == 1 for b in blocks)
+    assert all(len(b) == 1600 for b in blocks[:-1])
+    np.testing.assert_array_equal(np.concatenate(blocks), read16k(path))
+    assert source.read() is None
+
+
+def test_file_source_realtime_keeps_speaking_pace(say):
+    source = FileSource(say("One two three four."), realtime=True, block_s=0.1)
+    source.start()
+    t0, total = time.monotonic(), 0
+    while not source.finished:
+        block = source.read(timeout=0.05)
+        if block is not None:
+            total += len(block)
+            # never ahead of the clock: what was delivered had been "spoken" by now
+            assert total / 16000 <= time.monotonic() - t0 + 0.01
+    assert time.monotonic() - t0 >= source.duration - 0.02
+    assert total == int(source.duration * 16000)
+
+
+def test_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(LiveTranslatorError, match="does not exist"):
+        FileSource(tmp_path / "nope.wav").start()
+    bad = tmp_path / "bad.wav"
+    bad.write_bytes(b"not audio at all")
+    with pytest.raises(LiveTranslatorError, match="Cannot read audio file"):
+        FileSource(bad).start()
+
+
+# -- the real microphone path -----------------------------------------------------------------------
+def _collect(source, recognizer, **kw):
+    """Run the recognition loop on a thread; returns (events list, stop event, thread)."""
+    events, stop = [], threading.Event()
+    thread = threading.Thread(target=lambda: events.extend(recognize(source, recognizer, stop=stop, **kw)), daemon=True)
+    thread.start()
+    # Audio must flow before anything is played (ALSA's pulse device can take ~2 s to start).
+    assert _wait_for(lambda: any(isinstance(e, Level) for e in events), 10)
+    return events, stop, thread
+
+
+def _wait_for(predicate, timeout):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_virtual_microphone_speech_becomes_text(virtual_mic, say, tiny_en):
+    speech = say("Hello everyone, welcome to the meeting.")
+    assert "pulse" in [d.name for d in list_input_devices()] or find_input_device("pulse")
+    source = MicrophoneSource("pulse")
+    events, stop, thread = _collect(source, StreamingRecognizer(tiny_en, language="en"))
+    virtual_mic.play(speech).wait(timeout=20)
+    assert _wait_for(lambda: any(isinstance(e, SourceFinal) for e in events), 30)
+    stop.set()
+    thread.join(30)
+    assert source.device_info.name == "pulse" and source.device_info.default_samplerate != 16000  # resampled
+    finals = [e for e in events if isinstance(e, SourceFinal)]
+    assert normalize_words(finals[0].text) == "hello everyone welcome to the meeting"
+    levels = [e for e in events if isinstance(e, Level)]
+    assert max(e.rms for e in levels) > 0.01 and min(e.rms for e in levels) < 0.001  # speech vs silence
+    assert not [e for e in events if isinstance(e, Error)]
+
+
+def test_no_microphone_is_a_clear_error_event(monkeypatch, tmp_path, tiny_en):
+    # No sound server at all: ALSA's pulse device cannot connect anywhere.
+    monkeypatch.setenv("PULSE_SERVER", f"unix:{tmp_path}/nobody-here")
+    with pytest.raises(LiveTranslatorError) as error:
+        MicrophoneSource("pulse").start()
+    assert "microphone" in error.value.message.lower() and error.value.hint
+    with pytest.raises(LiveTranslatorError, match="'no-such-mic' is not an input device|No microphone found"):
+        MicrophoneSource("no-such-mic").start()
+    events = list(recognize(MicrophoneSource("no-such-mic"), StreamingRecognizer(tiny_en, language="en")))
+    assert len(events) == 1 and isinstance(events[0], Error) and events[0].stage == "capture" and events[0].hint
+
+
+def test_device_vanishing_mid_utterance_then_resuming(virtual_mic, say, tiny_en):
+    first = say("This sentence will be cut off in the middle because the microphone disappears.")
+    second = say("The microphone is back again.")
+    events, stop, thread = _collect(MicrophoneSource("pulse"), StreamingRecognizer(tiny_en, language="en"), retry_s=0.3)
+    virtual_mic.play(first)
+    time.sleep(2.0)  # mid-utterance
+    virtual_mic.kill()
+    assert _wait_for(lambda: any(isinstance(e, Error) for e in events), 10)
+    error = next(e for e in events if isinstance(e, Error))
+    assert error.stage == "capture" and "stopped delivering audio" in error.text and error.hint
+    # What was said before the device vanished is not lost.
+    before = [e for e in events[: events.index(error)] if isinstance(e, SourceFinal)]
+    assert before and "sentence" in normalize_words(before[-1].text)
+    virtual_mic.start()
+    assert _wait_for(lambda: any(isinstance(e, Status) and e.state == "running" for e in events), 10)
+    resumed = len(events)
+    assert _wait_for(lambda: any(isinstance(e, Level) for e in events[resumed:]), 10)
+    virtual_mic.play(second).wait(timeout=20)
+    assert _wait_for(lambda: any(isinstance(e, SourceFinal) and "back" in e.text for e in events), 30)
+    stop.set()
+    thread.join(30)
+    assert not thread.is_alive()
+
+
+def test_buffer_is_bounded_and_reports_overflow(virtual_mic):
+    source = MicrophoneSource("pulse", buffer_s=0.5)
+    source.start()
+    try:
+        assert _wait_for(lambda: source.read(timeout=0.1) is not None, 10)  # audio flows
+        time.sleep(1.5)  # nobody reads: the recogniser is "busy"
+        block = source.read(timeout=0.5)
+        assert source.overflow_s > 0.5
+        assert len(block) <= 0.6 * 16000  # only the newest half second was kept
+    finally:
+        source.stop()

@@ -1,0 +1,45 @@
+"""Streaming Silero VAD: same probabilities as faster-whisper's whole-file run, speech vs not."""
+
+import numpy as np
+from faster_whisper.vad import get_vad_model
+
+from app.asr.vad import FRAME, SileroVAD, VoiceGate
+
+from .conftest import read16k, silence
+
+
+def test_streaming_in_any_block_sizes_equals_the_whole_file(say):
+    audio = np.concatenate([silence(0.3), read16k(say("Welcome to the meeting.")), silence(0.5)])
+    whole = get_vad_model()(audio[: len(audio) // FRAME * FRAME]).reshape(-1)
+    vad, rng, parts, i = SileroVAD(), np.random.default_rng(0), [], 0
+    while i < len(audio):
+        step = int(rng.integers(1, 3000))
+        parts.append(vad(audio[i:i + step]))
+        i += step
+    streamed = np.concatenate(parts)
+    assert len(streamed) == len(whole)
+    np.testing.assert_allclose(streamed, whole, atol=1e-5)
+    assert whole.max() > 0.9 and whole[:5].max() < 0.5  # speech found, leading silence not
+
+
+def test_reset_forgets_the_state(say):
+    audio = read16k(say("Good morning."))
+    vad = SileroVAD()
+    first = vad(audio)
+    vad.reset()
+    np.testing.assert_allclose(vad(audio), first, atol=1e-6)
+
+
+def test_silence_and_noise_are_not_speech():
+    rng = np.random.default_rng(1)
+    white = (rng.standard_normal(16000 * 3) * 0.05).astype(np.float32)
+    hum = (0.3 * np.sin(2 * np.pi * 50 * np.arange(16000 * 3) / 16000)).astype(np.float32)
+    for audio in (silence(3), white, hum):
+        assert SileroVAD()(audio).max() < 0.5
+
+
+def test_gate_hysteresis_and_end_after_silence():
+    gate = VoiceGate(threshold=0.5, neg_threshold=0.35, min_silence_frames=3)
+    states = [gate.update(p) for p in [0.1, 0.6, 0.4, 0.2, 0.4, 0.2, 0.2, 0.9, 0.1, 0.1, 0.1, 0.1]]
+    # 0.4 right after speech keeps it; once silence began, 0.4 does not end the silence run.
+    assert states == [None, "start", "speech", None, None, "end", None, "start", None, None, "end", None]
