@@ -136,12 +136,16 @@ def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int 
 def check_tokenizer(model: LoadedModel, codec: PromptCodec) -> None:
     """A tokenizer from another model gives ids the model does not have: refuse it."""
     vocab = model.vocab_size
-    if vocab is None:
-        return
-    too_big = len(codec) > vocab
-    if model.family == "marian" and len(codec) != vocab or too_big:
+    problem = None
+    if vocab is not None and (len(codec) > vocab or model.family == "marian" and len(codec) != vocab):
+        problem = f"has {len(codec)} tokens but the model has {vocab}"
+    for key, piece in (("eos_token_id", "</s>"), ("pad_token_id", "<pad>")):
+        token_id = model.config.get(key)
+        if problem is None and isinstance(token_id, int) and codec.piece(token_id) != piece:
+            problem = f"calls token {token_id} {codec.piece(token_id)!r}, but the model's {key} expects {piece!r}"
+    if problem:
         raise LiveTranslatorError(
-            f"The tokenizer in {model.folder} has {len(codec)} tokens but the model has {vocab}: they do not belong together.",
+            f"The tokenizer in {model.folder} {problem}: they do not belong together.",
             "Copy the tokenizer files (vocab.json, *.spm / tokenizer.json) of this very model.",
         )
 
