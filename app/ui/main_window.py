@@ -8,12 +8,13 @@ slow calls (model doctor, device scan, download) run on worker QThreads, so it k
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QSplitter,
                                QVBoxLayout, QWidget)
 
@@ -379,6 +380,10 @@ class MainWindow(QMainWindow):
 def run_app(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)
     app.setApplicationName("Live Translator")
+    app.setWindowIcon(QIcon(str(Path(__file__).resolve().parent.parent / "resources" / "icon" / "live-translator.png")))
     window = MainWindow()
     window.show()
+    quit_after_ms = os.environ.get("LIVE_TRANSLATOR_QUIT_AFTER_MS")
+    if quit_after_ms:  # smoke test of packaged builds: close as a user would, after N ms
+        QTimer.singleShot(int(quit_after_ms), window.close)
     return app.exec()
