@@ -53,11 +53,14 @@ class ModelDialog(QDialog):
         row.addWidget(self.choose)
 
         self.catalog = QComboBox()
-        for key, label in model_state.downloadable(direction):
-            self.catalog.addItem(label, key)
         self.download_button = QPushButton("Download")
         self.download_button.clicked.connect(self.download)
-        self.download_button.setEnabled(self.catalog.count() > 0)
+        try:
+            for key, label in model_state.downloadable(direction):
+                self.catalog.addItem(label, key)
+        except Exception as error:  # no catalog: picking a folder still works
+            self.catalog.addItem(f"Downloads unavailable: {describe(error)[0]}")
+        self.download_button.setEnabled(self.catalog.itemData(0) is not None)
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
         self.progress.setValue(0)

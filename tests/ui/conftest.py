@@ -22,6 +22,13 @@ def nmt_model(direction: str) -> Path:
     return path
 
 
+def random_model(direction: str) -> Path:
+    """A committed random-weight Marian fixture (runs, but translates nothing sensible)."""
+    path = FIXTURES / "nmt" / f"marian-{direction}" / "merged"
+    assert path.is_dir(), f"missing test fixture {path}"
+    return path
+
+
 def speak(path: Path, text: str, language: str) -> Path:
     subprocess.run(["espeak-ng", "-v", VOICES[language], "-s", "140", "-g", "12", "-w", str(path), text],
                    check=True, capture_output=True)

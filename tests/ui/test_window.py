@@ -1,15 +1,18 @@
 """The real window driving the real pipeline: espeak-ng speech stands in for the microphone,
 Whisper base recognises it, the committed phrasebook model translates it, offscreen Qt draws it."""
 
+import re
 import shutil
 import threading
-import time
+
+import numpy as np
+import soundfile
 
 import pytest
 
 from app.pipeline import events as ev
 from app.ui.main_window import MainWindow
-from tests.ui.conftest import nmt_model, speak
+from tests.ui.conftest import nmt_model, random_model, speak
 
 pytestmark = pytest.mark.slow
 EN_PHRASES = "Good morning. Thank you very much."
@@ -118,7 +121,7 @@ def test_closing_mid_sentence_shuts_every_thread_down(qtbot, store, tmp_path):
 
 def test_missing_and_broken_models_are_explained_and_the_window_stays_usable(qtbot, store, tmp_path):
     broken = tmp_path / "broken"
-    shutil.copytree(nmt_model("en-zh"), broken)
+    shutil.copytree(random_model("en-zh"), broken)
     encoder = broken / "encoder_model.onnx"
     encoder.write_bytes(encoder.read_bytes()[:1000])   # a download cut short
     window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(broken),
@@ -147,13 +150,13 @@ def test_missing_and_broken_models_are_explained_and_the_window_stays_usable(qtb
     qtbot.waitUntil(lambda: dialog.candidate is not None, timeout=60000)
     assert not dialog.use.isEnabled() and "cannot run" in dialog.finding.toPlainText()
     dialog.candidate = None
-    dialog.check_folder(str(nmt_model("en-zh")))
+    dialog.check_folder(str(random_model("en-zh")))
     qtbot.waitUntil(lambda: dialog.candidate is not None, timeout=60000)
     assert dialog.use.isEnabled() and "The app can run this model." in dialog.finding.toPlainText()
     dialog.use.click()
     qtbot.waitUntil(lambda: window.models_bar.states.get("en-zh") is not None
                     and window.models_bar.states["en-zh"].can_run, timeout=60000)
-    assert window.settings.nmt_en_zh == str(nmt_model("en-zh"))
+    assert window.settings.nmt_en_zh == str(random_model("en-zh"))
     assert "✔" in window.models_bar.labels["en-zh"].text()
 
 
@@ -171,3 +174,37 @@ def test_settings_are_remembered_and_shortcuts_work(qtbot, store):
     assert again.direction() == "zh-en"
     assert not again.controls.tts.isChecked() and again.diagnostics.verify.isChecked()
     again.close()
+
+
+def test_switching_direction_mid_stream(qtbot, store, tmp_path):
+    english = speak(tmp_path / "en.wav", "Good morning.", "en")
+    chinese = speak(tmp_path / "zh.wav", "我爱你。", "zh")
+    (a, rate), (b, _) = soundfile.read(english), soundfile.read(chinese)
+    pause = np.zeros(int(rate * 4.0))  # time to switch between the two speakers
+    recording = tmp_path / "both.wav"
+    soundfile.write(recording, np.concatenate([a, pause, b, pause[: rate]]), rate)
+
+    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")),
+                         nmt_zh_en=str(nmt_model("zh-en")))
+    watch = Watcher(window)
+    window.play_recording(str(recording))            # real time: the switch lands in the pause
+    qtbot.waitUntil(lambda: bool(watch.of(ev.SourceFinal)), timeout=120000)
+    switched_after = len(watch.events)
+    window.controls.direction.setCurrentIndex(window.controls.direction.findData("zh-en"))
+    assert window.pipeline.direction == "zh-en" and "中文" in window.transcript.source_title.text()
+    finish(qtbot, window)
+
+    finals = {e.utterance_id: e for e in watch.of(ev.SourceFinal)}
+    translations = [t for t in watch.of(ev.Translation) if not t.provisional]
+    first, *later = sorted(finals)
+    assert not re.search(r"[\u4e00-\u9fff]", finals[first].text)
+    assert any(re.search(r"[\u4e00-\u9fff]", finals[u].text) for u in later), "the Chinese part was heard as Chinese"
+    by_utterance = {t.utterance_id: t for t in translations}
+    assert by_utterance[first].direction == "en-zh"
+    for uid in later:
+        assert by_utterance[uid].direction == "zh-en"
+        assert window.transcript.rows[uid].target.text() == by_utterance[uid].text
+    after = watch.events[switched_after:]
+    assert any(isinstance(e, ev.Status) and e.state == "direction" for e in after)
+    assert not [t for t in after if isinstance(t, ev.Translation) and t.utterance_id != first
+                and t.direction == "en-zh"], "no English-to-Chinese work after the switch"
