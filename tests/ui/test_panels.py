@@ -115,3 +115,20 @@ def test_bridge_delivers_events_from_other_threads_on_the_gui_thread(qtbot):
 def test_meter_is_logarithmic():
     assert meter_value(0.0) == 0 and meter_value(1.0) == 100
     assert meter_value(10 ** (-30 / 20)) == 50 and meter_value(1e-5) == 0
+
+
+def test_transcript_follows_the_talk_unless_scrolled_back(qtbot):
+    view = TranscriptView()
+    qtbot.addWidget(view)
+    view.resize(600, 300)
+    view.show()
+    bar = view.scroll.verticalScrollBar()
+    for i in range(30):
+        view.show_final(i, f"sentence number {i} " * 3)
+        qtbot.wait(1)
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    qtbot.waitUntil(lambda: bar.value() == bar.maximum())
+    bar.setValue(0)  # the reader scrolls back: new text must not yank the view away
+    view.show_final(99, "a new sentence")
+    qtbot.wait(50)
+    assert bar.value() == 0

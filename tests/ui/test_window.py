@@ -26,10 +26,12 @@ class Watcher:
         self.events: list = []
         self.provisional_sources_seen = set()   # utterance ids drawn grey italic at some point
         self.provisional_targets_seen = set()
+        self.meter_peak = 0
         window.bridge.events.connect(self.on_batch)  # after the window's own slot: sees its result
 
     def on_batch(self, batch):
         self.events.extend(batch)
+        self.meter_peak = max(self.meter_peak, self.window.controls.level.value())
         for uid, row in self.window.transcript.rows.items():
             if not row.source_final and "italic" in row.source.text():
                 self.provisional_sources_seen.add(uid)
@@ -56,8 +58,8 @@ def finish(qtbot, window, timeout=180000):
 
 
 def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path):
-    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")))
-    assert window.models_bar.states["en-zh"].can_run
+    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")), verify=True)
+    assert window.models_bar.states["en-zh"].can_run and window.diagnostics.verify.isChecked()
     watch = Watcher(window)
     window.realtime = False
     window.play_recording(str(speak(tmp_path / "en.wav", EN_PHRASES, "en")))
@@ -83,6 +85,10 @@ def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path
     first = window.diagnostics.steps.rows[0].cells
     assert first[0] == str(steps[0].utterance_id) and first[3] == steps[0].step["token"]
     assert len(window.diagnostics.sentences.rows) == len(watch.of(ev.SentenceSummary)) > 0
+    # verify mode: final translations' steps show the cached-vs-uncached difference, and it is tiny
+    verified = [r for r in window.diagnostics.steps.rows if not r.provisional]
+    assert verified and all(r.cells[9] and float(r.cells[9]) < 1e-3 for r in verified)
+    assert watch.meter_peak > 0, "the level meter moved with the speech"
     assert "latency" in window.latency_label.text() and "ms" in window.latency_label.text()
     assert "MT:" in window.models_label.text() and "Whisper" in window.models_label.text()
 
@@ -198,10 +204,11 @@ def test_switching_direction_mid_stream(qtbot, store, tmp_path):
     translations = [t for t in watch.of(ev.Translation) if not t.provisional]
     first, *later = sorted(finals)
     assert not re.search(r"[\u4e00-\u9fff]", finals[first].text)
-    assert any(re.search(r"[\u4e00-\u9fff]", finals[u].text) for u in later), "the Chinese part was heard as Chinese"
+    chinese = [u for u in later if re.search(r"[\u4e00-\u9fff]", finals[u].text)]
+    assert chinese, "the Chinese part was heard as Chinese"
     by_utterance = {t.utterance_id: t for t in translations}
     assert by_utterance[first].direction == "en-zh"
-    for uid in later:
+    for uid in chinese:
         assert by_utterance[uid].direction == "zh-en"
         assert window.transcript.rows[uid].target.text() == by_utterance[uid].text
     after = watch.events[switched_after:]
