@@ -6,6 +6,7 @@ A download is cancelled by closing the dialog (its progress callback raises betw
 
 from __future__ import annotations
 
+import html
 import threading
 
 from PySide6.QtCore import Signal
@@ -93,7 +94,8 @@ class ModelDialog(QDialog):
         where = state.path or "no folder"
         prefix = "In use" if current else "Checked"
         verdict = "can be used" if state.can_run else "cannot be used"
-        self.current.setText(f"<b>{prefix}:</b> {where} — {verdict}.<br>{state.headline} {state.hint}")
+        self.current.setText(f"<b>{prefix}:</b> {html.escape(where)} — {verdict}.<br>"
+                             f"{html.escape(state.headline)} {html.escape(state.hint)}")
         self.finding.setPlainText(state.finding or f"{state.headline}\n{state.hint}")
 
     # --- a folder ---------------------------------------------------------------------------
@@ -149,7 +151,7 @@ class ModelDialog(QDialog):
         self.progress.setRange(0, 100)
         self.download_button.setEnabled(True)
         message, hint = describe(error)
-        self.current.setText(f"<b>Download failed:</b> {message}")
+        self.current.setText(f"<b>Download failed:</b> {html.escape(message)}")
         self.finding.setPlainText(f"{message}\n{hint}")
 
     def closeEvent(self, event) -> None:
