@@ -39,7 +39,7 @@ class RecognizerOptions:
     min_silence_s: float = 0.5  # a pause this long ends an utterance
     max_utterance_s: float = 15.0  # longer speech is cut (at its quietest recent frame) and finalized
     min_speech_s: float = 0.25  # shorter bursts (a cough, a click) are ignored
-    pad_s: float = 0.2  # audio kept around the speech Silero found
+    pad_s: float = 0.4  # audio kept around the speech Silero found (Whisper misreads tight cuts)
     vad_threshold: float = 0.5
     final_beam_size: int = 5
     tokens_per_s: float = 12.0  # token budget per second of audio: bounds a repetition loop
@@ -80,7 +80,7 @@ def join_units(units: list[str]) -> str:
 
 def collapse_loops(text: str) -> str:
     """Cut a repetition loop down to one occurrence (Whisper sometimes repeats until its budget)."""
-    return _CHAR_LOOP.sub(r"\1\1\1", _LOOP.sub(r"\1", text))
+    return _LOOP.sub(r"\1", _CHAR_LOOP.sub(r"\1\1\1", text))
 
 
 def is_hallucination(text: str, avg_logprob: float, no_speech_prob: float, sure_logprob: float = -0.4) -> bool:
@@ -301,15 +301,15 @@ class StreamingRecognizer:
     def transcribe(self, audio: np.ndarray, final: bool = True) -> str:
         """Whisper on one stretch of 16 kHz audio with every guard applied: the forced language,
         a token budget, hallucination and loop filters, Simplified Chinese. A final decode uses
-        beam search and may retry once at a higher temperature; a partial one is greedy."""
+        beam search; a partial one is greedy."""
         opts = self.options
         budget = min(400, int(10 + opts.tokens_per_s * len(audio) / SAMPLE_RATE))
         segments, _ = self.model.transcribe(
             audio, language=self.language, task="transcribe",
             beam_size=opts.final_beam_size if final else 1,
-            # One retry at a higher temperature for a final that looped or made no sense; no more:
-            # each retry costs a whole decode.
-            temperature=(0.0, 0.4) if final else 0.0,
+            # No temperature fallback: each retry costs a whole decode, and sampling makes the
+            # same speech come out differently from run to run; loops are cut below instead.
+            temperature=0.0,
             condition_on_previous_text=False, without_timestamps=True, max_new_tokens=budget,
             compression_ratio_threshold=2.4, log_prob_threshold=-1.0, no_speech_threshold=0.6,
             vad_filter=False)
