@@ -136,6 +136,9 @@ class TranscriptView(QWidget):
         row.source_final, row.source_text = True, text
         row.source.setTextFormat(Qt.TextFormat.PlainText)
         row.source.setText(text)
+        if not row.target_final and not row.translation:  # translating: say so until it lands
+            row.target.setTextFormat(Qt.TextFormat.RichText)
+            row.target.setText(f'<span style="{PROVISIONAL_STYLE}">…</span>')
 
     def show_translation(self, utterance_id: int, text: str, provisional: bool) -> None:
         row = self.row(utterance_id)
