@@ -119,8 +119,8 @@ class SpeechOutput:
 
     @property
     def speaking(self) -> bool:
-        """True while a text is being spoken, and for `echo_tail_s` after it."""
-        return self._busy or time.monotonic() < self._quiet_after
+        """True from the moment a text is queued until `echo_tail_s` after it was spoken."""
+        return self._pending > 0 or time.monotonic() < self._quiet_after
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until everything queued has been spoken. False on timeout."""

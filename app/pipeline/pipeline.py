@@ -263,8 +263,11 @@ class Pipeline:
                 if session.stop.is_set():
                     return
             mute = self._mute_while_speaking(source)
+            # Capture times are the true end-of-speech clock for a microphone or a recording at
+            # speaking speed; a recording read flat out is timed when recognition takes it.
+            timed = getattr(source, "realtime", True)
             started = self._start_source(session, source)
-            last_level = 0.0
+            last_level, overflow_reported = 0.0, 0.0
             while started and not session.stop.is_set():
                 try:
                     block = source.read(timeout=0.1)
@@ -284,7 +287,13 @@ class Pipeline:
                     last_level = now
                     rms, peak = source.level
                     self._emit(Level(rms=float(rms), peak=float(peak)))
-                self._put_audio(session, block)
+                overflow = getattr(source, "overflow_s", 0.0)
+                if overflow > overflow_reported:
+                    overflow_reported = overflow
+                    self._error("capture", LiveTranslatorError(
+                        f"Recognition fell behind: {overflow:.1f} s of audio were dropped.",
+                        "Use a smaller Whisper model or close other busy programs."))
+                self._put_audio(session, (block, getattr(source, "captured_at", None) if timed else None))
         except Exception as error:
             self._error("capture", error)
         finally:
@@ -319,10 +328,10 @@ class Pipeline:
     # -- recognition ----------------------------------------------------------------------
     def _load_recognizer(self, language: str):
         if self._recognizer is None:
-            from app.asr import StreamingRecognizer, load_whisper
+            from app.asr import StreamingRecognizer
 
             self._emit(Status(state="loading", detail=f"speech recognition ({self.config.asr_model})"))
-            self._recognizer = StreamingRecognizer(model=load_whisper(self.config.asr_model), language=language)
+            self._recognizer = StreamingRecognizer(model=self.config.asr_model, language=language)
         self._recognizer.reset()
         self._recognizer.set_language(language)
         return self._recognizer
@@ -353,7 +362,8 @@ class Pipeline:
             if item is _FLUSH:
                 self._recognize(session, recognizer.flush, direction)
             else:
-                self._recognize(session, lambda: recognizer.feed(item), direction)
+                block, captured_at = item
+                self._recognize(session, lambda: recognizer.feed(block, captured_at=captured_at or None), direction)
         self._end_recognition(session)
 
     def _recognize(self, session: _Session, step: Callable[[], list], direction: str) -> None:
@@ -478,21 +488,17 @@ class Pipeline:
                     self._emit(DecodeStepEvent(utterance_id=event.utterance_id, provisional=provisional,
                                                step=item.to_json()))
             elif isinstance(item, SentenceResult):
+                # Steps were already sent one by one as DecodeStepEvents.
                 self._emit(SentenceSummary(utterance_id=event.utterance_id, provisional=provisional,
-                                           summary=_summary(item)))
+                                           summary=item.to_json(with_steps=False)))
                 pieces.append(item.translation)
             if cancel.is_set():
                 return  # superseded (provisional) or stopped: nothing half-done is shown
         target = languages(job.direction)[1]
-        translation = ("" if target == "zh" else " ").join(p.strip() for p in pieces if p.strip())
+        translation = translator.joiner.join(p.strip() for p in pieces if p.strip())
         latency = None if provisional else (time.monotonic() - event.speech_end_at) * 1000.0
         self._emit(Translation(utterance_id=event.utterance_id, source=text, text=translation,
                                provisional=provisional, direction=job.direction, latency_ms=latency))
         if not provisional and translation and self.config.tts_enabled:
             self.speech_output.say(translation, target, event.utterance_id)
 
-
-def _summary(sentence) -> dict[str, Any]:
-    data = sentence.to_json()
-    data.pop("steps", None)  # already sent one by one as DecodeStepEvents
-    return data

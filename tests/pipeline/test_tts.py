@@ -1,0 +1,74 @@
+"""Speech output through the real pyttsx3 + espeak-ng engine."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pyttsx3
+import soundfile as sf
+
+from app.pipeline.events import Error, Speech
+from app.tts import SpeechOutput, pick_voice
+
+
+def collect(output: SpeechOutput) -> list:
+    events = []
+    output.on_event = events.append
+    return events
+
+
+def test_voice_per_language_from_espeak():
+    voices = pyttsx3.init().getProperty("voices")
+    assert pick_voice(voices, "en") == "gmw/en-us"
+    assert pick_voice(voices, "zh") == "sit/cmn-latn-pinyin"
+
+
+def test_speaks_into_one_file_on_its_own_thread(tmp_path):
+    out = tmp_path / "speech.wav"
+    output = SpeechOutput(out_path=out, echo_tail_s=0.3)
+    events = collect(output)
+    output.start()
+    assert output.say("Good morning.", "en", 1) and output.say("我爱你。", "zh", 2)
+    assert output.speaking  # from the moment something is queued: the microphone closes at once
+    assert output.wait_idle(30)
+    assert output.speaking  # the echo tail
+    time.sleep(0.4)
+    assert not output.speaking
+    output.stop()
+    assert [(e.utterance_id, e.language, e.path) for e in events if isinstance(e, Speech)] == [
+        (1, "en", str(out)), (2, "zh", str(out))]
+    assert sf.info(out).duration > 1.0
+    assert not [t for t in threading.enumerate() if t.name == "speech-output"]
+
+
+def test_rate_changes_the_speech_length(tmp_path):
+    durations = []
+    for rate in (110, 260):
+        output = SpeechOutput(out_path=tmp_path / f"{rate}.wav", rate=rate)
+        output.start()
+        output.say("Where is the station? Thank you very much.", "en")
+        assert output.wait_idle(30)
+        output.stop()
+        durations.append(sf.info(tmp_path / f"{rate}.wav").duration)
+    assert durations[0] > 1.6 * durations[1]
+
+
+def test_off_and_unavailable(tmp_path):
+    output = SpeechOutput(out_path=tmp_path / "off.wav", enabled=False)
+    output.start()
+    assert not output.say("Good morning.", "en")
+    output.stop()
+    assert not (tmp_path / "off.wav").exists()
+
+    broken = SpeechOutput(driver="no_such_speech_driver")
+    events = collect(broken)
+    broken.start()
+    deadline = time.monotonic() + 10
+    while broken.available is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert broken.available is False
+    assert not broken.say("Good morning.", "en")
+    broken.stop()
+    assert [e.stage for e in events if isinstance(e, Error)] == ["tts"]
+    assert "unavailable" in events[0].text and "espeak-ng" in events[0].hint
