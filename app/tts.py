@@ -166,6 +166,10 @@ class SpeechOutput:
 
             engine = pyttsx3.init(self.driver) if self.driver else pyttsx3.init()
             self._voices = {lang: pick_voice(engine.getProperty("voices"), lang) for lang in ("en", "zh")}
+            # pyttsx3 2.99's espeak driver loses the first text it is given when that text is
+            # long (nothing saved; played instead): a short first synthesis avoids it.
+            with contextlib.suppress(Exception):  # only a precaution: never a reason to fail
+                self._synthesize_to_file(engine, "ready")
             self.available = True
             return engine
         except Exception as error:  # no espeak-ng / SAPI / NSSpeech, or a broken driver
@@ -202,6 +206,21 @@ class SpeechOutput:
     def _speak_to_file(self, engine, writer, text: str, language: str):
         """Synthesize into a temporary WAV, then append it to out_path (one file per session)."""
         self._prepare(engine, language)
+        audio, rate = self._synthesize_to_file(engine, text)
+        if len(audio) == 0:
+            raise RuntimeError("the speech engine produced no audio")
+        if writer is None:
+            self.out_path.parent.mkdir(parents=True, exist_ok=True)
+            writer = soundfile.SoundFile(self.out_path, "w", samplerate=rate, channels=1, subtype="PCM_16")
+        elif writer.frames:
+            writer.write(np.zeros(int(writer.samplerate * GAP_BETWEEN_FILE_UTTERANCES_S), dtype="int16"))
+        if rate != writer.samplerate:
+            raise RuntimeError(f"the speech engine changed sample rate ({rate} Hz, file has {writer.samplerate} Hz)")
+        writer.write(audio)
+        writer.flush()  # the file is complete after every utterance
+        return writer
+
+    def _synthesize_to_file(self, engine, text: str) -> tuple[np.ndarray, int]:
         fd, tmp = tempfile.mkstemp(suffix=".wav", prefix="live-translator-tts-")
         os.close(fd)
         try:
@@ -213,20 +232,9 @@ class SpeechOutput:
             if hasattr(driver, "_save_file"):
                 driver._save_file = None
             audio, rate = soundfile.read(tmp, dtype="int16", always_2d=True)
+            return audio[:, 0], rate
         finally:
             os.unlink(tmp)
-        if len(audio) == 0:
-            raise RuntimeError("the speech engine produced no audio")
-        if writer is None:
-            self.out_path.parent.mkdir(parents=True, exist_ok=True)
-            writer = soundfile.SoundFile(self.out_path, "w", samplerate=rate, channels=1, subtype="PCM_16")
-        elif writer.frames:
-            writer.write(np.zeros(int(writer.samplerate * GAP_BETWEEN_FILE_UTTERANCES_S), dtype="int16"))
-        if rate != writer.samplerate:
-            raise RuntimeError(f"the speech engine changed sample rate ({rate} Hz, file has {writer.samplerate} Hz)")
-        writer.write(audio[:, 0])
-        writer.flush()  # the file is complete after every utterance
-        return writer
 
     # -- helpers --------------------------------------------------------------------------
     def _drain(self) -> None:

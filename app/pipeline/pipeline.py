@@ -63,6 +63,7 @@ class PipelineConfig:
     tts_rate: int | None = None  # words per minute; None = the engine's default
     verify: bool = False  # translation engine's cached-vs-uncached check (slow)
     num_beams: int = 1  # for final translations; provisional ones are always greedy
+    decode_overrides: dict[str, Any] = field(default_factory=dict)  # more DecodeOptions fields, e.g. max_new_tokens
     translate_partials: bool = True
     emit_steps: bool = True  # DecodeStepEvent per decoder step, for live diagnostics
     mute_while_speaking: bool | None = None  # None: only when listening to a microphone
@@ -479,8 +480,8 @@ class Pipeline:
                                  hint="Fix or choose the translation model, then start again.",
                                  utterance_id=event.utterance_id))
             return
-        options = DecodeOptions(num_beams=1 if provisional else self.config.num_beams,
-                                verify=self.config.verify and not provisional)
+        options = DecodeOptions(**{**self.config.decode_overrides, "num_beams": 1 if provisional else self.config.num_beams,
+                                   "verify": self.config.verify and not provisional})
         pieces = []
         for item in translator.stream(text, options=options, cancel=cancel):
             if isinstance(item, DecodeStep):
