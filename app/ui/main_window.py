@@ -373,6 +373,7 @@ class MainWindow(QMainWindow):
         if pipeline is not None:  # closing mid-sentence: cancel, join every stage thread
             pipeline.stop()
         self.pool.shutdown()
+        self.bridge.stop()
         self.diagnostics.timer.stop()
         super().closeEvent(event)
 
