@@ -31,10 +31,18 @@ class InputDevice:
     is_default: bool
 
 
+def _sounddevice():
+    try:
+        import sounddevice
+    except OSError as error:  # the PortAudio library itself is missing
+        raise LiveTranslatorError(f"Audio input is unavailable: {error}.",
+                                  "Install PortAudio (Debian: apt-get install libportaudio2).") from error
+    return sounddevice
+
+
 def list_input_devices() -> list[InputDevice]:
     """Every device PortAudio can record from (an empty list on a machine without any)."""
-    import sounddevice as sd
-
+    sd = _sounddevice()
     try:
         default_in = sd.default.device[0]
         apis = sd.query_hostapis()
@@ -50,8 +58,7 @@ def list_input_devices() -> list[InputDevice]:
 def _refresh_portaudio() -> None:
     """PortAudio lists devices once, when it starts: restart it so a device that appeared since
     (plugged in, sound server started) can be found. Only called while this source has no stream."""
-    import sounddevice as sd
-
+    sd = _sounddevice()
     sd._terminate()
     sd._initialize()
 
@@ -135,8 +142,8 @@ class MicrophoneSource:
     def start(self) -> None:
         """Open the device and start recording; raises LiveTranslatorError if that is impossible."""
         import av
-        import sounddevice as sd
 
+        sd = _sounddevice()
         self.stop()
         try:
             info = find_input_device(self.device)

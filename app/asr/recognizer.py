@@ -15,6 +15,7 @@ import difflib
 import itertools
 import os
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -160,6 +161,7 @@ class StreamingRecognizer:
         self._buf = np.zeros(0, np.float32)  # the utterance in progress, or a short lead-in
         self._buf_start = 0  # session sample of _buf[0]
         self._utt: _Utterance | None = None
+        self._requests = threading.Lock()  # set_language/reset may come from other threads
         self._pending_language: str | None = None
         self._reset_requested = False
 
@@ -174,19 +176,22 @@ class StreamingRecognizer:
     def set_language(self, language: str) -> None:
         """Recognise `language` from now on; a changed language drops the utterance in progress."""
         self._check_language(language)
-        self._pending_language = language
+        with self._requests:
+            self._pending_language = language
 
     def reset(self) -> None:
         """Drop the utterance in progress (the session clock keeps counting)."""
-        self._reset_requested = True
+        with self._requests:
+            self._reset_requested = True
 
     def _apply_requests(self) -> None:
-        language, self._pending_language = self._pending_language, None
+        with self._requests:
+            language, self._pending_language = self._pending_language, None
+            reset, self._reset_requested = self._reset_requested, False
         if language is not None and language != self.language:
             self.language = language
-            self._reset_requested = True
-        if self._reset_requested:
-            self._reset_requested = False
+            reset = True
+        if reset:
             self._utt = None
             self._restart_vad()
             self._buf, self._buf_start = np.zeros(0, np.float32), self._samples
@@ -244,7 +249,7 @@ class StreamingRecognizer:
             u.speech_end = f_end
             u.speech_end_at = now - (self._samples - f_end) / SAMPLE_RATE
         if state == "end":
-            return self._finish(u, u.speech_end + int(opts.pad_s * SAMPLE_RATE))
+            return self._finish(u, min(u.speech_end + int(opts.pad_s * SAMPLE_RATE), f_end))
         if f_end - u.start >= opts.max_utterance_s * SAMPLE_RATE:
             return self._cut(u)
         return []
