@@ -168,7 +168,7 @@ class DiagnosticsPanel(QWidget):
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.step_view)
         split.addWidget(self.sentence_view)
-        split.setSizes([300, 120])
+        split.setSizes([260, 160])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)

@@ -83,7 +83,7 @@ class TranscriptView(QWidget):
         self.grid.setColumnStretch(0, 1)
         self.grid.setColumnStretch(1, 1)
         self.grid.setHorizontalSpacing(24)
-        self.grid.setVerticalSpacing(14)
+        self.grid.setVerticalSpacing(0)
         self.grid.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
@@ -110,6 +110,7 @@ class TranscriptView(QWidget):
         label.setWordWrap(True)
         label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        label.setStyleSheet("QLabel { padding: 6px 4px; border-bottom: 1px solid #e3e8ec; }")
         return label
 
     def row(self, utterance_id: int) -> UtteranceRow:
