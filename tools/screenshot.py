@@ -2,6 +2,7 @@
 
     .venv/bin/python tools/screenshot.py [--out docs/screenshot.png] [--direction en-zh]
         [--recording FILE.wav] [--nmt-model DIR] [--asr-model NAME|DIR] [--text "..."]
+        [--verify]
 
 Without a display it re-runs itself under `xvfb-run` (Debian package xvfb). Without
 --recording it speaks --text with espeak-ng into a temporary WAV. The window is the one
@@ -23,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 DEFAULT_TEXT = {
-    "en-zh": "Good morning. Where is the train station? Thank you very much.",
-    "zh-en": "早上好。火车站在哪里？非常感谢。",
+    "en-zh": "Good morning. Where is the station? Thank you very much. See you tomorrow.",
+    "zh-en": "我爱你。我不知道。他是我的朋友。",
 }
 VOICE = {"en-zh": "en-us", "zh-en": "cmn-latn-pinyin"}
 SIZE = (1280, 860)
@@ -36,9 +37,11 @@ def parse_args(argv=None):
     parser.add_argument("--direction", default="en-zh", choices=sorted(DEFAULT_TEXT))
     parser.add_argument("--recording", help="a WAV to play instead of espeak-ng speech")
     parser.add_argument("--text", help="what espeak-ng says (default: a few phrasebook lines)")
-    parser.add_argument("--nmt-model", help="translation model folder (default: the catalog's)")
+    parser.add_argument("--nmt-model", help="translation model folder (default: the test phrasebook "
+                        "model, which knows these lines)")
     parser.add_argument("--asr-model", default="base")
     parser.add_argument("--timeout", type=float, default=240.0)
+    parser.add_argument("--verify", action="store_true", help="show the verify column filled in")
     return parser.parse_args(argv)
 
 
@@ -65,8 +68,9 @@ def film(args) -> int:
     store.setValue("direction", args.direction)
     store.setValue("tts_enabled", False)
     store.setValue("asr_model", args.asr_model)
-    if args.nmt_model:
-        store.setValue("nmt_" + args.direction.replace("-", "_"), str(Path(args.nmt_model).resolve()))
+    store.setValue("verify", args.verify)
+    model = Path(args.nmt_model) if args.nmt_model else ROOT / "tests" / "fixtures" / "phrasebook" / args.direction
+    store.setValue("nmt_" + args.direction.replace("-", "_"), str(model.resolve()))
     window = MainWindow(store)
     window.resize(*SIZE)
     window.move(0, 0)

@@ -2,6 +2,7 @@
 real Whisper weights, real ONNX translation models from tests/fixtures, and speech made
 by espeak-ng standing in for the microphone."""
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -20,6 +21,13 @@ def nmt_model(direction: str) -> Path:
     path = Path(os.environ.get("LT_TEST_PHRASEBOOK", FIXTURES / "phrasebook")) / direction
     assert path.is_dir(), f"missing test fixture {path}"
     return path
+
+
+def phrasebook_translation(text: str, direction: str) -> str:
+    """The answer the phrasebook model was trained to give for one of its phrases."""
+    pairs = json.loads((FIXTURES / "phrasebook" / "phrases.json").read_text(encoding="utf-8"))["phrases"]
+    source, target = (0, 1) if direction == "en-zh" else (1, 0)
+    return next(pair[target] for pair in pairs if pair[source] == text)
 
 
 def random_model(direction: str) -> Path:

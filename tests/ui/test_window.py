@@ -12,10 +12,10 @@ import pytest
 
 from app.pipeline import events as ev
 from app.ui.main_window import MainWindow
-from tests.ui.conftest import nmt_model, random_model, speak
+from tests.ui.conftest import nmt_model, phrasebook_translation, random_model, speak
 
 pytestmark = pytest.mark.slow
-EN_PHRASES = "Good morning. Thank you very much."
+EN_PHRASES = ["Good morning.", "Thank you very much."]
 
 
 class Watcher:
@@ -62,7 +62,7 @@ def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path
     assert window.models_bar.states["en-zh"].can_run and window.diagnostics.verify.isChecked()
     watch = Watcher(window)
     window.realtime = False
-    window.play_recording(str(speak(tmp_path / "en.wav", EN_PHRASES, "en")))
+    window.play_recording(str(speak(tmp_path / "en.wav", " ".join(EN_PHRASES), "en")))
     finish(qtbot, window)
 
     finals = watch.of(ev.SourceFinal)
@@ -73,8 +73,8 @@ def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path
     for final in finals:
         row = window.transcript.rows[final.utterance_id]
         assert row.source_final and row.source.text() == final.text
-    # each final translation sits beside its source and was never redrawn
-    assert translations
+    # the phrasebook's answers, in order; each beside its source, never redrawn
+    assert [t.text for t in translations] == [phrasebook_translation(p, "en-zh") for p in EN_PHRASES]
     for translation in translations:
         row = window.transcript.rows[translation.utterance_id]
         assert row.target.text() == translation.text and row.renders["target_after_final"] == 0
@@ -208,6 +208,8 @@ def test_switching_direction_mid_stream(qtbot, store, tmp_path):
     assert chinese, "the Chinese part was heard as Chinese"
     by_utterance = {t.utterance_id: t for t in translations}
     assert by_utterance[first].direction == "en-zh"
+    assert by_utterance[first].text == phrasebook_translation("Good morning.", "en-zh")
+    assert [by_utterance[u].text for u in chinese] == [phrasebook_translation("我爱你。", "zh-en")]
     for uid in chinese:
         assert by_utterance[uid].direction == "zh-en"
         assert window.transcript.rows[uid].target.text() == by_utterance[uid].text
