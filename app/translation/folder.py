@@ -137,8 +137,11 @@ def check_tokenizer(model: LoadedModel, codec: PromptCodec) -> None:
     """A tokenizer from another model gives ids the model does not have: refuse it."""
     vocab = model.vocab_size
     problem = None
+    prompt_ids = codec.source_prefix + [t for t in [codec.forced_bos_token_id] if t is not None]
     if vocab is not None and (len(codec) > vocab or model.family == "marian" and len(codec) != vocab):
         problem = f"has {len(codec)} tokens but the model has {vocab}"
+    elif vocab is not None and any(t >= vocab for t in prompt_ids):
+        problem = f"gives prompt token ids {prompt_ids} but the model has only {vocab} tokens"
     for key, piece in (("eos_token_id", "</s>"), ("pad_token_id", "<pad>")):
         token_id = model.config.get(key)
         if problem is None and isinstance(token_id, int) and codec.piece(token_id) != piece:

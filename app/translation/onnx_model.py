@@ -133,7 +133,20 @@ def read_decoder_signature(session: ort.InferenceSession, path: Path) -> Decoder
     )
 
 
+def speed_settings(options: ort.SessionOptions | None) -> ort.SessionOptions:
+    """Session options for one translation worker thread: every graph optimization, ops run
+    one after another (a decoder step is a chain), no inter-op pool."""
+    import os
+    options = options or ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", os.environ.get("LT_SPIN", "1"))
+    return options
+
+
 def open_session(path: Path, options: ort.SessionOptions | None = None) -> ort.InferenceSession:
+    options = speed_settings(options)
     try:
         return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as error:  # onnxruntime raises its own exception types for bad files

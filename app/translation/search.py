@@ -88,6 +88,19 @@ def log_softmax(x: np.ndarray) -> np.ndarray:
     return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
 
 
+def stable_top_k(values: np.ndarray, k: int) -> np.ndarray:
+    """`np.argsort(-values, kind="stable")[:k]` without sorting everything: beam search picks
+    2*num_beams of num_beams*vocab candidates each step, and a full sort of those dominated
+    the step. Ties keep the lower index first, exactly as the stable sort does."""
+    neg = -values
+    if k >= neg.size or np.isnan(neg).any():
+        return np.argsort(neg, kind="stable")[:k]
+    kth = neg[np.argpartition(neg, k - 1)[:k]].max()
+    better = np.flatnonzero(neg < kth)
+    chosen = np.union1d(better, np.flatnonzero(neg == kth)[: k - better.size])
+    return chosen[np.argsort(neg[chosen], kind="stable")]
+
+
 def process_scores(s: GenerationSettings, sequences: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """generate's logits processors, in generate's order, for sequences (batch, cur_len)."""
     scores = scores.astype(np.float32, copy=True)
@@ -231,7 +244,7 @@ class Search:
             logprobs = process_scores(s, running, log_softmax(logits))
             vocab = logprobs.shape[1]
             accumulated = (logprobs + running_scores[:, None]).reshape(-1)
-            order = np.argsort(-accumulated, kind="stable")[:keep]
+            order = stable_top_k(accumulated, keep)
             cand_scores, parents, tokens = accumulated[order], order // vocab, order % vocab
             candidates = np.concatenate([running[parents], tokens[:, None]], axis=1)
             hits = np.isin(tokens, eos) | (cur_len + 1 >= s.max_length)

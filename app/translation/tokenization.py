@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import warnings
 from pathlib import Path
 
 from app.errors import LiveTranslatorError
 
 MARIAN_ZH_TARGET_TOKENS = (">>cmn_Hans<<", ">>zho_Hans<<", ">>cmn<<", ">>zho<<", ">>zh<<")
+# Language tokens (M2M100 `__zh__`, Marian `>>cmn_Hans<<`) are prompts, never part of a translation.
+LANGUAGE_TOKEN = re.compile(r"^(__[A-Za-z_]{2,12}__|>>[A-Za-z_]{2,12}<<)$")
 SENTENCEPIECE_FILES = {"marian": ("source.spm", "target.spm", "vocab.json"), "m2m_100": ("sentencepiece.bpe.model", "vocab.json")}
 
 
@@ -44,9 +47,12 @@ class _TransformersBackend:
     def piece(self, token_id: int) -> str:
         return self.tok.convert_ids_to_tokens(int(token_id))
 
+    def tokens(self) -> dict[str, int]:
+        return {**self.tok.get_vocab(), **getattr(self.tok, "lang_token_to_id", {})}
+
     def token_id(self, token: str) -> int | None:
-        vocab = self.tok.get_vocab()
-        return vocab.get(token)
+        token_id = self.tok.convert_tokens_to_ids(token)
+        return None if token_id is None or token_id == self.tok.unk_token_id and token != self.tok.unk_token else token_id
 
 
 class _TokenizerJsonBackend:
@@ -64,6 +70,9 @@ class _TokenizerJsonBackend:
 
     def piece(self, token_id: int) -> str:
         return self.tok.id_to_token(int(token_id)) or ""
+
+    def tokens(self) -> dict[str, int]:
+        return self.tok.get_vocab(with_added_tokens=True)
 
     def token_id(self, token: str) -> int | None:
         return self.tok.token_to_id(token)
@@ -110,6 +119,7 @@ class PromptCodec:
                 f"The tokenizer in {folder} could not be loaded ({type(error).__name__}: {str(error)[:200]}).",
                 "The tokenizer files are damaged or belong to another kind of model: copy them again from the original model.",
             ) from None
+        self.language_token_ids = {i for t, i in self.backend.tokens().items() if LANGUAGE_TOKEN.match(t)}
         self.source_prefix: list[int] = []
         self.forced_bos_token_id: int | None = None
         if family == "marian" and self.target_lang == "zh":
@@ -138,7 +148,7 @@ class PromptCodec:
         return self.source_prefix + self.backend.encode(text) + [self.eos_token_id]
 
     def decode(self, ids: list[int]) -> str:
-        return self.backend.decode([int(i) for i in ids]).strip()
+        return self.backend.decode([int(i) for i in ids if int(i) not in self.language_token_ids]).strip()
 
     def piece(self, token_id: int) -> str:
         return self.backend.piece(token_id)
