@@ -135,13 +135,14 @@ def read_decoder_signature(session: ort.InferenceSession, path: Path) -> Decoder
 
 def speed_settings(options: ort.SessionOptions | None) -> ort.SessionOptions:
     """Session options for one translation worker thread: every graph optimization, ops run
-    one after another (a decoder step is a chain), no inter-op pool."""
-    import os
+    one after another (a decoder step is a chain), no inter-op pool, and intra-op threads that
+    sleep instead of spinning between ops. Spinning wins only on an idle machine; beside Whisper
+    and the window (and on the shared bench machine) it made steps ~30% slower (bench/README)."""
     options = options or ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.inter_op_num_threads = 1
-    options.add_session_config_entry("session.intra_op.allow_spinning", os.environ.get("LT_SPIN", "1"))
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return options
 
 

@@ -119,7 +119,9 @@ class PromptCodec:
                 f"The tokenizer in {folder} could not be loaded ({type(error).__name__}: {str(error)[:200]}).",
                 "The tokenizer files are damaged or belong to another kind of model: copy them again from the original model.",
             ) from None
-        self.language_token_ids = {i for t, i in self.backend.tokens().items() if LANGUAGE_TOKEN.match(t)}
+        # Not text: language tokens, and the control tokens a bare tokenizer.json may not flag as special.
+        self.skipped_ids = {i for t, i in self.backend.tokens().items() if LANGUAGE_TOKEN.match(t)}
+        self.skipped_ids |= {self.backend.token_id(t) for t in ("<s>", "</s>", "<pad>")} - {None}
         self.source_prefix: list[int] = []
         self.forced_bos_token_id: int | None = None
         if family == "marian" and self.target_lang == "zh":
@@ -148,7 +150,7 @@ class PromptCodec:
         return self.source_prefix + self.backend.encode(text) + [self.eos_token_id]
 
     def decode(self, ids: list[int]) -> str:
-        return self.backend.decode([int(i) for i in ids if int(i) not in self.language_token_ids]).strip()
+        return self.backend.decode([int(i) for i in ids if int(i) not in self.skipped_ids]).strip()
 
     def piece(self, token_id: int) -> str:
         return self.backend.piece(token_id)
