@@ -216,7 +216,8 @@ class StreamingRecognizer:
         if u is None:
             keep = int(self.options.pad_s * SAMPLE_RATE) + FRAME
             self._drop_audio_before(self._samples - keep)
-        elif (u.speech_frames * FRAME >= self.options.min_speech_s * SAMPLE_RATE
+        elif (self._gate.silence_run == 0  # in a pause, the final may be near: keep Whisper free for it
+              and u.speech_frames * FRAME >= self.options.min_speech_s * SAMPLE_RATE
               and self._samples - u.start >= self.options.first_partial_s * SAMPLE_RATE
               and self._samples - u.decoded_until >= self.options.partial_interval_s * SAMPLE_RATE):
             events += self._partial(u)
