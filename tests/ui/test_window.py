@@ -109,7 +109,7 @@ def python_threads():
 
 
 def test_closing_mid_sentence_shuts_every_thread_down(qtbot, store, tmp_path):
-    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")))
+    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(random_model("en-zh")))
     qtbot.waitUntil(lambda: not window.pool.busy(), timeout=60000)
     baseline = python_threads()
     watch = Watcher(window)
