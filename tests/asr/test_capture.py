@@ -136,3 +136,22 @@ def test_buffer_is_bounded_and_reports_overflow(virtual_mic):
         assert len(block) <= 0.6 * 16000  # only the newest half second was kept
     finally:
         source.stop()
+
+
+def test_falling_behind_becomes_an_error_event(virtual_mic, tiny_en):
+    events = recognize(MicrophoneSource("pulse", buffer_s=0.3), StreamingRecognizer(tiny_en, language="en"))
+    assert isinstance(next(e for e in events if isinstance(e, Level)), Level)  # audio flows
+    time.sleep(1.0)  # the consumer is busy elsewhere: the generator is not advanced
+    error = next(e for e in events if isinstance(e, Error))
+    assert error.stage == "capture" and "fell behind" in error.text and "dropped" in error.text and error.hint
+    events.close()  # stops the source
+
+
+def test_recording_at_speaking_pace_through_the_same_path(conversation, tiny_en):
+    source = FileSource(conversation("pace", ["Good morning everyone."], "en"), realtime=True)
+    events = list(recognize(source, StreamingRecognizer(tiny_en, language="en")))
+    final = next(e for e in events if isinstance(e, SourceFinal))
+    assert normalize_words(final.text) == "good morning everyone"
+    # speech_end_at is on the capture clock: the final came after the 0.5 s pause that ends speech
+    assert final.emitted_at - final.speech_end_at >= 0.5
+    assert any(isinstance(e, Level) and e.rms > 0.01 for e in events)
