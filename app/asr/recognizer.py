@@ -34,6 +34,9 @@ LANGUAGES = ("en", "zh")
 class RecognizerOptions:
     partial_interval_s: float = 0.5  # re-read the utterance after this much new audio
     first_partial_s: float = 1.0  # Whisper guesses wildly on less; such guesses must not be committed
+    # Audio captured longer ago than this is a backlog: partials are skipped until recognition
+    # has caught up (finals never are), so latency cannot creep up however the caller queues.
+    max_lag_s: float = 0.3
     # How many successive hypotheses must agree before a prefix is committed, per language:
     # Whisper base on Mandarin rewrites the start of a sentence more often (seen on espeak speech).
     agreement: dict = field(default_factory=lambda: {"en": 2, "zh": 3})
@@ -217,6 +220,7 @@ class StreamingRecognizer:
             keep = int(self.options.pad_s * SAMPLE_RATE) + FRAME
             self._drop_audio_before(self._samples - keep)
         elif (self._gate.silence_run == 0  # in a pause, the final may be near: keep Whisper free for it
+              and (captured_at is None or time.monotonic() - captured_at <= self.options.max_lag_s)
               and u.speech_frames * FRAME >= self.options.min_speech_s * SAMPLE_RATE
               and self._samples - u.start >= self.options.first_partial_s * SAMPLE_RATE
               and self._samples - u.decoded_until >= self.options.partial_interval_s * SAMPLE_RATE):

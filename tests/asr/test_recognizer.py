@@ -123,6 +123,19 @@ def test_speech_end_time_comes_from_the_capture_clock(say, recognizer_en):
     assert normalize_words(final.text) == "good morning"
 
 
+def test_a_backlog_skips_partials_but_not_finals(say, recognizer_en):
+    import time
+
+    speech = read16k(say("Please open the window before we start."))
+    audio = np.concatenate([silence(0.3), speech, silence(1.0)])
+    stale = time.monotonic() - 5.0  # these blocks were recorded 5 s ago: recognition is behind
+    events = []
+    for i in range(0, len(audio), 800):
+        events += recognizer_en.feed(audio[i:i + 800], captured_at=stale + i / 16000)
+    assert not [e for e in events if isinstance(e, SourcePartial)]
+    assert [normalize_words(f.text) for f in finals(events)] == ["please open the window before we start"]
+
+
 def test_reset_drops_the_utterance_in_progress(say, recognizer_en):
     speech = read16k(say("Good morning everyone."))
     recognizer_en.feed(np.concatenate([silence(0.3), speech[: len(speech) // 2]]))
