@@ -33,7 +33,6 @@ TARGET_TOKEN = ">>cmn_Hans<<"
 class BenchModels:
     hf: Path  # transformers folder (PyTorch + tokenizer)
     onnx: Path  # our export: fp32 files and *_quantized int8 twins
-    onnx_int8: Path  # the int8 twins under the plain names (symlinks), as our engine's int8 folder
     ct2_fp32: Path
     ct2_int8: Path
     export_path: str  # which exporter made `onnx` ("models.export" or "optimum main_export")
@@ -126,6 +125,24 @@ def _build_hf(out: Path) -> None:
     model.save_pretrained(out, safe_serialization=True)
 
 
+def _project_export_available() -> bool:
+    try:
+        from models.export import export_onnx  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def int8_problem(onnx_dir: Path) -> str | None:
+    """A *_quantized twin that is not smaller than its fp32 file was not really quantized
+    (e.g. quantize_dynamic without EnableSubgraph leaves a merged decoder's If branches fp32)."""
+    for twin in sorted(onnx_dir.glob("*_quantized.onnx")):
+        plain = twin.with_name(twin.name.replace("_quantized", ""))
+        if plain.is_file() and twin.stat().st_size > 0.5 * plain.stat().st_size:
+            return f"{twin.name} is {twin.stat().st_size >> 20} MB, not int8 (fp32: {plain.stat().st_size >> 20} MB)"
+    return None
+
+
 def _export_onnx(hf: Path, out: Path) -> str:
     """Export through the project's export path; optimum's main_export until that exists."""
     try:
@@ -133,7 +150,8 @@ def _export_onnx(hf: Path, out: Path) -> str:
     except ImportError:
         project_export = None
     if project_export is not None and hasattr(project_export, "export_onnx"):
-        project_export.export_onnx(hf, out, quantize=True)
+        # "both": the merged decoder (ours) and the split pair (optimum's usual path).
+        project_export.export_onnx(hf, out, layouts=("both",), quantize=True)
         return "models.export"
     from optimum.exporters.onnx import main_export
     from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -156,7 +174,7 @@ def build(log=print) -> BenchModels:
     if not _built(hf):
         log(f"building random-weight model in {hf} ...")
     _build_into(hf, _build_hf)
-    onnx = root / "onnx"
+    onnx = root / ("onnx" if _project_export_available() else "onnx-optimum")
     if not _built(onnx):
         log(f"exporting ONNX to {onnx} ...")
 
@@ -172,19 +190,7 @@ def build(log=print) -> BenchModels:
         if not _built(root / name):
             log(f"converting for CTranslate2 ({name}) ...")
         ct2[name] = _build_into(root / name, lambda tmp, q=quantization: _convert_ct2(hf, tmp, q))
-    onnx_int8 = root / "onnx-int8"
-
-    def link_int8(tmp: Path) -> None:
-        # Split decoders only: onnxruntime's quantize_dynamic leaves the merged decoder's If
-        # branches in fp32 (its MatMuls read outer-scope weights), so that file is not int8.
-        for f in onnx.iterdir():
-            if f.name.endswith("_quantized.onnx") and "merged" not in f.name:
-                (tmp / f.name.replace("_quantized", "")).symlink_to(f)
-            elif f.is_file() and f.suffix != ".onnx" and not f.name.startswith("."):
-                (tmp / f.name).symlink_to(f)
-
-    _build_into(onnx_int8, link_int8)
-    return BenchModels(hf=hf, onnx=onnx, onnx_int8=onnx_int8, ct2_fp32=ct2["ct2-fp32"], ct2_int8=ct2["ct2-int8"],
+    return BenchModels(hf=hf, onnx=onnx,  ct2_fp32=ct2["ct2-fp32"], ct2_int8=ct2["ct2-int8"],
                        export_path=(onnx / "export_path.txt").read_text().strip())
 
 

@@ -32,7 +32,8 @@ class Ours:
     def __init__(self, onnx_dir: Path, int8: bool):
         from app.translation import Translator
 
-        self.translator = Translator.load(onnx_dir, direction="en-zh")
+        # int8 exactly as `translate --quantized` loads it: the folder's *_quantized twins
+        self.translator = Translator.load(onnx_dir, direction="en-zh", prefer_quantized=int8)
         self.name = self.translator.model_name
 
     def run(self, text: str, beams: int, tokens: int) -> dict:
@@ -136,7 +137,7 @@ ENGINES = ("ours", "ct2", "pytorch", "optimum")
 def load(engine: str, int8: bool, paths: dict):
     os.environ.setdefault("OMP_NUM_THREADS", str(THREADS))
     if engine == "ours":
-        return Ours(paths["ours_int8" if int8 else "onnx"], int8)
+        return Ours(paths["onnx"], int8)
     if engine == "ct2":
         return CTranslate2(paths["ct2_int8" if int8 else "ct2_fp32"], paths["hf"], int8)
     if engine == "pytorch":

@@ -72,7 +72,7 @@ class Worker:
     def run(self, text: str, beams: int, tokens: int) -> dict:
         self.conn.send((text, beams, tokens))
         result = self.conn.recv()
-        time.sleep(0.02)  # let this engine's spinning threads go idle before the next engine runs
+        time.sleep(0.05)  # let this engine's spinning threads go idle before the next engine runs
         return result
 
     def close(self) -> None:
@@ -192,7 +192,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     os.environ["OMP_NUM_THREADS"] = str(engines.THREADS)  # before any worker imports torch / CTranslate2
     models = build(log=lambda m: print(m, file=sys.stderr, flush=True))
-    paths = {"hf": models.hf, "onnx": models.onnx, "ours_int8": models.onnx_int8,
+    paths = {"hf": models.hf, "onnx": models.onnx,
              "ct2_fp32": models.ct2_fp32, "ct2_int8": models.ct2_int8}
     wanted = [e for e in args.engines.split(",") if e]
     long = STEP_LATE + 28  # long enough to time step 100
