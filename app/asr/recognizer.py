@@ -52,11 +52,12 @@ class RecognizerOptions:
     sure_logprob: float = -0.4
 
 
-# Whisper's well-known inventions on silence and noise (from its subtitle training data).
-# These are dropped whenever they appear: nobody says them to a live translator.
+# Whisper's well-known inventions on silence and noise (credits from its subtitle training
+# data), matched on Simplified text. Dropped whenever they appear: nobody says them to a live
+# translator. Plain words such as 字幕 or 订阅 alone are left alone: people do say those.
 _ALWAYS_HALLUCINATED = re.compile(
-    r"字幕|订阅|訂閱|点赞|點贊|打赏|打賞|明镜|明鏡|Amara|subtitles? by|captions? by|transcribed by|"
-    r"優優獨播|优优独播|YoYo Television|請不吝|请不吝", re.IGNORECASE)
+    r"字幕\s*(by|由|提供|制作|志愿)|中文字幕|字幕组|请不吝|点赞.{0,8}订阅|订阅.{0,8}(转发|打赏)|明镜与点点|"
+    r"优优独播|YoYo Television|Amara|subtitles? by|captions? by|transcribed by", re.IGNORECASE)
 # These are real phrases, but also what Whisper hears in a breath or a door: kept only when sure.
 _WEAK_PHRASES = {
     "thankyou", "thankyouverymuch", "thanks", "thanksforwatching", "thankyouforwatching", "bye", "byebye",
@@ -88,9 +89,10 @@ def collapse_loops(text: str) -> str:
 
 
 def is_hallucination(text: str, avg_logprob: float, no_speech_prob: float, sure_logprob: float = -0.4) -> bool:
+    text = to_simplified(text)
     if _ALWAYS_HALLUCINATED.search(text):
         return True
-    return _norm(to_simplified(text)) in _WEAK_PHRASES and (avg_logprob < sure_logprob or no_speech_prob > 0.3)
+    return _norm(text) in _WEAK_PHRASES and (avg_logprob < sure_logprob or no_speech_prob > 0.3)
 
 
 def common_prefix(a: list[str], b: list[str]) -> int:

@@ -176,6 +176,10 @@ def test_known_hallucinations_are_dropped_unless_sure():
     assert is_hallucination("謝謝觀看", -0.2, 0.5)
     assert not is_hallucination(" Thank you.", -0.1, 0.01)
     assert not is_hallucination("Thank you for coming.", -0.9, 0.2)
+    assert is_hallucination("中文字幕志愿者 杨茜茜", -0.3, 0.1)
+    assert is_hallucination("字幕由Amara.org社区提供", -0.3, 0.1)
+    assert not is_hallucination("请打开字幕", -0.3, 0.1)  # people do talk about subtitles
+    assert not is_hallucination("我订阅了这本杂志", -0.3, 0.1)
 
 
 def test_loops_are_collapsed():
