@@ -15,7 +15,8 @@ from app.ui.main_window import MainWindow
 from tests.ui.conftest import nmt_model, phrasebook_translation, random_model, speak
 
 pytestmark = pytest.mark.slow
-EN_PHRASES = ["Good morning.", "Thank you very much."]
+PHRASES = {"en-zh": ["Good morning.", "Thank you very much."],  # ones espeak-ng + Whisper base
+           "zh-en": ["我不知道。", "他是我的朋友。"]}                   # hear back exactly
 
 
 class Watcher:
@@ -57,12 +58,15 @@ def finish(qtbot, window, timeout=180000):
     qtbot.waitUntil(lambda: not window.running() and not window.stopping, timeout=timeout)
 
 
-def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path):
-    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")), verify=True)
-    assert window.models_bar.states["en-zh"].can_run and window.diagnostics.verify.isChecked()
+@pytest.mark.parametrize("direction", ["en-zh", "zh-en"])
+def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path, direction):
+    window = make_window(qtbot, store, direction=direction, verify=True,
+                         **{"nmt_" + direction.replace("-", "_"): str(nmt_model(direction))})
+    assert window.models_bar.states[direction].can_run and window.diagnostics.verify.isChecked()
     watch = Watcher(window)
     window.realtime = False
-    window.play_recording(str(speak(tmp_path / "en.wav", " ".join(EN_PHRASES), "en")))
+    phrases = PHRASES[direction]
+    window.play_recording(str(speak(tmp_path / "speech.wav", " ".join(phrases), direction[:2])))
     finish(qtbot, window)
 
     finals = watch.of(ev.SourceFinal)
@@ -74,7 +78,7 @@ def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path
         row = window.transcript.rows[final.utterance_id]
         assert row.source_final and row.source.text() == final.text
     # the phrasebook's answers, in order; each beside its source, never redrawn
-    assert [t.text for t in translations] == [phrasebook_translation(p, "en-zh") for p in EN_PHRASES]
+    assert [t.text for t in translations] == [phrasebook_translation(p, direction) for p in phrases]
     for translation in translations:
         row = window.transcript.rows[translation.utterance_id]
         assert row.target.text() == translation.text and row.renders["target_after_final"] == 0
