@@ -5,15 +5,17 @@ the Pipeline: Silero VAD + Whisper base, then the full-size opus-mt-en-zh archit
 (random weights from bench/bench_model.py, exported through models/export.py), forced to
 write `--tokens` output tokens per sentence. Prints the median and p95 of the latency the
 pipeline stamps on each final translation, split into its recognition part (end of speech ->
-final source text) and its translation part, for the fp32 and int8 models; the ratio is the
-whole chain against recognition alone, measured in the same run.
+final source text) and its translation part, with and without provisional translation of
+partial text (fp32; int8 on request); the ratio is the whole chain against recognition alone,
+measured in the same run.
 
-    .venv/bin/python bench/pipeline_latency.py [--utterances 8] [--tokens 16] [--precision fp32 int8]
+    .venv/bin/python bench/pipeline_latency.py [--utterances 8] [--tokens 16] [--precision fp32 int8] [--partials on off]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -51,13 +53,13 @@ def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
 
 
-def measure(model_dir: Path, int8: bool, wav: Path, tokens: int) -> dict:
+def measure(model_dir: Path, int8: bool, wav: Path, tokens: int, partials: bool) -> dict:
     from app.translation import Translator
 
     translator = Translator.load(model_dir, direction="en-zh", prefer_quantized=int8)
     events: list = []
     config = PipelineConfig(direction="en-zh", input_path=wav, realtime=True, asr_model="base", tts_enabled=False,
-                            save_transcript=False, emit_steps=False,
+                            save_transcript=False, emit_steps=False, translate_partials=partials,
                             decode_overrides={"min_new_tokens": tokens, "max_new_tokens": tokens, "loop_window": 0})
     pipeline = Pipeline(config, on_event=events.append, translators={"en-zh": translator})
     pipeline.start()
@@ -77,21 +79,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--utterances", type=int, default=8)
     parser.add_argument("--tokens", type=int, default=16, help="output tokens forced per sentence (min=max)")
-    parser.add_argument("--precision", nargs="+", default=["fp32", "int8"], choices=["fp32", "int8"])
+    parser.add_argument("--precision", nargs="+", default=["fp32"], choices=["fp32", "int8"])
+    parser.add_argument("--partials", nargs="+", default=["on", "off"], choices=["on", "off"],
+                        help="translate partial text provisionally (on), or only final text (off)")
     args = parser.parse_args(argv)
     models = bench_model.build(log=lambda m: print(m, file=sys.stderr))
     with tempfile.TemporaryDirectory() as tmp:
         wav = make_recording(args.utterances, Path(tmp))
         duration = sf.info(wav).duration
         print(f"recording: {args.utterances} utterances, {duration:.1f} s, fed at speaking speed; Whisper base; "
-              f"{args.tokens} output tokens per sentence; export: {models.export_path}")
-        print(f"{'model':<46} {'n':>5} {'median ms':>10} {'p95 ms':>8}   {'asr med':>8} {'nmt med':>8} {'ratio':>6}")
+              f"{args.tokens} output tokens per sentence; export: {models.export_path}; "
+              f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
+        print(f"{'model':<46} {'partials':>8} {'n':>5} {'median ms':>10} {'p95 ms':>8}   {'asr med':>8} {'nmt med':>8} {'ratio':>6}")
         for precision in args.precision:
-            r = measure(models.onnx, precision == "int8", wav, args.tokens)
-            med, p95 = statistics.median(r["total"]), percentile(r["total"], 95)
-            asr_med, nmt_med = statistics.median(r["asr"]), statistics.median(r["translation"])
-            print(f"{r['model'][:46]:<46} {r['translated']:>2}/{r['utterances']:<2} {med:>10.0f} {p95:>8.0f}   "
-                  f"{asr_med:>8.0f} {nmt_med:>8.0f} {med / asr_med:>6.2f}")
+            for partials in args.partials:
+                r = measure(models.onnx, precision == "int8", wav, args.tokens, partials == "on")
+                med, p95 = statistics.median(r["total"]), percentile(r["total"], 95)
+                asr_med, nmt_med = statistics.median(r["asr"]), statistics.median(r["translation"])
+                print(f"{r['model'][:46]:<46} {partials:>8} {r['translated']:>2}/{r['utterances']:<2} {med:>10.0f} {p95:>8.0f}   "
+                      f"{asr_med:>8.0f} {nmt_med:>8.0f} {med / asr_med:>6.2f}", flush=True)
             if r["errors"] or not r["finished"]:
                 print(f"  finished={r['finished']} errors={r['errors'][:3]}")
         print("median/p95: end of speech -> final translation; asr: -> final source text; nmt: final source -> "

@@ -357,15 +357,32 @@ class Pipeline:
                 item = session.audio.get(timeout=0.1)
             except queue.Empty:
                 continue
+            blocks = []
+            while isinstance(item, tuple):  # live audio: take the whole backlog at once (see _feed)
+                blocks.append(item)
+                if item[1] is None:
+                    item = None  # a recording read flat out: block by block, as `transcribe` does
+                    break
+                try:
+                    item = session.audio.get_nowait()
+                except queue.Empty:
+                    item = None
+            if blocks:
+                self._recognize(session, lambda: self._feed(recognizer, blocks), direction)
             if item is _END:
                 self._recognize(session, recognizer.flush, direction)
                 break
             if item is _FLUSH:
                 self._recognize(session, recognizer.flush, direction)
-            else:
-                block, captured_at = item
-                self._recognize(session, lambda: recognizer.feed(block, captured_at=captured_at or None), direction)
         self._end_recognition(session)
+
+    @staticmethod
+    def _feed(recognizer, blocks: list[tuple[np.ndarray, float | None]]) -> list:
+        """One feed for all the audio waiting: when live recognition falls behind, Whisper
+        re-reads the utterance once for the whole backlog instead of once per block, so it
+        catches up instead of falling further behind."""
+        audio = blocks[0][0] if len(blocks) == 1 else np.concatenate([b for b, _ in blocks])
+        return recognizer.feed(audio, captured_at=blocks[-1][1] or None)
 
     def _recognize(self, session: _Session, step: Callable[[], list], direction: str) -> None:
         try:

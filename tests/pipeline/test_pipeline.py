@@ -1,0 +1,118 @@
+"""The Pipeline API through the real parts: direction switches, restarts, the saved transcript."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from app.asr import FileSource
+from app.pipeline import PipelineConfig, Transcript
+from app.pipeline.events import Status
+
+from .conftest import Run, chinese, english, expected
+
+pytestmark = pytest.mark.slow
+LATIN, CJK = re.compile(r"[A-Za-z]"), re.compile(r"[\u4e00-\u9fff]")
+
+
+class PausingSource(FileSource):
+    """A recording that holds back (like a quiet room) after `pause_at_s` until `resume` is set."""
+
+    def __init__(self, path, pause_at_s: float):
+        super().__init__(path, realtime=False)
+        self.pause_at = int(pause_at_s * 16000)
+        self.paused = threading.Event()
+        self.resume = threading.Event()
+
+    def read(self, timeout=0.1):
+        if self._pos >= self.pause_at and not self.resume.is_set():
+            self.paused.set()
+            self.resume.wait(timeout)
+            return None
+        return super().read(timeout)
+
+
+def wait_for(condition, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_direction_switch_mid_session(recording, phrasebook, recognizer):
+    en, zh = ["Good morning.", "I love you."], ["我爱你。", "这个多少钱？"]
+    wav = recording("switch", english(en) + chinese(zh))
+    source = PausingSource(wav, pause_at_s=5.0)  # in the pause after the English part
+    config = PipelineConfig(direction="en-zh", nmt_models=dict(phrasebook), tts_enabled=False)
+    run = Run(config, audio_source=source, recognizer=recognizer)
+    run.pipeline.start()
+    try:
+        wait_for(lambda: source.paused.is_set() and len(run.translations()) == 2)
+        run.pipeline.set_direction("zh-en")
+        source.resume.set()
+        assert run.pipeline.wait_until_done(180)
+    finally:
+        run.pipeline.stop()
+    assert [t.text for t in run.translations()] == expected(en, "en-zh") + expected(zh, "zh-en")
+    assert [t.direction for t in run.translations()] == ["en-zh"] * 2 + ["zh-en"] * 2
+    # No English in the Chinese stream and no Chinese in the English one, provisional text included.
+    for t in run.translations() + run.translations(provisional=True):
+        foreign = CJK if t.direction == "en-zh" else LATIN  # what the source must not contain
+        assert not foreign.search(t.source), t
+    for t in run.translations():
+        assert not (LATIN if t.direction == "en-zh" else CJK).search(t.text), t
+    assert any(s.state == "direction" and s.detail == "zh-en" for s in run.of(Status))
+
+
+def test_start_stop_restart_leaves_no_threads(recording, phrasebook, recognizer, tmp_path):
+    wav = recording("restart", english(["See you tomorrow."]))
+    config = PipelineConfig(direction="en-zh", nmt_models=dict(phrasebook), input_path=wav, realtime=False,
+                            tts_out=tmp_path / "speech.wav")
+    run = Run(config, recognizer=recognizer)
+    baseline = threading.active_count()
+    transcripts = []
+    for _ in range(3):
+        run.run()
+        transcripts.append(run.pipeline.transcript.path)
+        assert threading.active_count() == baseline, [t.name for t in threading.enumerate()]
+    assert [t.text for t in run.translations()] == expected(["See you tomorrow."], "en-zh") * 3
+    assert len(set(transcripts)) == 3
+    # Stopping mid-utterance, and stopping twice, are clean too.
+    run.pipeline.start()
+    time.sleep(0.5)
+    run.pipeline.stop()
+    run.pipeline.stop()
+    assert threading.active_count() == baseline
+    assert sum(s.state == "stopped" for s in run.of(Status)) == 4
+
+
+def test_transcript_survives_a_kill(recording, phrasebook, tmp_path):
+    wav = recording("kill", english(["Good morning.", "Where is the station?", "I love you."]), gap_s=3.0)
+    folder = tmp_path / "transcripts"
+    env = {**os.environ, "LIVE_TRANSLATOR_TRANSCRIPTS": str(folder)}
+    proc = subprocess.Popen([sys.executable, "-m", "app", "run", "--input", str(wav), "--direction", "en-zh",
+                             "--nmt-model", str(phrasebook["en-zh"]), "--no-tts", "--realtime", "--json"],
+                            stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        for line in proc.stdout:
+            event = json.loads(line)
+            if event["type"] == "translation" and not event["provisional"]:
+                break
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.wait(30)
+    (path,) = folder.glob("*.jsonl")
+    transcript = Transcript.load(path)
+    assert transcript.entries[0].source == "Good morning."
+    assert transcript.entries[0].translation == expected(["Good morning."], "en-zh")[0]
+    assert "Good morning.\n" + expected(["Good morning."], "en-zh")[0] in transcript.export_text()
+    assert transcript.export_srt().startswith("1\n00:00:00,")

@@ -1,0 +1,93 @@
+"""`python -m app run` end to end: espeak-ng speech -> Whisper -> phrasebook model -> speech."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+import soundfile as sf
+
+from app.pipeline.transcript import Transcript
+
+from .conftest import SPOKEN_EN, SPOKEN_ZH, chinese, english, expected
+
+pytestmark = pytest.mark.slow
+
+
+def run_cli(*args: str, timeout: float = 400) -> tuple[int, list[dict], str]:
+    proc = subprocess.run([sys.executable, "-m", "app", "run", *args], capture_output=True, text=True, timeout=timeout)
+    lines = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    return proc.returncode, lines, proc.stderr
+
+
+def final_translations(lines: list[dict]) -> list[dict]:
+    return [e for e in lines if e["type"] == "translation" and not e["provisional"]]
+
+
+def check_stream_rules(lines: list[dict]) -> None:
+    """Every final translation carries its source and latency; it is the last word on its
+    utterance (nothing provisional after it, never a second final)."""
+    finals = {e["utterance_id"]: e["text"] for e in lines if e["type"] == "final"}
+    done: set[int] = set()
+    for e in lines:
+        if e["type"] != "translation":
+            continue
+        assert e["utterance_id"] not in done, f"utterance {e['utterance_id']} translated again after its final: {e}"
+        if not e["provisional"]:
+            done.add(e["utterance_id"])
+            assert e["source"] == finals[e["utterance_id"]].strip()
+            assert e["latency_ms"] is not None and 0 <= e["latency_ms"] < 60_000
+
+
+def test_english_to_chinese_with_speech_to_file(recording, phrasebook, tmp_path):
+    wav = recording("en", english())
+    out = tmp_path / "spoken.wav"
+    code, lines, stderr = run_cli("--input", str(wav), "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]),
+                                  "--tts-out", str(out), "--json")
+    assert code == 0, stderr
+    assert [e["text"] for e in final_translations(lines)] == expected(SPOKEN_EN, "en-zh")
+    assert all(e["direction"] == "en-zh" for e in final_translations(lines))
+    assert any(e["type"] == "partial" for e in lines), "no partial source text was reported"
+    check_stream_rules(lines)
+    speech = [e for e in lines if e["type"] == "speech"]
+    assert [e["text"] for e in speech] == expected(SPOKEN_EN, "en-zh")
+    assert {e["language"] for e in speech} == {"zh"} and {e["path"] for e in speech} == {str(out)}
+    info = sf.info(out)
+    assert info.duration > 0.4 * len(SPOKEN_EN), "the speech file is too short to hold every translation"
+    # The transcript was saved as the run went, and exports both ways.
+    path = re.search(r"transcript saved: (.+)", stderr).group(1).strip()
+    transcript = Transcript.load(path)
+    assert [e.translation for e in transcript.entries if e.source] == expected(SPOKEN_EN, "en-zh")
+    assert expected(SPOKEN_EN, "en-zh")[0] in transcript.export_text()
+    assert "00:00:0" in transcript.export_srt() and " --> " in transcript.export_srt()
+
+
+def test_chinese_to_english_and_speech_recognised_back(recording, phrasebook, tmp_path, whisper_base):
+    wav = recording("zh", chinese())
+    out = tmp_path / "spoken.wav"
+    code, lines, stderr = run_cli("--input", str(wav), "--direction", "zh-en", "--nmt-model", str(phrasebook["zh-en"]),
+                                  "--tts-out", str(out), "--json")
+    assert code == 0, stderr
+    assert [e["text"] for e in final_translations(lines)] == expected(SPOKEN_ZH, "zh-en")
+    check_stream_rules(lines)
+    # What the speech output wrote is English that Whisper hears back, phrase by phrase, in order.
+    segments, _ = whisper_base.transcribe(str(out), language="en", beam_size=5, condition_on_previous_text=False)
+    heard = re.sub(r"[^a-z' ]", " ", " ".join(s.text for s in segments).lower())
+    position = 0
+    for phrase in expected(SPOKEN_ZH, "zh-en"):
+        words = re.sub(r"[^a-z' ]", " ", phrase.lower()).split()
+        found = re.search(r"\s+".join(map(re.escape, words)), heard[position:])
+        assert found, f"{phrase!r} not heard back in {heard!r}"
+        position += found.end()
+
+
+def test_missing_recording_and_model_are_explained(tmp_path, phrasebook, monkeypatch):
+    code, _, stderr = run_cli("--input", str(tmp_path / "nope.wav"), "--direction", "en-zh",
+                              "--nmt-model", str(phrasebook["en-zh"]), timeout=120)
+    assert code == 2 and "No such recording" in stderr
+    monkeypatch.setenv("LIVE_TRANSLATOR_MODELS", str(tmp_path / "no-models-here"))
+    code, _, stderr = run_cli("--input", str(tmp_path / "nope.wav"), "--direction", "zh-en", timeout=120)
+    assert code == 2 and "No translation model for zh-en" in stderr and "--nmt-model DIR" in stderr
