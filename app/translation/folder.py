@@ -13,8 +13,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import onnxruntime as ort
-
 from app.errors import LiveTranslatorError
 from app.translation.onnx_model import Decoders, Encoder, choose_decoders, open_session, read_decoder_signature
 from app.translation.tokenization import PromptCodec, read_json, tokenizer_files
@@ -119,13 +117,10 @@ def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int 
             "decoder_model.onnx + decoder_with_past_model.onnx.",
             "The download or export is incomplete: fetch the decoder files too.",
         )
-    options = ort.SessionOptions()
-    if threads:
-        options.intra_op_num_threads = threads
-    encoder = Encoder(open_session(files["encoder_model"], options), files["encoder_model"])
+    encoder = Encoder(open_session(files["encoder_model"], threads), files["encoder_model"])
     candidates = []
     for stem in wanted:
-        session = open_session(files[stem], options)
+        session = open_session(files[stem], threads)
         candidates.append((session, read_decoder_signature(session, files[stem])))
     decoders = choose_decoders(candidates)
     used = {"encoder_model": files["encoder_model"], **{s: files[s] for s in wanted}}

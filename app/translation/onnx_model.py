@@ -133,12 +133,14 @@ def read_decoder_signature(session: ort.InferenceSession, path: Path) -> Decoder
     )
 
 
-def speed_settings(options: ort.SessionOptions | None) -> ort.SessionOptions:
+def speed_settings(threads: int | None = None) -> ort.SessionOptions:
     """Session options for one translation worker thread: every graph optimization, ops run
     one after another (a decoder step is a chain), no inter-op pool, and intra-op threads that
     sleep instead of spinning between ops. Spinning wins only on an idle machine; beside Whisper
     and the window (and on the shared bench machine) it made steps ~30% slower (bench/README)."""
-    options = options or ort.SessionOptions()
+    options = ort.SessionOptions()  # one per session: config entries cannot be set twice
+    if threads:
+        options.intra_op_num_threads = threads
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.inter_op_num_threads = 1
@@ -146,8 +148,8 @@ def speed_settings(options: ort.SessionOptions | None) -> ort.SessionOptions:
     return options
 
 
-def open_session(path: Path, options: ort.SessionOptions | None = None) -> ort.InferenceSession:
-    options = speed_settings(options)
+def open_session(path: Path, threads: int | None = None) -> ort.InferenceSession:
+    options = speed_settings(threads)
     try:
         return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as error:  # onnxruntime raises its own exception types for bad files

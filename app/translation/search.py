@@ -36,6 +36,9 @@ class GenerationSettings:
     early_stopping: bool | str = False
     no_repeat_ngram_size: int = 0
     repetition_penalty: float = 1.0
+    suppress_tokens: tuple[int, ...] = ()
+    begin_suppress_tokens: tuple[int, ...] = ()
+    renormalize_logits: bool = False  # log-softmax again after the processors (opus-mt's configs set it)
     loop_window: int = 12  # loop guard: stop when the last N tokens are one block of <= 4 tokens repeated; 0 = off
 
 
@@ -52,7 +55,8 @@ def resolve_settings(generation_config: dict, model_config: dict, overrides: dic
     source = dict(generation_config) if generation_config else {
         k: model_config[k] for k in list(GENERATE_DEFAULTS) + [
             "decoder_start_token_id", "eos_token_id", "pad_token_id", "bos_token_id", "forced_bos_token_id",
-            "forced_eos_token_id", "bad_words_ids", "min_new_tokens", "max_new_tokens"] if k in model_config}
+            "forced_eos_token_id", "bad_words_ids", "min_new_tokens", "max_new_tokens", "suppress_tokens",
+            "begin_suppress_tokens", "renormalize_logits"] if k in model_config}
     for key in ("decoder_start_token_id", "eos_token_id", "pad_token_id"):
         if source.get(key) is None and model_config.get(key) is not None:
             source[key] = model_config[key]
@@ -78,6 +82,8 @@ def resolve_settings(generation_config: dict, model_config: dict, overrides: dic
         length_penalty=float(values["length_penalty"]), early_stopping=values["early_stopping"],
         no_repeat_ngram_size=int(values["no_repeat_ngram_size"] or 0),
         repetition_penalty=float(values["repetition_penalty"] or 1.0),
+        suppress_tokens=_ids(values.get("suppress_tokens")), begin_suppress_tokens=_ids(values.get("begin_suppress_tokens")),
+        renormalize_logits=bool(values.get("renormalize_logits", False)),
         loop_window=int(values.get("loop_window", 12)),
     )
 
@@ -132,6 +138,12 @@ def process_scores(s: GenerationSettings, sequences: np.ndarray, scores: np.ndar
     if s.forced_eos_token_ids and cur_len == s.max_length - 1:
         scores[:] = NEG_INF
         scores[:, list(s.forced_eos_token_ids)] = 0
+    if s.suppress_tokens:
+        scores[:, list(s.suppress_tokens)] = NEG_INF
+    if s.begin_suppress_tokens and cur_len == (1 if s.forced_bos_token_id is None else 2):
+        scores[:, list(s.begin_suppress_tokens)] = NEG_INF
+    if s.renormalize_logits:
+        scores = log_softmax(scores)
     return scores
 
 
