@@ -197,17 +197,21 @@ def test_extend_committed_keeps_what_was_shown():
     assert units_of("他是 my 朋友.") == ["他", "是", " my", " 朋", "友", "."]
 
 
+def plain_whisper(model, audio, language):
+    segments, _ = model.transcribe(audio, language=language, temperature=0.0, condition_on_previous_text=False,
+                                   without_timestamps=True)
+    return " ".join(s.text for s in segments)
+
+
 def test_whisper_inventions_on_real_audio_are_dropped_or_collapsed(say, tiny_en, base):
     speech = read16k(say("Hello everyone, welcome to the meeting."))
     fragment = np.concatenate([speech[4000:7000], silence(2.5)])  # a 0.2 s scrap, then nothing
-    raw = " ".join(s.text for s in tiny_en.transcribe(fragment, language="en", temperature=0.0, condition_on_previous_text=False,
-                                                      without_timestamps=True)[0])
+    raw = plain_whisper(tiny_en, fragment, "en")
     assert normalize_words(raw) == "thank you"  # what Whisper makes of it on its own (seen here)
     assert StreamingRecognizer(tiny_en, language="en").transcribe(fragment) == ""
     # Backwards speech, heard as Mandarin: base repeats one word in Traditional characters.
     backwards = speech[::-1].copy()
-    raw = " ".join(s.text for s in base.transcribe(backwards, language="zh", temperature=0.0, condition_on_previous_text=False,
-                                                   without_timestamps=True)[0])
+    raw = plain_whisper(base, backwards, "zh")
     guarded = StreamingRecognizer(base, language="zh").transcribe(backwards)
     assert len(raw) > 2 * len(guarded) and collapse_loops(guarded) == guarded
     from app.asr.simplified import to_simplified
