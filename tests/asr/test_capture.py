@@ -155,3 +155,18 @@ def test_recording_at_speaking_pace_through_the_same_path(conversation, tiny_en)
     # speech_end_at is on the capture clock: the final came after the 0.5 s pause that ends speech
     assert final.emitted_at - final.speech_end_at >= 0.5
     assert any(isinstance(e, Level) and e.rms > 0.01 for e in events)
+
+
+def test_device_by_index_name_or_part_of_a_name(virtual_mic):
+    source = MicrophoneSource("pulse")
+    source.start()  # refreshes PortAudio's list if the server is new to it
+    source.stop()
+    devices = list_input_devices()
+    pulse = next(d for d in devices if d.name == "pulse")
+    assert find_input_device(pulse.index) == pulse
+    assert find_input_device(str(pulse.index)) == pulse
+    assert find_input_device("pulse") == pulse
+    assert find_input_device(None) in devices
+    with pytest.raises(LiveTranslatorError) as error:
+        find_input_device("definitely-not-a-device")
+    assert "pulse" in error.value.message  # the message lists what there is
