@@ -86,9 +86,17 @@ class LoadedModel:
         return self.config.get("max_position_embeddings")
 
 
+def model_root(folder: Path | str) -> Path:
+    """The folder itself, or its parent when given the `onnx/` subfolder of a transformers.js repo."""
+    folder = Path(folder).expanduser()
+    if folder.name == "onnx" and not (folder / "config.json").exists() and (folder.parent / "config.json").exists():
+        return folder.parent
+    return folder
+
+
 def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int | None = None) -> LoadedModel:
     """Open a model folder's sessions; any problem raises LiveTranslatorError naming it."""
-    folder = Path(folder).expanduser()
+    folder = model_root(folder)
     if not folder.is_dir():
         raise LiveTranslatorError(f"Model folder {folder} does not exist.", "Pass the folder that holds config.json and the .onnx files.")
     config = read_json(folder / "config.json")
@@ -184,7 +192,7 @@ class ModelFolderReport:
 
 def inspect_model_folder(path: Path | str) -> ModelFolderReport:
     """Look at a folder and say what it is, what is missing and whether the app can run it."""
-    report = ModelFolderReport(Path(path))
+    report = ModelFolderReport(model_root(path))
     folder = report.path
     config = read_json(folder / "config.json") if folder.is_dir() else {}
     report.family = config.get("model_type")

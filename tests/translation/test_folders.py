@@ -22,6 +22,8 @@ def test_layouts_are_read_from_the_sessions():
         assert words in t.model_name, (layout, t.model_name)
     subdir = translator(str(family_dir("marian-en-zh") / "onnx-subdir"), "en-zh")
     assert all(p.parent.name == "onnx" and not p.stem.endswith("_quantized") for p in subdir.model.files.values())
+    # pointing at the onnx/ subfolder itself finds config and tokenizer one level up
+    assert Translator.load(family_dir("marian-en-zh") / "onnx-subdir" / "onnx", "en-zh").model.files == subdir.model.files
 
 
 def test_quantized_twins_are_used_when_preferred():
