@@ -12,6 +12,7 @@ import threading
 import time
 
 import pytest
+import soundfile as sf
 
 from app.asr import FileSource
 from app.pipeline import PipelineConfig, Transcript
@@ -49,8 +50,9 @@ def wait_for(condition, timeout: float = 120.0) -> None:
 
 def test_direction_switch_mid_session(recording, phrasebook, recognizer):
     en, zh = ["Good morning.", "I love you."], ["我爱你。", "这个多少钱？"]
-    wav = recording("switch", english(en) + chinese(zh))
-    source = PausingSource(wav, pause_at_s=5.0)  # in the pause after the English part
+    wav = recording("switch", english(en) + chinese(zh), gap_s=1.2)
+    english_part = sf.info(recording("switch-en", english(en), gap_s=1.2)).duration
+    source = PausingSource(wav, pause_at_s=english_part - 0.6)  # in the pause after the English part
     config = PipelineConfig(direction="en-zh", nmt_models=dict(phrasebook), tts_enabled=False)
     run = Run(config, audio_source=source, recognizer=recognizer)
     run.pipeline.start()
