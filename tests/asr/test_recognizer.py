@@ -55,12 +55,23 @@ def test_mandarin_character_error_rate_in_simplified(mandarin_run):
 
 def test_partials_come_first_and_the_final_extends_the_committed_prefix(english_run):
     events, path = english_run
-    duration = len(read16k(path)) / 16000
+    committed_before_final = check_partials_then_final(events, len(read16k(path)) / 16000, len(ENGLISH))
+    assert committed_before_final >= 3  # most sentences showed a committed prefix before their final
+
+
+def test_mandarin_partials_follow_the_same_rules(mandarin_run):
+    check_partials_then_final(mandarin_run, float("inf"), len(MANDARIN))
+    assert any(isinstance(e, SourcePartial) for e in mandarin_run)
+
+
+def check_partials_then_final(events, duration, utterances) -> int:
+    """Per utterance: partials, then one final; committed never shrinks and starts every later
+    text. Returns how many utterances had a committed prefix before their final."""
     by_utterance = {}
     for e in events:
         if isinstance(e, (SourcePartial, SourceFinal)):
             by_utterance.setdefault(e.utterance_id, []).append(e)
-    assert len(by_utterance) == len(ENGLISH)
+    assert len(by_utterance) == utterances
     long_ones = 0
     previous_end = 0.0
     for utterance in by_utterance.values():
@@ -77,7 +88,7 @@ def test_partials_come_first_and_the_final_extends_the_committed_prefix(english_
         assert final.text.startswith(committed)
         if len(partials) >= 2 and committed:
             long_ones += 1
-    assert long_ones >= 3  # most sentences showed partials with a committed prefix before the final
+    return long_ones
 
 
 def test_silence_and_noise_give_nothing(recognizer_en):
