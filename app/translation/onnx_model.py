@@ -8,6 +8,7 @@ sees the logits (and a beam reorder, which is a real gather).
 
 from __future__ import annotations
 
+import ctypes
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -218,6 +219,18 @@ def ortvalue(array: np.ndarray) -> ort.OrtValue:
     return ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(array))
 
 
+def numpy_view(value: ort.OrtValue) -> np.ndarray:
+    """A numpy view of a CPU OrtValue's memory, no copy (`OrtValue.numpy()` copies).
+    Valid only while `value` lives: take what you need from it at once."""
+    dtype = np.dtype(NUMPY_TYPES[value.data_type()])
+    shape = value.shape()
+    size = int(np.prod(shape)) * dtype.itemsize
+    if size == 0:
+        return np.zeros(shape, dtype)
+    buffer = (ctypes.c_byte * size).from_address(value.data_ptr())
+    return np.frombuffer(buffer, dtype=dtype).reshape(shape)
+
+
 class Encoder:
     def __init__(self, session: ort.InferenceSession, path: Path):
         names = {i.name: i for i in session.get_inputs()}
@@ -346,4 +359,5 @@ class DecoderRun:
         The cross-attention cache is identical for every beam, so it never moves."""
         if self.self_cache is None or np.array_equal(beam_index, np.arange(self.batch)):
             return
-        self.self_cache = [ortvalue(v.numpy()[beam_index]) for v in self.self_cache]
+        # one copy per tensor: the gather itself (numpy_view reads ORT's memory in place)
+        self.self_cache = [ortvalue(numpy_view(v)[beam_index]) for v in self.self_cache]

@@ -139,3 +139,21 @@ def test_a_model_that_loops_is_stopped_and_reported(copy_layout, pattern):
     # without the guard the same model runs to the length limit
     unguarded = t.translate(text, DecodeOptions(num_beams=1, loop_window=0, max_new_tokens=30))
     assert unguarded.stop_reason == "length" and len(unguarded.token_ids) == 30
+
+
+def test_beam_reorder_reads_the_cache_in_place_and_gathers_rows():
+    from app.translation.onnx_model import numpy_view, ortvalue
+
+    value = ortvalue(np.arange(24, dtype=np.float32).reshape(3, 2, 2, 2))
+    view = numpy_view(value)
+    assert view.ctypes.data == value.data_ptr()  # no copy through numpy
+    np.testing.assert_array_equal(view, value.numpy())
+    t = translator(str(family_dir("marian-en-zh") / "merged"), "en-zh")
+    ids = np.array([cases("marian-en-zh", "en-zh")[0]["results"][0]["input_ids"]])
+    run = DecoderRun(t.model.decoders, t.model.encoder(ids, np.ones_like(ids)), np.ones_like(ids), batch=3)
+    start = t.settings().decoder_start_token_id
+    run.advance(np.array([[start, 5], [start, 6], [start, 7]]))
+    before = [v.numpy() for v in run.self_cache]
+    run.reorder(np.array([2, 2, 0]))
+    for old, new in zip(before, run.self_cache):
+        np.testing.assert_array_equal(new.numpy(), old[[2, 2, 0]])
