@@ -1,8 +1,8 @@
 """Streaming speech recognition: 16 kHz blocks in, partial and final source-text events out.
 
 Silero VAD cuts the stream into utterances. While one is being spoken, Whisper re-reads it
-every `partial_interval_s` of new audio; the longest prefix on which two successive
-hypotheses agree is committed (local agreement, as whisper_streaming does) and never taken
+every `partial_interval_s` of new audio; the longest prefix on which the latest hypotheses
+agree (2 in English, 3 in Chinese) is committed (local agreement, as whisper_streaming does) and never taken
 back. When the speaker pauses (or the utterance grows too long) a final decode settles the
 text, keeping the committed prefix. Whisper's inventions on near-silence and its repetition
 loops are filtered, and every decode is bounded: no fallback cascade, a token budget
@@ -284,9 +284,11 @@ class StreamingRecognizer:
 
     def _partial(self, u: _Utterance) -> list:
         u.decoded_until = self._samples
-        hypothesis = extend_committed(u.committed, units_of(self.transcribe(self._audio(u.start, self._samples), final=False)))
-        u.history = (u.history + [hypothesis])[-self.options.agreement.get(self.language, 2):]
-        if len(u.history) == self.options.agreement.get(self.language, 2):
+        heard = self.transcribe(self._audio(u.start, self._samples), final=False)
+        hypothesis = extend_committed(u.committed, units_of(heard))
+        needed = self.options.agreement.get(self.language, 2)
+        u.history = (u.history + [hypothesis])[-needed:]
+        if len(u.history) == needed:
             agreed = min(common_prefix(h, hypothesis) for h in u.history[:-1])
             if agreed > len(u.committed):
                 u.committed = hypothesis[:agreed]
