@@ -99,7 +99,8 @@ def whisper_model() -> Path:
             return resolve_model(candidate)
         except LiveTranslatorError as error:
             tried.append(f"{candidate}: {error.message}")
-    raise CheckFailed("no Whisper model found (" + "; ".join(tried) + ")")
+    raise CheckFailed("no Whisper model found (" + "; ".join(tried) + "). The app downloads one on first use; "
+                      "a build can carry one: python packaging/build.py --with-whisper tiny.en")
 
 
 def words(text: str) -> list[str]:
