@@ -40,6 +40,7 @@ DIRECTIONS = ("en-zh", "zh-en")
 _END, _FLUSH = "end of input", "flush"  # markers on the audio queue
 _LEVEL_EVERY_S = 0.1
 _RETRY_CAPTURE_EVERY_S = 1.0
+_SKIP_PROVISIONAL_BEHIND_S = 0.5  # live recognition this far behind: no provisional translation
 
 
 def languages(direction: str) -> tuple[str, str]:
@@ -98,6 +99,7 @@ class _Session:
         self.recognition_ended = False
         self.current: tuple[_Job, threading.Event] | None = None
         self.last_final_id = -1
+        self.behind_s = 0.0  # how far live recognition lags behind the microphone
         self.direction = direction
         self.threads: list[threading.Thread] = []
 
@@ -369,6 +371,8 @@ class Pipeline:
                     item = None
             if blocks:
                 self._recognize(session, lambda: self._feed(recognizer, blocks), direction)
+                if blocks[-1][1] is not None:
+                    session.behind_s = time.monotonic() - blocks[-1][1]
             if item is _END:
                 self._recognize(session, recognizer.flush, direction)
                 break
@@ -454,6 +458,8 @@ class Pipeline:
                     job, session.partial = session.partial, None
                     if job.event.utterance_id <= session.last_final_id or job.direction != self._direction:
                         continue  # stale: its final is already in, or the direction changed
+                    if session.behind_s > _SKIP_PROVISIONAL_BEHIND_S:
+                        continue  # the CPU is needed to catch up with the speaker: finals only
                 elif session.recognition_ended:
                     return None
                 else:
