@@ -55,10 +55,6 @@ class DecoderSignature:
     input_types: dict = field(default_factory=dict, compare=False)
     input_shapes: dict = field(default_factory=dict, compare=False)
 
-    @property
-    def has_past(self) -> bool:
-        return bool(self.self_past)
-
 
 def _layer_pairs(names, pattern, side) -> tuple[tuple[str, str], ...]:
     found: dict[int, dict[str, str]] = {}

@@ -149,7 +149,7 @@ class Translator:
             name = f"{model.folder.parent.name}/{name}"  # a layout folder: its parent names the model
         self.model_name = f"{name} ({model.decoders.description}{', quantized' if model.quantized else ''})"
         self.joiner = "" if direction.endswith("zh") else " "
-        self._base_settings = self.settings()
+        self.settings()  # a config without start/EOS ids fails at load, not mid-sentence
 
     @classmethod
     def load(cls, model_dir: Path | str, direction: str = "en-zh", prefer_quantized: bool = False,
