@@ -31,6 +31,9 @@ from app.ui.voices import ChosenVoiceSpeechOutput, list_voices
 from app.ui.workers import Worker, WorkerPool
 
 LANGUAGE_OF_TARGET = {"en-zh": "zh", "zh-en": "en"}
+# Joining the stage threads waits for a Whisper pass in progress (it cannot be interrupted);
+# on a loaded 2-core machine that has taken over 10 s.
+STOP_TIMEOUT_S = 60.0
 
 
 class MainWindow(QMainWindow):
@@ -219,7 +222,7 @@ class MainWindow(QMainWindow):
         self.stopping += 1
         self.controls.set_running(False, busy="Stopping…")
         self.state_label.setText("Stopping…")
-        worker = Worker(pipeline.stop)
+        worker = Worker(pipeline.stop, timeout=STOP_TIMEOUT_S)
         worker.finished.connect(lambda _r: self._stopped(after))
         worker.failed.connect(lambda error: (self._stopped(after), self.alert.show_error(error)))
         self.pool.start(worker)
@@ -371,7 +374,8 @@ class MainWindow(QMainWindow):
         save_settings(self.settings, self.store)
         pipeline, self.pipeline = self.pipeline, None
         if pipeline is not None:  # closing mid-sentence: cancel, join every stage thread
-            pipeline.stop()
+            self.hide()           # gone for the user at once; a Whisper pass may take a moment
+            pipeline.stop(timeout=STOP_TIMEOUT_S)
         self.pool.shutdown()
         self.bridge.stop()
         self.diagnostics.timer.stop()
