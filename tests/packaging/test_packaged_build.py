@@ -1,7 +1,7 @@
 """The packaged app: build it with PyInstaller, run the built binary's self-test, open its window.
 
 One build per test session (~1-3 min on 2 cores), with the tiny.en Whisper model bundled so the
-self-test can recognise speech without a download. The built app runs from an empty folder
+self-test can recognise speech without a download, and one translation model bundled. The built app runs from an empty folder
 with a fresh HOME, so it cannot lean on the source tree, the venv, or the developer's settings.
 """
 
@@ -18,6 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = [sys.executable, str(ROOT / "packaging" / "build.py")]
+BUNDLED_MODEL = ROOT / "app" / "resources" / "selftest" / "translation"  # the phrasebook zh->en model
 SELF_TEST_CHECKS = ("onnxruntime + VAD", "translation", "simplified Chinese", "speech recognition",
                     "speech output", "Qt window", "audio input")
 
@@ -27,7 +28,8 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def built_app(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("pyinstaller")
-    result = subprocess.run([*BUILD, "--with-whisper", "tiny.en", "--dist", str(out / "dist"), "--work", str(out / "work")],
+    result = subprocess.run([*BUILD, "--with-whisper", "tiny.en", "--bundle-models", str(BUNDLED_MODEL),
+                             "--dist", str(out / "dist"), "--work", str(out / "work")],
                             cwd=ROOT, capture_output=True, text=True, timeout=1500)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     assert re.search(r"^build: .* in \d+ s, \d+ MB$", result.stdout, re.M), result.stdout  # build.py reports the size
@@ -83,6 +85,15 @@ def test_window_opens_offscreen_and_exits_cleanly(built_app, tmp_path):
     assert result.returncode == 0, result.stderr[-4000:]
     assert elapsed >= 3.0  # the window stayed up until asked to close
     assert "Traceback" not in result.stderr, result.stderr[-4000:]
+
+
+def test_bundled_model_translates_from_the_built_command_line(built_app, tmp_path):
+    model = built_app.parent / "_internal" / "app" / "resources" / "models" / BUNDLED_MODEL.name
+    assert (model / "encoder_model.onnx").is_file()
+    result = subprocess.run([str(built_app), "translate", "--model", str(model), "--direction", "zh-en", "欢迎参加会议。"],
+                            cwd=tmp_path, env=isolated_env(tmp_path / "home"), capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert result.stdout.strip() == "Welcome to the meeting."
 
 
 def test_build_holds_what_libraries_hide_and_leaves_out_the_rest(built_app):
