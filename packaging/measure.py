@@ -38,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args(argv)
     executable = args.build / ("live-translator.exe" if sys.platform == "win32" else "live-translator")
+    if not executable.is_file():
+        print(f"error: no build at {args.build}\n  → Build it first: python packaging/build.py", file=sys.stderr)
+        return 2
     print(f"build size: {folder_mb(args.build):.0f} MB in {sum(1 for _ in args.build.rglob('*'))} files ({args.build})")
     with tempfile.TemporaryDirectory() as home:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISPLAY", "WAYLAND"))}
