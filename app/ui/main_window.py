@@ -356,8 +356,9 @@ class MainWindow(QMainWindow):
     def open_model_dialog(self, direction: str) -> None:
         from app.ui.model_dialog import ModelDialog
 
-        dialog = ModelDialog(direction, self.models_bar.states.get(direction), self)
+        dialog = ModelDialog(direction, self.models_bar.states.get(direction), self.settings.hub_endpoint, self)
         dialog.model_chosen.connect(self.use_model)
+        dialog.endpoint_changed.connect(lambda url: setattr(self.settings, "hub_endpoint", url))
         dialog.show()
         self.model_dialog = dialog
 

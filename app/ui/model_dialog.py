@@ -11,7 +11,7 @@ import threading
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QComboBox, QDialog, QFileDialog, QGroupBox, QHBoxLayout, QLabel,
-                               QPlainTextEdit, QProgressBar, QPushButton, QVBoxLayout)
+                               QLineEdit, QPlainTextEdit, QProgressBar, QPushButton, QVBoxLayout)
 
 from app.errors import LiveTranslatorError
 from app.ui import model_state
@@ -27,10 +27,12 @@ class DownloadCancelled(LiveTranslatorError):
 
 class ModelDialog(QDialog):
     model_chosen = Signal(str, str)  # direction, folder
+    endpoint_changed = Signal(str)   # the hub mirror typed in, to remember
 
-    def __init__(self, direction: str, state: ModelState | None, parent=None):
+    def __init__(self, direction: str, state: ModelState | None, endpoint: str = "", parent=None):
         super().__init__(parent)
         self.direction = direction
+
         self.candidate: ModelState | None = None
         self.pool = WorkerPool(self)
         self.cancel = threading.Event()
@@ -65,12 +67,18 @@ class ModelDialog(QDialog):
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
         self.progress.setValue(0)
+        self.endpoint = QLineEdit(endpoint)
+        self.endpoint.setPlaceholderText("default Hugging Face Hub; or a mirror's address")
         download_box = QGroupBox("Download (needs access to a model hub)")
         box = QVBoxLayout(download_box)
         top = QHBoxLayout()
         top.addWidget(self.catalog, 1)
         top.addWidget(self.download_button)
         box.addLayout(top)
+        mirror = QHBoxLayout()
+        mirror.addWidget(QLabel("Hub"))
+        mirror.addWidget(self.endpoint, 1)
+        box.addLayout(mirror)
         box.addWidget(self.progress)
 
         layout = QVBoxLayout(self)
@@ -129,7 +137,9 @@ class ModelDialog(QDialog):
         self.download_button.setEnabled(False)
         self.progress.setValue(0)
         self.current.setText(f"Downloading {self.catalog.currentText()}…")
-        worker = Worker(model_state.download, key, self.cancel, with_progress=True)
+        endpoint = self.endpoint.text().strip()
+        self.endpoint_changed.emit(endpoint)
+        worker = Worker(model_state.download, key, self.cancel, endpoint=endpoint, with_progress=True)
         worker.progress.connect(self._progress)
         worker.finished.connect(self._downloaded)
         worker.failed.connect(self._download_failed)

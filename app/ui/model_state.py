@@ -111,9 +111,10 @@ def downloadable(direction: str) -> list[tuple[str, str]]:
     return [(entry.key, entry.label) for entry in catalog.for_direction(direction)]
 
 
-def download(key: str, cancel, progress) -> str:
-    """Download catalog model `key` into the user model folder; returns its folder.
-    `cancel` (threading.Event) stops it at the next progress report."""
+def download(key: str, cancel, progress, endpoint: str = "") -> str:
+    """Download catalog model `key` into the user model folder (from `endpoint`, a hub mirror,
+    if given); returns its folder. `cancel` (threading.Event) stops it at the next progress
+    report; what arrived stays, and the next download resumes it."""
     from models.catalog import model_dest
     from models.download import download as fetch
 
@@ -124,4 +125,4 @@ def download(key: str, cancel, progress) -> str:
             raise DownloadCancelled()
         progress(done, total)
 
-    return str(fetch(key, model_dest(key), progress=report))
+    return str(fetch(key, model_dest(key), progress=report, endpoint=endpoint or None))

@@ -20,6 +20,7 @@ class UiSettings:
     nmt_en_zh: str = ""             # model folder per direction; "" = whatever the catalog finds
     nmt_zh_en: str = ""
     asr_model: str = "base"
+    hub_endpoint: str = ""          # a Hugging Face Hub mirror for downloads; "" = the default hub
     verify: bool = False
     geometry: QByteArray | None = None
     splitter: QByteArray | None = None

@@ -222,3 +222,27 @@ def test_switching_direction_mid_stream(qtbot, store, tmp_path):
     # clean: nothing said in Chinese went through the English-to-Chinese model
     assert not [t for t in after if isinstance(t, ev.Translation) and t.direction == "en-zh"
                 and re.search(r"[\u4e00-\u9fff]", t.source)]
+
+
+def test_a_missing_model_is_downloaded_with_a_progress_bar(qtbot, store, tmp_path):
+    from tests.models.local_hub import LocalHub  # the models tests' stand-in for the Hub
+
+    hub_root = tmp_path / "hub"                  # the repos the catalog's en-zh entries name
+    for repo in ("Xenova/opus-mt-en-zh", "Helsinki-NLP/opus-mt-en-zh"):
+        shutil.copytree(random_model("en-zh").parent / "onnx-subdir", hub_root / repo)
+    with LocalHub(hub_root) as hub:
+        window = make_window(qtbot, store, direction="en-zh", hub_endpoint=hub.url)
+        assert window.models_bar.states["en-zh"].missing
+        assert "missing" in window.models_bar.labels["en-zh"].text()
+        window.models_bar.buttons["en-zh"].click()   # "Get model…"
+        dialog = window.model_dialog
+        assert dialog.catalog.currentData() == "opus-mt-en-zh-int8"
+        seen = []
+        dialog.progress.valueChanged.connect(seen.append)
+        dialog.download_button.click()
+        qtbot.waitUntil(lambda: dialog.candidate is not None, timeout=60000)
+    assert seen and seen[-1] == 100 and seen == sorted(seen)
+    assert dialog.candidate.can_run and "The app can run this model." in dialog.finding.toPlainText()
+    dialog.use.click()
+    qtbot.waitUntil(lambda: "✔" in window.models_bar.labels["en-zh"].text(), timeout=60000)
+    assert window.models_bar.states["en-zh"].path.endswith("opus-mt-en-zh-int8")
