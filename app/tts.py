@@ -191,6 +191,13 @@ class SpeechOutput:
             engine.setProperty("voice", voice)
         if self.rate:
             engine.setProperty("rate", self.rate)
+        driver = getattr(getattr(engine, "proxy", None), "_driver", None)
+        if type(driver).__module__ == "pyttsx3.drivers.espeak":
+            # espeak-ng applies parameters through its own command queue; without waiting for
+            # it, a text is sometimes spoken at the old rate (seen here about one time in three).
+            from pyttsx3.drivers import _espeak
+
+            _espeak.Synchronize()
 
     def _run_engine(self, engine) -> None:
         # pyttsx3's espeak driver prints "Audio saved to ..." on stdout, which would corrupt
