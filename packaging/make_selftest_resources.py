@@ -3,7 +3,7 @@
     python packaging/make_selftest_resources.py    # needs espeak-ng and the `export` extra
 
 hello.wav: espeak-ng reading expected.json's recognition text, 16 kHz mono (~110 kB).
-translation/: the phrasebook zh->en model (models/phrasebook.py; ~4 MB), which knows
+translation/: the phrasebook en->zh model (models/phrasebook.py; ~3.5 MB), which knows
 expected.json's translation by heart, so the self-test can require an exact answer.
 The files are committed; run this again only to change them.
 """
@@ -39,9 +39,9 @@ def make_translation_model(out: Path) -> None:
     from models.phrasebook import main as build_phrasebook
 
     with tempfile.TemporaryDirectory() as work:
-        build_phrasebook(["--out", work, "--directions", "zh-en"])
+        build_phrasebook(["--out", work, "--directions", "en-zh"])
         shutil.rmtree(out, ignore_errors=True)
-        shutil.copytree(Path(work) / "zh-en", out)
+        shutil.copytree(Path(work) / "en-zh", out)
 
 
 def main() -> int:

@@ -1,8 +1,9 @@
 """The packaged app: build it with PyInstaller, run the built binary's self-test, open its window.
 
 One build per test session (~1-3 min on 2 cores), with the tiny.en Whisper model bundled so the
-self-test can recognise speech without a download, and one translation model bundled. The built app runs from an empty folder
-with a fresh HOME, so it cannot lean on the source tree, the venv, or the developer's settings.
+self-test can recognise speech without a download, and one translation model bundled. The built
+app runs from an empty folder with a fresh HOME, so it cannot lean on the source tree, the venv,
+or the developer's settings.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ import time
 from pathlib import Path
 
 import pytest
+import soundfile
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = [sys.executable, str(ROOT / "packaging" / "build.py")]
-BUNDLED_MODEL = ROOT / "app" / "resources" / "selftest" / "translation"  # the phrasebook zh->en model
+BUNDLED_MODEL = ROOT / "app" / "resources" / "selftest" / "translation"  # the phrasebook en->zh model
+RECORDING = ROOT / "app" / "resources" / "selftest" / "hello.wav"  # "Hello, everyone. Welcome to the meeting."
 SELF_TEST_CHECKS = ("onnxruntime + VAD", "translation", "simplified Chinese", "speech recognition",
                     "speech output", "Qt window", "audio input")
 
@@ -90,10 +93,23 @@ def test_window_opens_offscreen_and_exits_cleanly(built_app, tmp_path):
 def test_bundled_model_translates_from_the_built_command_line(built_app, tmp_path):
     model = built_app.parent / "_internal" / "app" / "resources" / "models" / BUNDLED_MODEL.name
     assert (model / "encoder_model.onnx").is_file()
-    result = subprocess.run([str(built_app), "translate", "--model", str(model), "--direction", "zh-en", "欢迎参加会议。"],
+    result = subprocess.run([str(built_app), "translate", "--model", str(model), "--direction", "en-zh", "Welcome to the meeting."],
                             cwd=tmp_path, env=isolated_env(tmp_path / "home"), capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-4000:]
-    assert result.stdout.strip() == "Welcome to the meeting."
+    assert result.stdout.strip() == "欢迎参加会议。"
+
+
+def test_built_app_translates_a_recording_end_to_end(built_app, tmp_path):
+    """Recording -> VAD -> Whisper -> translation -> speech into a file, on the pipeline's threads."""
+    model = built_app.parent / "_internal" / "app" / "resources" / "models" / BUNDLED_MODEL.name
+    speech = tmp_path / "speech.wav"
+    result = subprocess.run([str(built_app), "run", "--input", str(RECORDING), "--direction", "en-zh", "--nmt-model", str(model),
+                             "--asr-model", "tiny.en", "--tts-out", str(speech)],
+                            cwd=tmp_path, env=isolated_env(tmp_path / "home"), capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr[-4000:]
+    assert "大家好。" in result.stdout and "欢迎参加会议。" in result.stdout, result.stdout
+    audio, rate = soundfile.read(speech)
+    assert len(audio) / rate > 0.5 and abs(audio).max() > 0.01
 
 
 def test_build_holds_what_libraries_hide_and_leaves_out_the_rest(built_app):
