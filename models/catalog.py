@@ -1,0 +1,174 @@
+"""The translation models the app knows how to fetch, and the ones already installed.
+
+Each catalog entry names the Hugging Face Hub files of a ready ONNX export (FIELD-NOTES §2).
+Files keep their repo paths inside the model folder (`onnx/...` stays `onnx/...`), which is
+a layout the engine reads. Installed models live in `app.paths.user_models_dir()/<key>`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.errors import LiveTranslatorError
+from app.paths import user_models_dir
+
+DIRECTIONS = ("en-zh", "zh-en")
+
+
+@dataclass(frozen=True)
+class HubFile:
+    repo: str
+    path: str               # path inside the repo, and inside the model folder
+    optional: bool = False  # fetched when present; its absence is not an error
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    key: str                      # folder name under the user model folder; `download KEY`
+    label: str                    # for people: family, direction, precision, size
+    directions: tuple[str, ...]
+    files: tuple[HubFile, ...]
+    size_mb: int                  # approximate download size
+    source: str                   # where the weights come from and their licence
+
+    @property
+    def repo(self) -> str:        # the repo holding the ONNX graphs
+        return next(f.repo for f in self.files if f.path.endswith(".onnx"))
+
+
+def _marian(onnx_repo: str, tokenizer_repo: str, quantized: bool, root_files: tuple[str, ...]) -> tuple[HubFile, ...]:
+    suffix = "_quantized" if quantized else ""
+    graphs = tuple(HubFile(onnx_repo, f"onnx/{name}{suffix}.onnx") for name in ("encoder_model", "decoder_model_merged"))
+    tokenizer = tuple(HubFile(tokenizer_repo, name) for name in root_files)
+    return (HubFile(onnx_repo, "config.json"),) + tokenizer + graphs
+
+
+_EN_ZH_TOKENIZER = ("source.spm", "target.spm", "vocab.json", "tokenizer_config.json", "generation_config.json")
+_ZH_EN_FILES = ("source.spm", "target.spm", "vocab.json", "generation_config.json")
+_M2M100_TOKENIZER = tuple(
+    HubFile("facebook/m2m100_418M", name)
+    for name in ("sentencepiece.bpe.model", "vocab.json", "tokenizer_config.json", "special_tokens_map.json",
+                 "generation_config.json")
+)
+
+CATALOG: tuple[CatalogEntry, ...] = (
+    CatalogEntry(
+        "opus-mt-en-zh-int8", "Marian opus-mt English → Chinese (int8, ~115 MB)", ("en-zh",),
+        _marian("Xenova/opus-mt-en-zh", "Helsinki-NLP/opus-mt-en-zh", True, _EN_ZH_TOKENIZER), 115,
+        "Helsinki-NLP/opus-mt-en-zh (CC-BY 4.0), ONNX by Xenova/opus-mt-en-zh",
+    ),
+    CatalogEntry(
+        "opus-mt-en-zh", "Marian opus-mt English → Chinese (fp32, ~450 MB)", ("en-zh",),
+        _marian("Xenova/opus-mt-en-zh", "Helsinki-NLP/opus-mt-en-zh", False, _EN_ZH_TOKENIZER), 450,
+        "Helsinki-NLP/opus-mt-en-zh (CC-BY 4.0), ONNX by Xenova/opus-mt-en-zh",
+    ),
+    CatalogEntry(
+        "opus-mt-zh-en-int8", "Marian opus-mt Chinese → English (int8, ~115 MB)", ("zh-en",),
+        _marian("onnx-community/opus-mt-zh-en", "onnx-community/opus-mt-zh-en", True,
+                _ZH_EN_FILES + ("tokenizer.json",)) + (HubFile("onnx-community/opus-mt-zh-en", "tokenizer_config.json", True),),
+        115, "Helsinki-NLP/opus-mt-zh-en (CC-BY 4.0), ONNX by onnx-community/opus-mt-zh-en",
+    ),
+    CatalogEntry(
+        "opus-mt-zh-en", "Marian opus-mt Chinese → English (fp32, ~450 MB)", ("zh-en",),
+        _marian("onnx-community/opus-mt-zh-en", "onnx-community/opus-mt-zh-en", False,
+                _ZH_EN_FILES + ("tokenizer.json",)) + (HubFile("onnx-community/opus-mt-zh-en", "tokenizer_config.json", True),),
+        450, "Helsinki-NLP/opus-mt-zh-en (CC-BY 4.0), ONNX by onnx-community/opus-mt-zh-en",
+    ),
+    CatalogEntry(
+        "m2m100-418M-int8", "M2M100 418M, both directions (int8, ~630 MB)", ("en-zh", "zh-en"),
+        (HubFile("Xenova/m2m100_418M", "config.json"),) + _M2M100_TOKENIZER + tuple(
+            HubFile("Xenova/m2m100_418M", f"onnx/{name}_quantized.onnx") for name in ("encoder_model", "decoder_model_merged")
+        ),
+        630, "facebook/m2m100_418M (MIT), ONNX by Xenova/m2m100_418M",
+    ),
+    CatalogEntry(
+        "m2m100-418M", "M2M100 418M, both directions (fp32, ~2.5 GB)", ("en-zh", "zh-en"),
+        (HubFile("Xenova/m2m100_418M", "config.json"),) + _M2M100_TOKENIZER + tuple(
+            HubFile("Xenova/m2m100_418M", f"onnx/{name}.onnx") for name in ("encoder_model", "decoder_model_merged")
+        ),
+        2500, "facebook/m2m100_418M (MIT), ONNX by Xenova/m2m100_418M",
+    ),
+)
+
+
+def entry(key: str) -> CatalogEntry:
+    for item in CATALOG:
+        if item.key == key:
+            return item
+    raise LiveTranslatorError(
+        f"'{key}' is not a model this app knows.",
+        f"Known models: {', '.join(item.key for item in CATALOG)} (or pass a Hub repo id, owner/name).",
+    )
+
+
+def for_direction(direction: str) -> list[CatalogEntry]:
+    """Catalog entries translating `direction`, in order of preference (small and fast first)."""
+    return [item for item in CATALOG if direction in item.directions]
+
+
+def model_dest(key: str) -> Path:
+    """Where catalog model `key` (or a repo id) is installed."""
+    return user_models_dir() / key.replace("/", "--")
+
+
+def is_complete(item: CatalogEntry, folder: Path) -> bool:
+    return all((folder / f.path).is_file() for f in item.files if not f.optional)
+
+
+@dataclass(frozen=True)
+class InstalledModel:
+    path: Path
+    key: str | None               # the catalog entry it came from, if any
+    directions: tuple[str, ...]   # what it translates (as far as its files say)
+
+
+def folder_directions(folder: Path) -> tuple[str, ...]:
+    """Directions a model folder translates, from its config and tokenizer config."""
+    try:
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ()
+    if config.get("model_type") == "m2m_100":
+        return DIRECTIONS
+    try:
+        tokenizer_config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        tokenizer_config = {}
+    pair = f"{tokenizer_config.get('source_lang', '')}-{tokenizer_config.get('target_lang', '')}"
+    if pair in DIRECTIONS:
+        return (pair,)
+    # opus-mt repos without a tokenizer_config: the name says it (opus-mt-zh-en)
+    return tuple(d for d in DIRECTIONS if folder.name.endswith(d) or f"{d}-" in folder.name)
+
+
+def _has_encoder(folder: Path) -> bool:
+    return any(folder.glob("encoder_model*.onnx")) or any(folder.glob("onnx/encoder_model*.onnx"))
+
+
+def installed_models(root: Path | None = None) -> list[InstalledModel]:
+    """Model folders under the user model folder (complete catalog downloads and any other)."""
+    root = root or user_models_dir()
+    found = []
+    if not root.is_dir():
+        return found
+    keys = {model_dest(item.key).name: item for item in CATALOG}
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        item = keys.get(folder.name)
+        if item is not None:
+            if is_complete(item, folder):
+                found.append(InstalledModel(folder, item.key, item.directions))
+        elif _has_encoder(folder):
+            found.append(InstalledModel(folder, None, folder_directions(folder)))
+    return found
+
+
+def default_nmt_dir(direction: str) -> Path | None:
+    """The installed model to use for `direction`: catalog models in catalog order, then others."""
+    if direction not in DIRECTIONS:
+        raise LiveTranslatorError(f"unknown direction '{direction}'", f"Use one of: {', '.join(DIRECTIONS)}.")
+    installed = [m for m in installed_models() if direction in m.directions]
+    order = {item.key: i for i, item in enumerate(CATALOG)}
+    installed.sort(key=lambda m: order.get(m.key, len(order)))
+    return installed[0].path if installed else None

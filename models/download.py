@@ -1,0 +1,135 @@
+"""Download a ready ONNX model from a Hugging Face Hub (or any server speaking its protocol).
+
+`download(key_or_repo, dest, progress=callback, endpoint=None)`: a catalog key fetches that
+entry's files (from up to two repos); an `owner/name` repo id fetches the files a model folder
+needs from that repo. huggingface_hub does the transfer: it keeps a partial file under
+`dest/.cache/huggingface/` and resumes it on the next call, and moves each file into place only
+once complete. `progress(done_bytes, total_bytes)` is called as bytes arrive; if it raises, the
+download stops there (the partial file stays, to be resumed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from pathlib import Path
+from typing import Callable
+
+from app.errors import LiveTranslatorError
+from models import catalog
+
+Progress = Callable[[int, int], None]
+
+# A model folder fetched by repo id: the graphs under onnx/ (merged decoder) plus these.
+REPO_SIDE_FILES = ("config.json", "generation_config.json", "tokenizer_config.json", "tokenizer.json",
+                   "special_tokens_map.json", "vocab.json", "source.spm", "target.spm", "sentencepiece.bpe.model")
+REPO_GRAPHS = ("onnx/encoder_model.onnx", "onnx/decoder_model_merged.onnx")
+
+
+def files_for(key_or_repo: str) -> tuple[catalog.HubFile, ...]:
+    if "/" not in key_or_repo:
+        return catalog.entry(key_or_repo).files
+    side = tuple(catalog.HubFile(key_or_repo, name, optional=True) for name in REPO_SIDE_FILES)
+    return side + tuple(catalog.HubFile(key_or_repo, name) for name in REPO_GRAPHS)
+
+
+def download(key_or_repo: str, dest: str | Path | None = None, progress: Progress | None = None,
+             endpoint: str | None = None, revision: str = "main") -> Path:
+    """Fetch a model folder into `dest` (default: the user model folder); returns `dest`."""
+    dest = Path(dest) if dest is not None else catalog.model_dest(key_or_repo)
+    files = files_for(key_or_repo)
+    sizes = {f: _remote_size(f, endpoint, revision) for f in files}  # also checks all exist, before any download
+    wanted = [f for f in files if sizes[f] is not None]
+    total = sum(sizes[f] for f in wanted)
+    done = 0
+    dest.mkdir(parents=True, exist_ok=True)
+    for hub_file in wanted:
+        with _bytes_reported(lambda n, base=done: progress and progress(base + n, total)):
+            _fetch(hub_file, dest, endpoint, revision)
+        done += sizes[hub_file]
+        if progress:
+            progress(done, total)
+    return dest
+
+
+def _remote_size(hub_file: catalog.HubFile, endpoint: str | None, revision: str) -> int | None:
+    """Size in bytes from a HEAD request; None for an optional file the repo does not have."""
+    from huggingface_hub import get_hf_file_metadata, hf_hub_url
+
+    url = hf_hub_url(hub_file.repo, hub_file.path, revision=revision, endpoint=endpoint)
+    with _hub_errors(hub_file, endpoint):
+        try:
+            return get_hf_file_metadata(url).size or 0
+        except Exception as error:
+            if hub_file.optional and type(error).__name__ == "EntryNotFoundError":
+                return None
+            raise
+
+
+def _fetch(hub_file: catalog.HubFile, dest: Path, endpoint: str | None, revision: str) -> Path:
+    from huggingface_hub import hf_hub_download
+
+    with _hub_errors(hub_file, endpoint):
+        return Path(hf_hub_download(hub_file.repo, hub_file.path, revision=revision, local_dir=dest, endpoint=endpoint))
+
+
+@contextlib.contextmanager
+def _hub_errors(hub_file: catalog.HubFile, endpoint: str | None):
+    """huggingface_hub's exceptions, said in words with what to do."""
+    from huggingface_hub.errors import (EntryNotFoundError, HfHubHTTPError, LocalEntryNotFoundError,
+                                        RepositoryNotFoundError, RevisionNotFoundError)
+    from requests.exceptions import RequestException
+
+    where = endpoint or "https://huggingface.co"
+    unreachable = LiveTranslatorError(
+        f"Cannot reach the model hub at {where}, or the connection broke, fetching {hub_file.repo}/{hub_file.path}.",
+        "Check the network connection (or --endpoint), then run the same command again: it resumes where it stopped.",
+    )
+    try:
+        yield
+    except RepositoryNotFoundError:
+        raise LiveTranslatorError(f"The model hub at {where} has no repository '{hub_file.repo}'.",
+                                  "Check the name (owner/name), or choose a model from `python -m app models list`.") from None
+    except RevisionNotFoundError:
+        raise LiveTranslatorError(f"{hub_file.repo} has no such revision.", "Use the default revision (main).") from None
+    except LocalEntryNotFoundError:  # (a subclass of EntryNotFoundError) offline and nothing on disk
+        raise unreachable from None
+    except EntryNotFoundError:
+        raise LiveTranslatorError(f"{hub_file.repo} has no file '{hub_file.path}', which the model folder needs.",
+                                  "The repository may have changed; choose another model or report it.") from None
+    except HfHubHTTPError as error:
+        raise LiveTranslatorError(f"The model hub at {where} refused {hub_file.repo}/{hub_file.path}: "
+                                  f"{str(error).splitlines()[0]}", "Try again later.") from None
+    except RequestException:  # refused, timed out, cut mid-file (the partial file is kept)
+        raise unreachable from None
+    except OSError as error:
+        raise LiveTranslatorError(f"Could not write {hub_file.path}: {error}",
+                                  "Check the free disk space and that the model folder is writable.") from None
+
+
+_patch_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _bytes_reported(report: Callable[[int], None]):
+    """Report bytes of the current file as huggingface_hub's progress bar advances.
+
+    hf_hub_download has no progress callback; its byte counter is the tqdm class it looks up in
+    huggingface_hub.file_download, so a subclass stands in for it during the call.
+    """
+    import huggingface_hub.file_download as file_download
+
+    base = file_download.tqdm
+
+    class Reporting(base):
+        def update(self, n=1):
+            result = super().update(n)
+            report(int(self.n))
+            return result
+
+    with _patch_lock:
+        file_download.tqdm = Reporting
+        try:
+            yield
+        finally:
+            file_download.tqdm = base

@@ -1,0 +1,109 @@
+"""Downloads through huggingface_hub from a local stand-in hub (tests/models/local_hub.py):
+progress, resuming, clear errors, and a downloaded folder the engine's doctor passes and the
+engine translates exactly like the reference."""
+
+from __future__ import annotations
+
+import filecmp
+import socket
+
+import pytest
+from conftest import FIXTURES, greedy_case
+
+from app.errors import LiveTranslatorError
+from app.translation import DecodeOptions, Translator, inspect_model_folder
+from models import catalog
+from models.download import download
+
+
+def test_catalog_model_downloads_with_progress_and_runs(local_hub, hub_root, models_home):
+    reports = []
+    dest = download("opus-mt-en-zh", progress=lambda done, total: reports.append((done, total)), endpoint=local_hub.url)
+    assert dest == models_home / "opus-mt-en-zh"
+    entry = catalog.entry("opus-mt-en-zh")
+    for hub_file in entry.files:  # every file arrived intact, at its repo path
+        source = hub_root / hub_file.repo / hub_file.path
+        assert filecmp.cmp(source, dest / hub_file.path, shallow=False), hub_file.path
+    total = sum((hub_root / f.repo / f.path).stat().st_size for f in entry.files)
+    assert reports[-1] == (total, total)
+    done = [d for d, _ in reports]
+    assert done == sorted(done) and len(set(done)) >= len(entry.files)  # grows, file by file
+    assert all(t == total for _, t in reports)
+
+    report = inspect_model_folder(dest)
+    assert report.can_run, report.text
+    assert catalog.default_nmt_dir("en-zh") == dest
+    assert catalog.default_nmt_dir("zh-en") is None
+    result = greedy_case("marian-en-zh", "en-zh")["results"][0]
+    got = Translator.load(dest, "en-zh").translate(result["text"], DecodeOptions(num_beams=1, max_new_tokens=40))
+    n = len(result["output_ids"]) - (result["stop_reason"] == "length")  # forced EOS replaces the last
+    assert got.token_ids[:n - 1] == result["output_ids"][1:n]
+
+
+def test_download_by_repo_id_skips_optional_files_it_lacks(local_hub, tmp_path):
+    dest = download("someone/opus-mt-zh-en-onnx", tmp_path / "zh-en", endpoint=local_hub.url)
+    assert (dest / "onnx" / "decoder_model_merged.onnx").is_file()
+    assert not (dest / "tokenizer.json").exists()  # not in that repo, and optional
+    assert inspect_model_folder(dest).can_run
+
+
+def test_interrupted_transfer_resumes_with_a_range_request(local_hub, tmp_path, monkeypatch):
+    # huggingface_hub writes what it received in 10 MB chunks; small ones fit these small files
+    monkeypatch.setattr("huggingface_hub.constants.DOWNLOAD_CHUNK_SIZE", 16_384)
+    local_hub.fail_after_bytes = 50_000  # the connection drops 50 kB into the first large file
+    with pytest.raises(LiveTranslatorError) as error:
+        download("someone/opus-mt-zh-en-onnx", tmp_path / "zh-en", endpoint=local_hub.url)
+    assert "connection broke" in error.value.message and "resumes" in error.value.hint
+    dest = download("someone/opus-mt-zh-en-onnx", tmp_path / "zh-en", endpoint=local_hub.url)
+    resumed = [r for r in local_hub.requests if r[0] == "GET" and r[2]]
+    assert len(resumed) == 1 and resumed[0][2] == "bytes=49152-"  # the three whole chunks kept
+    source = FIXTURES / "marian-zh-en" / "onnx-subdir"
+    for name in ("config.json", "onnx/encoder_model.onnx", "onnx/decoder_model_merged.onnx"):
+        assert filecmp.cmp(source / name, dest / name, shallow=False), name
+
+
+class Stop(Exception):
+    pass
+
+
+def test_cancelled_download_can_be_run_again(local_hub, tmp_path):
+    def cancel_at_second_report(done, total):  # as the window's Cancel button does
+        if calls:
+            raise Stop()
+        calls.append(done)
+
+    calls = []
+    with pytest.raises(Stop):
+        download("someone/opus-mt-zh-en-onnx", tmp_path / "m", progress=cancel_at_second_report, endpoint=local_hub.url)
+    assert not (tmp_path / "m" / "onnx" / "decoder_model_merged.onnx").exists()
+    dest = download("someone/opus-mt-zh-en-onnx", tmp_path / "m", endpoint=local_hub.url)
+    assert inspect_model_folder(dest).can_run
+
+
+def test_unknown_repo_is_named(local_hub, tmp_path):
+    with pytest.raises(LiveTranslatorError) as error:
+        download("nobody/no-such-model", tmp_path / "x", endpoint=local_hub.url)
+    assert "nobody/no-such-model" in error.value.message and "no repository" in error.value.message
+
+
+def test_missing_file_is_named_before_anything_is_downloaded(local_hub, hub_root, tmp_path):
+    (hub_root / "someone" / "opus-mt-zh-en-onnx" / "onnx" / "decoder_model_merged.onnx").unlink()
+    with pytest.raises(LiveTranslatorError) as error:
+        download("someone/opus-mt-zh-en-onnx", tmp_path / "x", endpoint=local_hub.url)
+    assert "onnx/decoder_model_merged.onnx" in error.value.message
+    assert not any((tmp_path / "x").rglob("*.onnx"))
+
+
+def test_unknown_catalog_key_lists_the_known_ones(tmp_path):
+    with pytest.raises(LiveTranslatorError) as error:
+        download("opus-mt-xx-yy", tmp_path / "x")
+    assert "opus-mt-en-zh" in error.value.hint
+
+
+def test_no_network_says_so(tmp_path):
+    with socket.socket() as probe:  # a port with nothing listening
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(LiveTranslatorError) as error:
+        download("opus-mt-en-zh-int8", tmp_path / "x", endpoint=f"http://127.0.0.1:{port}")
+    assert "Cannot reach" in error.value.message and "resumes" in error.value.hint
