@@ -16,7 +16,8 @@ import soundfile as sf
 
 from app.asr import FileSource
 from app.pipeline import PipelineConfig, Transcript
-from app.pipeline.events import Status
+from app.pipeline.events import DecodeStepEvent, Status, Translation
+from app.translation import Translator
 
 from .conftest import Run, chinese, english, expected
 
@@ -72,6 +73,31 @@ def test_direction_switch_mid_session(recording, phrasebook, recognizer):
     for t in run.translations():
         assert not (LATIN if t.direction == "en-zh" else CJK).search(t.text), t
     assert any(s.state == "direction" and s.detail == "zh-en" for s in run.of(Status))
+
+
+def test_partial_text_is_translated_provisionally_then_finally(recording, phrasebook, recognizer):
+    phrase = "Where is the station?"
+    wav = recording("partial", english([phrase]), gap_s=1.5)
+    source = PausingSource(wav, pause_at_s=0.5 + 1.2)  # mid-phrase: a partial is out, no final yet
+    translators = {"en-zh": Translator.load(phrasebook["en-zh"], direction="en-zh")}
+    config = PipelineConfig(direction="en-zh", nmt_models=dict(phrasebook), tts_enabled=False)
+    run = Run(config, audio_source=source, recognizer=recognizer, translators=translators)
+    run.pipeline.start()
+    try:
+        wait_for(lambda: source.paused.is_set() and run.translations(provisional=True))
+        assert not run.translations(), "a final translation before the utterance ended"
+        source.resume.set()
+        assert run.pipeline.wait_until_done(120)
+    finally:
+        run.pipeline.stop()
+    (final,) = run.translations()
+    assert final.text == expected([phrase], "en-zh")[0] and final.latency_ms is not None
+    translations = run.of(Translation)
+    assert translations[-1] is final, "nothing follows the final translation of an utterance"
+    assert all(t.provisional and t.latency_ms is None for t in translations[:-1])
+    assert all(t.utterance_id == final.utterance_id for t in translations)
+    steps = [e for e in run.of(DecodeStepEvent) if e.provisional]
+    assert steps and {"token_id", "token", "top", "self_kv_len"} <= set(steps[0].step)
 
 
 def test_start_stop_restart_leaves_no_threads(recording, phrasebook, recognizer, tmp_path):

@@ -73,8 +73,6 @@ def test_chinese_to_english_and_speech_recognised_back(recording, phrasebook, tm
     assert code == 0, stderr
     assert [e["text"] for e in final_translations(lines)] == expected(SPOKEN_ZH, "zh-en")
     check_stream_rules(lines)
-    provisional = [e for e in lines if e["type"] == "translation" and e["provisional"]]
-    assert provisional and all(e["latency_ms"] is None for e in provisional), "partial text was not translated"
     # What the speech output wrote is English that Whisper hears back, phrase by phrase, in order.
     segments, _ = whisper_base.transcribe(str(out), language="en", beam_size=5, condition_on_previous_text=False)
     heard = re.sub(r"[^a-z' ]", " ", " ".join(s.text for s in segments).lower())
