@@ -164,13 +164,13 @@ class MainWindow(QMainWindow):
 
     def refresh_models(self) -> None:
         """Find the model folder for each direction and check it (off the GUI thread)."""
-        for direction in ("en-zh", "zh-en"):
-            configured = self.settings.nmt_dir(direction)
-            self.models_bar.set_checking(direction, configured)
-            worker = Worker(model_state.find_and_check, direction, configured)
-            worker.finished.connect(self.models_bar.set_state)
-            worker.finished.connect(lambda _s: self._update_models_label())
-            self.pool.start(worker)
+        configured = {d: self.settings.nmt_dir(d) for d in ("en-zh", "zh-en")}
+        for direction, path in configured.items():
+            self.models_bar.set_checking(direction, path)
+        worker = Worker(model_state.find_and_check_all, configured)
+        worker.finished.connect(lambda states: [self.models_bar.set_state(s) for s in states])
+        worker.finished.connect(lambda _s: self._update_models_label())
+        self.pool.start(worker)
         self.models_bar.set_asr(self.settings.asr_model)
         self._update_models_label()
 
@@ -238,11 +238,10 @@ class MainWindow(QMainWindow):
         self.transcript.set_direction(direction)
         self._update_models_label()
         self._show_voices()
+        state = self.models_bar.states.get(direction)
+        if state is not None and not state.can_run:  # switch anyway: the speech is still shown
+            self.alert.show_message(state.headline, state.hint, "warning")
         if self.pipeline is not None:
-            state = self.models_bar.states.get(direction)
-            if state is not None and not state.can_run:
-                self.alert.show_message(state.headline, state.hint, "warning")
-                return
             self.pipeline.set_direction(direction)
 
     def set_voice(self, voice_id: str) -> None:

@@ -47,6 +47,12 @@ def find_and_check(direction: str, configured: str = "") -> ModelState:
     return check_nmt(direction, path)
 
 
+def find_and_check_all(configured: dict[str, str]) -> list[ModelState]:
+    """Both directions, one after the other: loading tokenizers from two threads at once
+    can fail inside transformers' lazy imports ("cannot import name MarianTokenizer")."""
+    return [find_and_check(direction, path) for direction, path in configured.items()]
+
+
 def check_nmt(direction: str, path: str | None) -> ModelState:
     """Run the model doctor on `path` (slow: call it on a worker thread)."""
     words = DIRECTION_WORDS[direction]

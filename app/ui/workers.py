@@ -1,8 +1,13 @@
 """Slow work off the GUI thread: QObject workers moved to QThreads their widget owns.
 
-The window stays responsive while a model loads, a download runs or the doctor reads a
-folder; results come back as signals on the GUI thread. The owner keeps every thread it
-started in a `WorkerPool` and joins them all when it closes.
+The window stays responsive while a model is checked, a download runs or devices are listed;
+results come back as signals on the GUI thread. The owner keeps every thread it started in a
+`WorkerPool` and joins them all when it closes.
+
+PySide runs a plain Python callable (a lambda) connected to a signal in the thread that
+emits it. So a worker's own signals stay inside it, and what callers connect to —
+`finished`, `failed`, `progress` — belong to a relay object that lives on the GUI thread:
+its signals are re-emitted there, and whatever is connected to them runs there too.
 """
 
 from __future__ import annotations
@@ -12,28 +17,41 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 
+class _Relay(QObject):
+    finished = Signal(object)
+    failed = Signal(object)
+    progress = Signal(object, object)
+
+
 class Worker(QObject):
     """Runs `fn(*args, **kwargs)` once on its thread. With `with_progress`, `fn` also gets
-    `progress=callback(done, total)`, re-emitted as the `progress` signal."""
+    `progress=callback(done, total)`. Connect to `finished(result)`, `failed(exception)`
+    (a LiveTranslatorError carries a hint) and `progress(done, total)`: they fire on the
+    thread that created the worker (the GUI thread)."""
 
-    finished = Signal(object)
-    failed = Signal(object)        # the exception (a LiveTranslatorError carries a hint)
-    progress = Signal(object, object)
+    _finished = Signal(object)
+    _failed = Signal(object)
+    _progress = Signal(object, object)
 
     def __init__(self, fn: Callable[..., Any], *args, with_progress: bool = False, **kwargs):
         super().__init__()
         self.fn, self.args, self.kwargs = fn, args, kwargs
+        self.relay = _Relay()  # not a child: it must stay on this thread when the worker moves
+        self.finished, self.failed, self.progress = self.relay.finished, self.relay.failed, self.relay.progress
+        self._finished.connect(self.relay.finished)
+        self._failed.connect(self.relay.failed)
+        self._progress.connect(self.relay.progress)
         if with_progress:
-            self.kwargs["progress"] = lambda done, total=None: self.progress.emit(done, total)
+            self.kwargs["progress"] = lambda done, total=None: self._progress.emit(done, total)
 
     @Slot()
     def run(self) -> None:
         try:
             result = self.fn(*self.args, **self.kwargs)
         except Exception as error:  # shown to the user by the owner; the window goes on
-            self.failed.emit(error)
+            self._failed.emit(error)
         else:
-            self.finished.emit(result)
+            self._finished.emit(result)
 
 
 class WorkerPool(QObject):
@@ -47,23 +65,25 @@ class WorkerPool(QObject):
         thread = QThread(self)
         worker.moveToThread(thread)
         thread.started.connect(worker.run)
-        worker.finished.connect(thread.quit)
-        worker.failed.connect(thread.quit)
-        thread.finished.connect(lambda: self._forget(thread))
+        worker._finished.connect(thread.quit)
+        worker._failed.connect(thread.quit)
+        thread.finished.connect(self._forget)
         self.threads[thread] = worker
         thread.start()
         return worker
 
-    def _forget(self, thread: QThread) -> None:
-        # Dropping the last reference deletes the worker; its queued results were already
-        # posted to the GUI thread ahead of this call.
+    @Slot()
+    def _forget(self) -> None:
+        # A queued call on this (GUI) thread, after the worker's results, which were posted
+        # first; dropping the last reference deletes the worker.
+        thread = self.sender()
         self.threads.pop(thread, None)
         thread.deleteLater()
 
     def busy(self) -> bool:
         return any(t.isRunning() for t in self.threads)
 
-    def shutdown(self, timeout_ms: int = 30000) -> bool:
+    def shutdown(self, timeout_ms: int = 60000) -> bool:
         """Ask every thread to finish and wait; True when all have stopped."""
         done = True
         for thread in list(self.threads):

@@ -201,6 +201,7 @@ def test_switching_direction_mid_stream(qtbot, store, tmp_path):
     qtbot.waitUntil(lambda: bool(watch.of(ev.SourceFinal)), timeout=120000)
     switched_after = len(watch.events)
     window.controls.direction.setCurrentIndex(window.controls.direction.findData("zh-en"))
+    assert window.models_bar.states["zh-en"].can_run, window.models_bar.states["zh-en"].finding
     assert window.pipeline.direction == "zh-en" and "中文" in window.transcript.source_title.text()
     finish(qtbot, window)
 
@@ -213,7 +214,8 @@ def test_switching_direction_mid_stream(qtbot, store, tmp_path):
     by_utterance = {t.utterance_id: t for t in translations}
     assert by_utterance[first].direction == "en-zh"
     assert by_utterance[first].text == phrasebook_translation("Good morning.", "en-zh")
-    assert [by_utterance[u].text for u in chinese] == [phrasebook_translation("他是我的朋友。", "zh-en")]
+    heard = [finals[u].text for u in chinese]
+    assert [by_utterance[u].text for u in chinese] == [phrasebook_translation("他是我的朋友。", "zh-en")], heard
     for uid in chinese:
         assert by_utterance[uid].direction == "zh-en"
         assert window.transcript.rows[uid].target.text() == by_utterance[uid].text
