@@ -210,13 +210,14 @@ def export_legacy_decoder(hf_model_dir: str | Path, out_path: str | Path, opset:
     out_path.parent.mkdir(parents=True, exist_ok=True)
     with torch.no_grad(), _traceable_transformers():
         torch.onnx.export(
-            _LegacyDecoder(model), args, str(out_path), input_names=inputs, output_names=outputs,
+            _legacy_decoder_module(model), args, str(out_path), input_names=inputs, output_names=outputs,
             dynamic_axes=axes, opset_version=opset, dynamo=False,
         )
     return out_path
 
 
-def _legacy_wrapper_class():
+def _legacy_decoder_module(model):
+    """`model` wrapped as the older decoder step (torch is imported only when exporting)."""
     import torch
     from transformers.cache_utils import EncoderDecoderCache
 
@@ -247,11 +248,7 @@ def _legacy_wrapper_class():
                 flat.extend(layer)  # self key, self value, cross key, cross value
             return tuple(flat)
 
-    return LegacyDecoder
-
-
-def _LegacyDecoder(model):
-    return _legacy_wrapper_class()(model)
+    return LegacyDecoder(model)
 
 
 @contextlib.contextmanager
