@@ -120,7 +120,8 @@ def measure(precision: str, rows, sentences, repeats, paths, wanted) -> tuple[li
         for engine, error in errors.items():
             print(f"[{precision}] {engine} failed (beams {beams}, {tokens} tokens):\n{error}", file=sys.stderr)
         results.append({"precision": precision, "beams": beams, "tokens": tokens, "samples": samples})
-        print(f"[{precision}] done beams={beams} tokens={tokens}", file=sys.stderr, flush=True)
+        print(f"[{precision}] {row_line(results[-1], [e for e in wanted if e != 'ours'])}  "
+              f"(load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
     for w in workers.values():
         w.close()
     return results, {e: w.info for e, w in workers.items()}
@@ -133,10 +134,27 @@ def per_token(samples, key="wall_ms"):
     return (median([s[key] for s in samples]), median([s[key] / max(s["out_tokens"], 1) for s in samples]))
 
 
+def row_line(row, others) -> str:
+    s = row["samples"]
+    ours_sent, ours_tok = per_token(s.get("ours"), "product_ms")
+    _, ours_wall = per_token(s.get("ours"))
+    peer = {e: per_token(s.get(e))[1] for e in others}
+    lengths = {e: sorted({x["out_tokens"] for x in v}) for e, v in s.items()}
+    flag = "" if all(v == [row["tokens"]] for v in lengths.values()) else f" (lengths differ: {lengths})"
+    ratio = lambda a, b: None if a is None or b is None else a / b  # noqa: E731
+    cells = [row["precision"], "greedy" if row["beams"] == 1 else f"beam {row['beams']}", f"{row['tokens']}{flag}",
+             fmt(ours_sent), fmt(ours_tok, 2), fmt(ours_wall, 2)]
+    cells += [fmt(peer[e], 2) for e in others]
+    cells += [fmt(ratio(ours_tok, peer.get("ct2")), 2), fmt(ratio(peer.get("pytorch"), ours_tok), 2),
+              fmt(ratio(peer.get("optimum"), ours_tok), 2)]
+    return "| " + " | ".join(cells) + " |"
+
+
 def report(results, infos, wanted, args, models) -> None:
     print(f"\nModel: opus-mt-en-zh architecture, random weights, ONNX via {models.export_path}; "
           f"{engines.THREADS} intra-op threads everywhere; {len(args.sentences)} sentences x {args.repeats} "
-          f"repeats, interleaved; load average at start {args.load_at_start}.")
+          f"repeats, interleaved; load average at start {args.load_at_start}; peers' threads "
+          f"{'passive (no spinning)' if args.passive_peers else 'as they come (spinning)'}.")
     print("ms/tok = median over sentences of (sentence latency incl. encoder / forced output tokens).")
     print("ours = encoder_ms + decode_ms as the engine reports them (python -m app translate --json); "
           "ours wall = the whole translate() call incl. tokenization.\n")
@@ -147,30 +165,22 @@ def report(results, infos, wanted, args, models) -> None:
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for row in results:
-        s = row["samples"]
-        ours_sent, ours_tok = per_token(s.get("ours"), "product_ms")
-        _, ours_wall = per_token(s.get("ours"))
-        peer = {e: per_token(s.get(e))[1] for e in others}
-        lengths = {e: sorted({x["out_tokens"] for x in v}) for e, v in s.items()}
-        flag = "" if all(v == [row["tokens"]] for v in lengths.values()) else f" (lengths differ: {lengths})"
-        ratio = lambda a, b: None if a is None or b is None else a / b  # noqa: E731
-        cells = [row["precision"], "greedy" if row["beams"] == 1 else f"beam {row['beams']}", f"{row['tokens']}{flag}",
-                 fmt(ours_sent), fmt(ours_tok, 2), fmt(ours_wall, 2)]
-        cells += [fmt(peer[e], 2) for e in others]
-        cells += [fmt(ratio(ours_tok, peer.get("ct2")), 2), fmt(ratio(peer.get("pytorch"), ours_tok), 2),
-                  fmt(ratio(peer.get("optimum"), ours_tok), 2)]
-        print("| " + " | ".join(cells) + " |")
+        print(row_line(row, others))
 
-    print("\nOur decoder step time, median ms (a working cache keeps step 100 close to step 5):\n")
-    print("| precision | search | step 5 | step 100 | step 100 / step 5 |")
-    print("|---|---|---|---|---|")
+    print("\nOur decoder step time, median ms (a working cache keeps step 100 close to step 5). wall = "
+          "DecodeStep.ms; CPU = process CPU time of the step (all threads), blind to waiting for a core:\n")
+    print("| precision | search | wall step 5 | wall step 100 | wall 100/5 | CPU step 5 | CPU step 100 | CPU 100/5 |")
+    print("|---|---|---|---|---|---|---|---|")
     for row in results:
-        steps = [x["step_ms"] for x in row["samples"].get("ours", []) if len(x.get("step_ms", [])) > STEP_LATE]
-        if steps:
-            early = median([x[STEP_EARLY] for x in steps])
-            late = median([x[STEP_LATE] for x in steps])
+        ours = [x for x in row["samples"].get("ours", []) if len(x.get("step_ms", [])) > STEP_LATE]
+        if ours:
+            cells = []
+            for key in ("step_ms", "step_cpu_ms"):
+                early = median([x[key][STEP_EARLY] for x in ours])
+                late = median([x[key][STEP_LATE] for x in ours])
+                cells += [f"{early:.2f}", f"{late:.2f}", f"{late / early:.2f}"]
             search = "greedy" if row["beams"] == 1 else f"beam {row['beams']}"
-            print(f"| {row['precision']} | {search} | {early:.2f} | {late:.2f} | {late / early:.2f} |")
+            print(f"| {row['precision']} | {search} | " + " | ".join(cells) + " |")
 
     print("\nLoad time and peak memory (each engine in its own process; RSS includes Python and libraries):\n")
     print("| precision | engine | load s | peak RSS MB |")
@@ -187,21 +197,26 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="2 sentences, 1 repeat, fewer rows")
     parser.add_argument("--engines", default=",".join(engines.ENGINES), help="comma list of " + ",".join(engines.ENGINES))
     parser.add_argument("--precisions", default="fp32,int8")
-    parser.add_argument("--sentences", type=int, default=None, help="how many sentences (default 6, quick 2)")
-    parser.add_argument("--repeats", type=int, default=None, help="passes over the sentences (default 2, quick 1)")
+    parser.add_argument("--sentences", type=int, default=None, help="how many sentences (default 4, quick 2)")
+    parser.add_argument("--repeats", type=int, default=None, help="passes over the sentences (default 1)")
+    parser.add_argument("--passive-peers", action="store_true",
+                        help="peers' threads sleep instead of spinning too (OMP_WAIT_POLICY=PASSIVE for "
+                             "CTranslate2/PyTorch, allow_spinning=0 for optimum): fairer on a busy machine")
     args = parser.parse_args(argv)
     os.environ["OMP_NUM_THREADS"] = str(engines.THREADS)  # before any worker imports torch / CTranslate2
+    if args.passive_peers:
+        os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
     models = build(log=lambda m: print(m, file=sys.stderr, flush=True))
     paths = {"hf": models.hf, "onnx": models.onnx,
              "ct2_fp32": models.ct2_fp32, "ct2_int8": models.ct2_int8}
     wanted = [e for e in args.engines.split(",") if e]
-    long = STEP_LATE + 28  # long enough to time step 100
+    long = STEP_LATE + 4  # long enough to time step 100
     if args.quick:
         rows = [(1, 20), (4, 20), (1, long)]
         n_sentences, args.repeats = args.sentences or 2, args.repeats or 1
     else:
         rows = [(1, 20), (4, 20), (1, long), (4, long)]
-        n_sentences, args.repeats = args.sentences or 6, args.repeats or 2
+        n_sentences, args.repeats = args.sentences or 4, args.repeats or 1
     args.sentences = SENTENCES[:n_sentences]
     args.load_at_start = " ".join(f"{x:.2f}" for x in os.getloadavg())
     results, infos = [], {}
