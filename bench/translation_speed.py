@@ -54,7 +54,10 @@ def _worker(conn, engine: str, int8: bool, paths: dict) -> None:
         return
     while (job := conn.recv()) is not None:
         try:
-            conn.send(runner.run(*job))
+            cpu = time.process_time()
+            result = runner.run(*job)
+            result["cpu_ms"] = (time.process_time() - cpu) * 1000  # every thread of this process
+            conn.send(result)
         except Exception:
             conn.send({"error": traceback.format_exc(limit=3)})
     conn.send({"peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
@@ -166,6 +169,18 @@ def report(results, infos, wanted, args, models) -> None:
     print("|" + "---|" * len(head))
     for row in results:
         print(row_line(row, others))
+
+    print("\nCPU time per output token (ms, median; the process's CPU time over all its threads, so "
+          "waiting for a core does not count, but spinning threads do; use --passive-peers for a fair view):\n")
+    print("| precision | search | tokens | " + " | ".join(LABELS[e] for e in wanted) + " | ours/CTranslate2 |")
+    print("|---|---|---|" + "---|" * (len(wanted) + 1))
+    for row in results:
+        cpu = {e: per_token(row["samples"].get(e), "cpu_ms")[1] if all("cpu_ms" in x for x in row["samples"].get(e, [])) else None
+               for e in wanted}
+        ratio = None if cpu.get("ours") is None or cpu.get("ct2") is None else cpu["ours"] / cpu["ct2"]
+        search = "greedy" if row["beams"] == 1 else f"beam {row['beams']}"
+        print(f"| {row['precision']} | {search} | {row['tokens']} | " + " | ".join(fmt(cpu[e], 2) for e in wanted)
+              + f" | {fmt(ratio, 2)} |")
 
     print("\nOur decoder step time, median ms (a working cache keeps step 100 close to step 5). wall = "
           "DecodeStep.ms; CPU = process CPU time of the step (all threads), blind to waiting for a core:\n")
