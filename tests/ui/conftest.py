@@ -4,6 +4,7 @@ by espeak-ng standing in for the microphone."""
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -23,11 +24,16 @@ def nmt_model(direction: str) -> Path:
     return path
 
 
-def phrasebook_translation(text: str, direction: str) -> str:
-    """The answer the phrasebook model was trained to give for one of its phrases."""
+def _bare(text: str) -> str:
+    return re.sub(r"[\s.,?!。，？！]", "", text).lower()
+
+
+def phrasebook_translation(text: str, direction: str) -> str | None:
+    """The answer the phrasebook model was trained to give for one of its phrases (punctuation
+    and case aside), None for text that is not one of them."""
     pairs = json.loads((FIXTURES / "phrasebook" / "phrases.json").read_text(encoding="utf-8"))["phrases"]
     source, target = (0, 1) if direction == "en-zh" else (1, 0)
-    return next(pair[target] for pair in pairs if pair[source] == text)
+    return next((pair[target] for pair in pairs if _bare(pair[source]) == _bare(text)), None)
 
 
 def random_model(direction: str) -> Path:
