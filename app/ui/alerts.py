@@ -36,11 +36,12 @@ class AlertBanner(QWidget):
         layout.setContentsMargins(8, 4, 4, 4)
         layout.addWidget(self.label, 1)
         layout.addWidget(self.close_button)
-        self.message = ""
+        self.message, self.topic = "", ""
         self.hide()
 
-    def show_message(self, message: str, hint: str = "", kind: str = "error") -> None:
-        self.message = message
+    def show_message(self, message: str, hint: str = "", kind: str = "error", topic: str = "") -> None:
+        """`topic` names what the message is about, so it can be withdrawn when that is fixed."""
+        self.message, self.topic = message, topic
         text = f"<b>{html.escape(message)}</b>" + (f"<br>{html.escape(hint)}" if hint else "")
         self.label.setText(text)
         self.setStyleSheet(f"AlertBanner, QLabel {{ {STYLES[kind]} }} QLabel {{ border:none; }}")

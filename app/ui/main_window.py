@@ -168,11 +168,24 @@ class MainWindow(QMainWindow):
         for direction, path in configured.items():
             self.models_bar.set_checking(direction, path)
         worker = Worker(model_state.find_and_check_all, configured)
-        worker.finished.connect(lambda states: [self.models_bar.set_state(s) for s in states])
-        worker.finished.connect(lambda _s: self._update_models_label())
+        worker.finished.connect(self._models_checked)
         self.pool.start(worker)
         self.models_bar.set_asr(self.settings.asr_model)
         self._update_models_label()
+
+    def _models_checked(self, states: list) -> None:
+        for state in states:
+            self.models_bar.set_state(state)
+        self._update_models_label()
+        self._warn_if_no_model()
+
+    def _warn_if_no_model(self) -> None:
+        """The clear state: a missing or broken model for the chosen direction says so at once."""
+        state = self.models_bar.states.get(self.direction())
+        if state is not None and not state.can_run:
+            self.alert.show_message(state.headline, state.hint, "warning", topic="model")
+        elif self.alert.topic == "model":
+            self.alert.hide()  # an earlier model warning no longer applies
 
     def _update_models_label(self) -> None:
         state = self.models_bar.states.get(self.direction())
@@ -192,7 +205,7 @@ class MainWindow(QMainWindow):
         direction = self.direction()
         state = self.models_bar.states.get(direction)
         if state is not None and not state.can_run:  # start anyway: the speech is still shown
-            self.alert.show_message(state.headline, state.hint, "warning")
+            self.alert.show_message(state.headline, state.hint, "warning", topic="model")
         else:
             self.alert.hide()
         from app.pipeline import Pipeline
@@ -238,9 +251,7 @@ class MainWindow(QMainWindow):
         self.transcript.set_direction(direction)
         self._update_models_label()
         self._show_voices()
-        state = self.models_bar.states.get(direction)
-        if state is not None and not state.can_run:  # switch anyway: the speech is still shown
-            self.alert.show_message(state.headline, state.hint, "warning")
+        self._warn_if_no_model()  # and switch anyway: the speech is still shown
         if self.pipeline is not None:
             self.pipeline.set_direction(direction)
 

@@ -85,6 +85,11 @@ class TranscriptView(QWidget):
         self.grid.setHorizontalSpacing(24)
         self.grid.setVerticalSpacing(0)
         self.grid.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.placeholder = QLabel("Press Start (Ctrl+Return) and speak, "
+                                  "or choose File ▸ Translate a recording…")
+        self.placeholder.setStyleSheet("color:#90a4ae; font-size:14pt; padding:24px;")
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.grid.addWidget(self.placeholder, 0, 0, 1, 2)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setWidget(self.body)
@@ -116,6 +121,7 @@ class TranscriptView(QWidget):
     def row(self, utterance_id: int) -> UtteranceRow:
         row = self.rows.get(utterance_id)
         if row is None:
+            self.placeholder.hide()
             row = UtteranceRow(utterance_id, self._label(), self._label())
             index = self.grid.rowCount()
             self.grid.addWidget(row.source, index, 0)
@@ -179,3 +185,4 @@ class TranscriptView(QWidget):
                 label.deleteLater()
         self.rows.clear()
         self._following = True
+        self.placeholder.show()
