@@ -60,6 +60,7 @@ class SpeechOutput:
         rate: int | None = None,
         out_path: str | os.PathLike | None = None,
         driver: str | None = None,
+        voices: dict[str, str] | None = None,
         on_event: Callable[[Event], None] | None = None,
         echo_tail_s: float = 0.4,
         max_queued: int = 8,
@@ -68,6 +69,7 @@ class SpeechOutput:
         self.rate = rate
         self.out_path = Path(out_path) if out_path else None
         self.driver = driver
+        self.chosen_voices = dict(voices or {})  # language -> voice id, over the automatic pick
         self.on_event = on_event
         self.echo_tail_s = echo_tail_s  # room echo after the last word: keep the mic closed a bit
         self.available: bool | None = None  # unknown until the engine thread has tried
@@ -96,6 +98,12 @@ class SpeechOutput:
         self._queue.put(None)  # the queue was just emptied: room for the stop marker
         thread.join(timeout)
         self._thread = None
+
+    def set_voice(self, language: str, voice_id: str | None) -> None:
+        """Speak `language` with this voice from the next text on (None: the automatic pick)."""
+        self.chosen_voices[language] = voice_id
+        if voice_id and hasattr(self, "_voices"):
+            self._voices[language] = voice_id
 
     def set_enabled(self, enabled: bool) -> None:
         self.enabled = enabled
@@ -165,7 +173,8 @@ class SpeechOutput:
             import pyttsx3
 
             engine = pyttsx3.init(self.driver) if self.driver else pyttsx3.init()
-            self._voices = {lang: pick_voice(engine.getProperty("voices"), lang) for lang in ("en", "zh")}
+            installed = engine.getProperty("voices")
+            self._voices = {lang: self.chosen_voices.get(lang) or pick_voice(installed, lang) for lang in ("en", "zh")}
             # pyttsx3 2.99's espeak driver loses the first text it is given when that text is
             # long (nothing saved; played instead): a short first synthesis avoids it.
             with contextlib.suppress(Exception):  # only a precaution: never a reason to fail

@@ -42,6 +42,18 @@ def test_speaks_into_one_file_on_its_own_thread(tmp_path):
     assert not [t for t in threading.enumerate() if t.name == "speech-output"]
 
 
+def test_a_chosen_voice_is_used(tmp_path):
+    lengths = []
+    for voice in ("gmw/en-us", "sit/cmn-latn-pinyin"):  # English text read as pinyin sounds different
+        output = SpeechOutput(out_path=tmp_path / "v.wav", voices={"en": voice})
+        output.start()
+        output.say("Where is the station?", "en")
+        assert output.wait_idle(30)
+        output.stop()
+        lengths.append(sf.info(tmp_path / "v.wav").frames)
+    assert lengths[0] != lengths[1]
+
+
 def test_rate_changes_the_speech_length(tmp_path):
     durations = []
     for rate in (110, 260):
