@@ -4,12 +4,13 @@ Whisper base recognises it, the committed phrasebook model translates it, offscr
 import re
 import shutil
 import threading
+import time
 
 import numpy as np
+import pytest
 import soundfile
 
-import pytest
-
+from app.asr import SAMPLE_RATE, FileSource
 from app.pipeline import events as ev
 from app.ui.main_window import MainWindow
 from tests.ui.conftest import nmt_model, phrasebook_translation, random_model, speak
@@ -195,23 +196,59 @@ def test_settings_are_remembered_and_shortcuts_work(qtbot, store):
     again.close()
 
 
+class TwoSpeakers:
+    """Stands in for the microphone: an English speaker, silence until the test has switched
+    the direction, then a Chinese speaker. Each is a real FileSource playing in real time;
+    the gate makes the order of switch and speech certain however busy the machine is."""
+
+    def __init__(self, first, second, gate: threading.Event):
+        self.parts = [FileSource(first, realtime=True), FileSource(second, realtime=True)]
+        self.gate, self.index = gate, 0
+        self.level, self.captured_at = (0.0, 0.0), 0.0
+
+    def start(self):
+        self.parts[0].start()
+
+    @property
+    def finished(self):
+        return self.index == 1 and self.parts[1].finished
+
+    def read(self, timeout=0.1):
+        if self.index == 0 and self.parts[0].finished:
+            if not self.gate.is_set():  # the room is quiet while the direction changes
+                time.sleep(0.1)
+                self.level, self.captured_at = (0.0, 0.0), time.monotonic()
+                return np.zeros(SAMPLE_RATE // 10, np.float32)
+            self.index = 1
+            self.parts[1].start()
+        part = self.parts[self.index]
+        block = part.read(timeout)
+        self.level, self.captured_at = part.level, part.captured_at
+        return block
+
+    def stop(self):
+        for part in self.parts:
+            part.stop()
+
+
 def test_switching_direction_mid_stream(qtbot, store, tmp_path):
     english = speak(tmp_path / "en.wav", "Good morning.", "en")
     chinese = speak(tmp_path / "zh.wav", "他是我的朋友。", "zh")
-    (a, rate), (b, _) = soundfile.read(english), soundfile.read(chinese)
-    pause = np.zeros(int(rate * 6.0))  # time to switch between the two speakers, even on a busy machine
-    recording = tmp_path / "both.wav"
-    soundfile.write(recording, np.concatenate([a, pause, b, pause[: rate]]), rate)
+    audio, rate = soundfile.read(chinese)
+    soundfile.write(chinese, np.concatenate([audio, np.zeros(rate)]), rate)  # a pause after it
+    gate = threading.Event()
 
     window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")),
                          nmt_zh_en=str(nmt_model("zh-en")))
     watch = Watcher(window)
-    window.play_recording(str(recording))            # real time: the switch lands in the pause
+    window.audio_source = TwoSpeakers(english, chinese, gate)
+    window.start()
     qtbot.waitUntil(lambda: bool(watch.of(ev.SourceFinal)), timeout=120000)
     switched_after = len(watch.events)
     window.controls.direction.setCurrentIndex(window.controls.direction.findData("zh-en"))
     assert window.models_bar.states["zh-en"].can_run, window.models_bar.states["zh-en"].finding
     assert window.pipeline.direction == "zh-en" and "中文" in window.transcript.source_title.text()
+    gate.set()                                        # the Chinese speaker begins
     finish(qtbot, window)
 
     finals = {e.utterance_id: e for e in watch.of(ev.SourceFinal)}
