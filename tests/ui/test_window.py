@@ -295,3 +295,20 @@ def test_a_missing_model_is_downloaded_with_a_progress_bar(qtbot, store, tmp_pat
     dialog.use.click()
     qtbot.waitUntil(lambda: "✔" in window.models_bar.labels["en-zh"].text(), timeout=60000)
     assert window.models_bar.states["en-zh"].path.endswith("opus-mt-en-zh-int8")
+
+
+def test_a_missing_microphone_is_explained_and_stop_joins_every_thread(qtbot, store):
+    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(random_model("en-zh")),
+                         input_device="no such microphone")
+    qtbot.waitUntil(lambda: not window.pool.busy(), timeout=60000)
+    baseline = python_threads()
+    watch = Watcher(window)
+    window.controls.button.click()                    # Start
+    assert window.running() and window.controls.button.text() == "Stop"
+    qtbot.waitUntil(lambda: any(e.stage == "capture" for e in watch.of(ev.Error)), timeout=120000)
+    # "No microphone found" here; "no such microphone" where the machine has others
+    assert not window.alert.isHidden() and "microphone" in window.alert.message.lower()
+    window.controls.button.click()                    # Stop: joins the stage threads on a worker
+    qtbot.waitUntil(lambda: not window.stopping and window.controls.button.text() == "Start", timeout=90000)
+    qtbot.waitUntil(lambda: not window.pool.threads, timeout=10000)
+    assert python_threads() == baseline
