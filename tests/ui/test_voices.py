@@ -1,0 +1,35 @@
+"""The voice list and the chosen voice, through the real pyttsx3/espeak-ng engine."""
+
+import soundfile
+
+from app.pipeline import events as ev
+from app.ui.voices import ChosenVoiceSpeechOutput, list_voices
+
+
+def test_voices_are_listed_per_language():
+    voices = list_voices()
+    assert any("cmn" in voice_id for voice_id, _ in voices["zh"])
+    assert voices["en"] and all("cmn" not in voice_id for voice_id, _ in voices["en"])
+
+
+def speak_with(voice_id: str, path) -> list:
+    events = []
+    speech = ChosenVoiceSpeechOutput({"en": voice_id}, out_path=path, on_event=events.append)
+    speech.start()
+    assert speech.say("Good morning, everyone.", "en", utterance_id=1)
+    assert speech.wait_idle(60)
+    speech.stop()
+    return events
+
+
+def test_the_chosen_voice_is_the_one_that_speaks(tmp_path):
+    scottish = "gmw/en-gb-scotland"
+    assert scottish in dict(list_voices()["en"])
+    lengths = {}
+    for name, voice in (("default", ""), ("again", ""), ("chosen", scottish)):
+        events = speak_with(voice, tmp_path / f"{name}.wav")
+        assert [e.text for e in events if isinstance(e, ev.Speech)] == ["Good morning, everyone."]
+        lengths[name] = len(soundfile.read(tmp_path / f"{name}.wav")[0])
+    # the same voice twice gives (almost) the same recording; another accent does not
+    assert abs(lengths["default"] - lengths["again"]) < 200
+    assert abs(lengths["default"] - lengths["chosen"]) > 1000, lengths
