@@ -102,11 +102,12 @@ def main(argv=None) -> int:
     window.show()
 
     bare_sink: list = []
+    observe = window.new_session().on_event  # what the window hands a pipeline as on_event
     sent_to_window = [0]
 
     def to_window(event):
         sent_to_window[0] += 1
-        window.bridge.on_event(event)
+        observe(event)
 
     times = {"bare": [], "window": []}
     cpu_times = {"bare": [], "window": []}

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QSplitter,
                                QVBoxLayout, QWidget)
@@ -37,6 +36,8 @@ STOP_TIMEOUT_S = 60.0
 
 
 class MainWindow(QMainWindow):
+    events_shown = Signal(list)  # each batch of pipeline events, after the window has drawn it
+
     def __init__(self, store: QSettings | None = None, parent=None):
         super().__init__(parent)
         self.store = store or qsettings()
@@ -46,8 +47,8 @@ class MainWindow(QMainWindow):
         self.audio_source = None              # any AudioSource (tests, demos) instead of the mic
         self.realtime = True                  # play recordings at speaking speed
         self.pool = WorkerPool(self)
-        self.bridge = EventBridge(self)
-        self.bridge.events.connect(self.on_events)
+        self.session = 0                      # each start is a session; utterance ids restart
+        self.bridges: dict[int, EventBridge] = {}
         self.session_transcript = None
         self.stopping = 0                     # stops still joining threads on workers
         self.latencies: list[float] = []
@@ -212,20 +213,39 @@ class MainWindow(QMainWindow):
 
         config = model_state.pipeline_config(self.settings, direction, self.models_bar.states,
                                              input_path=self.input_path, realtime=self.realtime)
+        bridge = self.new_session()
         try:
             speech = ChosenVoiceSpeechOutput({"en": self.settings.voice_en, "zh": self.settings.voice_zh},
                                              enabled=config.tts_enabled, rate=config.tts_rate,
                                              out_path=config.tts_out)
-            pipeline = Pipeline(config, on_event=self.bridge.on_event, audio_source=self.audio_source,
+            pipeline = Pipeline(config, on_event=bridge.on_event, audio_source=self.audio_source,
                                 speech_output=speech)
             pipeline.start()
         except Exception as error:
             self.alert.show_error(error)
+            self.end_session(self.session)
             return
         self.pipeline = pipeline
         self.session_transcript = pipeline.transcript
         self.controls.set_running(True)
         self.state_label.setText("Loading models…")
+
+    def new_session(self) -> EventBridge:
+        """A bridge for one session's events: rows are keyed by (session, utterance_id), since
+        a new pipeline numbers its utterances from the start again."""
+        self.session += 1
+        self.latencies = []
+        bridge = self.bridges[self.session] = EventBridge(self)
+        bridge.events.connect(lambda batch, session=self.session: self.on_events(batch, session))
+        return bridge
+
+    def end_session(self, session: int) -> None:
+        """After its pipeline has stopped: deliver what is left, then let the bridge go."""
+        bridge = self.bridges.pop(session, None)
+        if bridge is not None:
+            bridge.drain()
+            bridge.stop()
+            bridge.deleteLater()
 
     def stop(self, after: str = "Stopped") -> None:
         """Stop on a worker: joining the stage threads can wait for a Whisper pass to end."""
@@ -236,11 +256,13 @@ class MainWindow(QMainWindow):
         self.controls.set_running(False, busy="Stopping…")
         self.state_label.setText("Stopping…")
         worker = Worker(pipeline.stop, timeout=STOP_TIMEOUT_S)
-        worker.finished.connect(lambda _r: self._stopped(after))
-        worker.failed.connect(lambda error: (self._stopped(after), self.alert.show_error(error)))
+        session = self.session
+        worker.finished.connect(lambda _r: self._stopped(after, session))
+        worker.failed.connect(lambda error: (self._stopped(after, session), self.alert.show_error(error)))
         self.pool.start(worker)
 
-    def _stopped(self, after: str) -> None:
+    def _stopped(self, after: str, session: int) -> None:
+        self.end_session(session)
         self.stopping -= 1
         if not self.stopping:
             self.controls.set_running(self.running())
@@ -295,31 +317,32 @@ class MainWindow(QMainWindow):
         self.diagnostics.setVisible(visible)
 
     # --- events from the pipeline (GUI thread, in batches) ----------------------------------
-    def on_events(self, batch: list) -> None:
+    def on_events(self, batch: list, session: int) -> None:
         level = None
         for event in batch:
             if isinstance(event, ev.DecodeStepEvent):
                 self.diagnostics.add_step(event.utterance_id, event.provisional, event.step)
             elif isinstance(event, ev.SourcePartial):
-                self.transcript.show_partial(event.utterance_id, event.text, event.committed)
+                self.transcript.show_partial((session, event.utterance_id), event.text, event.committed)
             elif isinstance(event, ev.SourceFinal):
-                self.transcript.show_final(event.utterance_id, event.text)
+                self.transcript.show_final((session, event.utterance_id), event.text)
             elif isinstance(event, ev.Translation):
-                self.transcript.show_translation(event.utterance_id, event.text, event.provisional)
+                self.transcript.show_translation((session, event.utterance_id), event.text, event.provisional)
                 if not event.provisional and event.latency_ms is not None:
                     self._show_latency(event.latency_ms)
             elif isinstance(event, ev.SentenceSummary):
                 self.diagnostics.add_sentence(event.utterance_id, event.provisional, event.summary)
             elif isinstance(event, ev.Level):
                 level = event
-            elif isinstance(event, ev.Status):
+            elif isinstance(event, ev.Status) and session == self.session:
                 self._show_status(event)
             elif isinstance(event, ev.Error):
-                self._show_pipeline_error(event)
+                self._show_pipeline_error(event, session)
             elif isinstance(event, ev.Speech):
                 self.statusBar().showMessage(f"Spoke: {event.text}", 4000)
-        if level is not None:
+        if level is not None and session == self.session:
             self.controls.set_level(level.rms)
+        self.events_shown.emit(batch)
 
     def _show_latency(self, latency_ms: float) -> None:
         self.latencies.append(latency_ms)
@@ -335,9 +358,9 @@ class MainWindow(QMainWindow):
             self.state_label.setText(f"{event.state.capitalize()}: {event.detail}" if event.detail
                                      else event.state.capitalize())
 
-    def _show_pipeline_error(self, event: ev.Error) -> None:
+    def _show_pipeline_error(self, event: ev.Error, session: int) -> None:
         if event.utterance_id is not None and event.stage == "translation":
-            self.transcript.show_error(event.utterance_id, event.text)
+            self.transcript.show_error((session, event.utterance_id), event.text)
         kind = "warning" if event.stage == "tts" else "error"
         self.alert.show_message(event.text, event.hint, kind)
 
@@ -388,7 +411,8 @@ class MainWindow(QMainWindow):
             self.hide()           # gone for the user at once; a Whisper pass may take a moment
             pipeline.stop(timeout=STOP_TIMEOUT_S)
         self.pool.shutdown()
-        self.bridge.stop()
+        for session in list(self.bridges):
+            self.end_session(session)
         self.diagnostics.timer.stop()
         super().closeEvent(event)
 

@@ -38,7 +38,7 @@ def source_html(committed: str, text: str) -> str:
 
 @dataclass
 class UtteranceRow:
-    utterance_id: int
+    key: tuple | int          # (session, utterance_id) in the window; any sortable id
     source: QLabel
     target: QLabel
     source_text: str = ""
@@ -53,7 +53,7 @@ class TranscriptView(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.rows: dict[int, UtteranceRow] = {}
+        self.rows: dict = {}  # key -> UtteranceRow, in the order they appeared
         self.source_title = QLabel("Speech")
         self.target_title = QLabel("Translation")
         for title in (self.source_title, self.target_title):
@@ -118,28 +118,28 @@ class TranscriptView(QWidget):
         label.setStyleSheet("QLabel { padding: 6px 4px; border-bottom: 1px solid #e3e8ec; }")
         return label
 
-    def row(self, utterance_id: int) -> UtteranceRow:
-        row = self.rows.get(utterance_id)
+    def row(self, key) -> UtteranceRow:
+        row = self.rows.get(key)
         if row is None:
             self.placeholder.hide()
-            row = UtteranceRow(utterance_id, self._label(), self._label())
+            row = UtteranceRow(key, self._label(), self._label())
             index = self.grid.rowCount()
             self.grid.addWidget(row.source, index, 0)
             self.grid.addWidget(row.target, index, 1)
-            self.rows[utterance_id] = row
+            self.rows[key] = row
         return row
 
     # --- events (GUI thread) ----------------------------------------------------------------
-    def show_partial(self, utterance_id: int, text: str, committed: str) -> None:
-        row = self.row(utterance_id)
+    def show_partial(self, key, text: str, committed: str) -> None:
+        row = self.row(key)
         if row.source_final:
             return
         row.source_text = text
         row.source.setTextFormat(Qt.TextFormat.RichText)
         row.source.setText(source_html(committed, text))
 
-    def show_final(self, utterance_id: int, text: str) -> None:
-        row = self.row(utterance_id)
+    def show_final(self, key, text: str) -> None:
+        row = self.row(key)
         row.source_final, row.source_text = True, text
         row.source.setTextFormat(Qt.TextFormat.PlainText)
         row.source.setText(text)
@@ -147,8 +147,8 @@ class TranscriptView(QWidget):
             row.target.setTextFormat(Qt.TextFormat.RichText)
             row.target.setText(f'<span style="{PROVISIONAL_STYLE}">…</span>')
 
-    def show_translation(self, utterance_id: int, text: str, provisional: bool) -> None:
-        row = self.row(utterance_id)
+    def show_translation(self, key, text: str, provisional: bool) -> None:
+        row = self.row(key)
         if row.target_final:
             row.renders["target_after_final"] += 1  # counted, never drawn: finals do not change
             return
@@ -161,8 +161,8 @@ class TranscriptView(QWidget):
             row.target.setTextFormat(Qt.TextFormat.PlainText)
             row.target.setText(text)
 
-    def show_error(self, utterance_id: int, message: str) -> None:
-        row = self.row(utterance_id)
+    def show_error(self, key, message: str) -> None:
+        row = self.row(key)
         if row.target_final:
             return
         row.target_final = True

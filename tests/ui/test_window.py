@@ -26,15 +26,15 @@ class Watcher:
     def __init__(self, window: MainWindow):
         self.window = window
         self.events: list = []
-        self.provisional_sources_seen = set()   # utterance ids drawn grey italic at some point
+        self.provisional_sources_seen = set()   # utterances drawn grey italic at some point
         self.provisional_targets_seen = set()
         self.meter_peak = 0
-        window.bridge.events.connect(self.on_batch)  # after the window's own slot: sees its result
+        window.events_shown.connect(self.on_batch)  # after the window drew the batch
 
     def on_batch(self, batch):
         self.events.extend(batch)
         self.meter_peak = max(self.meter_peak, self.window.controls.level.value())
-        for uid, row in self.window.transcript.rows.items():
+        for (_session, uid), row in self.window.transcript.rows.items():
             if not row.source_final and "italic" in row.source.text():
                 self.provisional_sources_seen.add(uid)
             if not row.target_final and "italic" in row.target.text():
@@ -42,6 +42,11 @@ class Watcher:
 
     def of(self, kind):
         return [e for e in self.events if isinstance(e, kind)]
+
+
+def row_of(window: MainWindow, utterance_id: int):
+    """The panels' row of an utterance of the window's latest session."""
+    return window.transcript.rows[(window.session, utterance_id)]
 
 
 def make_window(qtbot, store, **settings) -> MainWindow:
@@ -76,7 +81,7 @@ def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path
     # the source panel showed provisional text grey italic, then the committed text plain
     assert watch.provisional_sources_seen & {f.utterance_id for f in finals}
     for final in finals:
-        row = window.transcript.rows[final.utterance_id]
+        row = row_of(window, final.utterance_id)
         assert row.source_final and row.source.text() == final.text
     # the phrasebook's answers, in order; each beside its source, never redrawn. Whisper hears
     # espeak-ng's English exactly; its Mandarin sometimes as a homophone (他/它), which the
@@ -90,7 +95,7 @@ def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path
         else:
             assert re.fullmatch(r"[A-Za-z ,.?!']+", translation.text), translation.text
     for translation in translations:
-        row = window.transcript.rows[translation.utterance_id]
+        row = row_of(window, translation.utterance_id)
         assert row.target.text() == translation.text and row.renders["target_after_final"] == 0
     # diagnostics: one row per decoder step, one per sentence, from the same utterances
     window.diagnostics.flush()
@@ -159,7 +164,7 @@ def test_missing_and_broken_models_are_explained_and_the_window_stays_usable(qtb
     finish(qtbot, window)
     finals = watch.of(ev.SourceFinal)
     assert finals, "the speech is still recognised and shown"
-    row = window.transcript.rows[finals[-1].utterance_id]
+    row = row_of(window, finals[-1].utterance_id)
     assert row.source.text() == finals[-1].text and "Not translated" in row.target.text()
     assert not window.alert.isHidden()
 
@@ -265,7 +270,7 @@ def test_switching_direction_mid_stream(qtbot, store, tmp_path):
         assert by_utterance[uid].text == expected if expected else re.fullmatch(r"[A-Za-z ,.?!']+", by_utterance[uid].text)
     for uid in chinese:
         assert by_utterance[uid].direction == "zh-en"
-        assert window.transcript.rows[uid].target.text() == by_utterance[uid].text
+        assert row_of(window, uid).target.text() == by_utterance[uid].text
     after = watch.events[switched_after:]
     assert any(isinstance(e, ev.Status) and e.state == "direction" for e in after)
     # clean: nothing said in Chinese went through the English-to-Chinese model
@@ -312,3 +317,18 @@ def test_a_missing_microphone_is_explained_and_stop_joins_every_thread(qtbot, st
     qtbot.waitUntil(lambda: not window.stopping and window.controls.button.text() == "Start", timeout=90000)
     qtbot.waitUntil(lambda: not window.pool.threads, timeout=10000)
     assert python_threads() == baseline
+
+
+def test_each_session_gets_its_own_rows(qtbot, store, tmp_path):
+    """A new session numbers its utterances from the start again; its rows must not land on
+    (and be swallowed by) the finished rows of the last one."""
+    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")))
+    window.realtime = False
+    recording = str(speak(tmp_path / "thanks.wav", "Thank you very much.", "en"))
+    expected = phrasebook_translation("Thank you very much.", "en-zh")
+    for session in (1, 2):
+        window.play_recording(recording)
+        finish(qtbot, window)
+        rows = list(window.transcript.rows.values())
+        assert len(rows) == session and window.session == session
+        assert rows[-1].source_final and rows[-1].target.text() == expected
