@@ -224,7 +224,6 @@ def reference_outputs(family: Family, model, tokenizer, seed: int, cases: dict |
 
     directions = []
     smallest_margin = float("inf")
-    eos = model.generation_config.eos_token_id
     for source_lang, target_lang in family.directions:
         forced = {"forced_bos_token_id": tokenizer.get_lang_id(target_lang)} if family.kind == "m2m100" else {}
         cases = []
@@ -242,17 +241,25 @@ def reference_outputs(family: Family, model, tokenizer, seed: int, cases: dict |
                 if settings["num_beams"] == 1:
                     smallest_margin = min(smallest_margin, greedy_margin(out.scores))
                 new = ids[1 + len(forced):]  # after decoder_start (and M2M100's forced target language)
-                # forced_eos_token_id puts EOS on the last allowed step: that is still a length stop
-                stopped_by_eos = new and new[-1] == eos and len(ids) - 1 < settings["max_new_tokens"]
                 results.append({
                     "text": text, "source": source, "input_ids": input_ids, "output_ids": ids,
-                    "new_token_ids": new, "stop_reason": "eos" if stopped_by_eos else "length",
+                    "new_token_ids": new, "stop_reason": stop_reason(ids, model.generation_config, settings),
                     "translation": tokenizer.decode(ids, skip_special_tokens=True),
                 })
             cases.append({"name": case_name, "settings": settings, "results": results})
         directions.append({"direction": f"{source_lang}-{target_lang}", "cases": cases})
     return {"family": family.kind, "seed": seed, "init_std": family.init_std, "head_std": family.head_std,
             "eos_boost": family.eos_boost, "smallest_greedy_margin": round(smallest_margin, 6), "directions": directions}
+
+
+def stop_reason(output_ids: list[int], generation_config, settings: dict) -> str:
+    """"eos" or "length". forced_eos_token_id (Marian) puts EOS on the last allowed step: that
+    is a length stop; without it (M2M100) an EOS on the last step is a real one."""
+    generated = len(output_ids) - 1  # after decoder_start_token_id
+    if output_ids[-1] != generation_config.eos_token_id or generated == 0:
+        return "length"
+    forced_at_limit = generation_config.forced_eos_token_id is not None and generated >= settings["max_new_tokens"]
+    return "length" if forced_at_limit else "eos"
 
 
 def greedy_margin(scores) -> float:

@@ -36,7 +36,7 @@ def test_catalog_model_downloads_with_progress_and_runs(local_hub, hub_root, mod
     assert catalog.default_nmt_dir("zh-en") is None
     result = greedy_case("marian-en-zh", "en-zh")["results"][0]
     got = Translator.load(dest, "en-zh").translate(result["text"], DecodeOptions(num_beams=1, max_new_tokens=40))
-    n = len(result["output_ids"]) - (result["stop_reason"] == "length")  # forced EOS replaces the last
+    n = len(result["output_ids"]) - (result["stop_reason"] == "length")  # Marian: forced EOS replaces the last
     assert got.token_ids[:n - 1] == result["output_ids"][1:n]
 
 

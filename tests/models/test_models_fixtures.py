@@ -1,0 +1,99 @@
+"""The fixture builder is reproducible and its pieces are what they claim to be."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+from conftest import FIXTURES, references
+
+from models import export, fixtures
+
+FAMILIES = {f.name: f for f in fixtures.FAMILIES}
+
+
+@pytest.fixture(scope="module")
+def rebuilt(tmp_path_factory):
+    """Each family's HF model rebuilt from its recorded seed (torch weights are never committed)."""
+    built = {}
+    root = tmp_path_factory.mktemp("rebuilt")
+
+    def get(name):
+        if name not in built:
+            family = FAMILIES[name]
+            hf_dir = root / name
+            built[name] = (hf_dir,) + fixtures.build_hf_model(family, hf_dir, references(name)["seed"])
+        return built[name]
+
+    return get
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_rebuilding_gives_the_committed_greedy_references(rebuilt, name):
+    hf_dir, model, tokenizer = rebuilt(name)
+    committed = references(name)
+    again = fixtures.reference_outputs(FAMILIES[name], model, tokenizer, committed["seed"],
+                                       cases={"greedy": fixtures.CASES["greedy"]})
+    for direction, committed_direction in zip(again["directions"], committed["directions"]):
+        greedy = next(c for c in committed_direction["cases"] if c["name"] == "greedy")
+        assert direction["cases"][0] == greedy
+    assert fixtures.quality_problems(committed) == []  # the committed references passed the seed check
+
+
+def test_rebuilt_model_exports_to_the_committed_graphs(rebuilt, tmp_path):
+    hf_dir, _, _ = rebuilt("marian-en-zh")
+    made = export.export_onnx(hf_dir, tmp_path / "out", layouts=("merged", "legacy"), quantize=True, validate=False)
+    assert [(m.layout, m.path.name) for m in made] == [("merged", "merged"), ("legacy", "legacy")]
+    assert set(made[0].onnx_files) == {"encoder_model.onnx", "decoder_model_merged.onnx",
+                                       "encoder_model_quantized.onnx", "decoder_model_merged_quantized.onnx"}
+    assert not list(tmp_path.rglob("*.safetensors")) and not list(tmp_path.rglob("*.bin"))  # no torch weights
+    ids = np.array([references("marian-en-zh")["directions"][0]["cases"][0]["results"][0]["input_ids"]], np.int64)
+    feed = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
+    for layout in ("merged", "legacy"):
+        fresh = ort.InferenceSession(str(tmp_path / "out" / layout / "encoder_model.onnx"))
+        committed = ort.InferenceSession(str(FIXTURES / "marian-en-zh" / layout / "encoder_model.onnx"))
+        np.testing.assert_array_equal(fresh.run(None, feed)[0], committed.run(None, feed)[0])
+    for name in ("config.json", "generation_config.json", "vocab.json", "tokenizer_config.json"):
+        assert json.loads((tmp_path / "out" / "merged" / name).read_text()) == \
+            json.loads((FIXTURES / "marian-en-zh" / "merged" / name).read_text()), name
+
+
+def test_export_refuses_what_it_cannot_do(tmp_path):
+    from app.errors import LiveTranslatorError
+
+    with pytest.raises(LiveTranslatorError, match="unknown export layout"):
+        export.export_onnx(tmp_path, tmp_path / "out", layouts=("flat",))
+    with pytest.raises(LiveTranslatorError, match="no config.json"):
+        export.export_onnx(tmp_path, tmp_path / "out")
+
+
+def test_tokenizer_json_variant_encodes_like_the_marian_tokenizer():
+    from tokenizers import Tokenizer
+    from transformers import MarianTokenizer
+
+    fast = Tokenizer.from_file(str(FIXTURES / "marian-zh-en" / "tokenizer-json" / "tokenizer.json"))
+    slow = MarianTokenizer.from_pretrained(str(FIXTURES / "marian-zh-en" / "merged"))
+    texts = [zh for _, zh in fixtures.corpus_pairs()] + fixtures.SOURCES["zh"]
+    for text in texts:
+        assert fast.encode(text).ids == slow(text)["input_ids"], text
+
+
+def test_references_record_explicit_settings_and_a_marian_target_token():
+    en_zh = references("marian-en-zh")["directions"][0]
+    assert en_zh["direction"] == "en-zh"
+    vocab = json.loads((FIXTURES / "marian-en-zh" / "merged" / "vocab.json").read_text())
+    for case in en_zh["cases"]:
+        assert case["settings"]["do_sample"] is False and "max_new_tokens" in case["settings"]
+        for result in case["results"]:
+            assert result["source"].startswith(">>cmn_Hans<< ")
+            assert result["input_ids"][0] == vocab[">>cmn_Hans<<"]
+    m2m = references("m2m100")
+    assert [d["direction"] for d in m2m["directions"]] == ["en-zh", "zh-en"]
+    for direction in m2m["directions"]:
+        forced = direction["cases"][0]["settings"]["forced_bos_token_id"]
+        for result in direction["cases"][0]["results"]:
+            assert result["output_ids"][:2] == [2, forced]  # decoder prefix [</s>, __tgt__]
+    long_inputs = [r for r in en_zh["cases"][0]["results"] if len(r["input_ids"]) > 40]
+    assert long_inputs, "one long sentence"
