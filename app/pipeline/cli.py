@@ -37,14 +37,23 @@ def default_nmt_dir(direction: str):
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.pipeline import Pipeline, PipelineConfig
-
     model = args.nmt_model or default_nmt_dir(args.direction)
     if model is None:
         raise LiveTranslatorError(
             f"No translation model for {args.direction} is installed.",
             f"Pass --nmt-model DIR, or install one: python -m app models download (see README, 'Translation models').")
-    out = sys.stdout  # our own handle: speech engines print on sys.stdout
+    # Our output keeps the real stdout; libraries that print (pyttsx3's espeak driver says
+    # "Audio saved to ...", sometimes from its own thread) are sent to stderr meanwhile.
+    out, sys.stdout = sys.stdout, sys.stderr
+    try:
+        return _run(args, model, out)
+    finally:
+        sys.stdout = out
+
+
+def _run(args: argparse.Namespace, model, out) -> int:
+    from app.pipeline import Pipeline, PipelineConfig
+
     errors = []
 
     def show(event: Event) -> None:

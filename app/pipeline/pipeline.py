@@ -12,6 +12,7 @@ ever translated en->zh, so no English reaches the Chinese stream after a switch.
 from __future__ import annotations
 
 import collections
+import concurrent.futures
 import queue
 import sys
 import threading
@@ -41,6 +42,10 @@ _END, _FLUSH = "end of input", "flush"  # markers on the audio queue
 _LEVEL_EVERY_S = 0.1
 _RETRY_CAPTURE_EVERY_S = 1.0
 _SKIP_PROVISIONAL_BEHIND_S = 0.5  # live recognition this far behind: no provisional translation
+# faster-whisper's CTranslate2 model runs 2-8x slower once the thread that loaded it has exited
+# (measured here), and Whisper models are cached for the whole process: so they are loaded on
+# this thread, which lives as long as the process, never on a session's recognition thread.
+_MODEL_LOADER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper-loader")
 
 
 def languages(direction: str) -> tuple[str, str]:
@@ -331,10 +336,11 @@ class Pipeline:
     # -- recognition ----------------------------------------------------------------------
     def _load_recognizer(self, language: str):
         if self._recognizer is None:
-            from app.asr import StreamingRecognizer
+            from app.asr import StreamingRecognizer, load_whisper
 
             self._emit(Status(state="loading", detail=f"speech recognition ({self.config.asr_model})"))
-            self._recognizer = StreamingRecognizer(model=self.config.asr_model, language=language)
+            model = _MODEL_LOADER.submit(load_whisper, self.config.asr_model).result()
+            self._recognizer = StreamingRecognizer(model=model, language=language)
         self._recognizer.reset()
         self._recognizer.set_language(language)
         return self._recognizer
