@@ -119,12 +119,21 @@ def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path
     assert srt.startswith("1\n00:00:") and " --> " in srt and finals[0].text in srt
 
 
+def process_long(thread) -> bool:
+    """Threads made once per process and kept for its lifetime, on purpose: tqdm's monitor
+    (faster-whisper's progress bars start it) and the pipeline's Whisper loader (CTranslate2
+    models run slower once their loading thread has exited)."""
+    return type(thread).__name__ == "TMonitor" or thread.name.startswith("whisper-loader")
+
+
 def python_threads():
-    """Threads Python started. Left out: _DummyThread entries (QThreads that ran Python code
-    leave them behind) and tqdm's monitor, one per process, which faster-whisper's progress
-    bars start on first use and tqdm keeps for the process's lifetime."""
-    return {t for t in threading.enumerate()
-            if not isinstance(t, threading._DummyThread) and type(t).__name__ != "TMonitor"}
+    """Threads Python started, less the process-long ones and _DummyThread entries (QThreads
+    that ran Python code leave them behind). Process-long threads may appear, once each."""
+    threads = [t for t in threading.enumerate() if not isinstance(t, threading._DummyThread)]
+    long_lived = [t.name.split("_")[0] if t.name.startswith("whisper-loader") else type(t).__name__
+                  for t in threads if process_long(t)]
+    assert len(long_lived) == len(set(long_lived)), f"a process-long thread was started twice: {long_lived}"
+    return {t for t in threads if not process_long(t)}
 
 
 def test_closing_mid_sentence_shuts_every_thread_down(qtbot, store, tmp_path):
