@@ -11,6 +11,7 @@ download stops there (the partial file stays, to be resumed).
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from pathlib import Path
 from typing import Callable
@@ -43,6 +44,8 @@ def download(key_or_repo: str, dest: str | Path | None = None, progress: Progres
     total = sum(sizes[f] for f in wanted)
     done = 0
     dest.mkdir(parents=True, exist_ok=True)
+    import huggingface_hub.utils.tqdm  # noqa: F401  (loaded, for _bytes_reported)
+
     for hub_file in wanted:
         with _bytes_reported(lambda n, base=done: progress and progress(base + n, total)):
             _fetch(hub_file, dest, endpoint, revision)
@@ -114,22 +117,24 @@ _patch_lock = threading.Lock()
 def _bytes_reported(report: Callable[[int], None]):
     """Report bytes of the current file as huggingface_hub's progress bar advances.
 
-    hf_hub_download has no progress callback; its byte counter is the tqdm class it looks up in
-    huggingface_hub.file_download, so a subclass stands in for it during the call.
+    hf_hub_download has no progress callback. Its byte counter (plain and Xet transfers alike)
+    is the tqdm class that huggingface_hub.utils.tqdm._get_progress_bar_context instantiates, so
+    a subclass stands in for it during the call (one download at a time: a lock guards it).
     """
-    import huggingface_hub.file_download as file_download
-
-    base = file_download.tqdm
+    module = sys.modules["huggingface_hub.utils.tqdm"]  # the module, not the class re-exported as utils.tqdm
+    base = module.tqdm
 
     class Reporting(base):
         def update(self, n=1):
-            result = super().update(n)
-            report(int(self.n))
-            return result
+            # Counted here: a disabled bar (no terminal) does not advance its own `n`.
+            # The count starts at `initial`: a resumed file starts where it stopped.
+            self.done_bytes = getattr(self, "done_bytes", self.n) + (n or 0)
+            report(int(self.done_bytes))
+            return super().update(n)
 
     with _patch_lock:
-        file_download.tqdm = Reporting
+        module.tqdm = Reporting
         try:
             yield
         finally:
-            file_download.tqdm = base
+            module.tqdm = base

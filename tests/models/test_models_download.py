@@ -13,7 +13,7 @@ from conftest import FIXTURES, greedy_case
 from app.errors import LiveTranslatorError
 from app.translation import DecodeOptions, Translator, inspect_model_folder
 from models import catalog
-from models.download import download
+from models.download import download, files_for
 
 
 def test_catalog_model_downloads_with_progress_and_runs(local_hub, hub_root, models_home):
@@ -45,6 +45,18 @@ def test_download_by_repo_id_skips_optional_files_it_lacks(local_hub, tmp_path):
     assert (dest / "onnx" / "decoder_model_merged.onnx").is_file()
     assert not (dest / "tokenizer.json").exists()  # not in that repo, and optional
     assert inspect_model_folder(dest).can_run
+
+
+def test_progress_counts_bytes_within_a_file(local_hub, tmp_path, monkeypatch):
+    monkeypatch.setattr("huggingface_hub.constants.DOWNLOAD_CHUNK_SIZE", 16_384)
+    reports = []
+    download("someone/opus-mt-zh-en-onnx", tmp_path / "m", progress=lambda d, t: reports.append(d), endpoint=local_hub.url)
+    source = FIXTURES / "marian-zh-en" / "onnx-subdir"
+    sizes = [(source / f.path).stat().st_size for f in files_for("someone/x") if (source / f.path).is_file()]
+    boundaries = {sum(sizes[:i]) for i in range(len(sizes) + 1)}
+    inside = [d for d in reports if d not in boundaries]
+    assert len(inside) >= 20 and reports == sorted(reports)  # chunk by chunk inside the large files
+    assert reports[-1] == sum(sizes)
 
 
 def test_interrupted_transfer_resumes_with_a_range_request(local_hub, tmp_path, monkeypatch):
