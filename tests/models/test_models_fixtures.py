@@ -60,6 +60,18 @@ def test_rebuilt_model_exports_to_the_committed_graphs(rebuilt, tmp_path):
             json.loads((FIXTURES / "marian-en-zh" / "merged" / name).read_text()), name
 
 
+def test_cli_export_writes_the_layouts_asked_for(rebuilt, tmp_path):
+    import subprocess
+    import sys
+
+    hf_dir, _, _ = rebuilt("marian-en-zh")
+    done = subprocess.run([sys.executable, "-m", "app", "models", "export", str(hf_dir), str(tmp_path / "out"),
+                           "--layout", "split", "--no-validate"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"split: {tmp_path / 'out'} (encoder_model.onnx, decoder_model.onnx, decoder_with_past_model.onnx)")
+    assert (tmp_path / "out" / "source.spm").is_file() and not (tmp_path / "out" / "decoder_model_merged.onnx").exists()
+
+
 def test_export_refuses_what_it_cannot_do(tmp_path):
     from app.errors import LiveTranslatorError
 
