@@ -184,8 +184,8 @@ class Pipeline:
             session.closed = True
             session.stop.set()
             with session.cond:
-                for _, cancel in [session.current] if session.current else []:
-                    cancel.set()
+                if session.current:
+                    session.current[1].set()  # cancel the decode in flight
                 session.cond.notify_all()
             for thread in session.threads:
                 if thread is not threading.current_thread():
