@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 
@@ -91,3 +92,14 @@ def test_missing_recording_and_model_are_explained(tmp_path, phrasebook, monkeyp
     monkeypatch.setenv("LIVE_TRANSLATOR_MODELS", str(tmp_path / "no-models-here"))
     code, _, stderr = run_cli("--input", str(tmp_path / "nope.wav"), "--direction", "zh-en", timeout=120)
     assert code == 2 and "No translation model for zh-en" in stderr and "--nmt-model DIR" in stderr
+
+
+def test_default_model_is_the_installed_one(recording, phrasebook, tmp_path, monkeypatch):
+    """Without --nmt-model, `run` uses the model installed in the user model folder."""
+    models = tmp_path / "models"
+    shutil.copytree(phrasebook["zh-en"], models / "phrasebook-zh-en")
+    monkeypatch.setenv("LIVE_TRANSLATOR_MODELS", str(models))
+    wav = recording("default", chinese(SPOKEN_ZH[:1]))
+    code, lines, stderr = run_cli("--input", str(wav), "--direction", "zh-en", "--no-tts", "--json")
+    assert code == 0, stderr
+    assert [e["text"] for e in final_translations(lines)] == expected(SPOKEN_ZH[:1], "zh-en")
