@@ -75,7 +75,6 @@ class SpeechOutput:
         self.available: bool | None = None  # unknown until the engine thread has tried
         self._queue: queue.Queue = queue.Queue(maxsize=max_queued)
         self._thread: threading.Thread | None = None
-        self._busy = False
         self._quiet_after = 0.0
         self._pending = 0  # queued or being spoken; guarded by _lock
         self._lock = threading.Lock()
@@ -147,7 +146,6 @@ class SpeechOutput:
                     self._done_one()
                     continue
                 text, language, utterance_id = item
-                self._busy = True
                 try:
                     if self.out_path is not None:
                         writer = self._speak_to_file(engine, writer, text, language)
@@ -159,13 +157,11 @@ class SpeechOutput:
                     self._emit(Error(stage="tts", text=f"Speech output failed: {error}",
                                      hint="Speech continues with the next translation.", utterance_id=utterance_id))
                 finally:
-                    self._busy = False
                     self._quiet_after = time.monotonic() + self.echo_tail_s
                     self._done_one()
         finally:
             if writer is not None:
                 writer.close()
-            self._busy = False
             self._idle.set()
 
     def _create_engine(self):
