@@ -33,7 +33,10 @@ def test_quantized_twins_are_used_when_preferred():
     assert all(p.stem.endswith("_quantized") for p in t.model.files.values())
     result = t.translate("The weather is nice today.", DecodeOptions(num_beams=1, max_new_tokens=10, verify=True))
     assert result.steps and result.stop_reason in ("eos", "length", "loop")
-    assert result.sentences[0].max_abs_diff < 1e-3  # int8 graphs: cached and uncached still agree
+    # Dynamic int8 picks activation scales per tensor, so one token and a whole prefix are
+    # quantized differently: cached and uncached agree only to a few hundredths (0.035-0.069
+    # measured, logits spanning ~11), not to fp32's 1e-4.
+    assert result.sentences[0].max_abs_diff < 0.15
 
 
 def test_tokenizer_json_only_folder_matches_the_sentencepiece_one():
