@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 import warnings
 from pathlib import Path
 
@@ -78,10 +79,16 @@ class _TokenizerJsonBackend:
         return self.tok.token_to_id(token)
 
 
+# transformers' lazy module imports are not thread-safe: two threads loading tokenizers at once
+# fail with "cannot import name 'MarianTokenizer'" (seen when the window checks one model while
+# the pipeline loads another). One lock makes loads take turns.
+_TRANSFORMERS_LOAD_LOCK = threading.Lock()
+
+
 def _load_transformers(family: str, folder: Path):
     # MarianTokenizer warns about sacremoses on every load; the warning is not actionable here.
     logging.getLogger("transformers").setLevel(logging.ERROR)
-    with warnings.catch_warnings():
+    with _TRANSFORMERS_LOAD_LOCK, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if family == "marian":
             from transformers import MarianTokenizer

@@ -121,3 +121,24 @@ def test_cli_errors_say_what_and_what_to_do():
     assert done.returncode != 0 and "cannot translate zh-en" in done.stderr and "→" in done.stderr
     done = run_cli("--model", "/nonexistent/model", "--direction", "en-zh", "hello")
     assert done.returncode != 0 and "does not exist" in done.stderr
+
+
+def test_two_threads_can_load_tokenizers_at_once():
+    # transformers' lazy imports race when two threads load tokenizers together; the engine
+    # must serialise that (the window checks a model while the pipeline loads one).
+    code = (
+        "import threading, sys\n"
+        "from app.translation import Translator\n"
+        "errors = []\n"
+        "def load(folder, direction):\n"
+        "    try: Translator.load(folder, direction)\n"
+        "    except Exception as e: errors.append(repr(e))\n"
+        f"jobs = [({str(family_dir('marian-en-zh') / 'merged')!r}, 'en-zh'), ({str(family_dir('m2m100') / 'merged')!r}, 'zh-en'),"
+        f" ({str(family_dir('marian-zh-en') / 'merged')!r}, 'zh-en')]\n"
+        "threads = [threading.Thread(target=load, args=j) for j in jobs]\n"
+        "[t.start() for t in threads]; [t.join() for t in threads]\n"
+        "print(errors); sys.exit(1 if errors else 0)\n"
+    )
+    # A fresh interpreter: the race only exists before transformers' modules are imported.
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
