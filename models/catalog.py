@@ -15,6 +15,9 @@ from app.errors import LiveTranslatorError
 from app.paths import user_models_dir
 
 DIRECTIONS = ("en-zh", "zh-en")
+# Models a packaged build ships (`packaging/build.py --bundle-models`): read-only, offered
+# after the user's own folder.
+BUNDLED_MODELS_DIR = Path(__file__).resolve().parents[1] / "app" / "resources" / "models"
 
 
 @dataclass(frozen=True)
@@ -164,11 +167,14 @@ def installed_models(root: Path | None = None) -> list[InstalledModel]:
     return found
 
 
-def default_nmt_dir(direction: str) -> Path | None:
-    """The installed model to use for `direction`: catalog models in catalog order, then others."""
+def default_nmt_dir(direction: str, bundled_dir: Path | None = None) -> Path | None:
+    """The installed model to use for `direction`: in the user model folder, catalog models in
+    catalog order, then others; failing that, one bundled with the build."""
     if direction not in DIRECTIONS:
         raise LiveTranslatorError(f"unknown direction '{direction}'", f"Use one of: {', '.join(DIRECTIONS)}.")
-    installed = [m for m in installed_models() if direction in m.directions]
     order = {item.key: i for i, item in enumerate(CATALOG)}
-    installed.sort(key=lambda m: order.get(m.key, len(order)))
-    return installed[0].path if installed else None
+    for root in (None, bundled_dir or BUNDLED_MODELS_DIR):
+        installed = [m for m in installed_models(root) if direction in m.directions]
+        if installed:
+            return min(installed, key=lambda m: order.get(m.key, len(order))).path
+    return None

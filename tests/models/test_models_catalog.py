@@ -65,6 +65,16 @@ def test_default_model_per_direction_from_installed_folders(models_home):
         catalog.default_nmt_dir("en-fr")
 
 
+def test_a_model_bundled_with_the_build_is_found_after_the_user_folder(models_home, tmp_path):
+    bundled = tmp_path / "bundled"
+    shutil.copytree(FIXTURES / "marian-en-zh" / "merged", bundled / "phrasebook-en-zh")
+    assert catalog.default_nmt_dir("en-zh", bundled_dir=bundled) == bundled / "phrasebook-en-zh"
+    assert catalog.default_nmt_dir("zh-en", bundled_dir=bundled) is None
+    models_home.mkdir()
+    shutil.copytree(FIXTURES / "m2m100" / "merged", models_home / "my-m2m100")
+    assert catalog.default_nmt_dir("en-zh", bundled_dir=bundled) == models_home / "my-m2m100"  # the user's own first
+
+
 def test_folder_directions_read_from_the_tokenizer_config():
     assert catalog.folder_directions(FIXTURES / "marian-en-zh" / "merged") == ("en-zh",)
     assert catalog.folder_directions(FIXTURES / "marian-zh-en" / "legacy") == ("zh-en",)
