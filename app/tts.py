@@ -218,8 +218,16 @@ class SpeechOutput:
     def _speak_to_file(self, engine, writer, text: str, language: str):
         """Synthesize into a temporary WAV, then append it to out_path (one file per session)."""
         self._prepare(engine, language)
-        audio, rate = self._synthesize_to_file(engine, text)
-        if len(audio) == 0:
+        # pyttsx3 2.99's espeak driver now and then writes nothing for a text (seen here about
+        # once in 40 runs, even after the warm-up): one more try before reporting a failure.
+        for attempt in range(2):
+            try:
+                audio, rate = self._synthesize_to_file(engine, text)
+            except soundfile.LibsndfileError:  # the driver left the WAV empty
+                audio, rate = np.zeros(0, dtype="int16"), 0
+            if len(audio):
+                break
+        else:
             raise RuntimeError("the speech engine produced no audio")
         if writer is None:
             self.out_path.parent.mkdir(parents=True, exist_ok=True)
