@@ -16,21 +16,11 @@ from app.asr import MicrophoneSource
 from app.pipeline import PipelineConfig
 from app.pipeline.events import Speech, Status
 from app.tts import SpeechOutput
-from asr.conftest import VirtualMic
+from asr.conftest import virtual_mic as room  # noqa: F401  (the room is the virtual microphone)
 
 from .conftest import Run, expected
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def room(monkeypatch):
-    mic = VirtualMic()
-    monkeypatch.setenv("PULSE_RUNTIME_PATH", mic.runtime)
-    monkeypatch.setenv("PULSE_SERVER", mic.env["PULSE_SERVER"])
-    mic.start()
-    yield mic
-    mic.kill()
 
 
 def converse(room, phrasebook, recognizer, tmp_path, mute: bool) -> Run:
