@@ -100,10 +100,10 @@ def test_bundled_model_translates_from_the_built_command_line(built_app, tmp_pat
 
 
 def test_built_app_translates_a_recording_end_to_end(built_app, tmp_path):
-    """Recording -> VAD -> Whisper -> translation -> speech into a file, on the pipeline's threads."""
-    model = built_app.parent / "_internal" / "app" / "resources" / "models" / BUNDLED_MODEL.name
+    """Recording -> VAD -> Whisper -> translation -> speech into a file, on the pipeline's threads.
+    No --nmt-model: the fresh user has no models of their own, so the bundled one is the default."""
     speech = tmp_path / "speech.wav"
-    result = subprocess.run([str(built_app), "run", "--input", str(RECORDING), "--direction", "en-zh", "--nmt-model", str(model),
+    result = subprocess.run([str(built_app), "run", "--input", str(RECORDING), "--direction", "en-zh",
                              "--asr-model", "tiny.en", "--tts-out", str(speech)],
                             cwd=tmp_path, env=isolated_env(tmp_path / "home"), capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr[-4000:]
