@@ -4,9 +4,11 @@ Silero VAD cuts the stream into utterances. While one is being spoken, Whisper r
 every `partial_interval_s` of new audio; the longest prefix on which the latest hypotheses
 agree (2 in English, 3 in Chinese) is committed (local agreement, as whisper_streaming does) and never taken
 back. When the speaker pauses (or the utterance grows too long) a final decode settles the
-text, keeping the committed prefix. Whisper's inventions on near-silence and its repetition
-loops are filtered, and every decode is bounded: no fallback cascade, a token budget
-proportional to the audio, no conditioning on earlier text.
+text, keeping the committed prefix. That decode starts speculatively once the pause is
+`tail_pad_s` long, on exactly the audio the final keeps, so its result is ready when the pause
+reaches `min_silence_s`; speech resuming first makes it stale and it is not used. Whisper's
+inventions on near-silence and its repetition loops are filtered, and every decode is bounded:
+no fallback cascade, a token budget proportional to the audio, no conditioning on earlier text.
 """
 
 from __future__ import annotations
@@ -43,7 +45,11 @@ class RecognizerOptions:
     min_silence_s: float = 0.5  # a pause this long ends an utterance
     max_utterance_s: float = 15.0  # longer speech is cut (at its quietest recent frame) and finalized
     min_speech_s: float = 0.25  # shorter bursts (a cough, a click) are ignored
-    pad_s: float = 0.4  # audio kept around the speech Silero found (Whisper misreads tight cuts)
+    pad_s: float = 0.4  # audio kept before the speech Silero found (Whisper misreads tight cuts)
+    # Audio kept after the last speech frame. The final decode of an utterance starts as soon as
+    # the pause is this long (on exactly that audio), not when the pause has ended it: its
+    # result is used if no speech came back before `min_silence_s`.
+    tail_pad_s: float = 0.2
     vad_threshold: float = 0.5
     final_beam_size: int = 5
     tokens_per_s: float = 12.0  # token budget per second of audio: bounds a repetition loop
@@ -136,6 +142,7 @@ class _Utterance:
     committed: list[str] = field(default_factory=list)
     history: list[list[str]] = field(default_factory=list)  # the latest hypotheses, newest last
     shown: tuple[str, str] | None = None  # (text, committed) of the last partial sent
+    early: tuple[int, str] | None = None  # (end sample, Whisper's text) of a speculative final decode
 
 
 class StreamingRecognizer:
@@ -227,14 +234,22 @@ class StreamingRecognizer:
               and self._samples - u.start >= self.options.first_partial_s * SAMPLE_RATE
               and self._samples - u.decoded_until >= self.options.partial_interval_s * SAMPLE_RATE):
             events += self._partial(u)
+        elif (self._gate.silence_run > 0 and u.speech_frames * FRAME >= self.options.min_speech_s * SAMPLE_RATE
+              and (captured_at is None or time.monotonic() - captured_at <= self.options.max_lag_s)):
+            end = self._final_end(u)
+            if end <= self._samples and (u.early is None or u.early[0] != end):
+                u.early = (end, self.transcribe(self._audio(u.start, end), final=True))
         return events
+
+    def _final_end(self, u: _Utterance) -> int:
+        return u.speech_end + int(self.options.tail_pad_s * SAMPLE_RATE)
 
     def flush(self) -> list:
         """End of input: finalize the utterance in progress."""
         self._apply_requests()
         events = []
         if self._utt is not None:
-            end = min(self._samples, self._utt.speech_end + int(self.options.pad_s * SAMPLE_RATE))
+            end = min(self._samples, self._final_end(self._utt))
             events = self._finish(self._utt, end)
         self._restart_vad()
         return events
@@ -256,7 +271,7 @@ class StreamingRecognizer:
             u.speech_end = f_end
             u.speech_end_at = now - (self._samples - f_end) / SAMPLE_RATE
         if state == "end":
-            return self._finish(u, min(u.speech_end + int(opts.pad_s * SAMPLE_RATE), f_end))
+            return self._finish(u, min(self._final_end(u), f_end))
         if f_end - u.start >= opts.max_utterance_s * SAMPLE_RATE:
             return self._cut(u)
         return []
@@ -305,7 +320,8 @@ class StreamingRecognizer:
         self._drop_audio_before(end)
         if u.speech_frames * FRAME < self.options.min_speech_s * SAMPLE_RATE:
             return []  # too short to be speech
-        text = join_units(extend_committed(u.committed, units_of(self.transcribe(audio, final=True))))
+        heard = u.early[1] if u.early is not None and u.early[0] == end else self.transcribe(audio, final=True)
+        text = join_units(extend_committed(u.committed, units_of(heard)))
         if not text and u.shown is None:
             return []
         # An empty final after partials tells observers that utterance came to nothing.

@@ -129,7 +129,7 @@ def test_speech_end_time_comes_from_the_capture_clock(say, recognizer_en):
     audio = np.concatenate([silence(0.5), speech, silence(1.5)])
     events = recognizer_en.feed(audio, captured_at=100.0)
     final = finals(events)[0]
-    speech_end = final.end - recognizer_en.options.pad_s  # audio seconds where speech stopped
+    speech_end = final.end - recognizer_en.options.tail_pad_s  # audio seconds where speech stopped
     assert final.speech_end_at == pytest.approx(100.0 - (len(audio) / 16000 - speech_end), abs=1e-6)
     assert normalize_words(final.text) == "good morning"
 
@@ -228,3 +228,58 @@ def test_whisper_inventions_on_real_audio_are_dropped_or_collapsed(say, tiny_en,
     from app.asr.simplified import to_simplified
 
     assert guarded == to_simplified(guarded)
+
+
+def counting_decodes(rec):
+    """Record (final?, seconds of audio) of every Whisper decode the recognizer makes (the real one runs)."""
+    calls, real = [], rec.transcribe
+
+    def transcribe(audio, final=True):
+        calls.append((final, len(audio) / 16000))
+        return real(audio, final)
+
+    rec.transcribe = transcribe
+    return calls
+
+
+def feed_in_blocks(rec, audio, block=1600):
+    """Per block: the events it produced (a microphone delivers 0.1 s at a time)."""
+    return [rec.feed(audio[i:i + block]) for i in range(0, len(audio), block)]
+
+
+def test_the_speculative_final_is_the_final_decode_of_the_same_audio(say, base):
+    speech = read16k(say("Please open the window before we start."))
+    audio = np.concatenate([silence(0.3), speech, silence(1.0)])
+    # All at once, the pause has ended the utterance before feed() could speculate: the plain path.
+    plain = StreamingRecognizer(base, language="en")
+    plain_calls = counting_decodes(plain)
+    [plain_final] = finals(plain.feed(audio))
+    assert [c for c in plain_calls if c[0]] == [(True, plain_final.end - plain_final.start)]
+    # Block by block, the final decode runs early in the pause and its result is the final.
+    live = StreamingRecognizer(base, language="en")
+    live_calls = counting_decodes(live)
+    per_block, final_decodes = [], []  # events of each 0.1 s block; final decodes made so far
+    for i in range(0, len(audio), 1600):
+        per_block.append(live.feed(audio[i:i + 1600]))
+        final_decodes.append(sum(final for final, _ in live_calls))
+    [live_final] = finals([e for events in per_block for e in events])
+    final_block = next(i for i, events in enumerate(per_block) if finals(events))
+    assert [c for c in live_calls if c[0]] == [(True, live_final.end - live_final.start)]  # one final decode, not two
+    assert (live_final.text, live_final.start, live_final.end) == (plain_final.text, plain_final.start, plain_final.end)
+    assert normalize_words(live_final.text) == "please open the window before we start"
+    # ... made in the pause, blocks before the one that ended it (0.5 - 0.2 = 0.3 s of audio later)
+    assert final_decodes[final_block - 2] == 1
+
+
+def test_speech_resuming_after_a_short_pause_is_not_cut(say, base):
+    first, second = read16k(say("Good morning everyone.")), read16k(say("The weather is very nice today."))
+    first = first[: np.nonzero(np.abs(first) > 0.01)[0][-1] + 1]  # without espeak's own 0.3 s of trailing silence
+    audio = np.concatenate([silence(0.3), first, silence(0.35), second, silence(1.0)])  # a 0.35 s pause: not an end
+    rec = StreamingRecognizer(base, language="en")
+    calls = counting_decodes(rec)
+    events = [e for block in feed_in_blocks(rec, audio) for e in block] + rec.flush()
+    got = finals(events)
+    assert [normalize_words(f.text) for f in got] == ["good morning everyone the weather is very nice today"]
+    # a speculative final decode ran in the short pause and was thrown away
+    assert len([c for c in calls if c[0]]) >= 2
+    assert all(isinstance(e, SourcePartial) for e in events[:-1]) and events[-1] is got[0]
