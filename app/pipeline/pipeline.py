@@ -12,7 +12,6 @@ ever translated en->zh, so no English reaches the Chinese stream after a switch.
 from __future__ import annotations
 
 import collections
-import concurrent.futures
 import queue
 import sys
 import threading
@@ -42,10 +41,6 @@ _END, _FLUSH = "end of input", "flush"  # markers on the audio queue
 _LEVEL_EVERY_S = 0.1
 _RETRY_CAPTURE_EVERY_S = 1.0
 _SKIP_PROVISIONAL_BEHIND_S = 0.5  # live recognition this far behind: no provisional translation
-# faster-whisper's CTranslate2 model runs 2-8x slower once the thread that loaded it has exited
-# (measured here), and Whisper models are cached for the whole process: so they are loaded on
-# this thread, which lives as long as the process, never on a session's recognition thread.
-_MODEL_LOADER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper-loader")
 
 
 def languages(direction: str) -> tuple[str, str]:
@@ -339,7 +334,7 @@ class Pipeline:
             from app.asr import StreamingRecognizer, load_whisper
 
             self._emit(Status(state="loading", detail=f"speech recognition ({self.config.asr_model})"))
-            model = _MODEL_LOADER.submit(load_whisper, self.config.asr_model).result()
+            model = load_whisper(self.config.asr_model)  # loaded on app.asr's process-long thread
             self._recognizer = StreamingRecognizer(model=model, language=language)
         self._recognizer.reset()
         self._recognizer.set_language(language)
