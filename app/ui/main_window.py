@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, Q
                                QVBoxLayout, QWidget)
 
 from app.pipeline import events as ev
+from app.tts import SpeechOutput
 from app.ui import model_state
 from app.ui.alerts import AlertBanner
 from app.ui.bridge import EventBridge
@@ -26,7 +27,7 @@ from app.ui.diagnostics import DiagnosticsPanel
 from app.ui.models_panel import ModelsBar
 from app.ui.settings import UiSettings, load_settings, qsettings, save_settings
 from app.ui.transcript_view import TranscriptView
-from app.ui.voices import ChosenVoiceSpeechOutput, list_voices
+from app.ui.voices import list_voices
 from app.ui.workers import Worker, WorkerPool
 
 LANGUAGE_OF_TARGET = {"en-zh": "zh", "zh-en": "en"}
@@ -215,9 +216,8 @@ class MainWindow(QMainWindow):
                                              input_path=self.input_path, realtime=self.realtime)
         bridge = self.new_session()
         try:
-            speech = ChosenVoiceSpeechOutput({"en": self.settings.voice_en, "zh": self.settings.voice_zh},
-                                             enabled=config.tts_enabled, rate=config.tts_rate,
-                                             out_path=config.tts_out)
+            speech = SpeechOutput(voices={"en": self.settings.voice_en, "zh": self.settings.voice_zh},
+                                  enabled=config.tts_enabled, rate=config.tts_rate, out_path=config.tts_out)
             pipeline = Pipeline(config, on_event=bridge.on_event, audio_source=self.audio_source,
                                 speech_output=speech)
             pipeline.start()

@@ -1,14 +1,11 @@
-"""Voices for the speech output: listing them, and speaking with the one the user chose.
+"""The installed voices for the speech output, per target language (the window's voice list).
 
-The pipeline's SpeechOutput picks a voice per language itself; `ChosenVoiceSpeechOutput`
-replaces that pick with the user's choice, on the engine's own thread, as the engine starts.
+Speaking with the chosen one is SpeechOutput's own job (`voices=`, `set_voice()`).
 """
 
 from __future__ import annotations
 
 import gc
-
-from app.tts import SpeechOutput
 
 # Language tags/names per target language; Mandarin only for "zh" (Cantonese and Hakka
 # voices read Mandarin text wrongly).
@@ -37,24 +34,3 @@ def list_voices() -> dict[str, list[tuple[str, str]]]:
         del engine
         gc.collect()
 
-
-class ChosenVoiceSpeechOutput(SpeechOutput):
-    """SpeechOutput that speaks each language with the voice chosen in the window ("" = its own pick)."""
-
-    def __init__(self, chosen: dict[str, str], **kwargs):
-        super().__init__(**kwargs)
-        self.chosen = dict(chosen)
-
-    def set_voice(self, language: str, voice_id: str) -> None:
-        self.chosen[language] = voice_id
-        self._apply_choice()
-
-    def _create_engine(self):
-        engine = super()._create_engine()
-        self._apply_choice()
-        return engine
-
-    def _apply_choice(self) -> None:
-        picked = getattr(self, "_voices", None)  # SpeechOutput's per-language pick, once started
-        if picked is not None:
-            picked.update({lang: voice for lang, voice in self.chosen.items() if voice})

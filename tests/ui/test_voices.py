@@ -3,7 +3,8 @@
 import soundfile
 
 from app.pipeline import events as ev
-from app.ui.voices import ChosenVoiceSpeechOutput, list_voices
+from app.tts import SpeechOutput
+from app.ui.voices import list_voices
 
 
 def test_voices_are_listed_per_language():
@@ -14,7 +15,7 @@ def test_voices_are_listed_per_language():
 
 def speak_with(voice_id: str, path) -> list:
     events = []
-    speech = ChosenVoiceSpeechOutput({"en": voice_id}, out_path=path, on_event=events.append)
+    speech = SpeechOutput(voices={"en": voice_id}, out_path=path, on_event=events.append)  # "": the automatic pick
     speech.start()
     assert speech.say("Good morning, everyone.", "en", utterance_id=1)
     assert speech.wait_idle(60)
