@@ -132,16 +132,21 @@ def read_decoder_signature(session: ort.InferenceSession, path: Path) -> Decoder
 
 def speed_settings(threads: int | None = None) -> ort.SessionOptions:
     """Session options for one translation worker thread: every graph optimization, ops run
-    one after another (a decoder step is a chain), no inter-op pool, and intra-op threads that
-    sleep instead of spinning between ops. Spinning wins only on an idle machine; beside Whisper
-    and the window (and on the shared bench machine) it made steps ~30% slower (bench/README)."""
+    one after another (a decoder step is a chain) and no inter-op pool.
+
+    Intra-op threads spin while a run lasts and stop spinning when it ends
+    (`session.force_spinning_stop`). Waking a sleeping thread for each of a step's ~60 parallel
+    ops cost ~10% of a step; spinning between runs as well burned a core while Whisper and the
+    window needed it, and the encoder's idle pool slowed the decoder's first step 2x
+    (README, Performance)."""
     options = ort.SessionOptions()  # one per session: config entries cannot be set twice
     if threads:
         options.intra_op_num_threads = threads
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.inter_op_num_threads = 1
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.add_session_config_entry("session.intra_op.allow_spinning", "1")
+    options.add_session_config_entry("session.force_spinning_stop", "1")
     return options
 
 
