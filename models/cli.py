@@ -20,6 +20,8 @@ def add_parser(subparsers) -> None:
                    help=f"{', '.join(LAYOUTS)} (repeatable; default merged)")
     e.add_argument("--quantize", action="store_true", help="also write int8 *_quantized.onnx twins")
     e.add_argument("--no-validate", action="store_true", help="skip optimum's comparison with PyTorch")
+    e.add_argument("--no-fuse-attention", action="store_true",
+                   help="keep optimum's attention graphs (default: fuse them into MultiHeadAttention, faster)")
     e.set_defaults(run=run_export)
 
     d = sub.add_parser("download", help="download a ready ONNX model (catalog name or owner/name repo)")
@@ -40,7 +42,8 @@ def run_export(args: argparse.Namespace) -> int:
     from models.export import export_onnx
 
     for folder in export_onnx(args.hf_dir, args.out, layouts=tuple(args.layout or ["merged"]),
-                              quantize=args.quantize, validate=not args.no_validate):
+                              quantize=args.quantize, validate=not args.no_validate,
+                              fuse=not args.no_fuse_attention):
         print(f"{folder.layout}: {folder.path} ({', '.join(folder.onnx_files)})")
     return 0
 

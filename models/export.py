@@ -61,11 +61,14 @@ def export_onnx(
     layouts: tuple[str, ...] | list[str] = ("merged",),
     quantize: bool = False,
     validate: bool = True,
+    fuse: bool = True,
 ) -> list[ExportedFolder]:
     """Export `hf_model_dir` once and arrange it in each of `layouts`.
 
     One layout: `out_dir` is the model folder. Several: one folder per layout, `out_dir/<layout>`.
     `quantize` adds `*_quantized.onnx` int8 twins (the "onnx-subdir" layout always has them).
+    `fuse` rewrites the decoders' attention blocks into MultiHeadAttention nodes
+    (models.optimize: same outputs, faster steps); False keeps optimum's graphs as they are.
     """
     hf_model_dir, out_dir = Path(hf_model_dir), Path(out_dir)
     unknown = [name for name in layouts if name not in LAYOUTS]
@@ -79,6 +82,10 @@ def export_onnx(
     with tempfile.TemporaryDirectory(prefix="lt-export-") as tmp:
         staging = Path(tmp)
         export_optimum(hf_model_dir, staging, validate=validate)
+        if fuse:  # before any layout or int8 twin is made from the staged graphs
+            from models.optimize import fuse_attention_folder
+
+            fuse_attention_folder(staging, config_dir=hf_model_dir)
         if "legacy" in layouts:
             export_legacy_decoder(hf_model_dir, staging / "legacy_decoder.onnx")
         results = []

@@ -319,10 +319,24 @@ def build_family(family: Family, out_root: Path, work_root: Path) -> Path:
     target = out_root / family.name
     if target.exists():
         shutil.rmtree(target)
-    export.export_onnx(hf_dir, target, layouts=family.layouts)
+    # The plain layouts are optimum's graphs as users download them; merged-fused is ours.
+    export.export_onnx(hf_dir, target, layouts=family.layouts, fuse=False)
+    fused_variant(target)
     if family.name == "marian-zh-en":
         tokenizer_json_variant(hf_dir, target)
     (target / "references.json").write_text(json.dumps(references, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return target
+
+
+def fused_variant(family_dir: Path) -> Path:
+    """The merged layout with its attention fused (what `models export` writes by default)."""
+    from models.optimize import fuse_attention_folder
+
+    target = family_dir / "merged-fused"
+    shutil.copytree(family_dir / "merged", target)
+    fused = fuse_attention_folder(target)
+    if not all(fused.values()):
+        raise RuntimeError(f"attention fusion matched nothing in {target}: {fused}")
     return target
 
 

@@ -16,9 +16,9 @@ from onnx_greedy import greedy
 from models import export
 
 FAMILY_LAYOUTS = {
-    "marian-en-zh": ("merged", "split", "both", "onnx-subdir", "legacy"),
-    "marian-zh-en": ("merged", "split", "both", "onnx-subdir", "legacy", "tokenizer-json"),
-    "m2m100": ("merged", "split", "both", "onnx-subdir"),
+    "marian-en-zh": ("merged", "split", "both", "onnx-subdir", "legacy", "merged-fused"),
+    "marian-zh-en": ("merged", "split", "both", "onnx-subdir", "legacy", "tokenizer-json", "merged-fused"),
+    "m2m100": ("merged", "split", "both", "onnx-subdir", "merged-fused"),
 }
 LAYERS = 2
 ALL = [(family, layout) for family, layouts in FAMILY_LAYOUTS.items() for layout in layouts]
@@ -50,6 +50,7 @@ def test_layout_files_and_names(family, layout):
     files = sorted(p.name for p in onnx_dir.glob("*.onnx"))
     expected = {
         "merged": ["decoder_model_merged.onnx", "encoder_model.onnx"],
+        "merged-fused": ["decoder_model_merged.onnx", "encoder_model.onnx"],
         "tokenizer-json": ["decoder_model_merged.onnx", "encoder_model.onnx"],
         "split": ["decoder_model.onnx", "decoder_with_past_model.onnx", "encoder_model.onnx"],
         "legacy": ["decoder_model.onnx", "encoder_model.onnx"],
@@ -142,7 +143,8 @@ GREEDY_RUNS = [
     for layout in layouts
     for direction in [d["direction"] for d in references(family)["directions"]]
     for decoder in {"merged": ["merged"], "tokenizer-json": ["merged"], "split": ["split"], "legacy": ["legacy"],
-                    "both": ["merged", "split"], "onnx-subdir": ["merged", "split"]}[layout]
+                    "both": ["merged", "split"], "onnx-subdir": ["merged", "split"],
+                    "merged-fused": ["merged"]}[layout]
 ]
 
 
@@ -165,7 +167,8 @@ def _step_logits(session, feed):
     return dict(zip(names_out, session.run(None, {k: v for k, v in feed.items() if k in wanted})))
 
 
-@pytest.mark.parametrize("layout,file", [("legacy", "decoder_model.onnx"), ("merged", "decoder_model_merged.onnx")])
+@pytest.mark.parametrize("layout,file", [("legacy", "decoder_model.onnx"), ("merged", "decoder_model_merged.onnx"),
+                                         ("merged-fused", "decoder_model_merged.onnx")])
 def test_cached_steps_match_full_recompute(layout, file):
     """Each cached step's logits equal a from-scratch run on the whole prefix (to 1e-4): the
     cache carries the state forward (seed: 'a KV cache whose values died between steps')."""

@@ -1,0 +1,279 @@
+"""Rewrite exported decoder graphs so onnxruntime runs them faster, with the same numbers.
+
+`fuse_attention` replaces each attention block that optimum-onnx exports from transformers
+4.5x (Marian, M2M100: q and k each scaled by sqrt(scale), k transposed, an explicit Concat
+with the past, Softmax, a MatMul with v) by one `com.microsoft.MultiHeadAttention` node.
+A cached decoder step then runs ~350 nodes instead of ~1000: fewer dispatches, no
+intermediate transposes of the growing cache (README, Performance). onnxruntime's own
+transformer optimizer does not match these graphs (it fuses only the LayerNorms).
+
+The rewrite is checked, not assumed: every piece of a block is matched by op type, perm and
+constant, anything unexpected leaves that block as it is, and the inputs, outputs and cache
+protocol of the graph do not change. `onnx` is needed here (an export tool); the app only
+runs the result.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+from pathlib import Path
+
+# The decoder graphs that hold attention over a cache; the encoder is compute-bound (no gain).
+DECODER_FILES = ("decoder_model.onnx", "decoder_with_past_model.onnx", "decoder_model_merged.onnx")
+MS_DOMAIN = "com.microsoft"
+SPLIT_HEADS = [0, 2, 1, 3]  # (batch, seq, heads, head_dim) <-> (batch, heads, seq, head_dim)
+KEY_T = [0, 1, 3, 2]
+KEY_FROM_PROJECTION = [0, 2, 3, 1]
+
+
+def fuse_attention(path: str | Path, num_heads: int) -> int:
+    """Fuse the attention blocks of the graph at `path` (and of its If branches) in place.
+    Returns how many were fused; 0 leaves the file untouched."""
+    import onnx
+    from onnx import helper
+
+    path = Path(path)
+    model = onnx.load(str(path))
+    activations = {i.type.tensor_type.elem_type for i in model.graph.input
+                   if i.name.startswith(("past_key_values.", "encoder_hidden_states"))}
+    if activations - {onnx.TensorProto.FLOAT}:
+        return 0  # onnxruntime's CPU MultiHeadAttention is float32 only
+    initializers = {i.name: i for i in model.graph.initializer}
+    fused = _fuse_graph(model.graph, initializers, num_heads)
+    for node in model.graph.node:
+        for attr in node.attribute:
+            if attr.type == onnx.AttributeProto.GRAPH:
+                fused += _fuse_graph(attr.g, initializers, num_heads)
+    if not fused:
+        return 0
+    _drop_dead_nodes(model.graph)
+    if not any(o.domain == MS_DOMAIN for o in model.opset_import):
+        model.opset_import.append(helper.make_opsetid(MS_DOMAIN, 1))
+    _save(model, path)
+    return fused
+
+
+def fuse_attention_folder(folder: str | Path, config_dir: str | Path | None = None) -> dict[str, int]:
+    """Fuse every fp32 decoder graph of a model folder (or of its onnx/ subfolder), with the head
+    count from config.json (in `config_dir`, default the folder). Returns {file name: blocks
+    fused}. Run it before making int8 twins: the twins are made from these graphs."""
+    folder = Path(folder)
+    config_dir = Path(config_dir) if config_dir else folder if (folder / "config.json").is_file() else folder.parent
+    config = json.loads((config_dir / "config.json").read_text(encoding="utf-8"))
+    heads = config.get("decoder_attention_heads") or config.get("num_attention_heads")
+    if not heads:
+        raise ValueError(f"{config_dir / 'config.json'} names no decoder_attention_heads")
+    onnx_dir = folder / "onnx" if (folder / "onnx").is_dir() else folder
+    return {name: fuse_attention(onnx_dir / name, int(heads)) for name in DECODER_FILES if (onnx_dir / name).is_file()}
+
+
+class _Graph:
+    """Producer/consumer lookups over one graph's nodes."""
+
+    def __init__(self, graph, initializers):
+        self.graph = graph
+        self.initializers = initializers
+        self.producer = {out: n for n in graph.node for out in n.output}
+        self.consumers = collections.defaultdict(list)
+        for n in graph.node:
+            for name in n.input:
+                self.consumers[name].append(n)
+
+    def made_by(self, name, op_type):
+        node = self.producer.get(name)
+        return node if node is not None and node.op_type == op_type else None
+
+    def only_consumer(self, name, op_type):
+        users = self.consumers.get(name, [])
+        return users[0] if len(users) == 1 and users[0].op_type == op_type else None
+
+    def constant(self, name):
+        from onnx import numpy_helper
+
+        if name in self.initializers:
+            return numpy_helper.to_array(self.initializers[name])
+        node = self.producer.get(name)
+        if node is not None and node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
+            return numpy_helper.to_array(node.attribute[0].t)
+        return None
+
+    def attr(self, node, name, default=None):
+        from onnx import helper
+
+        return next((helper.get_attribute_value(a) for a in node.attribute if a.name == name), default)
+
+    def heads_source(self, name):
+        """name = Transpose(Reshape(x), perm 0,2,1,3) -> x, the (batch, seq, hidden) tensor."""
+        transpose = self.made_by(name, "Transpose")
+        if transpose is None or list(self.attr(transpose, "perm", [])) != SPLIT_HEADS:
+            return None
+        reshape = self.made_by(transpose.input[0], "Reshape")
+        return reshape.input[0] if reshape is not None else None
+
+    def unscaled(self, name):
+        """name = Mul(x, scalar constant) -> (x, scalar); otherwise (name, 1.0)."""
+        mul = self.made_by(name, "Mul")
+        if mul is None:
+            return name, 1.0
+        value = self.constant(mul.input[1])
+        if value is None or value.size != 1:
+            return None, None
+        return mul.input[0], float(value.reshape(()))
+
+
+def _fuse_graph(graph, initializers, num_heads: int) -> int:
+    from onnx import TensorProto, helper
+
+    g = _Graph(graph, initializers)
+    has_decoder_mask = any(i.name in ("attention_mask", "decoder_attention_mask") for i in graph.input)
+    replacements = []  # (softmax node, fused node, nodes whose outputs the fused node now makes)
+    for softmax in [n for n in graph.node if n.op_type == "Softmax"]:
+        if g.attr(softmax, "axis", -1) not in (-1, 3):
+            continue
+        add = g.made_by(softmax.input[0], "Add")
+        scores = add is not None and g.made_by(add.input[0], "MatMul")
+        if not scores:
+            continue
+        bias = add.input[1]
+        query, q_scale = g.unscaled(scores.input[0])
+        key_t, k_scale = g.unscaled(scores.input[1])
+        key_transpose = key_t and g.made_by(key_t, "Transpose")
+        if query is None or key_transpose is None:
+            continue
+        key_perm = list(g.attr(key_transpose, "perm", []))
+        # k^T of the cache (0,1,3,2), or, without a cache, straight from the split projection (0,2,3,1)
+        key_reshape = g.made_by(key_transpose.input[0], "Reshape") if key_perm == KEY_FROM_PROJECTION else None
+        if key_perm != KEY_T and key_reshape is None:
+            continue
+        q_source = g.heads_source(query)
+        weighted = g.only_consumer(softmax.output[0], "MatMul")
+        merge = weighted is not None and g.only_consumer(weighted.output[0], "Transpose")
+        out = merge and list(g.attr(merge, "perm", [])) == SPLIT_HEADS and g.only_consumer(merge.output[0], "Reshape")
+        if q_source is None or not out:
+            continue
+        key, value = key_transpose.input[0], weighted.input[1]
+        if key_reshape is not None:  # no cache here: both come from this step's projections
+            k_source, v_source = key_reshape.input[0], g.heads_source(value)
+            if v_source is None:
+                continue
+            node = helper.make_node("MultiHeadAttention", [q_source, k_source, v_source, "", "", bias], [out.output[0]],
+                                    domain=MS_DOMAIN, name=f"{softmax.name}_fused_attention",
+                                    num_heads=num_heads, scale=q_scale * k_scale)
+            replacements.append((softmax, node, [out]))
+            continue
+        attributes = {"num_heads": num_heads, "scale": q_scale * k_scale}
+        cat_k, cat_v = g.made_by(key, "Concat"), g.made_by(value, "Concat")
+        if cat_k is not None or cat_v is not None:
+            # Self-attention over a cache: present = Concat(past, new) on the sequence axis.
+            if cat_k is None or cat_v is None or has_decoder_mask:
+                continue  # the causal mask is the only mask we can express as unidirectional
+            if any(g.attr(c, "axis") not in (2, -2) or len(c.input) != 2 for c in (cat_k, cat_v)):
+                continue
+            k_source, v_source = g.heads_source(cat_k.input[1]), g.heads_source(cat_v.input[1])
+            if k_source is None or v_source is None:
+                continue
+            # One new token attends to every cached one; the mask the graph built from the
+            # present's length is the causal mask, which `unidirectional` applies (also with past).
+            inputs = [q_source, k_source, v_source, "", "", "", cat_k.input[0], cat_v.input[0]]
+            outputs = [out.output[0], cat_k.output[0], cat_v.output[0]]
+            attributes["unidirectional"] = 1
+            made = [out, cat_k, cat_v]
+        else:
+            k_source, v_source = g.heads_source(key), g.heads_source(value)
+            if (k_source is None) != (v_source is None):
+                continue
+            # Projections of this step (3-D), or a cross-attention cache from step 0 (4-D, BNSH).
+            inputs = [q_source, k_source or key, v_source or value, "", "", bias]
+            outputs = [out.output[0]]
+            made = [out]
+        node = helper.make_node("MultiHeadAttention", inputs, outputs, domain=MS_DOMAIN,
+                                name=f"{softmax.name}_fused_attention", **attributes)
+        replacements.append((softmax, node, made))
+    if not replacements:
+        return 0
+    # Declare the fused outputs' type: onnx's inference does not know com.microsoft ops, and the
+    # int8 quantizer types the Casts it adds after each MatMul from what inference found.
+    declared = {v.name for v in list(graph.value_info) + list(graph.output)}
+    for _, node, _ in replacements:
+        graph.value_info.extend(helper.make_tensor_value_info(name, TensorProto.FLOAT, None)
+                                for name in node.output if name not in declared)
+    replaced = {id(n) for _, _, made in replacements for n in made}
+    nodes = [n for n in graph.node if id(n) not in replaced]
+    for softmax, node, _ in replacements:
+        nodes.insert(nodes.index(softmax), node)
+    _set_nodes(graph, _topological(nodes, graph))
+    return len(replacements)
+
+
+def _topological(nodes, graph):
+    """Nodes in an order where each comes after what it reads (original order where free)."""
+    available = {i.name for i in graph.input} | {i.name for i in graph.initializer} | {""}
+    made_here = {out for n in nodes for out in n.output}
+    pending = list(nodes)
+    ordered = []
+    while pending:
+        rest = []
+        for n in pending:
+            # Names made nowhere in this graph come from an outer scope (If branches).
+            if all(i in available or i not in made_here for i in n.input):
+                ordered.append(n)
+                available.update(n.output)
+            else:
+                rest.append(n)
+        if len(rest) == len(pending):
+            raise ValueError("attention fusion left a cycle in the graph")
+        pending = rest
+    return ordered
+
+
+def _drop_dead_nodes(graph) -> None:
+    """Remove nodes nothing reads any more (the shape arithmetic of the fused blocks), in the
+    graph and in its If branches; a branch may read names of the outer graph."""
+    import onnx
+
+    def used_names(g) -> set:
+        used = {o.name for o in g.output}
+        for n in g.node:
+            used.update(n.input)
+            for attr in n.attribute:
+                if attr.type == onnx.AttributeProto.GRAPH:
+                    used |= used_names(attr.g)
+        return used
+
+    def sweep(g) -> bool:
+        changed = False
+        for n in g.node:
+            for attr in n.attribute:
+                if attr.type == onnx.AttributeProto.GRAPH:
+                    changed |= sweep(attr.g)
+        used = used_names(g)
+        alive = [n for n in g.node if any(o in used for o in n.output)]
+        if len(alive) != len(g.node):
+            _set_nodes(g, alive)
+            changed = True
+        return changed
+
+    while sweep(graph):
+        pass
+    used = used_names(graph)
+    kept = [i for i in graph.initializer if i.name in used]
+    del graph.initializer[:]
+    graph.initializer.extend(kept)
+
+
+def _set_nodes(graph, nodes) -> None:
+    nodes = list(nodes)
+    del graph.node[:]
+    graph.node.extend(nodes)
+
+
+def _save(model, path: Path) -> None:
+    import onnx
+
+    data = path.with_name(path.name + "_data")
+    if model.ByteSize() < 2**31 - 2**20:
+        onnx.save(model, str(path))
+        data.unlink(missing_ok=True)
+    else:  # protobuf's 2 GB limit: weights beside the graph, as optimum writes them
+        onnx.save(model, str(path), save_as_external_data=True, all_tensors_to_one_file=True, location=data.name)
