@@ -32,10 +32,10 @@ TARGET_TOKEN = ">>cmn_Hans<<"
 @dataclass(frozen=True)
 class BenchModels:
     hf: Path  # transformers folder (PyTorch + tokenizer)
-    onnx: Path  # our export: fp32 files and *_quantized int8 twins
+    onnx: Path  # our export (models.export defaults): merged decoder, fused attention, int8 twins
+    onnx_optimum: Path  # optimum's plain split graphs (+ int8 twins), for ORTModelForSeq2SeqLM
     ct2_fp32: Path
     ct2_int8: Path
-    export_path: str  # which exporter made `onnx` ("models.export" or "optimum main_export")
 
 
 def cache_root() -> Path:
@@ -125,14 +125,6 @@ def _build_hf(out: Path) -> None:
     model.save_pretrained(out, safe_serialization=True)
 
 
-def _project_export_available() -> bool:
-    try:
-        from models.export import export_onnx  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def int8_problem(onnx_dir: Path) -> str | None:
     """A *_quantized twin that is not smaller than its fp32 file was not really quantized
     (e.g. quantize_dynamic without EnableSubgraph leaves a merged decoder's If branches fp32)."""
@@ -143,23 +135,19 @@ def int8_problem(onnx_dir: Path) -> str | None:
     return None
 
 
-def _export_onnx(hf: Path, out: Path) -> str:
-    """Export through the project's export path; optimum's main_export until that exists."""
-    try:
-        from models import export as project_export
-    except ImportError:
-        project_export = None
-    if project_export is not None and hasattr(project_export, "export_onnx"):
-        # "both": the merged decoder (ours) and the split pair (optimum's usual path).
-        project_export.export_onnx(hf, out, layouts=("both",), quantize=True)
-        return "models.export"
-    from optimum.exporters.onnx import main_export
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+def _export_ours(hf: Path, out: Path) -> None:
+    """What `python -m app models export --quantize` writes: the merged decoder, attention fused,
+    int8 twins."""
+    from models.export import export_onnx
 
-    main_export(str(hf), out, task="text2text-generation-with-past", do_validation=False)
-    for onnx_file in sorted(out.glob("*.onnx")):
-        quantize_dynamic(onnx_file, out / f"{onnx_file.stem}_quantized.onnx", weight_type=QuantType.QInt8)
-    return "optimum main_export"
+    export_onnx(hf, out, layouts=("merged",), quantize=True, validate=False)
+
+
+def _export_plain(hf: Path, out: Path) -> None:
+    """optimum's graphs as they come (split decoders, no fusion) for optimum's own runtime."""
+    from models.export import export_onnx
+
+    export_onnx(hf, out, layouts=("split",), quantize=True, validate=False, fuse=False)
 
 
 def _convert_ct2(hf: Path, out: Path, quantization: str | None) -> None:
@@ -174,24 +162,18 @@ def build(log=print) -> BenchModels:
     if not _built(hf):
         log(f"building random-weight model in {hf} ...")
     _build_into(hf, _build_hf)
-    onnx = root / ("onnx" if _project_export_available() else "onnx-optimum")
-    if not _built(onnx):
-        log(f"exporting ONNX to {onnx} ...")
-
-        def export(tmp: Path) -> None:
-            (tmp / "export_path.txt").write_text(_export_onnx(hf, tmp))
-            for extra in hf.iterdir():  # tokenizer + configs beside the .onnx files
-                if extra.is_file() and not extra.name.endswith((".safetensors", ".bin")) and not extra.name.startswith("."):
-                    shutil.copy(extra, tmp / extra.name) if not (tmp / extra.name).exists() else None
-
-        _build_into(onnx, export)
+    exports = {}
+    for name, export in (("onnx-ours-v2", _export_ours), ("onnx-optimum-v2", _export_plain)):
+        if not _built(root / name):
+            log(f"exporting ONNX to {root / name} ...")
+        exports[name] = _build_into(root / name, lambda tmp, export=export: export(hf, tmp))
     ct2 = {}
     for name, quantization in (("ct2-fp32", None), ("ct2-int8", "int8")):
         if not _built(root / name):
             log(f"converting for CTranslate2 ({name}) ...")
         ct2[name] = _build_into(root / name, lambda tmp, q=quantization: _convert_ct2(hf, tmp, q))
-    return BenchModels(hf=hf, onnx=onnx,  ct2_fp32=ct2["ct2-fp32"], ct2_int8=ct2["ct2-int8"],
-                       export_path=(onnx / "export_path.txt").read_text().strip())
+    return BenchModels(hf=hf, onnx=exports["onnx-ours-v2"], onnx_optimum=exports["onnx-optimum-v2"],
+                       ct2_fp32=ct2["ct2-fp32"], ct2_int8=ct2["ct2-int8"])
 
 
 if __name__ == "__main__":

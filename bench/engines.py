@@ -115,7 +115,8 @@ class PyTorch:
 
 
 class Optimum:
-    """optimum-onnx's ORTModelForSeq2SeqLM on the same export, split decoders (its usual path)."""
+    """optimum-onnx's ORTModelForSeq2SeqLM on optimum's own graphs of the same weights, split
+    decoders (its usual path)."""
 
     def __init__(self, onnx_dir: Path, hf_dir: Path, int8: bool):
         import onnxruntime as ort
@@ -158,5 +159,5 @@ def load(engine: str, int8: bool, paths: dict):
     if engine == "pytorch":
         return PyTorch(paths["hf"], int8)
     if engine == "optimum":
-        return Optimum(paths["onnx"], paths["hf"], int8)
+        return Optimum(paths["onnx_optimum"], paths["hf"], int8)
     raise ValueError(engine)

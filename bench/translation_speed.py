@@ -154,7 +154,7 @@ def row_line(row, others) -> str:
 
 
 def report(results, infos, wanted, args, models) -> None:
-    print(f"\nModel: opus-mt-en-zh architecture, random weights, ONNX via {models.export_path}; "
+    print(f"\nModel: opus-mt-en-zh architecture, random weights, ours exported by models.export (merged, fused attention), optimum's by optimum (split); "
           f"{engines.THREADS} intra-op threads everywhere; {len(args.sentences)} sentences x {args.repeats} "
           f"repeats, interleaved; load average at start {args.load_at_start}; peers' threads "
           f"{'passive (no spinning)' if args.passive_peers else 'as they come (spinning)'}.")
@@ -222,7 +222,7 @@ def main(argv=None) -> int:
     if args.passive_peers:
         os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
     models = build(log=lambda m: print(m, file=sys.stderr, flush=True))
-    paths = {"hf": models.hf, "onnx": models.onnx,
+    paths = {"hf": models.hf, "onnx": models.onnx, "onnx_optimum": models.onnx_optimum,
              "ct2_fp32": models.ct2_fp32, "ct2_int8": models.ct2_int8}
     wanted = [e for e in args.engines.split(",") if e]
     long = STEP_LATE + 4  # long enough to time step 100

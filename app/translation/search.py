@@ -89,27 +89,32 @@ def resolve_settings(generation_config: dict, model_config: dict, overrides: dic
 
 
 def log_softmax(x: np.ndarray) -> np.ndarray:
-    x = x.astype(np.float32, copy=False)
-    shifted = x - x.max(axis=-1, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    """A new float32 array (in-place arithmetic: a beam step runs this on beams x vocab)."""
+    out = np.array(x, dtype=np.float32)
+    out -= out.max(axis=-1, keepdims=True)
+    out -= np.log(np.exp(out).sum(axis=-1, keepdims=True))
+    return out
 
 
 def stable_top_k(values: np.ndarray, k: int) -> np.ndarray:
     """`np.argsort(-values, kind="stable")[:k]` without sorting everything: beam search picks
     2*num_beams of num_beams*vocab candidates each step, and a full sort of those dominated
     the step. Ties keep the lower index first, exactly as the stable sort does."""
-    neg = -values
-    if k >= neg.size or np.isnan(neg).any():
-        return np.argsort(neg, kind="stable")[:k]
-    kth = neg[np.argpartition(neg, k - 1)[:k]].max()
-    better = np.flatnonzero(neg < kth)
-    chosen = np.union1d(better, np.flatnonzero(neg == kth)[: k - better.size])
-    return chosen[np.argsort(neg[chosen], kind="stable")]
+    n = values.size
+    if k >= n:
+        return np.argsort(-values, kind="stable")[:k]
+    top = values[np.argpartition(values, n - k)[n - k:]]
+    if np.isnan(top).any():  # NaN partitions as the largest; the sort puts it last
+        return np.argsort(-values, kind="stable")[:k]
+    chosen = np.flatnonzero(values >= top.min())  # k of them, more only when others tie the k-th
+    return chosen[np.argsort(-values[chosen], kind="stable")[:k]]
 
 
-def process_scores(s: GenerationSettings, sequences: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """generate's logits processors, in generate's order, for sequences (batch, cur_len)."""
-    scores = scores.astype(np.float32, copy=True)
+def process_scores(s: GenerationSettings, sequences: np.ndarray, scores: np.ndarray,
+                   in_place: bool = False) -> np.ndarray:
+    """generate's logits processors, in generate's order, for sequences (batch, cur_len).
+    in_place: `scores` is a float32 array the caller hands over (no copy)."""
+    scores = scores if in_place else scores.astype(np.float32, copy=True)
     cur_len = sequences.shape[1]
     if s.repetition_penalty != 1.0:
         for b, seq in enumerate(sequences):
@@ -253,7 +258,7 @@ class Search:
         while True:
             cur_len = running.shape[1]
             logits = self.step_fn(running)
-            logprobs = process_scores(s, running, log_softmax(logits))
+            logprobs = process_scores(s, running, log_softmax(logits), in_place=True)
             vocab = logprobs.shape[1]
             accumulated = (logprobs + running_scores[:, None]).reshape(-1)
             order = stable_top_k(accumulated, keep)

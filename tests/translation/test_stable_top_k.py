@@ -7,7 +7,7 @@ import pytest
 from app.translation.search import stable_top_k
 
 
-@pytest.mark.parametrize("kind", ["normal", "ties", "with_inf", "all_equal"])
+@pytest.mark.parametrize("kind", ["normal", "ties", "with_inf", "all_equal", "with_nan"])
 def test_stable_top_k_equals_full_stable_argsort(kind):
     rng = np.random.default_rng(7)
     for _ in range(300):
@@ -19,6 +19,9 @@ def test_stable_top_k_equals_full_stable_argsort(kind):
         elif kind == "with_inf":
             values = rng.standard_normal(n).astype(np.float32)
             values[rng.integers(0, n, max(1, n // 2))] = -np.inf
+        elif kind == "with_nan":
+            values = rng.standard_normal(n).astype(np.float32)
+            values[rng.integers(0, n, max(1, n // 10))] = np.nan
         else:
             values = np.zeros(n, np.float32)
         expected = np.argsort(-values, kind="stable")[:k]
