@@ -357,8 +357,17 @@ class DecoderRun:
 
     def reorder(self, beam_index: np.ndarray) -> None:
         """Beam search: row b of the self-attention cache becomes row beam_index[b].
-        The cross-attention cache is identical for every beam, so it never moves."""
-        if self.self_cache is None or np.array_equal(beam_index, np.arange(self.batch)):
+        The cross-attention cache is identical for every beam, so it never moves.
+
+        Only the rows whose parent changed are copied, in place: the presents of the last run
+        are ours (onnxruntime allocated them as outputs), and the right-hand gather is a copy
+        taken before any row is overwritten. A new tensor per step cost 1.7 ms at step 100."""
+        if self.self_cache is None:
             return
-        # one copy per tensor: the gather itself (numpy_view reads ORT's memory in place)
-        self.self_cache = [ortvalue(numpy_view(v)[beam_index]) for v in self.self_cache]
+        moved = np.flatnonzero(beam_index != np.arange(self.batch))
+        if moved.size == 0:
+            return
+        parents = beam_index[moved]
+        for value in self.self_cache:
+            rows = numpy_view(value)
+            rows[moved] = rows[parents]
