@@ -221,7 +221,8 @@ def ortvalue(array: np.ndarray) -> ort.OrtValue:
 
 
 def numpy_view(value: ort.OrtValue) -> np.ndarray:
-    """A numpy view of a CPU OrtValue's memory, no copy (`OrtValue.numpy()` copies).
+    """A numpy view of a CPU OrtValue's memory, never a copy (`OrtValue.numpy()` copies in some
+    onnxruntime versions and not in others).
     Valid only while `value` lives: take what you need from it at once."""
     dtype = np.dtype(NUMPY_TYPES[value.data_type()])
     shape = value.shape()

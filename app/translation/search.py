@@ -96,13 +96,28 @@ def log_softmax(x: np.ndarray) -> np.ndarray:
     return out
 
 
+TOP_K_GROUP = 256  # stable_top_k scans group maxima first: 65001 values -> 253 maxima
+
+
 def stable_top_k(values: np.ndarray, k: int) -> np.ndarray:
     """`np.argsort(-values, kind="stable")[:k]` without sorting everything: beam search picks
-    2*num_beams of num_beams*vocab candidates each step, and a full sort of those dominated
-    the step. Ties keep the lower index first, exactly as the stable sort does."""
-    n = values.size
+    2*num_beams of num_beams*vocab candidates each step, and the diagnostics the 5 best of a
+    vocab, and a full sort (or even an argpartition) of those was a large part of a step.
+    Ties keep the lower index first and NaN ranks last, exactly as the stable sort does.
+
+    The k-th largest of the groups' maxima is a threshold at least k values reach, so only
+    the values at or above it are sorted."""
+    values = values.reshape(-1)
+    n, groups = values.size, values.size // TOP_K_GROUP
     if k >= n:
         return np.argsort(-values, kind="stable")[:k]
+    if groups >= k:
+        maxima = values[: groups * TOP_K_GROUP].reshape(groups, TOP_K_GROUP).max(axis=1)
+        threshold = np.partition(maxima, groups - k)[groups - k]  # NaN maxima sort last
+        if not np.isnan(threshold):
+            chosen = np.flatnonzero(values >= threshold if threshold > -np.inf else values > -np.inf)
+            if chosen.size >= k:  # else NaN groups were counted: fall through
+                return chosen[np.argsort(-values[chosen], kind="stable")[:k]]
     top = values[np.argpartition(values, n - k)[n - k:]]
     if np.isnan(top).any():  # NaN partitions as the largest; the sort puts it last
         return np.argsort(-values, kind="stable")[:k]
@@ -200,12 +215,18 @@ class Search:
     def stop(self, reason: str) -> None:
         self.stop_reason = reason
 
-    def _top(self, logprobs_row: np.ndarray) -> list[tuple[int, float]]:
-        k = min(self.top_k, logprobs_row.shape[0])
-        idx = np.argpartition(-logprobs_row, k - 1)[:k]
-        idx = idx[np.argsort(-logprobs_row[idx], kind="stable")]
+    def _top(self, row: np.ndarray, normalize: bool = False) -> list[tuple[int, float]]:
+        """The top_k tokens of one row with their log-probabilities, best first. normalize: the
+        row holds scores, not log-probabilities (greedy): only the k reported values are
+        normalised, with the same arithmetic as log_softmax."""
+        idx = stable_top_k(row, min(self.top_k, row.shape[0]))
+        picked = row[idx].astype(np.float32)
+        if normalize:
+            row32 = row.astype(np.float32, copy=False)
+            peak = row32.max()
+            picked = (picked - peak) - np.log(np.exp(row32 - peak).sum())
         # tokens a processor banned (-inf) are not alternatives
-        return [(int(i), float(logprobs_row[i])) for i in idx if np.isfinite(logprobs_row[i])]
+        return [(int(i), float(v)) for i, v in zip(idx, picked) if np.isfinite(v)]
 
     def _eos_or_length(self) -> str:
         """An EOS that forced_eos_token_id put on the last allowed position is a length stop."""
@@ -231,7 +252,7 @@ class Search:
             token = int(np.argmax(scores[0]))
             seq = np.concatenate([seq, [[token]]], axis=1)
             self.sequence = seq[0].tolist()
-            yield StepRecord(token, self._top(log_softmax(scores[0])), logits, seq[:, :-1])
+            yield StepRecord(token, self._top(scores[0], normalize=True), logits, seq[:, :-1])
             if token in eos:
                 self.stop_reason = self._eos_or_length()
                 return

@@ -153,7 +153,14 @@ def test_beam_reorder_reads_the_cache_in_place_and_gathers_rows():
     run = DecoderRun(t.model.decoders, t.model.encoder(ids, np.ones_like(ids)), np.ones_like(ids), batch=3)
     start = t.settings().decoder_start_token_id
     run.advance(np.array([[start, 5], [start, 6], [start, 7]]))
-    before = [v.numpy() for v in run.self_cache]
+    # .copy(): OrtValue.numpy() can be a view of the very memory the reorder rewrites in place
+    before = [v.numpy().copy() for v in run.self_cache]
+    pointers = [v.data_ptr() for v in run.self_cache]
     run.reorder(np.array([2, 2, 0]))
     for old, new in zip(before, run.self_cache):
         np.testing.assert_array_equal(new.numpy(), old[[2, 2, 0]])
+    assert [v.data_ptr() for v in run.self_cache] == pointers  # rows moved in place, no new tensors
+    before = [v.numpy().copy() for v in run.self_cache]
+    run.reorder(np.array([0, 0, 2]))  # only row 1 changes parent
+    for old, new in zip(before, run.self_cache):
+        np.testing.assert_array_equal(new.numpy(), old[[0, 0, 2]])
