@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         wav = make_recording(args.utterances, Path(tmp))
         duration = sf.info(wav).duration
         print(f"recording: {args.utterances} utterances, {duration:.1f} s, fed at speaking speed; "
-              f"{args.tokens} output tokens per sentence; export: {models.export_path}; "
+              f"{args.tokens} output tokens per sentence; export: models.export (merged, fused attention); "
               f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
         print(f"{'model':<56} {'partials':>8} {'n':>5} {'median ms':>10} {'p95 ms':>8}   {'asr med':>8} {'nmt med':>8} {'ratio':>6}")
         for asr_model, precision, partials in itertools.product(args.asr_models, args.precision, args.partials):
