@@ -40,11 +40,15 @@ def fuse_attention(path: str | Path, num_heads: int) -> int:
     if activations - {onnx.TensorProto.FLOAT}:
         return 0  # onnxruntime's CPU MultiHeadAttention is float32 only
     initializers = {i.name: i for i in model.graph.initializer}
-    fused = _fuse_graph(model.graph, initializers, num_heads)
+    # The causal mask is the only self-attention mask `unidirectional` can stand for; a decoder
+    # that takes its own attention mask keeps optimum's blocks. (If branches have no inputs of
+    # their own: the model's inputs decide.)
+    causal_only = not any(i.name in ("attention_mask", "decoder_attention_mask") for i in model.graph.input)
+    fused = _fuse_graph(model.graph, initializers, num_heads, causal_only)
     for node in model.graph.node:
         for attr in node.attribute:
             if attr.type == onnx.AttributeProto.GRAPH:
-                fused += _fuse_graph(attr.g, initializers, num_heads)
+                fused += _fuse_graph(attr.g, initializers, num_heads, causal_only)
     if not fused:
         return 0
     _drop_dead_nodes(model.graph)
@@ -122,11 +126,10 @@ class _Graph:
         return mul.input[0], float(value.reshape(()))
 
 
-def _fuse_graph(graph, initializers, num_heads: int) -> int:
+def _fuse_graph(graph, initializers, num_heads: int, causal_only: bool) -> int:
     from onnx import TensorProto, helper
 
     g = _Graph(graph, initializers)
-    has_decoder_mask = any(i.name in ("attention_mask", "decoder_attention_mask") for i in graph.input)
     replacements = []  # (softmax node, fused node, nodes whose outputs the fused node now makes)
     for softmax in [n for n in graph.node if n.op_type == "Softmax"]:
         if g.attr(softmax, "axis", -1) not in (-1, 3):
@@ -166,8 +169,8 @@ def _fuse_graph(graph, initializers, num_heads: int) -> int:
         cat_k, cat_v = g.made_by(key, "Concat"), g.made_by(value, "Concat")
         if cat_k is not None or cat_v is not None:
             # Self-attention over a cache: present = Concat(past, new) on the sequence axis.
-            if cat_k is None or cat_v is None or has_decoder_mask:
-                continue  # the causal mask is the only mask we can express as unidirectional
+            if cat_k is None or cat_v is None or not causal_only:
+                continue
             if any(g.attr(c, "axis") not in (2, -2) or len(c.input) != 2 for c in (cat_k, cat_v)):
                 continue
             k_source, v_source = g.heads_source(cat_k.input[1]), g.heads_source(cat_v.input[1])

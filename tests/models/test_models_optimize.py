@@ -108,3 +108,14 @@ def test_int8_twins_of_fused_decoders_agree_with_unfused_twins(tmp_path):
         b = list(t_fused.stream_ids(ref["input_ids"], DecodeOptions(loop_window=0)))[-1].token_ids
         agree.append(sum(x == y for x, y in zip(a, b)) / max(len(a), len(b)))
     assert np.mean(agree) > 0.9, agree
+
+
+def test_a_decoder_with_its_own_attention_mask_keeps_its_self_attention(tmp_path):
+    """`unidirectional` stands for the causal mask only: a decoder that takes a padding mask of
+    its own keeps optimum's self-attention blocks (its cross-attention still fuses)."""
+    path = shutil.copy(FIXTURES / "marian-en-zh" / "split" / "decoder_with_past_model.onnx", tmp_path / "d.onnx")
+    model = onnx.load(str(path))
+    model.graph.input.append(onnx.helper.make_tensor_value_info("decoder_attention_mask", onnx.TensorProto.INT64, ["b", "t"]))
+    onnx.save(model, str(path))
+    assert fuse_attention(path, num_heads=4) == LAYERS
+    assert op_types(path).count("Softmax") == LAYERS
