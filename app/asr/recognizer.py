@@ -71,6 +71,7 @@ _WEAK_PHRASES = {
     "谢谢", "谢谢观看", "谢谢大家", "感谢观看", "谢谢收看", "嗯", "啊", "好", "拜拜",
 }
 _CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _UNIT = re.compile(rf"\s*(?:[{_CJK}]|[^\s{_CJK}]+)")  # a Latin word or one CJK character
 _LOOP = re.compile(r"(.{2,40}?)(?:[\s,，、。.]*\1){3,}")  # a phrase said four or more times in a row
 _CHAR_LOOP = re.compile(r"(\w)\1{4,}")  # one character five or more times in a row
@@ -300,6 +301,11 @@ class StreamingRecognizer:
     def _partial(self, u: _Utterance) -> list:
         u.decoded_until = self._samples
         heard = self.transcribe(self._audio(u.start, self._samples), final=False)
+        if self.language == "zh" and not _HAN.search(heard):
+            # Forced to Chinese on a short stretch, greedy Whisper now and then writes an English
+            # guess instead ("go to walk"): not a hypothesis of what was said, so not shown or
+            # translated. The final decode (beam search, whole utterance) settles the text.
+            return []
         hypothesis = extend_committed(u.committed, units_of(heard))
         needed = self.options.agreement.get(self.language, 2)
         u.history = (u.history + [hypothesis])[-needed:]
