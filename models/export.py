@@ -67,8 +67,9 @@ def export_onnx(
 
     One layout: `out_dir` is the model folder. Several: one folder per layout, `out_dir/<layout>`.
     `quantize` adds `*_quantized.onnx` int8 twins (the "onnx-subdir" layout always has them).
-    `fuse` rewrites the decoders' attention blocks into MultiHeadAttention nodes
-    (models.optimize: same outputs, faster steps); False keeps optimum's graphs as they are.
+    `fuse` rewrites the decoders' attention blocks into MultiHeadAttention nodes, and the cached
+    self-attention into GroupQueryAttention over a shared cache buffer (models.optimize: same
+    outputs, faster steps); False keeps optimum's graphs as they are.
     """
     hf_model_dir, out_dir = Path(hf_model_dir), Path(out_dir)
     unknown = [name for name in layouts if name not in LAYOUTS]
@@ -83,9 +84,10 @@ def export_onnx(
         staging = Path(tmp)
         export_optimum(hf_model_dir, staging, validate=validate)
         if fuse:  # before any layout or int8 twin is made from the staged graphs
-            from models.optimize import fuse_attention_folder
+            from models.optimize import fuse_attention_folder, share_self_cache_folder
 
             fuse_attention_folder(staging, config_dir=hf_model_dir)
+            share_self_cache_folder(staging)
         if "legacy" in layouts:
             export_legacy_decoder(hf_model_dir, staging / "legacy_decoder.onnx")
         results = []

@@ -329,14 +329,16 @@ def build_family(family: Family, out_root: Path, work_root: Path) -> Path:
 
 
 def fused_variant(family_dir: Path) -> Path:
-    """The merged layout with its attention fused (what `models export` writes by default)."""
-    from models.optimize import fuse_attention_folder
+    """The merged layout with its attention fused and its self-attention cache shared (what
+    `models export` writes by default)."""
+    from models.optimize import fuse_attention_folder, share_self_cache_folder
 
     target = family_dir / "merged-fused"
     shutil.copytree(family_dir / "merged", target)
     fused = fuse_attention_folder(target)
-    if not all(fused.values()):
-        raise RuntimeError(f"attention fusion matched nothing in {target}: {fused}")
+    shared = share_self_cache_folder(target)
+    if not all(fused.values()) or not all(shared.values()):
+        raise RuntimeError(f"attention fusion matched nothing in {target}: fused {fused}, shared cache {shared}")
     return target
 
 

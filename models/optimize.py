@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import collections
 import json
+import re
 from pathlib import Path
 
 # The decoder graphs that hold attention over a cache; the encoder is compute-bound (no gain).
@@ -70,6 +71,95 @@ def fuse_attention_folder(folder: str | Path, config_dir: str | Path | None = No
         raise ValueError(f"{config_dir / 'config.json'} names no decoder_attention_heads")
     onnx_dir = folder / "onnx" if (folder / "onnx").is_dir() else folder
     return {name: fuse_attention(onnx_dir / name, int(heads)) for name in DECODER_FILES if (onnx_dir / name).is_file()}
+
+
+# The inputs a shared-cache decoder takes besides optimum's (GroupQueryAttention's own names):
+# per row, the number of cached positions before this step; and that number + 1.
+SEQLENS_K, TOTAL_LENGTH = "seqlens_k", "total_sequence_length"
+SELF_PAST = re.compile(r"^past_key_values\.\d+\.decoder\.(key|value)$")
+
+
+def share_self_cache(path: str | Path) -> int:
+    """Turn each fused self-attention over a cache (MultiHeadAttention with past_key/past_value)
+    into a `com.microsoft.GroupQueryAttention` that writes the new position into the past buffer
+    itself, in place, when the caller binds the same buffer as past and present. A step then
+    copies one position per layer instead of the whole cache (the copy grew with every step).
+
+    The graph gains two int32 inputs, `seqlens_k` (batch,) and `total_sequence_length` (scalar),
+    and its self-attention pasts/presents become buffers (batch, heads, capacity, head_dim) of
+    which the first `seqlens_k` positions are valid. The engine reads this protocol from the
+    inputs (app.translation.onnx_model). Blocks without a past (the first step) stay as they are.
+
+    optimum's graphs take the number of cached positions (for the position embeddings) from the
+    past's shape; with a buffer that is its capacity, so that Shape is replaced by
+    `total_sequence_length - new tokens`. Anything else that reads a self-attention past would
+    see the capacity too: then nothing is changed. Returns how many blocks changed; 0 leaves the
+    file untouched."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    path = Path(path)
+    model = onnx.load(str(path))
+    past_names = {i.name for i in model.graph.input if SELF_PAST.match(i.name)}
+    # Branches first: rewriting the outer graph's node list would detach them.
+    graphs = [attr.g for node in model.graph.node for attr in node.attribute
+              if attr.type == onnx.AttributeProto.GRAPH] + [model.graph]
+    rewritten = []  # (graph, its new nodes)
+    changed = 0
+    for k, graph in enumerate(graphs):
+        g = _Graph(graph, {})
+        nodes, made = [], 0
+        length_from_shape = []  # Gather(Shape(past), 2) outputs: the cached length
+        for node in graph.node:
+            inputs = list(node.input) + [""] * (8 - len(node.input))
+            if (node.op_type == "MultiHeadAttention" and node.domain == MS_DOMAIN and g.attr(node, "unidirectional", 0)
+                    and inputs[6] in past_names and inputs[7] in past_names and not any(inputs[3:6])):
+                heads = g.attr(node, "num_heads")
+                node = helper.make_node("GroupQueryAttention", inputs[:3] + inputs[6:8] + [SEQLENS_K, TOTAL_LENGTH],
+                                        list(node.output), domain=MS_DOMAIN, name=node.name + "_shared_cache",
+                                        num_heads=heads, kv_num_heads=heads, scale=g.attr(node, "scale"))
+                made += 1
+            elif node.op_type == "Shape" and node.input[0] in past_names:
+                gathers = g.consumers[node.output[0]]
+                if not gathers or any(n.op_type != "Gather" or g.attr(n, "axis", 0) != 0 or g.constant(n.input[1]) is None
+                                      or int(g.constant(n.input[1])) != 2 for n in gathers):
+                    return 0  # the past's shape is used for something else: leave the file as it is
+                length_from_shape += [n.output[0] for n in gathers]
+                continue
+            elif any(i in past_names for i in node.input) and not (node.op_type == "MultiHeadAttention" and inputs[3:6] == ["", "", ""]):
+                return 0
+            nodes.append(node)
+        if length_from_shape:
+            nodes = [n for n in nodes if not (n.op_type == "Gather" and n.output[0] in length_from_shape)]
+            p = f"shared_cache_{k}_"
+            nodes[:0] = [
+                helper.make_node("Shape", ["input_ids"], [p + "ids_shape"]),
+                helper.make_node("Constant", [], [p + "one"], value=helper.make_tensor(p + "one", TensorProto.INT64, [], [1])),
+                helper.make_node("Gather", [p + "ids_shape", p + "one"], [p + "new_tokens"], axis=0),
+                helper.make_node("Cast", [TOTAL_LENGTH], [p + "total"], to=TensorProto.INT64),
+                helper.make_node("Sub", [p + "total", p + "new_tokens"], [length_from_shape[0]]),
+            ] + [helper.make_node("Identity", [length_from_shape[0]], [name]) for name in length_from_shape[1:]]
+        if made or length_from_shape:
+            rewritten.append((graph, nodes))
+            changed += made
+    if not changed or any(n.op_type == "MultiHeadAttention" and len(n.input) > 6 and n.input[6] in past_names
+                          for _, nodes in rewritten for n in nodes):
+        return 0
+    for graph, nodes in rewritten:
+        _set_nodes(graph, nodes)
+    _drop_dead_nodes(model.graph)
+    model.graph.input.extend([helper.make_tensor_value_info(SEQLENS_K, TensorProto.INT32, ["batch_size"]),
+                              helper.make_tensor_value_info(TOTAL_LENGTH, TensorProto.INT32, [])])
+    _save(model, path)
+    return changed
+
+
+def share_self_cache_folder(folder: str | Path) -> dict[str, int]:
+    """`share_self_cache` on every decoder graph of a model folder (or its onnx/ subfolder);
+    run it after `fuse_attention_folder`, before making int8 twins."""
+    folder = Path(folder)
+    onnx_dir = folder / "onnx" if (folder / "onnx").is_dir() else folder
+    return {name: share_self_cache(onnx_dir / name) for name in DECODER_FILES if (onnx_dir / name).is_file()}
 
 
 class _Graph:

@@ -20,7 +20,11 @@ from app.errors import LiveTranslatorError
 
 PAST = re.compile(r"^past_key_values\.(\d+)\.(decoder|encoder)\.(key|value)$")
 PRESENT = re.compile(r"^present\.(\d+)\.(decoder|encoder)\.(key|value)$")
-PLAIN_DECODER_INPUTS = {"input_ids", "encoder_hidden_states", "encoder_attention_mask", "use_cache_branch"}
+# The shared-cache protocol's inputs (models.optimize.share_self_cache): per row, the positions
+# cached before this step, and that + the step's new tokens.
+SHARED_CACHE_INPUTS = {"seqlens_k", "total_sequence_length"}
+PLAIN_DECODER_INPUTS = {"input_ids", "encoder_hidden_states", "encoder_attention_mask", "use_cache_branch",
+                        *SHARED_CACHE_INPUTS}
 ENCODER_INPUTS = {"input_ids", "attention_mask"}
 NUMPY_TYPES = {"tensor(float)": np.float32, "tensor(float16)": np.float16, "tensor(double)": np.float64,
                "tensor(int64)": np.int64, "tensor(int32)": np.int32, "tensor(bool)": np.bool_}
@@ -38,6 +42,8 @@ class DecoderSignature:
     `kind`: "merged" (use_cache_branch: both first and later steps), "first" (no past inputs:
     step 0 or a full recompute), "with_past" (self + cross past, no encoder_hidden_states),
     "legacy" (self past only; encoder_hidden_states every step: cross-attention recomputed).
+    `shared_cache`: the self-attention past is a buffer the step writes its new position into
+    (bound as past and present alike), of which the first `seqlens_k` positions are valid.
     """
 
     path: Path
@@ -54,6 +60,10 @@ class DecoderSignature:
     vocab_size: int | None
     input_types: dict = field(default_factory=dict, compare=False)
     input_shapes: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def shared_cache(self) -> bool:
+        return "seqlens_k" in self.input_types
 
 
 def _layer_pairs(names, pattern, side) -> tuple[tuple[str, str], ...]:
@@ -102,6 +112,8 @@ def read_decoder_signature(session: ort.InferenceSession, path: Path) -> Decoder
             ok = "encoder_hidden_states" in ins and len(self_present) == len(self_past)
         if not ok:
             problem = f"a {kind} decoder whose inputs/outputs do not fit together"
+        elif (SHARED_CACHE_INPUTS & set(ins)) and (not SHARED_CACHE_INPUTS <= set(ins) or not self_past):
+            problem = "a shared-cache decoder needs seqlens_k, total_sequence_length and self-attention pasts together"
     if problem:
         raise LiveTranslatorError(
             f"{path.name}: not a decoder this app can run ({problem}). "
@@ -263,9 +275,15 @@ class DecoderRun:
     False) with the whole decoder prefix; later steps get only the newest token, the
     self-attention presents of the previous step as pasts, and the cross-attention presents
     of step 0. Which presents are kept is decided by the step number, never by shape.
+
+    A shared-cache decoder (`DecoderSignature.shared_cache`) gets, from step 1 on, one buffer per
+    self-attention past with room for `capacity` positions, bound as the past and as the
+    present: the step writes its new position in place and nothing else moves. The buffers are
+    ours (allocated here, alive as long as this run), so no step can free what the next reads.
     """
 
-    def __init__(self, decoders: Decoders, encoder_states: ort.OrtValue, encoder_mask: np.ndarray, batch: int):
+    def __init__(self, decoders: Decoders, encoder_states: ort.OrtValue, encoder_mask: np.ndarray, batch: int,
+                 capacity: int = 64):
         self.decoders = decoders
         self.batch = batch
         states = encoder_states
@@ -276,6 +294,8 @@ class DecoderRun:
         self.encoder_len = int(encoder_mask.shape[1])
         self.self_cache: list[ort.OrtValue] | None = None  # k, v, k, v ... per layer
         self.cross_cache: list[ort.OrtValue] | None = None
+        self.length = 0  # positions in the self-attention cache
+        self.capacity = max(int(capacity), 1)  # shared-cache buffers: positions they have room for
         self.step = 0
         self.used_cache_branch = False
         self._empty: dict[tuple, ort.OrtValue] = {}
@@ -283,7 +303,7 @@ class DecoderRun:
     # -- what the diagnostics report
     @property
     def self_kv_len(self) -> int:
-        return int(self.self_cache[0].shape()[2]) if self.self_cache else 0
+        return self.length
 
     @property
     def cross_kv_len(self) -> int:
@@ -301,6 +321,11 @@ class DecoderRun:
 
     def _bind_common(self, io, sig: DecoderSignature, input_ids: np.ndarray, use_cache: bool) -> None:
         io.bind_cpu_input("input_ids", input_ids.astype(sig.input_types["input_ids"]))
+        if sig.shared_cache:
+            past = self.length if use_cache else 0
+            total = past + input_ids.shape[1]
+            io.bind_cpu_input("seqlens_k", np.full(self.batch, total - 1, dtype=np.int32))
+            io.bind_cpu_input("total_sequence_length", np.array(total, dtype=np.int32))
         if "encoder_hidden_states" in sig.input_types:
             io.bind_ortvalue_input("encoder_hidden_states", self.encoder_states)
         if "encoder_attention_mask" in sig.input_types:
@@ -319,6 +344,9 @@ class DecoderRun:
         first_step = self.step == 0
         session, sig = (d.first, d.first_sig) if first_step else (d.later, d.later_sig)
         input_ids = sequences if first_step else sequences[:, -1:]
+        shared = sig.shared_cache and not first_step
+        if shared:
+            self._make_room(self.length + 1)
         io = session.io_binding()
         self._bind_common(io, sig, input_ids, use_cache=not first_step)
         for i, pair in enumerate(sig.self_past):
@@ -327,21 +355,52 @@ class DecoderRun:
         for i, pair in enumerate(sig.cross_past):
             for j, name in enumerate(pair):
                 io.bind_ortvalue_input(name, self._zero_length(sig, name) if first_step else self.cross_cache[2 * i + j])
-        wanted = ["logits"] + [n for pair in sig.self_present for n in pair]
+        self_presents = [n for pair in sig.self_present for n in pair]
+        wanted = ["logits"] + ([] if shared else self_presents)
         keep_cross = first_step and bool(d.later_sig.cross_past)
         if keep_cross:  # the cross-attention cache comes from step 0 only
             wanted += [n for pair in sig.cross_present for n in pair]
         for name in wanted:
             io.bind_output(name)
+        if shared:  # the present is the past's own buffer: written in place
+            for name, buffer in zip(self_presents, self.self_cache):
+                io.bind_ortvalue_output(name, buffer)
         session.run_with_iobinding(io)
         values = io.get_outputs()
-        n_self = 2 * len(sig.self_present)
-        self.self_cache = list(values[1 : 1 + n_self])
+        n_self = 0 if shared else len(self_presents)
+        if not shared:
+            self.self_cache = list(values[1 : 1 + n_self])
         if keep_cross:
-            self.cross_cache = list(values[1 + n_self :])
+            self.cross_cache = list(values[1 + n_self : 1 + n_self + 2 * len(sig.cross_present)])
+        self.length += input_ids.shape[1]
+        if first_step and d.later_sig.shared_cache:
+            self._to_buffers()
         self.used_cache_branch = not first_step
         self.step += 1
         return values[0].numpy()[:, -1, :]
+
+    def _to_buffers(self) -> None:
+        """After step 0: the step's presents (length = the prefix) become the start of buffers
+        with room for `capacity` positions, which the later steps share as past and present."""
+        presents = self.self_cache  # alive until copied: the views below read their memory
+        self._make_room(max(self.capacity, self.length + 1), [numpy_view(v) for v in presents])
+
+    def _make_room(self, needed: int, current: list[np.ndarray] | None = None) -> None:
+        """Buffers with room for `needed` positions (grown by doubling; the valid prefix moves along)."""
+        if current is None:
+            if self.capacity >= needed:
+                return
+            current = [numpy_view(v) for v in self.self_cache]
+            self.capacity = max(needed, 2 * self.capacity)
+        else:
+            self.capacity = needed
+        buffers = []
+        for rows in current:
+            batch, heads, _, head_dim = rows.shape
+            buffer = np.zeros((batch, heads, self.capacity, head_dim), dtype=rows.dtype)
+            buffer[:, :, : self.length] = rows[:, :, : self.length]
+            buffers.append(ortvalue(buffer))
+        self.self_cache = buffers
 
     def recompute(self, input_ids: np.ndarray) -> np.ndarray:
         """Logits of the last position computed from the whole prefix without any cache."""
@@ -370,5 +429,5 @@ class DecoderRun:
             return
         parents = beam_index[moved]
         for value in self.self_cache:
-            rows = numpy_view(value)
+            rows = numpy_view(value)[:, :, : self.length]  # a shared buffer: only the valid positions
             rows[moved] = rows[parents]

@@ -223,7 +223,7 @@ class Translator:
             raise LiveTranslatorError(f"The encoder failed on {len(source_ids)} tokens: {str(error)[:300]}",
                                       "Check that the model folder is complete and consistent.") from None
         encoder_ms = (time.perf_counter() - started) * 1000
-        run = DecoderRun(self.model.decoders, states, mask, batch=settings.num_beams)
+        run = DecoderRun(self.model.decoders, states, mask, batch=settings.num_beams, capacity=settings.max_length)
         search = Search(settings, run.advance, run.reorder, top_k=options.top_k)
         steps: list[DecodeStep] = []
         decode_ms = 0.0

@@ -11,7 +11,7 @@ import onnx
 import onnxruntime as ort
 import pytest
 from conftest import FIXTURES, greedy_case, references
-from onnx_greedy import greedy
+from onnx_greedy import greedy, lengths
 
 from models import export
 
@@ -67,7 +67,9 @@ def test_layout_files_and_names(family, layout):
     base = ["encoder_attention_mask", "input_ids", "encoder_hidden_states"]
     if (onnx_dir / "decoder_model_merged.onnx").is_file():
         ins, outs = names(onnx_dir / "decoder_model_merged.onnx")
-        assert ins == base + [n for i in range(LAYERS) for n in past("decoder")[2 * i:2 * i + 2] + past("encoder")[2 * i:2 * i + 2]] + ["use_cache_branch"]
+        shared_cache = ["seqlens_k", "total_sequence_length"] if layout == "merged-fused" else []  # ours: models.optimize
+        assert ins == base + [n for i in range(LAYERS) for n in past("decoder")[2 * i:2 * i + 2] + past("encoder")[2 * i:2 * i + 2]] + \
+            ["use_cache_branch"] + shared_cache
         assert outs == ["logits"] + present("decoder", "encoder")
     if layout == "legacy":  # the older kind: self-attention past only, 15 inputs / 25 outputs at 6 layers
         ins, outs = names(onnx_dir / "decoder_model.onnx")
@@ -186,15 +188,17 @@ def test_cached_steps_match_full_recompute(layout, file):
         return {n: np.zeros((1, s[1], 0, s[3]), np.float32) for n, s in shapes.items() if n.startswith("past_")}
 
     base = {"encoder_attention_mask": mask, "encoder_hidden_states": hidden}
-    feed = dict(base, input_ids=np.array([tokens[:1]], np.int64), use_cache_branch=np.array([False]), **empty_pasts())
+    feed = dict(base, input_ids=np.array([tokens[:1]], np.int64), use_cache_branch=np.array([False]), **empty_pasts(),
+                **lengths(0, 1))
     outs = _step_logits(dec, feed)
     cross = {n.replace("present", "past_key_values"): v for n, v in outs.items() if ".encoder." in n}
     for step in range(1, len(tokens)):
-        feed = dict(base, input_ids=np.array([tokens[step:step + 1]], np.int64), use_cache_branch=np.array([True]))
+        feed = dict(base, input_ids=np.array([tokens[step:step + 1]], np.int64), use_cache_branch=np.array([True]),
+                    **lengths(step, 1))
         feed.update({n.replace("present", "past_key_values"): v for n, v in outs.items() if ".decoder." in n})
         feed.update(cross)
         outs = _step_logits(dec, feed)
         full = _step_logits(dec, dict(base, input_ids=np.array([tokens[:step + 1]], np.int64),
-                                      use_cache_branch=np.array([False]), **empty_pasts()))
+                                      use_cache_branch=np.array([False]), **empty_pasts(), **lengths(0, step + 1)))
         assert np.abs(outs["logits"][0, -1] - full["logits"][0, -1]).max() < 1e-4, step
         assert outs["present.0.decoder.key"].shape[2] == step + 1  # the self-attention cache grows

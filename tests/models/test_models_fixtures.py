@@ -50,11 +50,13 @@ def test_rebuilt_model_exports_to_the_committed_graphs(rebuilt, tmp_path):
     assert set(made[0].onnx_files) == {"encoder_model.onnx", "decoder_model_merged.onnx",
                                        "encoder_model_quantized.onnx", "decoder_model_merged_quantized.onnx"}
     assert not list(tmp_path.rglob("*.safetensors")) and not list(tmp_path.rglob("*.bin"))  # no torch weights
-    # attention is fused by default (models.optimize), before the int8 twin is made from it
+    # attention is fused and the self-attention cache shared by default (models.optimize), before
+    # the int8 twin is made from it
     for name in ("decoder_model_merged.onnx", "decoder_model_merged_quantized.onnx"):
         merged = onnx.load(str(tmp_path / "out" / "merged" / name)).graph
         branches = [attr.g for node in merged.node if node.op_type == "If" for attr in node.attribute]
-        assert sum(n.op_type == "MultiHeadAttention" for g in branches for n in g.node) == 8, name
+        assert sum(n.op_type == "MultiHeadAttention" for g in branches for n in g.node) == 6, name
+        assert sum(n.op_type == "GroupQueryAttention" for g in branches for n in g.node) == 2, name  # shared cache
     ids = np.array([references("marian-en-zh")["directions"][0]["cases"][0]["results"][0]["input_ids"]], np.int64)
     feed = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
     for layout in ("merged", "legacy"):

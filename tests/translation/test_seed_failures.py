@@ -11,7 +11,7 @@ import pytest
 import app.translation.translator as translator_module
 from app.errors import LiveTranslatorError
 from app.translation import DecodeOptions, Translator
-from app.translation.onnx_model import DecoderRun
+from app.translation.onnx_model import DecoderRun, numpy_view
 from app.translation.search import Search
 
 from .conftest import cases, family_dir, generate_settings, translator
@@ -95,8 +95,9 @@ def test_a_cache_not_carried_forward_is_detected_by_verify(monkeypatch):
     assert max(s.max_abs_diff for s in broken.steps[2:]) > 1e-2  # later steps: verify sees it
 
 
-def test_step_k_with_cache_equals_full_recompute_and_cross_cache_comes_from_step_0():
-    t = translator(str(family_dir("marian-en-zh") / "merged"), "en-zh")
+@pytest.mark.parametrize("layout", ["merged", "merged-fused"])  # optimum's cache; ours, shared in place
+def test_step_k_with_cache_equals_full_recompute_and_cross_cache_comes_from_step_0(layout):
+    t = translator(str(family_dir("marian-en-zh") / layout), "en-zh")
     ref = cases("marian-en-zh", "en-zh")[0]["results"][-1]
     ids = np.array([ref["input_ids"]])
     mask = np.ones_like(ids)
@@ -141,14 +142,15 @@ def test_a_model_that_loops_is_stopped_and_reported(copy_layout, pattern):
     assert unguarded.stop_reason == "length" and len(unguarded.token_ids) == 30
 
 
-def test_beam_reorder_reads_the_cache_in_place_and_gathers_rows():
-    from app.translation.onnx_model import numpy_view, ortvalue
+@pytest.mark.parametrize("layout", ["merged", "merged-fused"])
+def test_beam_reorder_reads_the_cache_in_place_and_gathers_rows(layout):
+    from app.translation.onnx_model import ortvalue
 
     value = ortvalue(np.arange(24, dtype=np.float32).reshape(3, 2, 2, 2))
     view = numpy_view(value)
     assert view.ctypes.data == value.data_ptr()  # no copy through numpy
     np.testing.assert_array_equal(view, value.numpy())
-    t = translator(str(family_dir("marian-en-zh") / "merged"), "en-zh")
+    t = translator(str(family_dir("marian-en-zh") / layout), "en-zh")
     ids = np.array([cases("marian-en-zh", "en-zh")[0]["results"][0]["input_ids"]])
     run = DecoderRun(t.model.decoders, t.model.encoder(ids, np.ones_like(ids)), np.ones_like(ids), batch=3)
     start = t.settings().decoder_start_token_id
@@ -164,3 +166,51 @@ def test_beam_reorder_reads_the_cache_in_place_and_gathers_rows():
     run.reorder(np.array([0, 0, 2]))  # only row 1 changes parent
     for old, new in zip(before, run.self_cache):
         np.testing.assert_array_equal(new.numpy(), old[[0, 0, 2]])
+
+
+# -- the shared cache (our export): one buffer per past, written in place by each step --------
+
+class LostWritesRun(DecoderRun):
+    """A shared buffer whose newest position never arrives (a present not bound to the past's
+    buffer would do this): the next steps read zeros there."""
+
+    def advance(self, sequences):
+        logits = super().advance(sequences)
+        if self.step > 1:
+            for value in self.self_cache:
+                numpy_view(value)[:, :, self.length - 1] = 0
+        return logits
+
+
+def test_shared_cache_positions_come_from_the_cached_length_and_writes_stay(monkeypatch):
+    """optimum's graphs take the position of the new token from the past's shape: with a buffer
+    that would be its capacity. Any capacity (growing mid-sentence, or far larger than needed)
+    must give the logits of a full recompute, and the buffers are written in place."""
+    t = translator(str(family_dir("marian-en-zh") / "merged-fused"), "en-zh")
+    assert t.model.decoders.later_sig.shared_cache
+    ref = cases("marian-en-zh", "en-zh")[0]["results"][-1]  # the long sentence
+    ids = np.array([ref["input_ids"]])
+    mask = np.ones_like(ids)
+    sequence = np.array([ref["output_ids"][:1]])
+    logits = {}
+    for capacity in (2, 500):
+        run = DecoderRun(t.model.decoders, t.model.encoder(ids, mask), mask, batch=1, capacity=capacity)
+        pointers = []
+        for k in range(1, 13):
+            if sequence.shape[1] == k - 1:  # first pass: greedy tokens; second: the same ones
+                sequence = np.concatenate([sequence, [[int(np.argmax(cached[0]))]]], axis=1)
+            cached = run.advance(sequence[:, :k])
+            np.testing.assert_allclose(cached, run.recompute(sequence[:, :k]), atol=1e-4)
+            assert run.self_kv_len == k and run.capacity >= k
+            pointers.append(run.self_cache[0].data_ptr())
+        logits[capacity] = cached
+        if capacity == 500:  # room for the whole sentence: one buffer from step 0 to the end
+            assert len(set(pointers)) == 1
+        else:  # 2 -> 4 -> 8 -> 16: grown by doubling, the valid positions moved along
+            assert len(set(pointers)) >= 3
+    np.testing.assert_allclose(logits[2], logits[500], atol=1e-5)
+    # a buffer that loses the step's writes is caught by verify
+    options = DecodeOptions(num_beams=1, max_new_tokens=12, loop_window=0, verify=True)
+    monkeypatch.setattr(translator_module, "DecoderRun", LostWritesRun)
+    broken = list(t.stream_ids(ref["input_ids"], options))[-1]
+    assert max(s.max_abs_diff for s in broken.steps[3:]) > 1e-2
