@@ -163,7 +163,7 @@ def build(log=print) -> BenchModels:
         log(f"building random-weight model in {hf} ...")
     _build_into(hf, _build_hf)
     exports = {}
-    for name, export in (("onnx-ours-v2", _export_ours), ("onnx-optimum-v2", _export_plain)):
+    for name, export in (("onnx-ours-v3", _export_ours), ("onnx-optimum-v2", _export_plain)):
         if not _built(root / name):
             log(f"exporting ONNX to {root / name} ...")
         exports[name] = _build_into(root / name, lambda tmp, export=export: export(hf, tmp))
@@ -172,7 +172,7 @@ def build(log=print) -> BenchModels:
         if not _built(root / name):
             log(f"converting for CTranslate2 ({name}) ...")
         ct2[name] = _build_into(root / name, lambda tmp, q=quantization: _convert_ct2(hf, tmp, q))
-    return BenchModels(hf=hf, onnx=exports["onnx-ours-v2"], onnx_optimum=exports["onnx-optimum-v2"],
+    return BenchModels(hf=hf, onnx=exports["onnx-ours-v3"], onnx_optimum=exports["onnx-optimum-v2"],
                        ct2_fp32=ct2["ct2-fp32"], ct2_int8=ct2["ct2-int8"])
 
 

@@ -154,18 +154,33 @@ def test_beam_reorder_reads_the_cache_in_place_and_gathers_rows(layout):
     ids = np.array([cases("marian-en-zh", "en-zh")[0]["results"][0]["input_ids"]])
     run = DecoderRun(t.model.decoders, t.model.encoder(ids, np.ones_like(ids)), np.ones_like(ids), batch=3)
     start = t.settings().decoder_start_token_id
-    run.advance(np.array([[start, 5], [start, 6], [start, 7]]))
+    sequences = np.array([[start, 5], [start, 6], [start, 7]])
+    run.advance(sequences)
+    length = run.self_kv_len
+
+    def beam_caches():  # beam b's cache is in batch row run.rows[b]
+        return [v.numpy()[run.rows, :, :length].copy() for v in run.self_cache]
+
     # .copy(): OrtValue.numpy() can be a view of the very memory the reorder rewrites in place
-    before = [v.numpy().copy() for v in run.self_cache]
-    pointers = [v.data_ptr() for v in run.self_cache]
-    run.reorder(np.array([2, 2, 0]))
-    for old, new in zip(before, run.self_cache):
-        np.testing.assert_array_equal(new.numpy(), old[[2, 2, 0]])
-    assert [v.data_ptr() for v in run.self_cache] == pointers  # rows moved in place, no new tensors
-    before = [v.numpy().copy() for v in run.self_cache]
-    run.reorder(np.array([0, 0, 2]))  # only row 1 changes parent
-    for old, new in zip(before, run.self_cache):
-        np.testing.assert_array_equal(new.numpy(), old[[0, 0, 2]])
+    before, pointers = beam_caches(), [v.data_ptr() for v in run.self_cache]
+    rows_before = [v.numpy().copy() for v in run.self_cache]
+    run.reorder(np.array([2, 2, 0]))  # beam 1 has no child: its row is the only one written
+    for old, new in zip(before, beam_caches()):
+        np.testing.assert_array_equal(new, old[[2, 2, 0]])
+    assert [v.data_ptr() for v in run.self_cache] == pointers  # in place, no new tensors
+    assert run.rows.tolist() == [2, 1, 0]  # beam 0 keeps its parent's row, beam 1 gets the free one
+    for old, value in zip(rows_before, run.self_cache):
+        np.testing.assert_array_equal(value.numpy()[[0, 2]], old[[0, 2]])  # rows 0 and 2 untouched
+        np.testing.assert_array_equal(value.numpy()[1, :, :length], old[2, :, :length])  # one row copied
+    before = beam_caches()
+    rows = run.rows.copy()
+    run.reorder(np.array([1, 0, 2]))  # a permutation: nothing copied, only the map changes
+    assert run.rows.tolist() == rows[[1, 0, 2]].tolist()
+    for old, new in zip(before, beam_caches()):
+        np.testing.assert_array_equal(new, old[[1, 0, 2]])
+    # the next step's logits come back in beam order: equal to a recompute of each beam's prefix
+    sequences = np.concatenate([sequences[[2, 2, 0]][[1, 0, 2]], [[8], [9], [10]]], axis=1)
+    np.testing.assert_allclose(run.advance(sequences), run.recompute(sequences), atol=1e-4)
 
 
 # -- the shared cache (our export): one buffer per past, written in place by each step --------
