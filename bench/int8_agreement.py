@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/int8_agreement.py
 
-For each committed fixture model (tests/fixtures/nmt/<name>/merged), quantizes a copy with the
+For each committed fixture model in the layout `models export` writes (tests/fixtures/nmt/<name>/
+merged-fused: fused attention, shared self-attention cache), quantizes a copy with the
 project's own `models.export.quantize_dynamic_folder`, then translates every reference text
 of every greedy/beam case with the fp32 and the int8 files and compares the generated ids.
 Agreement = matching positions / the longer output; also the share of outputs that are
@@ -40,7 +41,7 @@ def main() -> int:
         family_dir = refs.parent
         with tempfile.TemporaryDirectory(prefix="lt-int8-") as tmp:
             folder = Path(tmp) / family_dir.name
-            shutil.copytree(family_dir / "merged", folder)
+            shutil.copytree(family_dir / "merged-fused", folder)
             quantize_dynamic_folder(folder)
             for direction in json.loads(refs.read_text())["directions"]:
                 fp32 = Translator.load(folder, direction["direction"])
