@@ -229,3 +229,30 @@ def test_shared_cache_positions_come_from_the_cached_length_and_writes_stay(monk
     monkeypatch.setattr(translator_module, "DecoderRun", LostWritesRun)
     broken = list(t.stream_ids(ref["input_ids"], options))[-1]
     assert max(s.max_abs_diff for s in broken.steps[3:]) > 1e-2
+
+
+class RowCheckingRun(DecoderRun):
+    """After every step: the row holding each beam has recorded exactly that beam's tokens."""
+
+    moved = 0
+
+    def advance(self, sequences):
+        logits = super().advance(sequences)
+        np.testing.assert_array_equal(self.row_tokens[self.rows, : self.length], sequences)
+        RowCheckingRun.moved += not self._in_order()
+        return logits
+
+
+@pytest.mark.parametrize("layout", ["merged", "merged-fused"])
+def test_beam_caches_stay_right_when_rows_are_shared_and_copied(layout, monkeypatch):
+    """Beam search moves beams between batch rows and copies a parent's cache only from the
+    first position where the rows' tokens differ: every step's logits still equal a full
+    recompute of each beam's prefix."""
+    t = translator(str(family_dir("marian-en-zh") / layout), "en-zh")
+    ref = cases("marian-en-zh", "en-zh")[0]["results"][-1]  # the long sentence
+    options = DecodeOptions(num_beams=4, max_new_tokens=30, min_new_tokens=30, loop_window=0, verify=True)
+    monkeypatch.setattr(translator_module, "DecoderRun", RowCheckingRun)
+    RowCheckingRun.moved = 0
+    result = list(t.stream_ids(ref["input_ids"], options))[-1]
+    assert len(result.steps) == 30 and max(s.max_abs_diff for s in result.steps) < 1e-4
+    assert RowCheckingRun.moved > 0  # beams did move between rows
