@@ -191,11 +191,10 @@ class Decoders:
     def description(self) -> str:
         if self.later_sig is None:
             return "decoder without cache (recomputes every step)"
-        if self.later_sig.kind == "merged":
-            return "merged decoder"
         if self.later_sig.kind == "legacy":
             return "older decoder: self-attention cache only, cross-attention recomputed"
-        return "decoder + decoder_with_past"
+        layout = "merged decoder" if self.later_sig.kind == "merged" else "decoder + decoder_with_past"
+        return layout + (", cache shared in place" if self.later_sig.shared_cache else "")
 
 
 def choose_decoders(candidates: list[tuple[ort.InferenceSession, DecoderSignature]]) -> Decoders:

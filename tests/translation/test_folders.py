@@ -16,10 +16,12 @@ from .graph_edits import add_unused_input
 
 def test_layouts_are_read_from_the_sessions():
     expected = {"merged": "merged decoder", "both": "merged decoder", "onnx-subdir": "merged decoder",
-                "split": "decoder + decoder_with_past", "legacy": "older decoder"}
+                "split": "decoder + decoder_with_past", "legacy": "older decoder",
+                "merged-fused": "merged decoder, cache shared in place"}
     for layout, words in expected.items():
         t = translator(str(family_dir("marian-en-zh") / layout), "en-zh")
         assert words in t.model_name, (layout, t.model_name)
+        assert ("shared in place" in t.model_name) == (layout == "merged-fused")
     subdir = translator(str(family_dir("marian-en-zh") / "onnx-subdir"), "en-zh")
     assert all(p.parent.name == "onnx" and not p.stem.endswith("_quantized") for p in subdir.model.files.values())
     # pointing at the onnx/ subfolder itself finds config and tokenizer one level up
