@@ -137,6 +137,10 @@ def per_token(samples, key="wall_ms"):
     return (median([s[key] for s in samples]), median([s[key] / max(s["out_tokens"], 1) for s in samples]))
 
 
+def tokens_per_s(samples, key):
+    return median([s["out_tokens"] / (s[key] / 1000) for s in samples]) if samples else None
+
+
 def row_line(row, others) -> str:
     s = row["samples"]
     ours_sent, ours_tok = per_token(s.get("ours"), "product_ms")
@@ -154,7 +158,7 @@ def row_line(row, others) -> str:
 
 
 def report(results, infos, wanted, args, models) -> None:
-    print(f"\nModel: opus-mt-en-zh architecture, random weights, ours exported by models.export (merged, fused attention), optimum's by optimum (split); "
+    print(f"\nModel: opus-mt-en-zh architecture, random weights, ours exported by models.export (merged, fused attention, shared self-attention cache), optimum's by optimum (split); "
           f"{engines.THREADS} intra-op threads everywhere; {len(args.sentences)} sentences x {args.repeats} "
           f"repeats, interleaved; load average at start {args.load_at_start}; peers' threads "
           f"{'passive (no spinning)' if args.passive_peers else 'as they come (spinning)'}.")
@@ -169,6 +173,15 @@ def report(results, infos, wanted, args, models) -> None:
     print("|" + "---|" * len(head))
     for row in results:
         print(row_line(row, others))
+
+    print("\nOutput tokens per second (median over sentences of tokens / sentence latency, encoder included; "
+          "ours from encoder_ms + decode_ms):\n")
+    print("| precision | search | tokens | " + " | ".join(LABELS[e] for e in wanted) + " |")
+    print("|---|---|---|" + "---|" * len(wanted))
+    for row in results:
+        rates = {e: tokens_per_s(row["samples"].get(e), "product_ms" if e == "ours" else "wall_ms") for e in wanted}
+        search = "greedy" if row["beams"] == 1 else f"beam {row['beams']}"
+        print(f"| {row['precision']} | {search} | {row['tokens']} | " + " | ".join(fmt(rates[e], 0) for e in wanted) + " |")
 
     print("\nCPU time per output token (ms, median; the process's CPU time over all its threads, so "
           "waiting for a core does not count, but spinning threads do; use --passive-peers for a fair view):\n")
