@@ -458,7 +458,8 @@ class DecoderRun:
         sources = self.rows[beam_index]
         rows = np.empty_like(self.rows)
         taken = np.zeros(self.batch, dtype=bool)
-        free = [r for r in range(self.batch) if r not in set(sources.tolist())]
+        parents = set(sources.tolist())
+        free = [r for r in range(self.batch) if r not in parents]  # rows of beams that ended
         copies = []
         for b, source in enumerate(sources.tolist()):
             if not taken[source]:
