@@ -70,8 +70,9 @@ _WEAK_PHRASES = {
     "you", "so", "okay", "ok", "oh", "um", "uh", "hmm", "pleasesubscribe", "illseeyouinthenextvideo",
     "谢谢", "谢谢观看", "谢谢大家", "感谢观看", "谢谢收看", "嗯", "啊", "好", "拜拜",
 }
-_CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_HAN_RANGES = "\u3400-\u4dbf\u4e00-\u9fff"  # CJK ideographs (extension A and unified)
+_CJK = f"\u3000-\u303f{_HAN_RANGES}\uff00-\uffef"  # + CJK punctuation and full-width forms
+_HAN = re.compile(f"[{_HAN_RANGES}]")
 _UNIT = re.compile(rf"\s*(?:[{_CJK}]|[^\s{_CJK}]+)")  # a Latin word or one CJK character
 _LOOP = re.compile(r"(.{2,40}?)(?:[\s,，、。.]*\1){3,}")  # a phrase said four or more times in a row
 _CHAR_LOOP = re.compile(r"(\w)\1{4,}")  # one character five or more times in a row
