@@ -126,8 +126,8 @@ def share_self_cache(path: str | Path) -> int:
                     return 0  # the past's shape is used for something else: leave the file as it is
                 length_from_shape += [n.output[0] for n in gathers]
                 continue
-            elif any(i in past_names for i in node.input) and not (node.op_type == "MultiHeadAttention" and inputs[3:6] == ["", "", ""]):
-                return 0
+            elif any(i in past_names for i in node.input):
+                return 0  # another reader of a past (or an attention not converted) would see the capacity
             nodes.append(node)
         if length_from_shape:
             nodes = [n for n in nodes if not (n.op_type == "Gather" and n.output[0] in length_from_shape)]
@@ -142,8 +142,7 @@ def share_self_cache(path: str | Path) -> int:
         if made or length_from_shape:
             rewritten.append((graph, nodes))
             changed += made
-    if not changed or any(n.op_type == "MultiHeadAttention" and len(n.input) > 6 and n.input[6] in past_names
-                          for _, nodes in rewritten for n in nodes):
+    if not changed:
         return 0
     for graph, nodes in rewritten:
         _set_nodes(graph, nodes)
