@@ -44,6 +44,16 @@ def test_decoder_with_unknown_inputs_is_refused_naming_them(copy_layout):
     assert error.value.hint
 
 
+def test_half_a_shared_cache_protocol_is_refused_naming_it(copy_layout):
+    """A decoder that declares seqlens_k without total_sequence_length cannot be fed right."""
+    folder = copy_layout("marian-en-zh", "merged")
+    add_unused_input(folder / "decoder_model_merged.onnx", "seqlens_k")
+    with pytest.raises(LiveTranslatorError) as error:
+        Translator.load(folder, "en-zh")
+    assert "shared-cache decoder needs seqlens_k, total_sequence_length" in error.value.message
+    assert error.value.hint
+
+
 # -- seed: M2M100 started from the language token alone, and token 128 repeated ------------
 
 @pytest.mark.parametrize("direction", ["en-zh", "zh-en"])
