@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-from app.errors import LiveTranslatorError
+from app.shared.errors import LiveTranslatorError
 
 # command name -> module that defines add_parser(subparsers) and run(args) -> int
 COMMANDS = {

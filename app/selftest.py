@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-RESOURCES = Path(__file__).resolve().parent / "resources"
-SELFTEST = RESOURCES / "selftest"
-BUNDLED_WHISPER = RESOURCES / "whisper"  # `packaging/build.py --with-whisper DIR` puts a model here
+from app.shared import paths
+
+SELFTEST = paths.resource("selftest")
+BUNDLED_WHISPER = paths.bundled_whisper_dir()  # `packaging/build.py --with-whisper DIR` puts a model here
 
 
 class CheckFailed(Exception):
@@ -86,7 +87,7 @@ def check_simplified_chinese() -> str:
 def whisper_model() -> Path:
     """The first Whisper model this install has: bundled into the build, the app's default, tiny.en."""
     from app.asr.whisper_models import DEFAULT_MODEL, resolve_model
-    from app.errors import LiveTranslatorError
+    from app.shared.errors import LiveTranslatorError
 
     # Never download here: a missing model must fail fast, not wait on a network.
     os.environ["HF_HUB_OFFLINE"] = "1"
@@ -109,7 +110,7 @@ def words(text: str) -> list[str]:
 
 def check_recognition() -> str:
     from app.asr import FileSource, StreamingRecognizer, recognize
-    from app.pipeline.events import Error, SourceFinal
+    from app.shared.events import Error, SourceFinal
 
     want = expected()["recognition"]
     model = whisper_model()
@@ -127,7 +128,7 @@ def check_recognition() -> str:
 def check_speech_output() -> str:
     import soundfile
 
-    from app.pipeline.events import Error
+    from app.shared.events import Error
     from app.tts import SpeechOutput
 
     events = []
@@ -162,7 +163,7 @@ def check_qt() -> str:
     image = label.grab().toImage()
     background = QColor(image.pixel(0, 0))
     drawn = sum(QColor(image.pixel(x, y)) != background for x in range(image.width()) for y in range(image.height()))
-    icon = QIcon(str(RESOURCES / "icon" / "live-translator.png"))
+    icon = QIcon(str(paths.resource("icon", "live-translator.png")))
     if not drawn or icon.isNull():
         raise CheckFailed(f"Qt drew {drawn} text pixels; app icon {'missing' if icon.isNull() else 'loaded'}")
     return f"PySide6 {pyside_version} on the {qt_app.platformName()} platform: window code loads, text draws ({drawn} px), icon loads"

@@ -23,7 +23,7 @@ from typing import Callable
 import numpy as np
 import soundfile
 
-from app.pipeline.events import Error, Event, Speech
+from app.shared.events import Error, Event, Speech
 
 # espeak-ng voices on Linux: `cmn-latn-pinyin` reads Mandarin properly (FIELD-NOTES §4).
 ESPEAK_VOICES = {"en": ("gmw/en-us", "gmw/en"), "zh": ("sit/cmn-latn-pinyin", "sit/cmn")}

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.asr import SAMPLE_RATE  # noqa: E402
 from app.pipeline import Pipeline, PipelineConfig  # noqa: E402
-from app.pipeline.events import Error, SourceFinal, Translation  # noqa: E402
+from app.shared.events import Error, SourceFinal, Translation  # noqa: E402
 from bench import bench_model  # noqa: E402
 from models.phrasebook import SPOKEN_EN  # noqa: E402
 

@@ -54,13 +54,13 @@ def translate_once(translator, text, options, emit) -> tuple[float, float]:
     """One sentence on the calling thread, events emitted as the pipeline emits them.
     Returns (wall ms, this thread's CPU ms): the second is blind to waiting for the GIL but
     steadier when other processes load the machine."""
-    from app.pipeline.events import DecodeStepEvent, SentenceSummary
+    from app.shared.events import DecodeStepEvent, SentenceSummary
     from app.translation import DecodeStep, SentenceResult
 
     start, cpu = time.perf_counter(), time.thread_time()
     for item in translator.stream(text, options=options):
         if isinstance(item, DecodeStep):
-            emit(DecodeStepEvent(utterance_id=0, provisional=False, step=item.to_json()))
+            emit(DecodeStepEvent(utterance_id=0, provisional=False, step=item))
         elif isinstance(item, SentenceResult):
             emit(SentenceSummary(utterance_id=0, provisional=False, summary=item.to_json(with_steps=False)))
     return (time.perf_counter() - start) * 1000, (time.thread_time() - cpu) * 1000

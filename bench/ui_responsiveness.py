@@ -41,7 +41,7 @@ def main(argv=None) -> int:
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.pipeline import events as ev
+    from app.shared import events as ev
     from app.ui.main_window import MainWindow
 
     work = Path(tempfile.mkdtemp(prefix="lt-bench-resp-"))

@@ -2,7 +2,7 @@
 
 Each catalog entry names the Hugging Face Hub files of a ready ONNX export (FIELD-NOTES §2).
 Files keep their repo paths inside the model folder (`onnx/...` stays `onnx/...`), which is
-a layout the engine reads. Installed models live in `app.paths.user_models_dir()/<key>`.
+a layout the engine reads. Installed models live in `app.shared.paths.user_models_dir()/<key>`.
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.errors import LiveTranslatorError
-from app.paths import user_models_dir
+from app.shared.errors import LiveTranslatorError
+from app.shared.paths import bundled_models_dir, user_models_dir
 
 DIRECTIONS = ("en-zh", "zh-en")
 # Models a packaged build ships (`packaging/build.py --bundle-models`): read-only, offered
 # after the user's own folder.
-BUNDLED_MODELS_DIR = Path(__file__).resolve().parents[1] / "app" / "resources" / "models"
+BUNDLED_MODELS_DIR = bundled_models_dir()
 
 
 @dataclass(frozen=True)

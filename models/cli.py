@@ -72,7 +72,7 @@ def run_doctor(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from app.paths import user_models_dir
+    from app.shared.paths import user_models_dir
     from models import catalog
 
     installed = {m.key: m for m in catalog.installed_models() if m.key}

@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from app.errors import LiveTranslatorError
+from app.shared.errors import LiveTranslatorError
 from models import catalog
 
 Progress = Callable[[int, int], None]

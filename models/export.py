@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.errors import LiveTranslatorError
+from app.shared.errors import LiveTranslatorError
 
 ENCODER = "encoder_model.onnx"
 DECODER = "decoder_model.onnx"

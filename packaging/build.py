@@ -38,7 +38,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def check_models(args: argparse.Namespace) -> list[str]:
     """Problems with the models asked for, in plain words; empty when all can be bundled."""
     from app.asr.whisper_models import resolve_model
-    from app.errors import LiveTranslatorError
+    from app.shared.errors import LiveTranslatorError
     from app.translation import inspect_model_folder
 
     problems = []

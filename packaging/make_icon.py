@@ -1,4 +1,4 @@
-"""Draw the app icon once: app/resources/icon/live-translator.{png,ico,icns}.
+"""Draw the app icon once: resources/icon/live-translator.{png,ico,icns}.
 
     python packaging/make_icon.py     # needs Pillow (the `packaging` extra) and a CJK font
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-OUT = Path(__file__).resolve().parent.parent / "app" / "resources" / "icon"
+OUT = Path(__file__).resolve().parent.parent / "resources" / "icon"
 FONT = "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"  # Debian fonts-noto-cjk
 SIZE = 1024
 

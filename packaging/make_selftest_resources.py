@@ -1,4 +1,4 @@
-"""Make the self-test's inputs once: app/resources/selftest/{hello.wav,translation/}.
+"""Make the self-test's inputs once: resources/selftest/{hello.wav,translation/}.
 
     python packaging/make_selftest_resources.py    # needs espeak-ng and the `export` extra
 
@@ -22,7 +22,7 @@ import soundfile
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(1, str(ROOT))
-OUT = ROOT / "app" / "resources" / "selftest"
+OUT = ROOT / "resources" / "selftest"
 
 
 def make_recording(text: str, path: Path) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from app.errors import LiveTranslatorError
+from app.shared.errors import LiveTranslatorError
 
 SAMPLE_RATE = 16_000
 

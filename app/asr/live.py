@@ -12,8 +12,8 @@ import time
 from collections.abc import Iterator
 
 from app.asr.recognizer import StreamingRecognizer
-from app.errors import LiveTranslatorError
-from app.pipeline.events import Error, Event, Level, Status
+from app.shared.errors import LiveTranslatorError
+from app.shared.events import Error, Event, Level, Status
 
 
 def recognize(source, recognizer: StreamingRecognizer, *, stop: threading.Event | None = None,

@@ -26,8 +26,8 @@ import numpy as np
 from app.asr.capture import SAMPLE_RATE
 from app.asr.simplified import to_simplified
 from app.asr.vad import FRAME, SileroVAD, VoiceGate
-from app.errors import LiveTranslatorError
-from app.pipeline.events import SourceFinal, SourcePartial
+from app.shared.errors import LiveTranslatorError
+from app.shared.events import SourceFinal, SourcePartial
 
 LANGUAGES = ("en", "zh")
 

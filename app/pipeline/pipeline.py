@@ -3,7 +3,7 @@
     capture thread ──(bounded audio queue)──▶ recognition thread ──(finals queue + latest
     partial slot)──▶ translation worker ──(bounded speech queue)──▶ speech output thread
 
-Every stage reports through `on_event` (app.pipeline.events) and the session transcript.
+Every stage reports through `on_event` (app.shared.events) and the session transcript.
 A failing stage becomes an Error event and the chain goes on with the next utterance.
 Direction changes are tagged onto the source text: a text recognised as English is only
 ever translated en->zh, so no English reaches the Chinese stream after a switch.
@@ -22,8 +22,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from app.errors import LiveTranslatorError
-from app.pipeline.events import (
+from app.shared.errors import LiveTranslatorError
+from app.shared.events import (
     DecodeStepEvent,
     Error,
     Event,
@@ -511,7 +511,7 @@ class Pipeline:
             if isinstance(item, DecodeStep):
                 if self.config.emit_steps:
                     self._emit(DecodeStepEvent(utterance_id=event.utterance_id, provisional=provisional,
-                                               step=item.to_json()))
+                                               step=item))
             elif isinstance(item, SentenceResult):
                 # Steps were already sent one by one as DecodeStepEvents.
                 self._emit(SentenceSummary(utterance_id=event.utterance_id, provisional=provisional,

@@ -14,17 +14,10 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
-from app.pipeline.events import Error, Event, SourceFinal, Speech, Status, Translation
+from app.shared.paths import transcripts_dir
+from app.shared.events import Error, Event, SourceFinal, Speech, Status, Translation
 
 RECORDED = (SourceFinal, Translation, Speech, Error, Status)
-
-
-def transcripts_dir() -> Path:
-    """Where sessions are saved: $LIVE_TRANSLATOR_TRANSCRIPTS, else the user data folder."""
-    override = os.environ.get("LIVE_TRANSLATOR_TRANSCRIPTS")
-    return Path(override) if override else platformdirs.user_data_path("live-translator") / "transcripts"
 
 
 @dataclass

@@ -23,7 +23,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.errors import LiveTranslatorError
+    from app.shared.errors import LiveTranslatorError
     from app.translation import DecodeOptions, Translator
 
     if args.beams is not None and args.beams < 1 or args.max_new_tokens is not None and args.max_new_tokens < 1:

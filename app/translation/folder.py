@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.errors import LiveTranslatorError
+from app.shared.errors import LiveTranslatorError
 from app.translation.onnx_model import Decoders, Encoder, choose_decoders, open_session, read_decoder_signature
 from app.translation.tokenization import PromptCodec, read_json, tokenizer_files
 

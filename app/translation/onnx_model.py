@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
-from app.errors import LiveTranslatorError
+from app.shared.errors import LiveTranslatorError
 
 PAST = re.compile(r"^past_key_values\.(\d+)\.(decoder|encoder)\.(key|value)$")
 PRESENT = re.compile(r"^present\.(\d+)\.(decoder|encoder)\.(key|value)$")

@@ -15,6 +15,8 @@ from typing import Callable, Iterator
 
 import numpy as np
 
+from app.shared.events import StopReason
+
 NEG_INF = np.float32(-np.inf)
 GENERATE_DEFAULTS = dict(max_length=20, min_length=0, num_beams=1, length_penalty=1.0, early_stopping=False,
                          no_repeat_ngram_size=0, repetition_penalty=1.0)
@@ -209,10 +211,10 @@ class Search:
         if settings.forced_bos_token_id is not None and settings.max_length > 2:
             self.prefix.append(settings.forced_bos_token_id)
         self.sequence: list[int] = list(self.prefix)
-        self.stop_reason = "length"
+        self.stop_reason = StopReason.LENGTH
         self.loop: tuple[int, ...] | None = None
 
-    def stop(self, reason: str) -> None:
+    def stop(self, reason: StopReason) -> None:
         self.stop_reason = reason
 
     def _top(self, row: np.ndarray, normalize: bool = False) -> list[tuple[int, float]]:
@@ -228,11 +230,11 @@ class Search:
         # tokens a processor banned (-inf) are not alternatives
         return [(int(i), float(v)) for i, v in zip(idx, picked) if np.isfinite(v)]
 
-    def _eos_or_length(self) -> str:
+    def _eos_or_length(self) -> StopReason:
         """An EOS that forced_eos_token_id put on the last allowed position is a length stop."""
         ended = self.sequence[-1] in self.s.eos_token_ids
         forced = bool(self.s.forced_eos_token_ids) and len(self.sequence) >= self.s.max_length
-        return "eos" if ended and not forced else "length"
+        return StopReason.EOS if ended and not forced else StopReason.LENGTH
 
     def _loop_check(self, tokens: list[int]) -> bool:
         self.loop = find_loop(tokens[1:], self.s.loop_window)
@@ -257,10 +259,10 @@ class Search:
                 self.stop_reason = self._eos_or_length()
                 return
             if seq.shape[1] >= s.max_length:
-                self.stop_reason = "length"
+                self.stop_reason = StopReason.LENGTH
                 return
             if self._loop_check(self.sequence):
-                self.stop_reason = "loop"
+                self.stop_reason = StopReason.LOOP
                 return
 
     def _beam(self) -> Iterator[StepRecord]:
@@ -325,7 +327,7 @@ class Search:
                 self.stop_reason = self._eos_or_length()
                 return
             if self._loop_check(running[0].tolist()):
-                self.stop_reason = "loop"
+                self.stop_reason = StopReason.LOOP
                 return
 
 

@@ -16,7 +16,7 @@ import threading
 import warnings
 from pathlib import Path
 
-from app.errors import LiveTranslatorError
+from app.shared.errors import LiveTranslatorError
 
 MARIAN_ZH_TARGET_TOKENS = (">>cmn_Hans<<", ">>zho_Hans<<", ">>cmn<<", ">>zho<<", ">>zh<<")
 # Language tokens (M2M100 `__zh__`, Marian `>>cmn_Hans<<`) are prompts, never part of a translation.

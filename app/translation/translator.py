@@ -11,14 +11,15 @@ from typing import Iterator
 
 import numpy as np
 
-from app.errors import LiveTranslatorError
+from app.shared.errors import LiveTranslatorError
+from app.shared.events import DecodeStep, StopReason
 from app.translation.folder import LoadedModel, check_tokenizer, load_model
 from app.translation.onnx_model import DecoderRun
 from app.translation.search import GenerationSettings, Search, resolve_settings
 from app.translation.sentences import split_for_model
 from app.translation.tokenization import PromptCodec
 
-STOP_PRIORITY = ("cancelled", "loop", "length", "eos")
+STOP_PRIORITY = (StopReason.CANCELLED, StopReason.LOOP, StopReason.LENGTH, StopReason.EOS)
 
 
 @dataclass(frozen=True)
@@ -40,34 +41,13 @@ class DecodeOptions:
     top_k: int = 5  # alternatives reported per step
 
 
-@dataclass(frozen=True)
-class DecodeStep:
-    sentence_index: int
-    step: int
-    token_id: int
-    token: str
-    top: list[tuple[int, str, float]]  # (token_id, token, log-probability), best first
-    self_kv_len: int  # self-attention cache length after this step
-    cross_kv_len: int  # cross-attention cache length (the encoder's sequence length)
-    used_cache_branch: bool  # this step read a cache (False on step 0 and without a cache)
-    ms: float
-    max_abs_diff: float | None = None  # verify mode: largest |logit(cached) - logit(recomputed)|
-
-    def to_json(self) -> dict:
-        data = dataclasses.asdict(self)
-        data["top"] = [list(t) for t in self.top]
-        if self.max_abs_diff is None:
-            del data["max_abs_diff"]
-        return data
-
-
 @dataclass
 class SentenceResult:
     index: int
     source: str
     translation: str
     token_ids: list[int]  # generated ids (generate's output without decoder_start_token_id)
-    stop_reason: str  # "eos" | "length" | "loop" | "cancelled"
+    stop_reason: StopReason
     encoder_ms: float
     decode_ms: float
     steps: list[DecodeStep] = field(default_factory=list)
@@ -104,9 +84,9 @@ class TranslationResult:
         return self.joiner.join(s.translation for s in self.sentences if s.translation)
 
     @property
-    def stop_reason(self) -> str:
+    def stop_reason(self) -> StopReason:
         reasons = {s.stop_reason for s in self.sentences}
-        return next((r for r in STOP_PRIORITY if r in reasons), "eos")
+        return next((r for r in STOP_PRIORITY if r in reasons), StopReason.EOS)
 
     @property
     def token_ids(self) -> list[int]:
@@ -198,14 +178,14 @@ class Translator:
             if cancel is not None and cancel.is_set():
                 return
             result = yield from self.stream_ids(self.codec.source_ids(sentence), options, cancel, index, sentence)
-            if result.stop_reason == "cancelled":
+            if result.stop_reason is StopReason.CANCELLED:
                 return
 
     def translate(self, text: str, options: DecodeOptions | None = None,
                   cancel: threading.Event | None = None) -> TranslationResult:
         sentences = [item for item in self.stream(text, options, cancel) if isinstance(item, SentenceResult)]
-        if cancel is not None and cancel.is_set() and (not sentences or sentences[-1].stop_reason != "cancelled"):
-            sentences.append(SentenceResult(len(sentences), "", "", [], "cancelled", 0.0, 0.0))
+        if cancel is not None and cancel.is_set() and (not sentences or sentences[-1].stop_reason is not StopReason.CANCELLED):
+            sentences.append(SentenceResult(len(sentences), "", "", [], StopReason.CANCELLED, 0.0, 0.0))
         return TranslationResult(sentences, self.joiner)
 
     def stream_ids(self, source_ids: list[int], options: DecodeOptions | None = None,
@@ -230,7 +210,7 @@ class Translator:
         records = search.run()
         while True:
             if cancel is not None and cancel.is_set():
-                search.stop("cancelled")
+                search.stop(StopReason.CANCELLED)
                 break
             t0 = time.perf_counter()
             try:
@@ -259,7 +239,7 @@ class Translator:
         records.close()
         token_ids = [int(t) for t in search.sequence[1:]]
         loop_detail = None
-        if search.stop_reason == "loop":
+        if search.stop_reason is StopReason.LOOP:
             block = " ".join(f"{t} {self.codec.piece(t)!r}" for t in search.loop)
             loop_detail = (f"stopped after {len(steps)} steps: the last {settings.loop_window} tokens repeat "
                            f"[{block}]")

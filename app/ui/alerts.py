@@ -6,7 +6,7 @@ import html
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
-from app.errors import LiveTranslatorError
+from app.shared.errors import LiveTranslatorError
 
 STYLES = {
     "error": "background:#fdecea; color:#8e1c1c; border:1px solid #e57373;",

@@ -13,6 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
+from app.shared.events import DecodeStep, StopReason
 from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QHeaderView, QLabel, QSplitter,
                                QTableView, QVBoxLayout, QWidget)
 
@@ -92,7 +93,7 @@ class RowTableModel(QAbstractTableModel):
         return None
 
 
-# --- turning the pipeline's JSON dicts into rows ---------------------------------------------
+# --- turning the pipeline's steps and summaries into rows ---------------------------------------------
 
 STEP_COLUMNS = ["utt", "sent", "step", "token", "top alternatives (p)", "self kv", "cross kv",
                 "cache", "ms", "verify Δ"]
@@ -100,25 +101,17 @@ SENTENCE_COLUMNS = ["utt", "kind", "encoder ms", "decode ms", "tokens", "tokens/
                     "translation"]
 
 
-def _alternative(entry: Any) -> tuple[str, float]:
-    """One top-k entry, as (token, logprob): the engine gives [id, token, logprob] or a dict."""
-    if isinstance(entry, dict):
-        return str(entry.get("token", entry.get("token_id", "?"))), float(entry["logprob"])
-    return str(entry[1]), float(entry[2])
-
-
 def _fmt(value: Any, digits: int = 1) -> str:
     return "" if value is None else f"{value:.{digits}f}" if isinstance(value, float) else str(value)
 
 
-def step_row(utterance_id: int, provisional: bool, step: dict[str, Any]) -> Row:
-    alternatives = "  ".join(f"{token} {math.exp(logprob):.2f}"
-                             for token, logprob in map(_alternative, step.get("top") or ()))
-    diff = step.get("max_abs_diff")
-    cells = (str(utterance_id), _fmt(step.get("sentence_index")), _fmt(step.get("step")),
-             str(step.get("token", "")), alternatives, _fmt(step.get("self_kv_len")),
-             _fmt(step.get("cross_kv_len")), "yes" if step.get("used_cache_branch") else "no",
-             _fmt(step.get("ms"), 2), "" if diff is None else f"{diff:.1e}")
+def step_row(utterance_id: int, provisional: bool, step: DecodeStep) -> Row:
+    alternatives = "  ".join(f"{token} {math.exp(logprob):.2f}" for _, token, logprob in step.top)
+    diff = step.max_abs_diff
+    cells = (str(utterance_id), _fmt(step.sentence_index), _fmt(step.step),
+             step.token, alternatives, _fmt(step.self_kv_len),
+             _fmt(step.cross_kv_len), "yes" if step.used_cache_branch else "no",
+             _fmt(step.ms, 2), "" if diff is None else f"{diff:.1e}")
     too_far = diff is not None and diff > VERIFY_TOLERANCE
     return Row(cells, provisional=provisional, warn_column=9 if too_far else -1)
 
@@ -128,12 +121,12 @@ def sentence_row(utterance_id: int, provisional: bool, summary: dict[str, Any]) 
     if tokens is None:
         tokens = len(summary.get("token_ids") or ())
     stop = str(summary.get("stop_reason", ""))
-    if stop == "loop" and summary.get("loop_detail"):
+    if stop == StopReason.LOOP and summary.get("loop_detail"):
         stop = f"loop: {summary['loop_detail']}"
     cells = (str(utterance_id), "provisional" if provisional else "final",
              _fmt(summary.get("encoder_ms")), _fmt(summary.get("decode_ms")), str(tokens),
              _fmt(summary.get("tokens_per_s")), stop, str(summary.get("translation", "")))
-    return Row(cells, provisional=provisional, warn=summary.get("stop_reason") == "loop")
+    return Row(cells, provisional=provisional, warn=summary.get("stop_reason") == StopReason.LOOP)
 
 
 class DiagnosticsPanel(QWidget):
@@ -197,12 +190,12 @@ class DiagnosticsPanel(QWidget):
         return view
 
     # called by the window with pipeline events (GUI thread)
-    def add_step(self, utterance_id: int, provisional: bool, step: dict[str, Any]) -> None:
+    def add_step(self, utterance_id: int, provisional: bool, step: DecodeStep) -> None:
         self.steps.add(step_row(utterance_id, provisional, step))
 
     def add_sentence(self, utterance_id: int, provisional: bool, summary: dict[str, Any]) -> None:
         self.sentences.add(sentence_row(utterance_id, provisional, summary))
-        if summary.get("stop_reason") == "loop":
+        if summary.get("stop_reason") == StopReason.LOOP:
             detail = summary.get("loop_detail") or "a token or short cycle kept repeating"
             self.banner.setText(f"⚠ Loop guard stopped the decoder on utterance {utterance_id}: "
                                 f"{detail}. The translation was cut there.")

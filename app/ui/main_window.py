@@ -17,7 +17,8 @@ from PySide6.QtGui import QAction, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QSplitter,
                                QVBoxLayout, QWidget)
 
-from app.pipeline import events as ev
+from app.shared import events as ev
+from app.shared import paths
 from app.tts import SpeechOutput
 from app.ui import model_state
 from app.ui.alerts import AlertBanner
@@ -420,10 +421,10 @@ class MainWindow(QMainWindow):
 def run_app(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)
     app.setApplicationName("Live Translator")
-    app.setWindowIcon(QIcon(str(Path(__file__).resolve().parent.parent / "resources" / "icon" / "live-translator.png")))
+    app.setWindowIcon(QIcon(str(paths.resource("icon", "live-translator.png"))))
     window = MainWindow()
     window.show()
-    quit_after_ms = os.environ.get("LIVE_TRANSLATOR_QUIT_AFTER_MS")
-    if quit_after_ms:  # smoke test of packaged builds: close as a user would, after N ms
-        QTimer.singleShot(int(quit_after_ms), window.close)
+    quit_after_ms = paths.quit_after_ms()
+    if quit_after_ms is not None:  # smoke test of packaged builds: close as a user would, after N ms
+        QTimer.singleShot(quit_after_ms, window.close)
     return app.exec()

@@ -13,7 +13,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QComboBox, QDialog, QFileDialog, QGroupBox, QHBoxLayout, QLabel,
                                QLineEdit, QPlainTextEdit, QProgressBar, QPushButton, QVBoxLayout)
 
-from app.errors import LiveTranslatorError
+from app.shared.errors import LiveTranslatorError
 from app.ui import model_state
 from app.ui.alerts import describe
 from app.ui.model_state import DIRECTION_WORDS, ModelState

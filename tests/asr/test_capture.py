@@ -9,8 +9,8 @@ import pytest
 
 from app.asr import FileSource, MicrophoneSource, StreamingRecognizer, list_input_devices, recognize
 from app.asr.capture import find_input_device
-from app.errors import LiveTranslatorError
-from app.pipeline.events import Error, Level, SourceFinal, Status
+from app.shared.errors import LiveTranslatorError
+from app.shared.events import Error, Level, SourceFinal, Status
 
 from .conftest import normalize_words, read16k
 

@@ -9,7 +9,7 @@ import pytest
 
 from app.asr import resolve_model
 from app.asr import whisper_models
-from app.errors import LiveTranslatorError
+from app.shared.errors import LiveTranslatorError
 
 
 def test_tiny_en_comes_from_its_package():

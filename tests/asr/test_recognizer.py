@@ -13,7 +13,7 @@ import pytest
 
 from app.asr import FileSource, RecognizerOptions, StreamingRecognizer, recognize
 from app.asr.recognizer import collapse_loops, extend_committed, is_hallucination, join_units, units_of
-from app.pipeline.events import SourceFinal, SourcePartial
+from app.shared.events import SourceFinal, SourcePartial
 
 from .conftest import ENGLISH, MANDARIN, normalize_chars, normalize_words, read16k, silence
 
@@ -160,7 +160,7 @@ def test_reset_drops_the_utterance_in_progress(say, recognizer_en):
 
 
 def test_set_language_switches_and_refuses_what_the_model_cannot_hear(base, tiny_en, say):
-    from app.errors import LiveTranslatorError
+    from app.shared.errors import LiveTranslatorError
 
     rec = StreamingRecognizer(base, language="en")
     rec.set_language("zh")

@@ -1,4 +1,4 @@
-"""The catalog, the user folders (app.paths) and `python -m app models ...`."""
+"""The catalog, the user folders (app.shared.paths) and `python -m app models ...`."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from conftest import FIXTURES
 
 from app import paths
-from app.errors import LiveTranslatorError
+from app.shared.errors import LiveTranslatorError
 from models import catalog
 
 REPO = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ import socket
 import pytest
 from conftest import FIXTURES, greedy_case
 
-from app.errors import LiveTranslatorError
+from app.shared.errors import LiveTranslatorError
 from app.translation import DecodeOptions, Translator, inspect_model_folder
 from models import catalog
 from models.download import download, files_for

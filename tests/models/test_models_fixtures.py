@@ -81,7 +81,7 @@ def test_cli_export_writes_the_layouts_asked_for(rebuilt, tmp_path):
 
 
 def test_export_refuses_what_it_cannot_do(tmp_path):
-    from app.errors import LiveTranslatorError
+    from app.shared.errors import LiveTranslatorError
 
     with pytest.raises(LiveTranslatorError, match="unknown export layout"):
         export.export_onnx(tmp_path, tmp_path / "out", layouts=("flat",))

@@ -22,8 +22,8 @@ from app.translation import Translator
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = [sys.executable, str(ROOT / "packaging" / "build.py")]
-BUNDLED_MODEL = ROOT / "app" / "resources" / "selftest" / "translation"  # the phrasebook en->zh model
-RECORDING = ROOT / "app" / "resources" / "selftest" / "hello.wav"  # "Hello, everyone. Welcome to the meeting."
+BUNDLED_MODEL = ROOT / "resources" / "selftest" / "translation"  # the phrasebook en->zh model
+RECORDING = ROOT / "resources" / "selftest" / "hello.wav"  # "Hello, everyone. Welcome to the meeting."
 SELF_TEST_CHECKS = ("onnxruntime + VAD", "translation", "simplified Chinese", "speech recognition",
                     "speech output", "Qt window", "audio input")
 

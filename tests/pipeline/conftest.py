@@ -13,7 +13,7 @@ import soundfile as sf
 
 from app.asr import SAMPLE_RATE, StreamingRecognizer, load_whisper
 from app.pipeline import Pipeline, PipelineConfig
-from app.pipeline.events import Error, SourceFinal, Translation
+from app.shared.events import Error, SourceFinal, Translation
 from models.phrasebook import DEFAULT_OUT as PHRASEBOOK
 from models.phrasebook import SPOKEN_EN, SPOKEN_ZH, translation_of
 

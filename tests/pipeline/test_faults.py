@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 from app.asr import FileSource
-from app.errors import LiveTranslatorError
-from app.pipeline.events import Status
+from app.shared.errors import LiveTranslatorError
+from app.shared.events import Status
 from app.translation import Translator
 from app.tts import SpeechOutput
 

@@ -14,7 +14,7 @@ import pytest
 
 from app.asr import MicrophoneSource
 from app.pipeline import PipelineConfig
-from app.pipeline.events import Speech, Status
+from app.shared.events import Speech, Status
 from app.tts import SpeechOutput
 from asr.conftest import virtual_mic as room  # noqa: F401  (the room is the virtual microphone)
 

@@ -7,7 +7,7 @@ import pytest
 
 from app.asr import StreamingRecognizer, load_whisper
 from app.pipeline import PipelineConfig
-from app.pipeline.events import Speech, Translation
+from app.shared.events import Speech, Translation
 
 from .conftest import SPOKEN_EN, Run, english, expected
 

@@ -8,7 +8,7 @@ import time
 import pyttsx3
 import soundfile as sf
 
-from app.pipeline.events import Error, Speech
+from app.shared.events import Error, Speech
 from app.tts import SpeechOutput, pick_voice
 
 

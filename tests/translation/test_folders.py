@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from app.errors import LiveTranslatorError
+from app.shared.errors import LiveTranslatorError
 from app.translation import DecodeOptions, Translator, inspect_model_folder
 from models.doctor import run_doctor
 

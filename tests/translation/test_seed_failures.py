@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import app.translation.translator as translator_module
-from app.errors import LiveTranslatorError
+from app.shared.errors import LiveTranslatorError
 from app.translation import DecodeOptions, Translator
 from app.translation.onnx_model import DecoderRun, numpy_view
 from app.translation.search import Search

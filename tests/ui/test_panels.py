@@ -1,16 +1,17 @@
 """The panels on their own: what the window draws for given pipeline events."""
 
+import dataclasses
 import threading
 
-from app.pipeline import events as ev
+from app.shared import events as ev
 from app.ui.bridge import EventBridge
 from app.ui.controls import meter_value
 from app.ui.diagnostics import DiagnosticsPanel, RowTableModel, Row, sentence_row, step_row
 from app.ui.transcript_view import TranscriptView
 
-STEP = {"sentence_index": 0, "step": 3, "token_id": 17, "token": "▁hello",
-        "top": [[17, "▁hello", -0.105], [4, "▁hi", -2.5]], "self_kv_len": 3, "cross_kv_len": 9,
-        "used_cache_branch": True, "ms": 1.234, "max_abs_diff": None}
+STEP = ev.DecodeStep(sentence_index=0, step=3, token_id=17, token="▁hello",
+                     top=[(17, "▁hello", -0.105), (4, "▁hi", -2.5)], self_kv_len=3, cross_kv_len=9,
+                     used_cache_branch=True, ms=1.234, max_abs_diff=None)
 
 
 def test_provisional_source_is_grey_italic_and_final_is_plain(qtbot):
@@ -64,7 +65,7 @@ def test_step_row_shows_probabilities_cache_and_time():
     assert cells["top"] == "▁hello 0.90  ▁hi 0.08"  # exp(logprob)
     assert (cells["self"], cells["cross"], cells["cache"], cells["ms"]) == ("3", "9", "yes", "1.23")
     assert cells["diff"] == "" and row.warn_column == -1
-    verified = step_row(7, False, {**STEP, "max_abs_diff": 0.5})
+    verified = step_row(7, False, dataclasses.replace(STEP, max_abs_diff=0.5))
     assert verified.cells[9] == "5.0e-01" and verified.warn_column == 9
 
 

@@ -2,7 +2,7 @@
 
 import soundfile
 
-from app.pipeline import events as ev
+from app.shared import events as ev
 from app.tts import SpeechOutput
 from app.ui.voices import list_voices
 

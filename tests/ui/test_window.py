@@ -11,7 +11,7 @@ import pytest
 import soundfile
 
 from app.asr import SAMPLE_RATE, FileSource
-from app.pipeline import events as ev
+from app.shared import events as ev
 from app.ui.main_window import MainWindow
 from tests.ui.conftest import nmt_model, phrasebook_translation, random_model, speak
 
@@ -102,7 +102,7 @@ def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path
     steps = watch.of(ev.DecodeStepEvent)
     assert len(window.diagnostics.steps.rows) == len(steps) > 0
     first = window.diagnostics.steps.rows[0].cells
-    assert first[0] == str(steps[0].utterance_id) and first[3] == steps[0].step["token"]
+    assert first[0] == str(steps[0].utterance_id) and first[3] == steps[0].step.token
     assert len(window.diagnostics.sentences.rows) == len(watch.of(ev.SentenceSummary)) > 0
     # verify mode: final translations' steps show the cached-vs-uncached difference, and it is tiny
     verified = [r for r in window.diagnostics.steps.rows if not r.provisional]

@@ -1,9 +1,11 @@
-"""What the live pipeline tells its observers: plain, immutable dataclasses.
+"""What the stages tell their observers: plain, immutable dataclasses.
 
 This is the contract between the core and everything that watches it (the window, the
 `run --json` command line, tests). Every event carries `emitted_at` (time.monotonic()
 seconds, the pipeline's clock) and serialises to one JSON object whose `type` field names it.
 Audio times (`start`, `end`) are seconds from the start of the session's audio.
+
+The enums' values are the strings the JSON has always carried ("asr", "running", "eos", ...).
 """
 
 from __future__ import annotations
@@ -11,7 +13,62 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar
+
+from app.shared.languages import Direction, Language
+
+
+class Stage(StrEnum):
+    """Which part of the chain an Error comes from."""
+
+    CAPTURE = "capture"
+    ASR = "asr"
+    TRANSLATION = "translation"
+    TTS = "tts"
+    TRANSCRIPT = "transcript"
+
+
+class State(StrEnum):
+    """A pipeline's states, as Status events report them."""
+
+    LOADING = "loading"
+    RUNNING = "running"
+    DIRECTION = "direction"  # the direction changed; `detail` names the new one
+    FINISHED = "finished"  # a recording has been fully processed
+    STOPPED = "stopped"
+
+
+class StopReason(StrEnum):
+    """Why the decoder stopped a sentence."""
+
+    EOS = "eos"
+    LENGTH = "length"
+    LOOP = "loop"  # the loop guard saw one block of tokens repeating
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True)
+class DecodeStep:
+    """One decoder step: the token chosen, its alternatives, the cache lengths, the time taken."""
+
+    sentence_index: int
+    step: int
+    token_id: int
+    token: str
+    top: list[tuple[int, str, float]]  # (token_id, token, log-probability), best first
+    self_kv_len: int  # self-attention cache length after this step
+    cross_kv_len: int  # cross-attention cache length (the encoder's sequence length)
+    used_cache_branch: bool  # this step read a cache (False on step 0 and without a cache)
+    ms: float
+    max_abs_diff: float | None = None  # verify mode: largest |logit(cached) - logit(recomputed)|
+
+    def to_json(self) -> dict:
+        data = dataclasses.asdict(self)
+        data["top"] = [list(t) for t in self.top]
+        if self.max_abs_diff is None:
+            del data["max_abs_diff"]
+        return data
 
 
 def _now() -> float:
@@ -69,18 +126,18 @@ class Translation(Event):
     source: str
     text: str
     provisional: bool
-    direction: str
+    direction: Direction
     latency_ms: float | None  # end of speech -> this translation; None for provisional ones
 
 
 @dataclass(frozen=True)
 class DecodeStepEvent(Event):
-    """One decoder step of the translation worker (app.translation's step, as JSON-able dict)."""
+    """One decoder step of the translation worker."""
 
     type: ClassVar[str] = "step"
     utterance_id: int
     provisional: bool
-    step: dict[str, Any]
+    step: DecodeStep
 
 
 @dataclass(frozen=True)
@@ -100,7 +157,7 @@ class Speech(Event):
     type: ClassVar[str] = "speech"
     utterance_id: int
     text: str
-    language: str
+    language: Language
     path: str | None = None
 
 
@@ -115,20 +172,20 @@ class Level(Event):
 
 @dataclass(frozen=True)
 class Status(Event):
-    """State changes: "loading", "running", "stopped", "direction"; `detail` in words."""
+    """State changes; `detail` in words."""
 
     type: ClassVar[str] = "status"
-    state: str
+    state: State
     detail: str = ""
 
 
 @dataclass(frozen=True)
 class Error(Event):
-    """Something failed; the pipeline goes on. `stage`: capture, asr, translation, tts, ...
-    `text` is the message for people; `hint` what to do about it."""
+    """Something failed; the pipeline goes on. `text` is the message for people; `hint` what
+    to do about it."""
 
     type: ClassVar[str] = "error"
-    stage: str
+    stage: Stage
     text: str
     hint: str = ""
     utterance_id: int | None = None
