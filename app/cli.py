@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
 
 from app.shared.errors import LiveTranslatorError
@@ -31,13 +32,32 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     for module_name in dict.fromkeys(COMMANDS.values()):
         if wanted is None or COMMANDS.get(wanted) == module_name or wanted not in COMMANDS:
             importlib.import_module(module_name).add_parser(sub)
+    _add_verbose(parser, default=0)
     return parser
+
+
+def _add_verbose(parser: argparse.ArgumentParser, default) -> None:
+    """-v/--verbose on the app and on every (sub)command, so it may stand anywhere."""
+    parser.add_argument("-v", "--verbose", action="count", default=default,
+                        help="log what the app does on stderr (-vv: debugging detail)")
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for subparser in action.choices.values():
+                _add_verbose(subparser, default=argparse.SUPPRESS)  # keep a count given before the command
+
+
+def configure_logging(verbose: int) -> None:
+    """Diagnostics go to stderr through `logging`: warnings by default, more with -v/-vv.
+    Command output (stdout, --json) never goes through it."""
+    level = logging.WARNING if verbose <= 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    logging.basicConfig(level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s", force=True)
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    configure_logging(args.verbose)
     try:
         if args.self_test:
             from app.selftest import run_self_test

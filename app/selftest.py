@@ -109,7 +109,8 @@ def words(text: str) -> list[str]:
 
 
 def check_recognition() -> str:
-    from app.asr import FileSource, StreamingRecognizer, recognize
+    from app.asr import StreamingRecognizer, recognize
+    from app.audio import FileSource
     from app.shared.events import Error, SourceFinal
 
     want = expected()["recognition"]
@@ -172,7 +173,7 @@ def check_qt() -> str:
 def check_audio_input() -> str:
     import sounddevice
 
-    from app.asr import list_input_devices
+    from app.audio import list_input_devices
 
     devices = list_input_devices()
     return f"{sounddevice.get_portaudio_version()[1].split(',')[0]}; {len(devices)} input device(s)"

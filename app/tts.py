@@ -13,7 +13,8 @@ import contextlib
 import io
 import os
 import queue
-import sys
+import logging
+import re
 import tempfile
 import threading
 import time
@@ -23,27 +24,47 @@ from typing import Callable
 import numpy as np
 import soundfile
 
-from app.shared.events import Error, Event, Speech
+from app.shared.events import Error, Event, Speech, Stage
+from app.shared.languages import Language
 
-# espeak-ng voices on Linux: `cmn-latn-pinyin` reads Mandarin properly (FIELD-NOTES §4).
-ESPEAK_VOICES = {"en": ("gmw/en-us", "gmw/en"), "zh": ("sit/cmn-latn-pinyin", "sit/cmn")}
-# Words that name a language in other platforms' voice ids, names and language tags.
-LANGUAGE_MARKS = {"en": ("en_", "en-", "english"), "zh": ("zh", "cmn", "chinese", "mandarin")}
+log = logging.getLogger(__name__)
+
+# espeak-ng voices on Linux, best first: `cmn-latn-pinyin` reads Mandarin properly
+# (docs/engine.md, 'Speech output').
+ESPEAK_VOICES = {Language.EN: ("gmw/en-us", "gmw/en"), Language.ZH: ("sit/cmn-latn-pinyin", "sit/cmn")}
+# Codes and words that name a language in voice language tags (or, without tags, in ids and names).
+LANGUAGE_WORDS = {Language.EN: {"en", "english"}, Language.ZH: {"zh", "cmn", "mandarin"}}
+# Chinese voices that read Mandarin text wrongly.
+NOT_MANDARIN = {"yue", "hak", "nan", "cantonese", "hakka"}
 GAP_BETWEEN_FILE_UTTERANCES_S = 0.3
 
 
-def pick_voice(voices, language: str) -> str | None:
-    """The id of the best installed voice for `language` ("en" or "zh"), or None."""
-    by_id = {v.id.lower(): v.id for v in voices}
-    for preferred in ESPEAK_VOICES.get(language, ()):
-        if preferred in by_id:
-            return by_id[preferred]
-    marks = LANGUAGE_MARKS.get(language, (language,))
-    for voice in voices:
-        described = " ".join([voice.id, voice.name or "", *[str(lang) for lang in voice.languages or ()]]).lower()
-        if any(mark in described for mark in marks):
-            return voice.id
+def voice_language(voice) -> Language | None:
+    """The language a pyttsx3 voice speaks, by one rule for every platform: its language tags
+    ("en-gb", "cmn", "zh_CN"), else the words of its id and name; None for other languages."""
+    tags = [str(tag).lower().replace("_", "-") for tag in voice.languages or ()]
+    described = " ".join([*tags, voice.id, voice.name or ""]).lower()
+    words = {tag.split("-")[0] for tag in tags} or set(re.findall(r"[a-z]+", described))
+    for language, names in LANGUAGE_WORDS.items():
+        if words & names:
+            if language is Language.ZH and NOT_MANDARIN & set(re.findall(r"[a-z]+", described)):
+                return None
+            return language
     return None
+
+
+def voices_for(voices, language: Language | str) -> list:
+    """The installed voices that speak `language`, best first."""
+    language = Language(language)
+    matching = [v for v in voices if voice_language(v) is language]
+    preferred = ESPEAK_VOICES.get(language, ())
+    return sorted(matching, key=lambda v: preferred.index(v.id) if v.id in preferred else len(preferred))
+
+
+def pick_voice(voices, language: Language | str) -> str | None:
+    """The id of the best installed voice for `language`, or None."""
+    best = voices_for(voices, language)
+    return best[0].id if best else None
 
 
 class SpeechOutput:
@@ -120,7 +141,7 @@ class SpeechOutput:
                 self._pending += 1
                 self._idle.clear()
         if not queued:
-            self._emit(Error(stage="tts", text="Speech output is behind; a translation was not spoken.",
+            self._emit(Error(stage=Stage.TTS, text="Speech output is behind; a translation was not spoken.",
                              hint="Lower the speech rate or turn speech off.", utterance_id=utterance_id))
         return queued
 
@@ -154,7 +175,7 @@ class SpeechOutput:
                     self._emit(Speech(utterance_id=utterance_id, text=text, language=language,
                                       path=str(self.out_path) if self.out_path else None))
                 except Exception as error:  # the engine failed on this text: report, go on
-                    self._emit(Error(stage="tts", text=f"Speech output failed: {error}",
+                    self._emit(Error(stage=Stage.TTS, text=f"Speech output failed: {error}",
                                      hint="Speech continues with the next translation.", utterance_id=utterance_id))
                 finally:
                     self._quiet_after = time.monotonic() + self.echo_tail_s
@@ -170,7 +191,7 @@ class SpeechOutput:
 
             engine = pyttsx3.init(self.driver) if self.driver else pyttsx3.init()
             installed = engine.getProperty("voices")
-            self._voices = {lang: self.chosen_voices.get(lang) or pick_voice(installed, lang) for lang in ("en", "zh")}
+            self._voices = {lang: self.chosen_voices.get(lang) or pick_voice(installed, lang) for lang in Language}
             # pyttsx3 2.99's espeak driver loses the first text it is given when that text is
             # long (nothing saved; played instead): a short first synthesis avoids it.
             with contextlib.suppress(Exception):  # only a precaution: never a reason to fail
@@ -180,7 +201,7 @@ class SpeechOutput:
         except Exception as error:  # no espeak-ng / SAPI / NSSpeech, or a broken driver
             self.available = False
             self._drain()
-            self._emit(Error(stage="tts", text=f"Speech output is unavailable: {error}",
+            self._emit(Error(stage=Stage.TTS, text=f"Speech output is unavailable: {error}",
                              hint="Install espeak-ng (Linux: apt-get install espeak-ng alsa-utils); "
                                   "translations are still shown."))
             return None
@@ -190,7 +211,7 @@ class SpeechOutput:
         if voice is None:
             if language not in self._missing_voice_reported:
                 self._missing_voice_reported.add(language)
-                self._emit(Error(stage="tts", text=f"No speech voice for language '{language}'; using the default voice.",
+                self._emit(Error(stage=Stage.TTS, text=f"No speech voice for language '{language}'; using the default voice.",
                                  hint="Install a voice for it (espeak-ng has cmn-latn-pinyin for Mandarin)."))
         else:
             engine.setProperty("voice", voice)
@@ -277,4 +298,4 @@ class SpeechOutput:
             try:
                 self.on_event(event)
             except Exception as error:  # an observer's bug must not stop speech
-                print(f"speech output: event handler failed: {error}", file=sys.stderr)
+                log.exception("an event observer failed on %s", event.type)

@@ -28,7 +28,8 @@ import soundfile as sf
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.asr import SAMPLE_RATE, FileSource, StreamingRecognizer, load_whisper, recognize  # noqa: E402
+from app.asr import StreamingRecognizer, load_whisper, recognize  # noqa: E402
+from app.audio import SAMPLE_RATE, FileSource  # noqa: E402
 
 SENTENCES = {
     "en": ("en", ["Hello everyone, welcome to the meeting.", "The weather is very nice today.",

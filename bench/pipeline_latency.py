@@ -29,7 +29,7 @@ import soundfile as sf
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.asr import SAMPLE_RATE  # noqa: E402
+from app.audio import SAMPLE_RATE  # noqa: E402
 from app.pipeline import Pipeline, PipelineConfig  # noqa: E402
 from app.shared.events import Error, SourceFinal, Translation  # noqa: E402
 from bench import bench_model  # noqa: E402

@@ -1,14 +1,11 @@
-"""Speech recognition: microphone or recording -> Silero VAD -> streaming faster-whisper -> events.
+"""Speech recognition: 16 kHz audio -> Silero VAD -> streaming faster-whisper -> events.
 
-Qt-free. Heavy parts (Whisper weights, the VAD session) load lazily on first use.
+Qt-free. Heavy parts (Whisper weights, the VAD session) load lazily on first use. Audio comes
+from app.audio's sources through its capture loop.
 """
 
-from app.asr.capture import SAMPLE_RATE, FileSource, InputDevice, MicrophoneSource, list_input_devices
 from app.asr.live import recognize
 from app.asr.recognizer import RecognizerOptions, StreamingRecognizer
 from app.asr.whisper_models import DEFAULT_MODEL, load_whisper, resolve_model
 
-__all__ = [
-    "SAMPLE_RATE", "FileSource", "InputDevice", "MicrophoneSource", "list_input_devices", "recognize",
-    "RecognizerOptions", "StreamingRecognizer", "DEFAULT_MODEL", "load_whisper", "resolve_model",
-]
+__all__ = ["recognize", "RecognizerOptions", "StreamingRecognizer", "DEFAULT_MODEL", "load_whisper", "resolve_model"]

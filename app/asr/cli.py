@@ -13,11 +13,12 @@ import sys
 import threading
 
 from app.asr.whisper_models import DEFAULT_MODEL
+from app.shared.languages import Language
 
 
 def add_parser(subparsers) -> None:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--language", choices=("en", "zh"), default="en", help="language spoken (default: en)")
+    common.add_argument("--language", choices=[language.value for language in Language], default="en", help="language spoken (default: en)")
     common.add_argument("--model", default=DEFAULT_MODEL,
                         help="Whisper model: a size name (tiny.en, base, ...) or a folder (default: base)")
     common.add_argument("--json", action="store_true", help="print every event as one JSON object per line")
@@ -46,7 +47,8 @@ def _print_events(events, as_json: bool) -> int:
 
 
 def run_transcribe(args) -> int:
-    from app.asr import FileSource, StreamingRecognizer, recognize
+    from app.asr import StreamingRecognizer, recognize
+    from app.audio import FileSource
 
     source = FileSource(args.file, realtime=args.realtime)
     source.start()  # a missing or unreadable file is an error before any model loads
@@ -55,7 +57,8 @@ def run_transcribe(args) -> int:
 
 
 def run_listen(args) -> int:
-    from app.asr import MicrophoneSource, StreamingRecognizer, list_input_devices, recognize
+    from app.asr import StreamingRecognizer, recognize
+    from app.audio import MicrophoneSource, list_input_devices
 
     if args.list_devices:
         for d in list_input_devices():

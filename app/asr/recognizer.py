@@ -23,13 +23,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.asr.capture import SAMPLE_RATE
+from app.shared.audio import SAMPLE_RATE
 from app.asr.simplified import to_simplified
-from app.asr.vad import FRAME, SileroVAD, VoiceGate
+from app.asr.vad import FRAME, SileroVAD, VoiceChange, VoiceGate
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import SourceFinal, SourcePartial
+from app.shared.languages import Language
 
-LANGUAGES = ("en", "zh")
+LANGUAGES = tuple(Language)
 
 
 @dataclass
@@ -164,7 +165,7 @@ class StreamingRecognizer:
         self.model = model
         self.options = options or RecognizerOptions()
         self._check_language(language)
-        self.language = language
+        self.language = Language(language)
         self._vad = SileroVAD()
         self._gate = VoiceGate(self.options.vad_threshold, max(self.options.vad_threshold - 0.15, 0.01),
                                round(self.options.min_silence_s * SAMPLE_RATE / FRAME))
@@ -183,7 +184,7 @@ class StreamingRecognizer:
     def _check_language(self, language: str) -> None:
         if language not in LANGUAGES:
             raise LiveTranslatorError(f"Speech language {language!r} is not supported.", f"Use one of: {', '.join(LANGUAGES)}.")
-        if language != "en" and not self.model.model.is_multilingual:
+        if language != Language.EN and not self.model.model.is_multilingual:
             raise LiveTranslatorError("This Whisper model (an English-only one such as tiny.en) cannot hear Chinese.",
                                       "Use a multilingual model, e.g. --model base.")
 
@@ -203,7 +204,7 @@ class StreamingRecognizer:
             language, self._pending_language = self._pending_language, None
             reset, self._reset_requested = self._reset_requested, False
         if language is not None and language != self.language:
-            self.language = language
+            self.language = Language(language)
             reset = True
         if reset:
             self._utt = None
@@ -261,18 +262,18 @@ class StreamingRecognizer:
         self._frames += 1
         f_end = self._vad_origin + self._frames * FRAME
         state = self._gate.update(prob)
-        if state == "start":
+        if state is VoiceChange.START:
             start = max(self._buf_start, f_end - FRAME - int(opts.pad_s * SAMPLE_RATE))
             self._utt = _Utterance(next(self._ids), start, f_end, decoded_until=start)
         u = self._utt
         if u is None:
             return []
         u.probs.append(prob)
-        if state in ("start", "speech"):
+        if state in (VoiceChange.START, VoiceChange.SPEECH):
             u.speech_frames += 1
             u.speech_end = f_end
             u.speech_end_at = now - (self._samples - f_end) / SAMPLE_RATE
-        if state == "end":
+        if state is VoiceChange.END:
             return self._finish(u, min(self._final_end(u), f_end))
         if f_end - u.start >= opts.max_utterance_s * SAMPLE_RATE:
             return self._cut(u)
@@ -302,7 +303,7 @@ class StreamingRecognizer:
     def _partial(self, u: _Utterance) -> list:
         u.decoded_until = self._samples
         heard = self.transcribe(self._audio(u.start, self._samples), final=False)
-        if self.language == "zh" and not _HAN.search(heard):
+        if self.language == Language.ZH and not _HAN.search(heard):
             # Forced to Chinese on a short stretch, greedy Whisper now and then writes an English
             # guess instead ("go to walk"): not a hypothesis of what was said, so not shown or
             # translated. The final decode (beam search, whole utterance) settles the text.
@@ -358,4 +359,4 @@ class StreamingRecognizer:
                 continue
             texts.append(s.text)
         text = collapse_loops(" ".join(t.strip() for t in texts))
-        return to_simplified(text) if self.language == "zh" else text
+        return to_simplified(text) if self.language == Language.ZH else text

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 
@@ -62,6 +63,12 @@ class SileroVAD:
         return probs.reshape(-1)
 
 
+class VoiceChange(StrEnum):
+    START = "start"  # the first speech frame of an utterance
+    SPEECH = "speech"  # speech goes on
+    END = "end"  # the pause is long enough: the utterance is over
+
+
 @dataclass
 class VoiceGate:
     """Cuts frame probabilities into utterances, with hysteresis as Silero's own splitter does:
@@ -75,20 +82,20 @@ class VoiceGate:
     in_speech: bool = False
     silence_run: int = 0
 
-    def update(self, prob: float) -> str | None:
-        """"start", "speech", "end" or None (silence) for one frame."""
+    def update(self, prob: float) -> VoiceChange | None:
+        """What this frame is to the gate; None for silence."""
         if not self.in_speech:
             if prob >= self.threshold:
                 self.in_speech, self.silence_run = True, 0
-                return "start"
+                return VoiceChange.START
             return None
         if prob >= self.threshold or (prob >= self.neg_threshold and self.silence_run == 0):
             self.silence_run = 0
-            return "speech"
+            return VoiceChange.SPEECH
         self.silence_run += 1
         if self.silence_run >= self.min_silence_frames:
             self.in_speech, self.silence_run = False, 0
-            return "end"
+            return VoiceChange.END
         return None
 
     def reset(self) -> None:

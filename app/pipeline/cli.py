@@ -8,7 +8,7 @@ import sys
 
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import DecodeStepEvent, Error, Event, Level, Translation
-from app.pipeline.pipeline import DIRECTIONS
+from app.shared.languages import DIRECTIONS
 
 QUIET_IN_JSON = (DecodeStepEvent, Level)  # per-token and meter events: for the window, not for scripts
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import collections
 import queue
-import sys
+import logging
 import threading
 import time
 from dataclasses import dataclass, field
@@ -23,38 +23,34 @@ from typing import Any, Callable
 import numpy as np
 
 from app.shared.errors import LiveTranslatorError
+from app.shared.audio import AudioSource, SourceKind
 from app.shared.events import (
     DecodeStepEvent,
     Error,
     Event,
-    Level,
     SentenceSummary,
     SourceFinal,
     SourcePartial,
+    Stage,
+    State,
     Status,
     Translation,
 )
+from app.shared.languages import Direction
 from app.pipeline.transcript import Transcript
 
-DIRECTIONS = ("en-zh", "zh-en")
+log = logging.getLogger(__name__)
+
 _END, _FLUSH = "end of input", "flush"  # markers on the audio queue
 _LEVEL_EVERY_S = 0.1
 _RETRY_CAPTURE_EVERY_S = 1.0
 _SKIP_PROVISIONAL_BEHIND_S = 0.5  # live recognition this far behind: no provisional translation
 
 
-def languages(direction: str) -> tuple[str, str]:
-    """("en", "zh") for "en-zh": the spoken language and the translation's language."""
-    if direction not in DIRECTIONS:
-        raise LiveTranslatorError(f"Unknown direction '{direction}'.", f"Use one of: {', '.join(DIRECTIONS)}.")
-    source, target = direction.split("-")
-    return source, target
-
-
 @dataclass
 class PipelineConfig:
-    direction: str = "en-zh"
-    nmt_models: dict[str, str | Path] = field(default_factory=dict)  # direction -> model folder
+    direction: Direction = Direction.EN_ZH
+    nmt_models: dict[Direction, str | Path] = field(default_factory=dict)  # direction -> model folder
     asr_model: str = "base"  # Whisper size name or folder
     input_path: str | Path | None = None  # a recording; None = the microphone
     input_device: int | str | None = None  # microphone by index or name; None = default
@@ -77,7 +73,7 @@ class PipelineConfig:
 @dataclass
 class _Job:
     event: SourcePartial | SourceFinal
-    direction: str
+    direction: Direction
 
     @property
     def provisional(self) -> bool:
@@ -87,7 +83,7 @@ class _Job:
 class _Session:
     """The threads and queues of one start() .. stop()."""
 
-    def __init__(self, direction: str, max_blocks: int):
+    def __init__(self, direction: Direction, max_blocks: int):
         self.stop = threading.Event()  # set by stop(), or when the session cannot go on
         self.closed = False  # stop() has run
         self.ready = threading.Event()  # recognizer loaded: capture may begin
@@ -119,7 +115,8 @@ class Pipeline:
         """audio_source: any object with start/read/stop/finished (app.asr's sources);
         speech_output: an app.tts.SpeechOutput; recognizer: a StreamingRecognizer;
         translators: direction -> Translator. Each defaults to one built from `config`."""
-        languages(config.direction)
+        config.direction = Direction.parse(config.direction)
+        config.nmt_models = {Direction.parse(d): folder for d, folder in config.nmt_models.items()}
         self.config = config
         self.on_event = on_event
         self.audio_source = audio_source
@@ -140,7 +137,7 @@ class Pipeline:
 
     # -- control --------------------------------------------------------------------------
     @property
-    def direction(self) -> str:
+    def direction(self) -> Direction:
         return self._direction
 
     @property
@@ -166,7 +163,7 @@ class Pipeline:
                 thread = threading.Thread(target=loop, args=(session,), name=f"pipeline-{name}", daemon=True)
                 session.threads.append(thread)
             self._session = session
-            self._emit(Status(state="loading", detail=f"direction {self._direction}"))
+            self._emit(Status(state=State.LOADING, detail=f"direction {self._direction}"))
             for thread in session.threads:
                 thread.start()
 
@@ -187,7 +184,7 @@ class Pipeline:
                     thread.join(timeout)
             self.speech_output.stop()
             session.done.set()
-            self._emit(Status(state="stopped"))
+            self._emit(Status(state=State.STOPPED))
             if self.transcript is not None:
                 self.transcript.close()
 
@@ -196,10 +193,10 @@ class Pipeline:
         session = self._session
         return True if session is None else session.done.wait(timeout)
 
-    def set_direction(self, direction: str) -> None:
+    def set_direction(self, direction: Direction | str) -> None:
         """Switch mid-session: the utterance in progress is finished in the old direction,
         provisional work is dropped, and the recognizer listens for the new language."""
-        languages(direction)
+        direction = Direction.parse(direction)
         if direction == self._direction:
             return
         self._direction = direction
@@ -209,7 +206,7 @@ class Pipeline:
                 session.partial = None
                 if session.current and session.current[0].provisional:
                     session.current[1].set()
-        self._emit(Status(state="direction", detail=direction))
+        self._emit(Status(state=State.DIRECTION, detail=direction))
 
     def set_tts_enabled(self, enabled: bool) -> None:
         self.config.tts_enabled = enabled
@@ -217,37 +214,39 @@ class Pipeline:
 
     # -- events ---------------------------------------------------------------------------
     def _emit(self, event: Event) -> None:
+        if isinstance(event, (Status, Error)):
+            log.info("%s", event)
         with self._emit_lock:  # observers see one event at a time, in order
             if self.transcript is not None:
                 try:
                     self.transcript.record(event)
                 except OSError as error:
-                    print(f"transcript: could not save: {error}", file=sys.stderr)
+                    log.warning("transcript: could not save: %s", error)
             if self.on_event is not None:
                 try:
                     self.on_event(event)
                 except Exception as error:  # an observer's bug must not stop the pipeline
-                    print(f"pipeline: event handler failed: {error!r}", file=sys.stderr)
+                    log.exception("an event observer failed on %s", event.type)
 
-    def _error(self, stage: str, error: BaseException | str, utterance_id: int | None = None, prefix: str = "") -> None:
+    def _error(self, stage: Stage, error: BaseException | str, utterance_id: int | None = None, prefix: str = "") -> None:
         hint = getattr(error, "hint", "") or "The pipeline goes on with the next utterance."
         text = getattr(error, "message", None) or str(error) or type(error).__name__
         self._emit(Error(stage=stage, text=prefix + text, hint=hint, utterance_id=utterance_id))
 
     # -- capture --------------------------------------------------------------------------
-    def _make_source(self):
+    def _make_source(self) -> AudioSource:
         if self.audio_source is not None:
             return self.audio_source
-        from app.asr import FileSource, MicrophoneSource
+        from app.audio import FileSource, MicrophoneSource
 
         if self.config.input_path is not None:
             return FileSource(self.config.input_path, realtime=self.config.realtime)
         return MicrophoneSource(device=self.config.input_device)
 
-    def _mute_while_speaking(self, source) -> bool:
+    def _mute_while_speaking(self, source: AudioSource) -> bool:
         if self.config.mute_while_speaking is not None:
             return self.config.mute_while_speaking
-        return type(source).__name__ == "MicrophoneSource"
+        return source.kind is SourceKind.MICROPHONE
 
     def _put_audio(self, session: _Session, item) -> bool:
         while not session.stop.is_set():
@@ -259,81 +258,35 @@ class Pipeline:
         return False
 
     def _capture_loop(self, session: _Session) -> None:
-        source = None
+        from app.audio import SOURCE_LOST, AudioBlock, capture
+
         try:
             source = self._make_source()
             while not session.ready.wait(0.1):
                 if session.stop.is_set():
                     return
             mute = self._mute_while_speaking(source)
-            # Capture times are the true end-of-speech clock for a microphone or a recording at
-            # speaking speed; a recording read flat out is timed when recognition takes it.
-            timed = getattr(source, "realtime", True)
-            started = self._start_source(session, source)
-            last_level, overflow_reported = 0.0, 0.0
-            while started and not session.stop.is_set():
-                try:
-                    block = source.read(timeout=0.1)
-                except Exception as error:  # the microphone vanished: report, then wait for it
-                    self._error("capture", error)
-                    self._put_audio(session, _FLUSH)
-                    started = self._restart_source(session, source)
-                    continue
-                if block is None:
-                    if getattr(source, "finished", False):
-                        break
-                    continue
-                if mute and self.speech_output.speaking:
-                    block = np.zeros_like(block)  # our own voice must not be translated again
-                now = time.monotonic()
-                if now - last_level >= _LEVEL_EVERY_S and hasattr(source, "level"):
-                    last_level = now
-                    rms, peak = source.level
-                    self._emit(Level(rms=float(rms), peak=float(peak)))
-                overflow = getattr(source, "overflow_s", 0.0)
-                if overflow > overflow_reported:
-                    overflow_reported = overflow
-                    self._error("capture", LiveTranslatorError(
-                        f"Recognition fell behind: {overflow:.1f} s of audio were dropped.",
-                        "Use a smaller Whisper model or close other busy programs."))
-                self._put_audio(session, (block, getattr(source, "captured_at", None) if timed else None))
+            for item in capture(source, session.stop, retry_s=_RETRY_CAPTURE_EVERY_S, level_every_s=_LEVEL_EVERY_S):
+                if isinstance(item, AudioBlock):
+                    samples = item.samples
+                    if mute and self.speech_output.speaking:
+                        samples = np.zeros_like(samples)  # our own voice must not be translated again
+                    self._put_audio(session, (samples, item.captured_at))
+                elif item is SOURCE_LOST:
+                    self._put_audio(session, _FLUSH)  # finalize what was heard before the device went
+                else:
+                    self._emit(item)
         except Exception as error:
-            self._error("capture", error)
+            self._error(Stage.CAPTURE, error)
         finally:
-            if source is not None:
-                try:
-                    source.stop()
-                except Exception as error:
-                    self._error("capture", error)
             self._put_audio(session, _END)
-
-    def _start_source(self, session: _Session, source) -> bool:
-        try:
-            source.start()
-            return True
-        except Exception as error:
-            self._error("capture", error)
-            if self.config.input_path is not None or getattr(source, "finished", False):
-                return False
-            return self._restart_source(session, source)
-
-    def _restart_source(self, session: _Session, source) -> bool:
-        """Try to reopen the device every second until it works or the session stops."""
-        while not session.stop.wait(_RETRY_CAPTURE_EVERY_S):
-            try:
-                source.start()
-            except Exception:
-                continue
-            self._emit(Status(state="running", detail="audio input resumed"))
-            return True
-        return False
 
     # -- recognition ----------------------------------------------------------------------
     def _load_recognizer(self, language: str):
         if self._recognizer is None:
             from app.asr import StreamingRecognizer, load_whisper
 
-            self._emit(Status(state="loading", detail=f"speech recognition ({self.config.asr_model})"))
+            self._emit(Status(state=State.LOADING, detail=f"speech recognition ({self.config.asr_model})"))
             model = load_whisper(self.config.asr_model)  # loaded on app.asr's process-long thread
             self._recognizer = StreamingRecognizer(model=model, language=language)
         self._recognizer.reset()
@@ -343,19 +296,19 @@ class Pipeline:
     def _recognition_loop(self, session: _Session) -> None:
         direction = self._direction
         try:
-            recognizer = self._load_recognizer(languages(direction)[0])
+            recognizer = self._load_recognizer(direction.source)
         except Exception as error:
-            self._error("asr", error, prefix="Speech recognition could not start: ")
+            self._error(Stage.ASR, error, prefix="Speech recognition could not start: ")
             session.stop.set()
             self._end_recognition(session)
             return
         session.ready.set()
-        self._emit(Status(state="running", detail=f"direction {direction}"))
+        self._emit(Status(state=State.RUNNING, detail=f"direction {direction}"))
         while not session.stop.is_set():
             if self._direction != direction:  # finish what was said in the old language first
                 self._recognize(session, recognizer.flush, direction)
                 direction = self._direction
-                recognizer.set_language(languages(direction)[0])
+                recognizer.set_language(direction.source)
             try:
                 item = session.audio.get(timeout=0.1)
             except queue.Empty:
@@ -389,11 +342,11 @@ class Pipeline:
         audio = blocks[0][0] if len(blocks) == 1 else np.concatenate([b for b, _ in blocks])
         return recognizer.feed(audio, captured_at=blocks[-1][1] or None)
 
-    def _recognize(self, session: _Session, step: Callable[[], list], direction: str) -> None:
+    def _recognize(self, session: _Session, step: Callable[[], list], direction: Direction) -> None:
         try:
             events = step()
         except Exception as error:  # a failing recognizer loses this utterance, not the session
-            self._error("asr", error, prefix="Speech recognition failed: ")
+            self._error(Stage.ASR, error, prefix="Speech recognition failed: ")
             try:
                 self._recognizer.reset()
             except Exception:
@@ -425,7 +378,7 @@ class Pipeline:
             session.cond.notify_all()
 
     # -- translation ----------------------------------------------------------------------
-    def _translator(self, direction: str):
+    def _translator(self, direction: Direction):
         """The Translator for a direction, loaded once on the translation thread; None if it
         cannot be (the reason is reported once and kept for the utterances it affects)."""
         if direction in self._translators:
@@ -439,12 +392,12 @@ class Pipeline:
                                           "Choose a model folder for this direction (run: --nmt-model DIR).")
             from app.translation import Translator
 
-            self._emit(Status(state="loading", detail=f"translation model {folder}"))
+            self._emit(Status(state=State.LOADING, detail=f"translation model {folder}"))
             self._translators[direction] = Translator.load(folder, direction=direction)
             return self._translators[direction]
         except Exception as error:
             self._translator_errors[direction] = getattr(error, "message", None) or str(error)
-            self._error("translation", error, prefix=f"The {direction} translation model could not be loaded: ")
+            self._error(Stage.TRANSLATION, error, prefix=f"The {direction} translation model could not be loaded: ")
             return None
 
     def _next_job(self, session: _Session) -> tuple[_Job, threading.Event] | None:
@@ -476,7 +429,7 @@ class Pipeline:
             try:
                 self._translate(job, cancel)
             except Exception as error:
-                self._error("translation", error, job.event.utterance_id, prefix="Translation failed: ")
+                self._error(Stage.TRANSLATION, error, job.event.utterance_id, prefix="Translation failed: ")
             finally:
                 with session.cond:
                     session.current = None
@@ -486,7 +439,7 @@ class Pipeline:
             while not self.speech_output.wait_idle(0.2):
                 if session.stop.is_set():
                     break
-            self._emit(Status(state="finished", detail="end of input"))
+            self._emit(Status(state=State.FINISHED, detail="end of input"))
         session.done.set()
 
     def _translate(self, job: _Job, cancel: threading.Event) -> None:
@@ -500,7 +453,7 @@ class Pipeline:
         if translator is None:
             if not provisional:
                 reason = self._translator_errors.get(job.direction, "no translation model")
-                self._emit(Error(stage="translation", text=f"Not translated: {reason}",
+                self._emit(Error(stage=Stage.TRANSLATION, text=f"Not translated: {reason}",
                                  hint="Fix or choose the translation model, then start again.",
                                  utterance_id=event.utterance_id))
             return
@@ -519,7 +472,7 @@ class Pipeline:
                 pieces.append(item.translation)
             if cancel.is_set():
                 return  # superseded (provisional) or stopped: nothing half-done is shown
-        target = languages(job.direction)[1]
+        target = job.direction.target
         translation = translator.joiner.join(p.strip() for p in pieces if p.strip())
         latency = None if provisional else (time.monotonic() - event.speech_end_at) * 1000.0
         self._emit(Translation(utterance_id=event.utterance_id, source=text, text=translation,

@@ -77,8 +77,16 @@ def _now() -> float:
 
 @dataclass(frozen=True)
 class Event:
+    """The base of every event. A subclass names its JSON `type` in its class line:
+    `class SourceFinal(SourceText, type="final")`."""
+
     type: ClassVar[str] = "event"
     emitted_at: float = field(default_factory=_now, kw_only=True)
+
+    def __init_subclass__(cls, type: str | None = None, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if type is not None:
+            cls.type = type
 
     def to_json(self) -> dict[str, Any]:
         data = {"type": self.type}
@@ -89,40 +97,44 @@ class Event:
 
 
 @dataclass(frozen=True)
-class SourcePartial(Event):
+class UtteranceEvent(Event):
+    """An event about one utterance (one stretch of speech between pauses)."""
+
+    utterance_id: int
+
+
+@dataclass(frozen=True)
+class SourceText(UtteranceEvent):
+    """Recognised text of an utterance, and where it sits in the session's audio."""
+
+    text: str
+    start: float
+    end: float
+
+
+@dataclass(frozen=True)
+class SourcePartial(SourceText, type="partial"):
     """A live hypothesis for the utterance being spoken.
 
     `committed` is the stable prefix (agreed by successive hypotheses, never retracted);
     `text` is the whole current hypothesis, of which `committed` is a prefix.
     """
 
-    type: ClassVar[str] = "partial"
-    utterance_id: int
-    text: str
     committed: str
-    start: float
-    end: float
 
 
 @dataclass(frozen=True)
-class SourceFinal(Event):
+class SourceFinal(SourceText, type="final"):
     """The settled text of one utterance. `speech_end_at` is the monotonic time speech ended."""
 
-    type: ClassVar[str] = "final"
-    utterance_id: int
-    text: str
-    start: float
-    end: float
     speech_end_at: float
 
 
 @dataclass(frozen=True)
-class Translation(Event):
+class Translation(UtteranceEvent, type="translation"):
     """A translation of an utterance's text. A provisional one may be replaced by a later
     one for the same utterance; a final one (provisional=False) never changes."""
 
-    type: ClassVar[str] = "translation"
-    utterance_id: int
     source: str
     text: str
     provisional: bool
@@ -131,60 +143,57 @@ class Translation(Event):
 
 
 @dataclass(frozen=True)
-class DecodeStepEvent(Event):
+class DecoderEvent(UtteranceEvent):
+    """What the translation worker reports while it decodes, for a provisional or a final translation."""
+
+    provisional: bool
+
+
+@dataclass(frozen=True)
+class DecodeStepEvent(DecoderEvent, type="step"):
     """One decoder step of the translation worker."""
 
-    type: ClassVar[str] = "step"
-    utterance_id: int
-    provisional: bool
     step: DecodeStep
 
 
 @dataclass(frozen=True)
-class SentenceSummary(Event):
-    """One translated sentence: encoder_ms, decode_ms, tokens, tokens_per_s, stop_reason, ..."""
+class SentenceSummary(DecoderEvent, type="sentence"):
+    """One translated sentence (`SentenceResult.to_json(with_steps=False)`): encoder_ms,
+    decode_ms, tokens, tokens_per_s, stop_reason, ..."""
 
-    type: ClassVar[str] = "sentence"
-    utterance_id: int
-    provisional: bool
     summary: dict[str, Any]
 
 
 @dataclass(frozen=True)
-class Speech(Event):
+class Speech(UtteranceEvent, type="speech"):
     """The speech output spoke (or wrote to a file) a translation."""
 
-    type: ClassVar[str] = "speech"
-    utterance_id: int
     text: str
     language: Language
     path: str | None = None
 
 
 @dataclass(frozen=True)
-class Level(Event):
+class Level(Event, type="level"):
     """Microphone level for a meter, 0.0 (silence) .. 1.0 (full scale), a few times a second."""
 
-    type: ClassVar[str] = "level"
     rms: float
     peak: float
 
 
 @dataclass(frozen=True)
-class Status(Event):
+class Status(Event, type="status"):
     """State changes; `detail` in words."""
 
-    type: ClassVar[str] = "status"
     state: State
     detail: str = ""
 
 
 @dataclass(frozen=True)
-class Error(Event):
+class Error(Event, type="error"):
     """Something failed; the pipeline goes on. `text` is the message for people; `hint` what
     to do about it."""
 
-    type: ClassVar[str] = "error"
     stage: Stage
     text: str
     hint: str = ""

@@ -7,12 +7,14 @@ import argparse
 import json
 import sys
 
+from app.shared.languages import DIRECTIONS
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("translate", help="translate text with an ONNX model folder",
                               description=__doc__.splitlines()[0])
     p.add_argument("--model", required=True, metavar="DIR", help="model folder (config.json, tokenizer, *.onnx)")
-    p.add_argument("--direction", required=True, choices=["en-zh", "zh-en"])
+    p.add_argument("--direction", required=True, choices=DIRECTIONS)
     p.add_argument("--beams", type=int, default=None, metavar="N", help="beam size (default: the model's generation_config)")
     p.add_argument("--max-new-tokens", type=int, default=None, metavar="N", help="at most N generated tokens per sentence")
     p.add_argument("--verify", action="store_true", help="recompute every step without the cache; report max_abs_diff")

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.shared.errors import LiveTranslatorError
+from app.shared.languages import DIRECTIONS
 from app.translation.onnx_model import Decoders, Encoder, choose_decoders, open_session, read_decoder_signature
 from app.translation.tokenization import PromptCodec, read_json, tokenizer_files
 
 FAMILIES = {"marian": "Marian (opus-mt)", "m2m_100": "M2M100"}
 DECODER_FILES = ("decoder_model_merged", "decoder_model", "decoder_with_past_model")
-DIRECTIONS = ("en-zh", "zh-en")
 
 
 def find_onnx_files(folder: Path, prefer_quantized: bool = False) -> dict[str, Path]:

@@ -329,7 +329,3 @@ class Search:
             if self._loop_check(running[0].tolist()):
                 self.stop_reason = StopReason.LOOP
                 return
-
-
-def with_overrides(settings: GenerationSettings, **changes) -> GenerationSettings:
-    return dataclasses.replace(settings, **{k: v for k, v in changes.items() if v is not None})

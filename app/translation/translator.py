@@ -13,6 +13,7 @@ import numpy as np
 
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import DecodeStep, StopReason
+from app.shared.languages import Direction, Language
 from app.translation.folder import LoadedModel, check_tokenizer, load_model
 from app.translation.onnx_model import DecoderRun
 from app.translation.search import GenerationSettings, Search, resolve_settings
@@ -128,14 +129,13 @@ class Translator:
         if name in ("onnx", "model", "merged", "split", "both", "legacy", "onnx-subdir", "tokenizer-json"):
             name = f"{model.folder.parent.name}/{name}"  # a layout folder: its parent names the model
         self.model_name = f"{name} ({model.decoders.description}{', quantized' if model.quantized else ''})"
-        self.joiner = "" if direction.endswith("zh") else " "
+        self.joiner = "" if Direction(direction).target is Language.ZH else " "
         self.settings()  # a config without start/EOS ids fails at load, not mid-sentence
 
     @classmethod
-    def load(cls, model_dir: Path | str, direction: str = "en-zh", prefer_quantized: bool = False,
+    def load(cls, model_dir: Path | str, direction: Direction | str = Direction.EN_ZH, prefer_quantized: bool = False,
              threads: int | None = None) -> "Translator":
-        if direction not in ("en-zh", "zh-en"):
-            raise LiveTranslatorError(f"Unknown direction {direction!r}.", "Use en-zh or zh-en.")
+        direction = Direction.parse(direction)
         model = load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads)
         if direction not in model.directions:
             raise LiveTranslatorError(

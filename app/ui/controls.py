@@ -8,7 +8,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel, QProgressBar,
                                QPushButton, QWidget)
 
-DIRECTIONS = [("en-zh", "English → 中文"), ("zh-en", "中文 → English")]
+from app.shared.languages import Direction
+
 DEFAULT_DEVICE = "System default microphone"
 METER_FLOOR_DB = -60.0
 
@@ -31,8 +32,8 @@ class Controls(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.direction = QComboBox()
-        for code, label in DIRECTIONS:
-            self.direction.addItem(label, code)
+        for direction in Direction:
+            self.direction.addItem(direction.label, direction.value)
         self.direction.setToolTip("Translation direction (Ctrl+D swaps)")
         self.direction.currentIndexChanged.connect(
             lambda _i: self.direction_changed.emit(self.direction.currentData()))

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, Q
 
 from app.shared import events as ev
 from app.shared import paths
+from app.shared.languages import Direction, Language
 from app.tts import SpeechOutput
 from app.ui import model_state
 from app.ui.alerts import AlertBanner
@@ -31,7 +32,6 @@ from app.ui.transcript_view import TranscriptView
 from app.ui.voices import list_voices
 from app.ui.workers import Worker, WorkerPool
 
-LANGUAGE_OF_TARGET = {"en-zh": "zh", "zh-en": "en"}
 # Joining the stage threads waits for a Whisper pass in progress (it cannot be interrupted);
 # on a loaded 2-core machine that has taken over 10 s.
 STOP_TIMEOUT_S = 60.0
@@ -155,7 +155,7 @@ class MainWindow(QMainWindow):
     def _show_voices(self, voices: dict | None = None) -> None:
         if voices is not None:
             self.voices = voices
-        language = LANGUAGE_OF_TARGET[self.direction()]
+        language = Direction(self.direction()).target
         self.controls.set_voices(self.voices.get(language, []), self.settings.voice(language))
 
     # --- state ------------------------------------------------------------------------------
@@ -167,7 +167,7 @@ class MainWindow(QMainWindow):
 
     def refresh_models(self) -> None:
         """Find the model folder for each direction and check it (off the GUI thread)."""
-        configured = {d: self.settings.nmt_dir(d) for d in ("en-zh", "zh-en")}
+        configured = {d.value: self.settings.nmt_dir(d) for d in Direction}
         for direction, path in configured.items():
             self.models_bar.set_checking(direction, path)
         worker = Worker(model_state.find_and_check_all, configured)
@@ -217,7 +217,7 @@ class MainWindow(QMainWindow):
                                              input_path=self.input_path, realtime=self.realtime)
         bridge = self.new_session()
         try:
-            speech = SpeechOutput(voices={"en": self.settings.voice_en, "zh": self.settings.voice_zh},
+            speech = SpeechOutput(voices={language: self.settings.voice(language) for language in Language},
                                   enabled=config.tts_enabled, rate=config.tts_rate, out_path=config.tts_out)
             pipeline = Pipeline(config, on_event=bridge.on_event, audio_source=self.audio_source,
                                 speech_output=speech)
@@ -279,13 +279,13 @@ class MainWindow(QMainWindow):
             self.pipeline.set_direction(direction)
 
     def set_voice(self, voice_id: str) -> None:
-        language = LANGUAGE_OF_TARGET[self.direction()]
+        language = Direction(self.direction()).target
         self.settings.set_voice(language, voice_id)
         if self.pipeline is not None:
             self.pipeline.speech_output.set_voice(language, voice_id)
 
     def swap_direction(self) -> None:
-        self.controls.set_direction("zh-en" if self.direction() == "en-zh" else "en-zh")
+        self.controls.set_direction(Direction(self.direction()).reverse.value)
 
     def set_tts(self, enabled: bool) -> None:
         self.settings.tts_enabled = enabled

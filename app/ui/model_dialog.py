@@ -16,7 +16,8 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QFileDialog, QGroupBox, QHBox
 from app.shared.errors import LiveTranslatorError
 from app.ui import model_state
 from app.ui.alerts import describe
-from app.ui.model_state import DIRECTION_WORDS, ModelState
+from app.shared.languages import Direction
+from app.ui.model_state import ModelState
 from app.ui.workers import Worker, WorkerPool
 
 
@@ -36,7 +37,7 @@ class ModelDialog(QDialog):
         self.candidate: ModelState | None = None
         self.pool = WorkerPool(self)
         self.cancel = threading.Event()
-        self.setWindowTitle(f"Translation model: {DIRECTION_WORDS[direction]}")
+        self.setWindowTitle(f"Translation model: {Direction(direction).words}")
         self.resize(640, 480)
 
         self.current = QLabel()

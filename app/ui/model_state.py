@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-DIRECTION_WORDS = {"en-zh": "English → Chinese", "zh-en": "Chinese → English"}
+from app.shared.languages import Direction
+
 FAMILY_NAMES = {"marian": "Marian", "m2m_100": "M2M100"}
 
 
@@ -42,7 +43,7 @@ def find_and_check(direction: str, configured: str = "") -> ModelState:
         path = nmt_dir(direction, configured)
     except Exception as error:  # the catalog could not look: say so, stay usable
         return ModelState(direction, None, False, "missing",
-                          f"Could not look for a {DIRECTION_WORDS[direction]} model: {error}",
+                          f"Could not look for a {Direction(direction).words} model: {error}",
                           "Open Models… to choose a model folder.", missing=True)
     return check_nmt(direction, path)
 
@@ -55,7 +56,7 @@ def find_and_check_all(configured: dict[str, str]) -> list[ModelState]:
 
 def check_nmt(direction: str, path: str | None) -> ModelState:
     """Run the model doctor on `path` (slow: call it on a worker thread)."""
-    words = DIRECTION_WORDS[direction]
+    words = Direction(direction).words
     if not path:
         return ModelState(direction, None, False, "missing",
                           f"No translation model for {words}.",
@@ -90,7 +91,7 @@ def check_nmt(direction: str, path: str | None) -> ModelState:
 def input_device_names() -> list[str]:
     """Names of the microphones PortAudio sees; none when there is no audio system."""
     try:
-        from app.asr import list_input_devices
+        from app.audio import list_input_devices
 
         devices = list_input_devices()
     except Exception:

@@ -7,9 +7,8 @@ import html
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
-from app.ui.model_state import DIRECTION_WORDS, ModelState
-
-SHORT = {"en-zh": "EN→ZH", "zh-en": "ZH→EN"}
+from app.shared.languages import Direction
+from app.ui.model_state import ModelState
 
 
 class ModelsBar(QWidget):
@@ -22,7 +21,7 @@ class ModelsBar(QWidget):
         self.buttons: dict[str, QPushButton] = {}
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        for direction in ("en-zh", "zh-en"):
+        for direction in Direction:
             label = QLabel()
             button = QPushButton("Get model…")
             button.clicked.connect(lambda _=False, d=direction: self.manage.emit(d))
@@ -36,13 +35,13 @@ class ModelsBar(QWidget):
 
     def set_checking(self, direction: str, path: str | None) -> None:
         self.states.pop(direction, None)
-        self.labels[direction].setText(f"{SHORT[direction]}: checking…")
+        self.labels[direction].setText(f"{Direction(direction).short_label}: checking…")
         self.labels[direction].setToolTip(path or "")
 
     def set_state(self, state: ModelState) -> None:
         self.states[state.direction] = state
         label, button = self.labels[state.direction], self.buttons[state.direction]
-        short = SHORT[state.direction]
+        short = Direction(state.direction).short_label
         if state.can_run:
             label.setText(f'{short}: <span style="color:#2e7d32">✔ {html.escape(state.name)}</span>')
             button.setText("Change…")
@@ -50,7 +49,7 @@ class ModelsBar(QWidget):
             word = "missing" if state.missing else "unusable"
             label.setText(f'{short}: <span style="color:#c62828; font-weight:bold">✖ {word}</span>')
             button.setText("Get model…")
-        label.setToolTip(f"{DIRECTION_WORDS[state.direction]}\n{state.headline}\n{state.hint}".strip())
+        label.setToolTip(f"{Direction(state.direction).words}\n{state.headline}\n{state.hint}".strip())
 
     def set_asr(self, name: str) -> None:
         self.asr.setText(f"Speech recognition: Whisper {html.escape(name)}")

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QByteArray, QSettings
 
-ORGANIZATION, APPLICATION = "LiveTranslator", "Live Translator"
-
+from app.shared.languages import Direction, Language
+from app.shared.paths import settings_dir
 
 @dataclass
 class UiSettings:
-    direction: str = "en-zh"
+    direction: str = Direction.EN_ZH.value
     input_device: str = ""          # device name; "" = the system default microphone
     tts_enabled: bool = True
     voice_en: str = ""              # voice id per target language; "" = the pipeline's choice
@@ -25,21 +25,27 @@ class UiSettings:
     geometry: QByteArray | None = None
     splitter: QByteArray | None = None
 
-    def nmt_dir(self, direction: str) -> str:
-        return self.nmt_en_zh if direction == "en-zh" else self.nmt_zh_en
+    def nmt_dir(self, direction: Direction | str) -> str:
+        return getattr(self, _nmt_field(direction))
 
-    def voice(self, language: str) -> str:
-        return self.voice_en if language == "en" else self.voice_zh
+    def voice(self, language: Language | str) -> str:
+        return getattr(self, f"voice_{Language(language).value}")
 
-    def set_voice(self, language: str, voice_id: str) -> None:
-        setattr(self, "voice_en" if language == "en" else "voice_zh", voice_id)
+    def set_voice(self, language: Language | str, voice_id: str) -> None:
+        setattr(self, f"voice_{Language(language).value}", voice_id)
 
-    def set_nmt_dir(self, direction: str, path: str) -> None:
-        setattr(self, "nmt_en_zh" if direction == "en-zh" else "nmt_zh_en", path)
+    def set_nmt_dir(self, direction: Direction | str, path: str) -> None:
+        setattr(self, _nmt_field(direction), path)
+
+
+def _nmt_field(direction: Direction | str) -> str:
+    return "nmt_" + Direction(direction).value.replace("-", "_")
 
 
 def qsettings() -> QSettings:
-    return QSettings(ORGANIZATION, APPLICATION)
+    """The window's settings file: settings.ini in app.shared.paths.settings_dir(), so
+    LIVE_TRANSLATOR_HOME / LIVE_TRANSLATOR_SETTINGS move it like every other folder."""
+    return QSettings(str(settings_dir() / "settings.ini"), QSettings.Format.IniFormat)
 
 
 def load_settings(store: QSettings | None = None) -> UiSettings:

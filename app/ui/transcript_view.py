@@ -16,6 +16,8 @@ from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton,
                                QScrollArea, QVBoxLayout, QWidget)
 
+from app.shared.languages import Direction
+
 PROVISIONAL_STYLE = "color:#8a8a8a; font-style:italic;"
 ERROR_STYLE = "color:#c62828;"
 TEXT_POINT_SIZE = 17
@@ -105,7 +107,7 @@ class TranscriptView(QWidget):
         layout.addWidget(self.scroll)
 
     def set_direction(self, direction: str) -> None:
-        source, target = ("English", "中文") if direction == "en-zh" else ("中文", "English")
+        source, target = Direction(direction).source.name_in_itself, Direction(direction).target.name_in_itself
         self.source_title.setText(f"Speech ({source})")
         self.target_title.setText(f"Translation ({target})")
 

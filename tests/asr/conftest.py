@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from app.asr import SAMPLE_RATE, StreamingRecognizer, load_whisper
+from app.asr import StreamingRecognizer, load_whisper
+from app.audio import SAMPLE_RATE
 
 # Sentences with the text espeak-ng reads and the text we expect back.
 ENGLISH = [

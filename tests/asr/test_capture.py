@@ -7,8 +7,8 @@ import time
 import numpy as np
 import pytest
 
-from app.asr import FileSource, MicrophoneSource, StreamingRecognizer, list_input_devices, recognize
-from app.asr.capture import find_input_device
+from app.asr import StreamingRecognizer, recognize
+from app.audio import FileSource, MicrophoneSource, find_input_device, list_input_devices
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import Error, Level, SourceFinal, Status
 

@@ -11,7 +11,8 @@ import jiwer
 import numpy as np
 import pytest
 
-from app.asr import FileSource, RecognizerOptions, StreamingRecognizer, recognize
+from app.asr import RecognizerOptions, StreamingRecognizer, recognize
+from app.audio import FileSource
 from app.asr.recognizer import collapse_loops, extend_committed, is_hallucination, join_units, units_of
 from app.shared.events import SourceFinal, SourcePartial
 

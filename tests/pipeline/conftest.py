@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from app.asr import SAMPLE_RATE, StreamingRecognizer, load_whisper
+from app.asr import StreamingRecognizer, load_whisper
+from app.audio import SAMPLE_RATE
 from app.pipeline import Pipeline, PipelineConfig
 from app.shared.events import Error, SourceFinal, Translation
 from models.phrasebook import DEFAULT_OUT as PHRASEBOOK

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from app.asr import FileSource
+from app.audio import FileSource, SourceKind
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import Status
 from app.translation import Translator
@@ -62,6 +62,7 @@ class VanishingMicrophone(FileSource):
 
     def __init__(self, path, vanish_at_s: float):
         super().__init__(path, realtime=False)
+        self.kind = SourceKind.MICROPHONE  # it stands in for one: the capture loop retries it
         self.vanish_at = int(vanish_at_s * 16000)
         self.vanished = self.resumed = False
 

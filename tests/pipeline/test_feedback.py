@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from app.asr import MicrophoneSource
+from app.audio import MicrophoneSource
 from app.pipeline import PipelineConfig
 from app.shared.events import Speech, Status
 from app.tts import SpeechOutput

@@ -14,7 +14,7 @@ import time
 import pytest
 import soundfile as sf
 
-from app.asr import FileSource
+from app.audio import FileSource
 from app.pipeline import PipelineConfig, Transcript
 from app.shared.events import DecodeStepEvent, Status, Translation
 from app.translation import Translator

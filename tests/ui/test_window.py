@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import soundfile
 
-from app.asr import SAMPLE_RATE, FileSource
+from app.audio import SAMPLE_RATE, FileSource, SourceKind
 from app.shared import events as ev
 from app.ui.main_window import MainWindow
 from tests.ui.conftest import nmt_model, phrasebook_translation, random_model, speak
@@ -218,7 +218,8 @@ class TwoSpeakers:
     def __init__(self, first, second, gate: threading.Event):
         self.parts = [FileSource(first, realtime=True), FileSource(second, realtime=True)]
         self.gate, self.index = gate, 0
-        self.level, self.captured_at = (0.0, 0.0), 0.0
+        self.kind, self.name, self.realtime = SourceKind.FILE, "two speakers", True
+        self.level, self.captured_at, self.overflow_s = (0.0, 0.0), 0.0, 0.0
 
     def start(self):
         self.parts[0].start()

@@ -1,7 +1,8 @@
 """Audio in: a microphone (sounddevice / PortAudio) or a recording standing in for one.
 
-Both sources deliver float32 mono blocks at 16 kHz through the same three calls:
-`start()`, `read(timeout)` (all audio that arrived since the last read, or None), `stop()`.
+Both follow app.shared.audio.AudioSource: float32 mono blocks at 16 kHz through the same
+three calls, `start()`, `read(timeout)` (all audio that arrived since the last read, or None),
+`stop()`.
 The microphone records at the device's own rate; blocks are converted to 16 kHz (PyAV's
 resampler, which keeps its filter state between blocks) in `read()`, off the PortAudio thread.
 """
@@ -16,9 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from app.shared.audio import SAMPLE_RATE, SourceKind
 from app.shared.errors import LiveTranslatorError
-
-SAMPLE_RATE = 16_000
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,8 @@ class MicrophoneSource:
     def __init__(self, device: int | str | None = None, *, buffer_s: float = 30.0, stall_s: float = 2.0,
                  start_timeout_s: float = 6.0):
         self.device = device
+        self.kind = SourceKind.MICROPHONE
+        self.realtime = True
         self.buffer_s, self.stall_s, self.start_timeout_s = buffer_s, stall_s, start_timeout_s
         self.device_info: InputDevice | None = None
         self.level = (0.0, 0.0)
@@ -117,6 +119,12 @@ class MicrophoneSource:
         self._failure: str | None = None
         self._last_callback = 0.0
         self._flowing = False  # the first block has arrived
+
+    @property
+    def name(self) -> str:
+        if self.device_info is not None:
+            return self.device_info.name
+        return "the default microphone" if self.device in (None, "") else str(self.device)
 
     # -- PortAudio thread -------------------------------------------------------------------
     def _callback(self, indata, frames, time_info, status) -> None:
@@ -205,9 +213,8 @@ class MicrophoneSource:
         return mono
 
     def _fail(self, why: str) -> None:
-        name = self.device_info.name if self.device_info else self.device
         self._close()
-        raise LiveTranslatorError(f"The microphone {name!r} stopped delivering audio ({why}); it may have been unplugged.",
+        raise LiveTranslatorError(f"The microphone {self.name!r} stopped delivering audio ({why}); it may have been unplugged.",
                                   "Reconnect it or pick another input device, then start listening again.")
 
     def _close(self) -> None:
@@ -233,6 +240,8 @@ class FileSource:
 
     def __init__(self, path: str | Path, *, realtime: bool = True, block_s: float = 0.1):
         self.path = Path(path)
+        self.kind = SourceKind.FILE
+        self.name = str(self.path)
         self.realtime, self.block_s = realtime, block_s
         self.level = (0.0, 0.0)
         self.overflow_s = 0.0
