@@ -25,7 +25,7 @@ import soundfile
 
 from app.shared.events import Error, Event, Speech
 
-# espeak-ng voices on Linux: `cmn-latn-pinyin` reads Mandarin properly (FIELD-NOTES §4).
+# espeak-ng voices on Linux: `cmn-latn-pinyin` reads Mandarin properly (docs/models.md, 'Speech voices').
 ESPEAK_VOICES = {"en": ("gmw/en-us", "gmw/en"), "zh": ("sit/cmn-latn-pinyin", "sit/cmn")}
 # Words that name a language in other platforms' voice ids, names and language tags.
 LANGUAGE_MARKS = {"en": ("en_", "en-", "english"), "zh": ("zh", "cmn", "chinese", "mandarin")}
