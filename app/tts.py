@@ -30,7 +30,7 @@ from app.shared.languages import Language
 log = logging.getLogger(__name__)
 
 # espeak-ng voices on Linux, best first: `cmn-latn-pinyin` reads Mandarin properly
-# (docs/engine.md, 'Speech output').
+# (docs/models.md, 'Speech voices').
 ESPEAK_VOICES = {Language.EN: ("gmw/en-us", "gmw/en"), Language.ZH: ("sit/cmn-latn-pinyin", "sit/cmn")}
 # Codes and words that name a language in voice language tags (or, without tags, in ids and names).
 LANGUAGE_WORDS = {Language.EN: {"en", "english"}, Language.ZH: {"zh", "cmn", "mandarin"}}

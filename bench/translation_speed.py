@@ -1,7 +1,7 @@
 """Translation speed: our ONNX engine vs CTranslate2, PyTorch generate and optimum, interleaved.
 
     .venv/bin/python bench/translation_speed.py --quick     # a couple of minutes
-    .venv/bin/python bench/translation_speed.py             # the README's table
+    .venv/bin/python bench/translation_speed.py             # the table in docs/performance.md
 
 Builds (once, cached) the full-size opus-mt-en-zh architecture with random weights, our ONNX
 export of it and its CTranslate2 conversion (bench_model.py). Each engine runs in its own

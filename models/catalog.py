@@ -1,6 +1,7 @@
 """The translation models the app knows how to fetch, and the ones already installed.
 
-Each catalog entry names the Hugging Face Hub files of a ready ONNX export (FIELD-NOTES §2).
+Each catalog entry names the Hugging Face Hub files of a ready ONNX export
+(docs/models.md, 'Ready ONNX repos on the Hub').
 Files keep their repo paths inside the model folder (`onnx/...` stays `onnx/...`), which is
 a layout the engine reads. Installed models live in `app.shared.paths.user_models_dir()/<key>`.
 """

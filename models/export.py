@@ -44,7 +44,8 @@ SIDE_FILES = (
 
 # The cross-attention cache gets its own axis name: sharing "encoder_sequence_length" with
 # encoder_attention_mask is false on the merged decoder's step 0 (mask N, past 0) and
-# onnxruntime can then fail with "Shape mismatch attempting to re-use buffer" (FIELD-NOTES §1).
+# onnxruntime can then fail with "Shape mismatch attempting to re-use buffer" (docs/engine.md,
+# 'Cache protocol').
 CROSS_PAST_AXIS = "encoder_past_sequence_length"
 
 

@@ -1,6 +1,7 @@
 """Build the small translation models the tests run on: `python -m models.fixtures [--out DIR]`.
 
-No English<->Chinese weights can be installed here (FIELD-NOTES §3), so each fixture is a tiny
+No English<->Chinese weights can be installed here (docs/models.md, 'Weights that install
+offline'), so each fixture is a tiny
 random-weight model built from a config, with real tokenizers trained by sentencepiece on
 models/fixture_corpus.txt, exported through models.export in every layout, plus the token ids
 transformers' `generate` gives for a list of sentences under several settings (references.json).

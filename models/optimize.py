@@ -4,7 +4,7 @@
 4.5x (Marian, M2M100: q and k each scaled by sqrt(scale), k transposed, an explicit Concat
 with the past, Softmax, a MatMul with v) by one `com.microsoft.MultiHeadAttention` node.
 A cached decoder step then runs ~350 nodes instead of ~1000: fewer dispatches, no
-intermediate transposes of the growing cache (README, Performance). onnxruntime's own
+intermediate transposes of the growing cache (docs/performance.md). onnxruntime's own
 transformer optimizer does not match these graphs (it fuses only the LayerNorms).
 
 The rewrite is checked, not assumed: every piece of a block is matched by op type, perm and

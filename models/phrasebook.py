@@ -1,6 +1,6 @@
 """The end-to-end fixture: two small Marian models that have memorised a phrasebook.
 
-No real English<->Chinese weights install here (FIELD-NOTES §3), so the whole chain is
+No real English<->Chinese weights install here (docs/models.md, 'Weights that install offline'), so the whole chain is
 tested on a task with a known answer: each model learns a few dozen everyday phrases
 (en->zh and zh->en) by heart, robust to what Whisper does to punctuation and case. A test
 can then speak a phrase with espeak-ng and require the exact phrasebook translation.
@@ -66,7 +66,7 @@ PHRASES = [
 SPOKEN_EN = ["Good morning.", "Thank you very much.", "Where is the station?", "I love you.",
              "The computer is broken.", "See you tomorrow."]
 SPOKEN_ZH = ["我爱你。", "我不知道。", "他是我的朋友。", "这个多少钱？"]
-MARIAN_LANGUAGE_TOKEN = ">>cmn_Hans<<"  # opus-mt-en-zh wants it first (FIELD-NOTES §2)
+MARIAN_LANGUAGE_TOKEN = ">>cmn_Hans<<"  # opus-mt-en-zh wants it first (docs/models.md, 'Marian and M2M100 prompts')
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "phrasebook"
 
 

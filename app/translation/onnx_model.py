@@ -150,7 +150,7 @@ def speed_settings(threads: int | None = None) -> ort.SessionOptions:
     (`session.force_spinning_stop`). Waking a sleeping thread for each of a step's ~60 parallel
     ops cost ~10% of a step; spinning between runs as well burned a core while Whisper and the
     window needed it, and the encoder's idle pool slowed the decoder's first step 2x
-    (README, Performance)."""
+    (docs/performance.md, 'What makes ours fast, and what limits it')."""
     options = ort.SessionOptions()  # one per session: config entries cannot be set twice
     if threads:
         options.intra_op_num_threads = threads
@@ -270,7 +270,7 @@ class Encoder:
 class DecoderRun:
     """One sentence's decoder state: the cache as OrtValues, advanced one step at a time.
 
-    Cache protocol (FIELD-NOTES §1): step 0 gets zero-length pasts (and use_cache_branch
+    Cache protocol (docs/engine.md, 'Cache protocol'): step 0 gets zero-length pasts (and use_cache_branch
     False) with the whole decoder prefix; later steps get only the newest token, the
     self-attention presents of the previous step as pasts, and the cross-attention presents
     of step 0. Which presents are kept is decided by the step number, never by shape.
@@ -452,7 +452,7 @@ class DecoderRun:
         that row gets the parent's cache from the first position where their tokens differ (the
         beams share the rest of their history), in place. Rows no beam reads are never touched.
         The cross-attention cache is the same in every row. Moving whole rows to follow the
-        beams' order cost 1.2-1.6 ms at step 100 with 4 beams (README, Performance)."""
+        beams' order cost 1.2-1.6 ms at step 100 with 4 beams (docs/performance.md)."""
         if self.self_cache is None:
             return
         sources = self.rows[beam_index]

@@ -1,9 +1,9 @@
 """Tokenizers and the prompt each model family needs for a direction.
 
 Marian (opus-mt): one direction per model; en→zh needs the target token `>>cmn_Hans<<` first
-when the vocabulary has one (FIELD-NOTES §2). M2M100: source `[__src__, pieces…, </s>]`, and the
-target language is forced as the first generated token, so the decoder prefix is
-`[</s>, __tgt__]`. Tokenizers come from transformers (sentencepiece files), or from
+when the vocabulary has one (docs/models.md, 'Marian and M2M100 prompts'). M2M100: source
+`[__src__, pieces…, </s>]`, and the target language is forced as the first generated token, so
+the decoder prefix is `[</s>, __tgt__]`. Tokenizers come from transformers (sentencepiece files), or from
 `tokenizer.json` alone (the tokenizers library) when that is all a folder has.
 """
 

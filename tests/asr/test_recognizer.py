@@ -1,6 +1,6 @@
 """Streaming recognition on real Whisper weights and espeak-ng speech.
 
-Thresholds were set from measurement on this machine (see README "Speech recognition"):
+Thresholds were set from measurement on this machine (see docs/performance.md, "Speech recognition"):
 tiny.en on the six English sentences: WER 0.09; base on the five Mandarin sentences
 (cmn-latn-pinyin voice): CER 0.24. espeak-ng's robotic voice is harder than people are.
 """

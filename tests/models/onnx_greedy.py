@@ -1,5 +1,5 @@
 """A minimal greedy loop over an exported folder, written from the cache protocol in
-FIELD-NOTES §1, used only to check that an export reproduces transformers' ids. (The app's
+docs/engine.md ('Cache protocol'), used only to check that an export reproduces transformers' ids. (The app's
 engine is app.translation; this stays independent of it so the two check each other.)"""
 
 from __future__ import annotations
