@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from app import paths
+from app.shared import paths
 from app.shared.errors import LiveTranslatorError
 from models import catalog
 
