@@ -12,6 +12,7 @@ ever translated en->zh, so no English reaches the Chinese stream after a switch.
 from __future__ import annotations
 
 import collections
+import functools
 import queue
 import logging
 import threading
@@ -225,7 +226,7 @@ class Pipeline:
             if self.on_event is not None:
                 try:
                     self.on_event(event)
-                except Exception as error:  # an observer's bug must not stop the pipeline
+                except Exception:  # an observer's bug must not stop the pipeline
                     log.exception("an event observer failed on %s", event.type)
 
     def _error(self, stage: Stage, error: BaseException | str, utterance_id: int | None = None, prefix: str = "") -> None:
@@ -324,7 +325,7 @@ class Pipeline:
                 except queue.Empty:
                     item = None
             if blocks:
-                self._recognize(session, lambda: self._feed(recognizer, blocks), direction)
+                self._recognize(session, functools.partial(self._feed, recognizer, blocks), direction)
                 if blocks[-1][1] is not None:
                     session.behind_s = time.monotonic() - blocks[-1][1]
             if item is _END:

@@ -220,7 +220,7 @@ def test_shared_cache_positions_come_from_the_cached_length_and_writes_stay(monk
     logits = {}
     for capacity in (2, 500):
         run = DecoderRun(t.model.decoders, t.model.encoder(ids, mask), mask, batch=1, capacity=capacity)
-        pointers = []
+        pointers, cached = [], None
         for k in range(1, 13):
             if sequence.shape[1] == k - 1:  # first pass: greedy tokens; second: the same ones
                 sequence = np.concatenate([sequence, [[int(np.argmax(cached[0]))]]], axis=1)
