@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 import queue
-import logging
 import re
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import soundfile

@@ -21,7 +21,8 @@ def add_parser(subparsers) -> None:
     e.add_argument("--quantize", action="store_true", help="also write int8 *_quantized.onnx twins")
     e.add_argument("--no-validate", action="store_true", help="skip optimum's comparison with PyTorch")
     e.add_argument("--no-fuse-attention", action="store_true",
-                   help="keep optimum's attention graphs (default: fuse them into MultiHeadAttention and share the self-attention cache buffer, faster)")
+                   help="keep optimum's attention graphs (default: fuse them into MultiHeadAttention "
+                        "and share the self-attention cache buffer, faster)")
     e.set_defaults(run=run_export)
 
     d = sub.add_parser("download", help="download a ready ONNX model (catalog name or owner/name repo)")

@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     if model is None:
         raise LiveTranslatorError(
             f"No translation model for {args.direction} is installed.",
-            f"Pass --nmt-model DIR, or install one: python -m app models download (see README, 'Translation models').")
+            "Pass --nmt-model DIR, or install one: python -m app models download (see README, 'Translation models').")
     # Our output keeps the real stdout; libraries that print (pyttsx3's espeak driver says
     # "Audio saved to ...", sometimes from its own thread) are sent to stderr meanwhile.
     out, sys.stdout = sys.stdout, sys.stderr

@@ -13,18 +13,20 @@ from __future__ import annotations
 
 import collections
 import functools
-import queue
 import logging
+import queue
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from app.shared.errors import LiveTranslatorError
+from app.pipeline.transcript import Transcript
 from app.shared.audio import AudioSource, SourceKind
+from app.shared.errors import LiveTranslatorError
 from app.shared.events import (
     DecodeStepEvent,
     Error,
@@ -38,7 +40,6 @@ from app.shared.events import (
     Translation,
 )
 from app.shared.languages import Direction
-from app.pipeline.transcript import Transcript
 
 log = logging.getLogger(__name__)
 

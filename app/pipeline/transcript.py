@@ -14,8 +14,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.shared.paths import transcripts_dir
 from app.shared.events import Error, Event, SourceFinal, Speech, Status, Translation
+from app.shared.paths import transcripts_dir
 
 RECORDED = (SourceFinal, Translation, Speech, Error, Status)
 
@@ -47,7 +47,7 @@ class Transcript:
         self._entries: dict[int, TranscriptEntry] = {}
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> "Transcript":
+    def load(cls, path: str | os.PathLike) -> Transcript:
         """Read a saved session (for export after the fact); further records append to it."""
         transcript = cls(path)
         with open(path, encoding="utf-8") as lines:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 
@@ -134,7 +134,7 @@ class Translator:
 
     @classmethod
     def load(cls, model_dir: Path | str, direction: Direction | str = Direction.EN_ZH, prefer_quantized: bool = False,
-             threads: int | None = None) -> "Translator":
+             threads: int | None = None) -> Translator:
         direction = Direction.parse(direction)
         model = load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads)
         if direction not in model.directions:

@@ -10,6 +10,7 @@ from PySide6.QtCore import QByteArray, QSettings
 from app.shared.languages import Direction, Language
 from app.shared.paths import settings_dir
 
+
 @dataclass
 class UiSettings:
     direction: str = Direction.EN_ZH.value

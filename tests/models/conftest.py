@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from local_hub import LocalHub  # tests/models is on sys.path (no __init__: `models` is the real package)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "nmt"

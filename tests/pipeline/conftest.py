@@ -105,7 +105,7 @@ class Run:
     def errors(self, stage: str | None = None) -> list[Error]:
         return [e for e in self.of(Error) if stage is None or e.stage == stage]
 
-    def run(self, timeout: float = 240) -> "Run":
+    def run(self, timeout: float = 240) -> Run:
         self.pipeline.start()
         finished = self.pipeline.wait_until_done(timeout)
         self.pipeline.stop()

@@ -24,7 +24,7 @@ def family_dir(family: str) -> Path:
     return path
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def references(family: str) -> dict:
     return json.loads((family_dir(family) / "references.json").read_text(encoding="utf-8"))
 
@@ -47,7 +47,7 @@ def generate_settings(case: dict) -> dict:
     return {k: v for k, v in case["settings"].items() if k not in ("do_sample", "forced_bos_token_id")}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def translator(folder: str, direction: str, prefer_quantized: bool = False) -> Translator:
     return Translator.load(folder, direction, prefer_quantized=prefer_quantized)
 
@@ -60,8 +60,8 @@ def all_layout_params():
         if not (FIXTURES / f / "references.json").is_file():
             params.append(pytest.param(f, "missing", "-", id=f"{f}-missing"))
             continue
-        params += [pytest.param(f, l, d, id=f"{f}-{l}-{d}") for l in layouts(f) for d in directions(f)
-                   if (FIXTURES / f / l / "config.json").is_file()]
+        params += [pytest.param(f, layout, d, id=f"{f}-{layout}-{d}") for layout in layouts(f) for d in directions(f)
+                   if (FIXTURES / f / layout / "config.json").is_file()]
     return params
 
 

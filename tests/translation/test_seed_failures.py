@@ -14,9 +14,8 @@ from app.translation import DecodeOptions, Translator
 from app.translation.onnx_model import DecoderRun, numpy_view
 from app.translation.search import Search
 
-from .conftest import cases, family_dir, generate_settings, translator
+from .conftest import cases, family_dir, translator
 from .graph_edits import add_unused_input, force_next_token
-
 
 # -- seed: a decoder export missing the encoder-cache inputs (15 inputs, fed 28) ------------
 
