@@ -1,11 +1,26 @@
-"""`python -m app models export|download|doctor|list`: get translation models and check them."""
+"""`python -m app models export|download|doctor|list`: get translation models and check them.
+
+`export` is build tooling (torch, optimum-onnx: the `export` extra), which the app never
+imports: its arguments are defined here, with the other subcommands, and it runs as a child
+process, `python -m models export ...`, whose output and exit status pass through.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import subprocess
 import sys
+from pathlib import Path
 
-from models.export import LAYOUTS
+from app.shared.errors import LiveTranslatorError
+
+# models.export.LAYOUTS' names (tests/model_store/test_cli.py checks they agree).
+EXPORT_LAYOUTS = ("merged", "split", "both", "onnx-subdir", "legacy")
+# What the export needs besides the `models` package (top-level names: found without importing).
+EXPORT_MODULES = ("torch", "optimum", "onnx")
+INSTALL_EXPORT = ("From a checkout of the source: pip install -e '.[export]' "
+                  "(or pip install 'live-translator[export]'), then run the same command again.")
 
 
 def add_parser(subparsers) -> None:
@@ -14,14 +29,7 @@ def add_parser(subparsers) -> None:
     sub = p.add_subparsers(dest="models_command", metavar="SUBCOMMAND", required=True)
 
     e = sub.add_parser("export", help="export a Hugging Face seq2seq model folder to ONNX (needs the export extra)")
-    e.add_argument("hf_dir", metavar="HF_DIR", help="a save_pretrained folder (config.json, weights, tokenizer)")
-    e.add_argument("out", metavar="OUT", help="the model folder to write (one folder per layout if several)")
-    e.add_argument("--layout", action="append", choices=list(LAYOUTS), metavar="LAYOUT",
-                   help=f"{', '.join(LAYOUTS)} (repeatable; default merged)")
-    e.add_argument("--quantize", action="store_true", help="also write int8 *_quantized.onnx twins")
-    e.add_argument("--no-validate", action="store_true", help="skip optimum's comparison with PyTorch")
-    e.add_argument("--no-fuse-attention", action="store_true",
-                   help="keep optimum's attention graphs (default: fuse them into MultiHeadAttention and share the self-attention cache buffer, faster)")
+    add_export_arguments(e)
     e.set_defaults(run=run_export)
 
     d = sub.add_parser("download", help="download a ready ONNX model (catalog name or owner/name repo)")
@@ -38,18 +46,54 @@ def add_parser(subparsers) -> None:
     ls.set_defaults(run=run_list)
 
 
-def run_export(args: argparse.Namespace) -> int:
-    from models.export import export_onnx
+def add_export_arguments(parser: argparse.ArgumentParser) -> None:
+    """`models export`'s arguments; `python -m models export` parses the same ones."""
+    parser.add_argument("hf_dir", metavar="HF_DIR", help="a save_pretrained folder (config.json, weights, tokenizer)")
+    parser.add_argument("out", metavar="OUT", help="the model folder to write (one folder per layout if several)")
+    parser.add_argument("--layout", action="append", choices=list(EXPORT_LAYOUTS), metavar="LAYOUT",
+                        help=f"{', '.join(EXPORT_LAYOUTS)} (repeatable; default merged)")
+    parser.add_argument("--quantize", action="store_true", help="also write int8 *_quantized.onnx twins")
+    parser.add_argument("--no-validate", action="store_true", help="skip optimum's comparison with PyTorch")
+    parser.add_argument("--no-fuse-attention", action="store_true",
+                        help="keep optimum's attention graphs (default: fuse them into MultiHeadAttention "
+                             "and share the self-attention cache buffer, faster)")
 
-    for folder in export_onnx(args.hf_dir, args.out, layouts=tuple(args.layout or ["merged"]),
-                              quantize=args.quantize, validate=not args.no_validate,
-                              fuse=not args.no_fuse_attention):
-        print(f"{folder.layout}: {folder.path} ({', '.join(folder.onnx_files)})")
-    return 0
+
+def export_argv(args: argparse.Namespace) -> list[str]:
+    """The parsed export arguments as a command line again, for the child process."""
+    argv = [args.hf_dir, args.out]
+    for layout in args.layout or []:
+        argv += ["--layout", layout]
+    flags = {"--quantize": args.quantize, "--no-validate": args.no_validate,
+             "--no-fuse-attention": args.no_fuse_attention}
+    return argv + [flag for flag, on in flags.items() if on]
+
+
+def export_tooling_problem() -> LiveTranslatorError | None:
+    """Why `python -m models export` cannot run here, or None. Looks without importing."""
+    if getattr(sys, "frozen", False):
+        return LiveTranslatorError("The packaged app does not include the model export tooling.", INSTALL_EXPORT)
+    spec = importlib.util.find_spec("models")
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    if not any((Path(folder) / "export.py").is_file() for folder in locations):
+        return LiveTranslatorError("The model export tooling (the `models` package) is not installed.", INSTALL_EXPORT)
+    missing = [name for name in EXPORT_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        return LiveTranslatorError(f"Exporting needs {', '.join(missing)}, which is not installed (the `export` extra).",
+                                   INSTALL_EXPORT)
+    return None
+
+
+def run_export(args: argparse.Namespace) -> int:
+    problem = export_tooling_problem()
+    if problem is not None:
+        raise problem
+    # stdout and stderr are inherited: the export's lines and errors reach the user unchanged.
+    return subprocess.run([sys.executable, "-m", "models", "export", *export_argv(args)]).returncode
 
 
 def run_download(args: argparse.Namespace) -> int:
-    from models.download import download
+    from app.model_store.download import download
 
     last = [-1]
 
@@ -66,14 +110,14 @@ def run_download(args: argparse.Namespace) -> int:
 
 
 def run_doctor(args: argparse.Namespace) -> int:
-    from models.doctor import run_doctor as doctor  # the engine's finding, in words
+    from app.model_store.doctor import run_doctor as doctor  # the engine's finding, in words
 
     return doctor(args.dir)
 
 
 def run_list(args: argparse.Namespace) -> int:
+    from app.model_store import catalog
     from app.shared.paths import user_models_dir
-    from models import catalog
 
     installed = {m.key: m for m in catalog.installed_models() if m.key}
     print("Downloadable (python -m app models download NAME):")
