@@ -79,7 +79,7 @@ def export_tooling_problem() -> LiveTranslatorError | None:
         return LiveTranslatorError("The model export tooling (the `models` package) is not installed.", INSTALL_EXPORT)
     missing = [name for name in EXPORT_MODULES if importlib.util.find_spec(name) is None]
     if missing:
-        return LiveTranslatorError(f"Exporting needs {', '.join(missing)}, which is not installed (the `export` extra).",
+        return LiveTranslatorError(f"Exporting needs the `export` extra; not installed: {', '.join(missing)}.",
                                    INSTALL_EXPORT)
     return None
 

@@ -44,7 +44,7 @@ def test_export_without_its_tooling_says_how_to_install_it(tmp_path, monkeypatch
     monkeypatch.setattr(cli, "EXPORT_MODULES", cli.EXPORT_MODULES + ("no_such_export_backend",))
     assert main(["models", "export", str(tmp_path), str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    assert "error: Exporting needs no_such_export_backend, which is not installed (the `export` extra)." in err
+    assert "error: Exporting needs the `export` extra; not installed: no_such_export_backend." in err
     assert "pip install -e '.[export]'" in err
     assert not (tmp_path / "out").exists()
 
