@@ -28,15 +28,9 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def default_nmt_dir(direction: str):
-    try:
-        from models.catalog import default_nmt_dir as find
-    except ImportError:
-        return None
-    return find(direction)
-
-
 def run(args: argparse.Namespace) -> int:
+    from app.model_store.catalog import default_nmt_dir
+
     model = args.nmt_model or default_nmt_dir(args.direction)
     if model is None:
         raise LiveTranslatorError(

@@ -1,5 +1,5 @@
 """Shared helpers for the translation engine tests: the committed fixture models
-(tests/fixtures/nmt, built by `python -m models.fixtures`) and their generate() references."""
+(tests/fixtures/nmt, built by `python -m models.fixtures --out tests/fixtures/nmt`) and their generate() references."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ FAMILIES = ("marian-en-zh", "marian-zh-en", "m2m100")
 def family_dir(family: str) -> Path:
     path = FIXTURES / family
     # A missing fixture is a failure, not a skip: CI has them committed.
-    assert (path / "references.json").is_file(), f"fixture {path} is missing: run `python -m models.fixtures`"
+    assert (path / "references.json").is_file(), f"fixture {path} is missing: run `python -m models.fixtures --out tests/fixtures/nmt`"
     return path
 
 

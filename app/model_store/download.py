@@ -16,8 +16,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from app.model_store import catalog
 from app.shared.errors import LiveTranslatorError
-from models import catalog
 
 Progress = Callable[[int, int], None]
 
