@@ -151,7 +151,8 @@ class DecoderEvent(UtteranceEvent):
 
 @dataclass(frozen=True)
 class DecodeStepEvent(DecoderEvent, type="step"):
-    """One decoder step of the translation worker."""
+    """One decoder step of the translation worker, for the diagnostics panel: the token chosen,
+    its alternatives, the cache lengths, the time it took."""
 
     step: DecodeStep
 
