@@ -1,0 +1,78 @@
+"""Fixtures for the caption server tests: servers on free ports, real pipeline events, and a
+real browser (Debian's Chromium driven by Playwright; nothing is downloaded)."""
+
+from __future__ import annotations
+
+import http.client
+import os
+from pathlib import Path
+
+import pytest
+
+from app.captions import CaptionServer
+from app.shared.events import SourceFinal, SourcePartial, Translation
+from app.shared.languages import Direction
+
+CHROMIUM = os.environ.get("LT_TEST_CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture
+def serve():
+    """serve(**kwargs) -> a started CaptionServer (stopped after the test)."""
+    servers = []
+
+    def make(**kwargs) -> CaptionServer:
+        server = CaptionServer(**{"port": 0, **kwargs})
+        server.start()
+        servers.append(server)
+        return server
+
+    yield make
+    for server in servers:
+        server.stop()
+
+
+def get(server: CaptionServer, path: str, method: str = "GET", headers: dict | None = None) -> tuple[int, bytes]:
+    """One request with the path sent exactly as given (http.client neither decodes nor folds it)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        connection.request(method, path, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def partial(uid: int, text: str, committed: str = "") -> SourcePartial:
+    return SourcePartial(utterance_id=uid, text=text, committed=committed, start=0.0, end=1.0)
+
+
+def final(uid: int, text: str) -> SourceFinal:
+    return SourceFinal(utterance_id=uid, text=text, start=0.0, end=1.0, speech_end_at=0.0)
+
+
+def translation(uid: int, source: str, text: str, provisional: bool = False, **extra) -> Translation:
+    event = Translation(utterance_id=uid, source=source, text=text, provisional=provisional,
+                        direction=Direction.EN_ZH, latency_ms=None if provisional else 120.0)
+    for name, value in extra.items():  # fields a later Translation may carry (stable, speaker)
+        object.__setattr__(event, name, value)
+    return event
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    assert Path(CHROMIUM).is_file(), f"Debian's Chromium is missing at {CHROMIUM}: ./setup.sh test installs it"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1000, "height": 560})
+    page = context.new_page()
+    yield page
+    context.close()
