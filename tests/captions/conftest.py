@@ -9,6 +9,18 @@ from pathlib import Path
 
 import pytest
 
+# The pipeline tests' recordings (espeak-ng speech), phrasebook models and Whisper weights.
+from pipeline.conftest import (  # noqa: F401  (fixtures)
+    SPOKEN_EN,
+    english,
+    expected,
+    phrasebook,
+    recognizer,
+    recording,
+    transcripts_in_tmp,
+    whisper_base,
+)
+
 from app.captions import CaptionServer
 from app.shared.events import SourceFinal, SourcePartial, Translation
 from app.shared.languages import Direction
