@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import http.client
 import os
+import selectors
+import socket
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -88,3 +92,60 @@ def page(browser):
     page = context.new_page()
     yield page
     context.close()
+
+
+def open_stream(server: CaptionServer, receive_buffer: int | None = None) -> socket.socket:
+    sock = socket.socket()
+    if receive_buffer:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    sock.connect(("127.0.0.1", server.port))
+    sock.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+    return sock
+
+
+class Readers:
+    """Many event-stream clients read on one thread; counts the caption updates each got."""
+
+    MARK = b'"type": "caption"'
+
+    def __init__(self, socks: list[socket.socket], mark: bytes = MARK):
+        self.socks, self.MARK = socks, mark
+        self.counts = [0] * len(socks)
+        self.closed = [False] * len(socks)
+        self.tails = [b""] * len(socks)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        selector = selectors.DefaultSelector()
+        for i, sock in enumerate(self.socks):
+            selector.register(sock, selectors.EVENT_READ, i)
+        while not self.stop.is_set():
+            for key, _ in selector.select(0.1):
+                i = key.data
+                data = key.fileobj.recv(1 << 16)
+                if not data:
+                    self.closed[i] = True
+                    selector.unregister(key.fileobj)
+                    continue
+                chunk = self.tails[i] + data
+                self.counts[i] += chunk.count(self.MARK)
+                keep = len(self.MARK) - 1  # a mark cut in two is counted with the next chunk
+                self.tails[i] = chunk[-keep:].replace(self.MARK, b"")
+        selector.close()
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        for sock in self.socks:
+            sock.close()
+
+
+def wait_for(condition, timeout: float = 20.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()

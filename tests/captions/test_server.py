@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import socket
 import sys
-import threading
 import time
 
 import psutil
@@ -16,7 +14,7 @@ from app.captions.state import Captions
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import DecodeStep, DecodeStepEvent, Level, Status
 
-from .conftest import final, get, partial, translation
+from .conftest import Readers, final, get, open_stream, partial, translation, wait_for
 
 SECRET = "早上好，这是只给持有密钥的人看的字幕。"
 
@@ -173,65 +171,6 @@ def test_only_get(serve):
 
 
 # --- slow pages and many pages --------------------------------------------------------------------
-
-
-def open_stream(server: CaptionServer, receive_buffer: int | None = None) -> socket.socket:
-    sock = socket.socket()
-    if receive_buffer:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
-    sock.connect(("127.0.0.1", server.port))
-    sock.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
-    return sock
-
-
-class Readers:
-    """Many event-stream clients read on one thread; counts the caption updates each got."""
-
-    MARK = b'"type": "caption"'
-
-    def __init__(self, socks: list[socket.socket]):
-        self.socks = socks
-        self.counts = [0] * len(socks)
-        self.closed = [False] * len(socks)
-        self.tails = [b""] * len(socks)
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self) -> None:
-        import selectors
-
-        selector = selectors.DefaultSelector()
-        for i, sock in enumerate(self.socks):
-            selector.register(sock, selectors.EVENT_READ, i)
-        while not self.stop.is_set():
-            for key, _ in selector.select(0.1):
-                i = key.data
-                data = key.fileobj.recv(1 << 16)
-                if not data:
-                    self.closed[i] = True
-                    selector.unregister(key.fileobj)
-                    continue
-                chunk = self.tails[i] + data
-                self.counts[i] += chunk.count(self.MARK)
-                keep = len(self.MARK) - 1  # a mark cut in two is counted with the next chunk
-                self.tails[i] = chunk[-keep:].replace(self.MARK, b"")
-        selector.close()
-
-    def close(self) -> None:
-        self.stop.set()
-        self.thread.join()
-        for sock in self.socks:
-            sock.close()
-
-
-def wait_for(condition, timeout: float = 20.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
 
 
 def test_fifty_pages_and_one_that_never_reads_memory_stays_flat(serve):
