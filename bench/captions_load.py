@@ -2,10 +2,11 @@
 
 A recording of espeak-ng speech is fed at speaking speed (as a microphone would deliver it)
 through the whole pipeline (Silero VAD + Whisper base + the phrasebook translation model), in
-rounds that alternate: without the caption server, and with it serving 50 event-stream
-clients that read everything plus one that never reads a byte. Prints the median latency
-(end of speech -> final translation) of each kind of run and their ratio, and the process's
-memory (RSS) at the start and end of each run with clients.
+rounds that alternate (ABBA): without the caption server, and with it serving 50 event-stream
+clients that read everything plus one that never reads a byte (in a child process, as phones
+and OBS are). Prints the median latency (end of speech -> final translation) of each kind of
+run and their ratio, the process's memory (RSS) at the start and end of each run, and the CPU
+time the server's thread used (a figure that a busy machine's noise does not blur).
 
     .venv/bin/python bench/captions_load.py [--rounds 3] [--clients 50] [--utterances 8]
 """
@@ -16,9 +17,10 @@ import argparse
 import selectors
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
-import threading
+import time
 from pathlib import Path
 
 import psutil
@@ -42,17 +44,27 @@ def stream(port: int, receive_buffer: int | None = None) -> socket.socket:
     return sock
 
 
-def read_all(socks: list[socket.socket], stop: threading.Event, received: list[int]) -> None:
+def pages(port: int, clients: int) -> int:
+    """The child process: `clients` pages that read everything and one that never reads, until
+    stdin closes; prints how many bytes the readers got."""
+    socks = [stream(port) for _ in range(clients)]
+    stuck = stream(port, receive_buffer=4096)
     selector = selectors.DefaultSelector()
     for sock in socks:
         selector.register(sock, selectors.EVENT_READ)
-    while not stop.is_set():
-        for key, _ in selector.select(0.1):
+    selector.register(sys.stdin, selectors.EVENT_READ)
+    received = 0
+    print("ready", flush=True)
+    while True:
+        for key, _ in selector.select():
+            if key.fileobj is sys.stdin:
+                print(received, flush=True)
+                stuck.close()
+                return 0
             data = key.fileobj.recv(1 << 16)
             if not data:
                 selector.unregister(key.fileobj)
-            received[0] += len(data)
-    selector.close()
+            received += len(data)
 
 
 def run_once(wav: Path, recognizer, clients: int) -> dict:
@@ -63,17 +75,17 @@ def run_once(wav: Path, recognizer, clients: int) -> dict:
             latencies.append(event.latency_ms)
 
     observers = [collect]
-    server = socks = stop = reader = None
-    received = [0]
-    if clients:
+    server = child = None
+    if clients:  # the pages live in another process, as phones and OBS do
         server = CaptionServer(port=0)
         server.start()
         observers.append(server.on_event)
-        socks = [stream(server.port) for _ in range(clients)]
-        socks.append(stream(server.port, receive_buffer=4096))  # never read
-        stop = threading.Event()
-        reader = threading.Thread(target=read_all, args=(socks[:-1], stop, received), daemon=True)
-        reader.start()
+        child = subprocess.Popen([sys.executable, __file__, "--pages-for", str(server.port), "--clients", str(clients)],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert child.stdout.readline().strip() == "ready"
+        deadline = time.monotonic() + 10
+        while server.stats()["clients"] < clients + 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
     config = PipelineConfig(direction="en-zh", input_path=wav, realtime=True, tts_enabled=False,
                             save_transcript=False, nmt_models={"en-zh": PHRASEBOOK / "en-zh"})
     def observe(event) -> None:
@@ -89,12 +101,14 @@ def run_once(wav: Path, recognizer, clients: int) -> dict:
     stats = {}
     if server is not None:
         stats = server.stats()
-        stop.set()
-        reader.join()
-        for sock in socks:
-            sock.close()
+        native_id = server.thread_id
+        times = next(t for t in psutil.Process().threads() if t.id == native_id)
+        stats["server_cpu_s"] = times.user_time + times.system_time
+        child.stdin.close()
+        stats["bytes"] = int(child.stdout.readline())
+        child.wait()
         server.stop()
-    return {"latencies": latencies, "rss_start": rss_start, "rss_end": rss_end, "bytes": received[0], **stats}
+    return {"latencies": latencies, "rss_start": rss_start, "rss_end": rss_end, **stats}
 
 
 def main() -> int:
@@ -102,7 +116,10 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--utterances", type=int, default=8)
+    parser.add_argument("--pages-for", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.pages_for:
+        return pages(args.pages_for, args.clients)
     with tempfile.TemporaryDirectory() as folder:
         wav = make_recording(args.utterances, Path(folder))
         recognizer = StreamingRecognizer(load_whisper("base"), language="en")
@@ -110,14 +127,16 @@ def main() -> int:
         medians: dict[str, list[float]] = {"without": [], "with": []}
         growth: dict[str, list[float]] = {"without": [], "with": []}
         for round_ in range(args.rounds):
-            for kind, clients in (("without", 0), ("with", args.clients)):
+            order = (("without", 0), ("with", args.clients))
+            for kind, clients in order if round_ % 2 == 0 else order[::-1]:  # ABBA: drift cancels
                 result = run_once(wav, recognizer, clients)
                 median = statistics.median(result["latencies"])
                 medians[kind].append(median)
                 growth[kind].append((result["rss_end"] - result["rss_start"]) / 2**20)
                 extra = f"  RSS {result['rss_start'] / 2**20:.1f} -> {result['rss_end'] / 2**20:.1f} MB"
                 if clients:
-                    extra += (f", {result['bytes'] / 1024:.0f} KB to the readers,"
+                    extra += (f", server thread CPU {result['server_cpu_s'] * 1000:.0f} ms,"
+                              f" {result['bytes'] / 1024:.0f} KB to the readers,"
                               f" pages open {result['clients']}, dropped {result['dropped']}")
                 print(f"round {round_ + 1} {kind:>7} pages: median latency {median:6.0f} ms"
                       f" ({len(result['latencies'])} finals){extra}", flush=True)

@@ -207,6 +207,11 @@ class CaptionServer:
         except RuntimeError:
             pass
 
+    @property
+    def thread_id(self) -> int | None:
+        """The native id of the server's thread (benchmarks read its CPU time)."""
+        return self._thread.native_id if self._thread is not None else None
+
     def stats(self) -> dict:
         """Connected pages and queued updates (read from another thread: a rough figure)."""
         clients = list(self.clients)

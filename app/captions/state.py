@@ -80,6 +80,8 @@ class Captions:
                 caption["source"] = event.source
         self.seq += 1
         caption["seq"] = self.seq
+        if caption["source_final"] and not caption["source"] and not caption["translation"]:
+            del self.items[event.utterance_id]  # nothing was said after all (noise): pages drop it
         return {"type": "caption", "session": self.session, **caption}
 
     def _caption(self, utterance_id: int) -> dict[str, Any]:

@@ -115,6 +115,11 @@
     }
     if (c.seq <= row.seq) return; // already newer
     row.seq = c.seq;
+    if (c.source_final && !c.source && !c.translation) { // nothing was said after all (noise)
+      row.el.remove();
+      rows.delete(c.id);
+      return;
+    }
     setLine(row.source, c.source, c.source_stable, c.source_final);
     setLine(row.translation, c.translation, c.translation_stable, c.translation_final);
     if (c.speaker) {

@@ -55,9 +55,11 @@ def test_fifty_pages_and_a_dead_one_during_a_run(recording, phrasebook, recogniz
         finals = [t.text for t in run.translations()]
         assert finals == expected(SPOKEN_EN, "en-zh")
         assert wait_for(lambda: readers.counts == [len(finals)] * 50, 20), readers.counts
-        # The pipeline's side of the server: a hand-over to another thread, whatever the pages do.
+        # The pipeline's side of the server: a hand-over to another thread, whatever the pages do
+        # (a wait on the dead page would last its 10 s write timeout; the slowest call here is
+        # the machine's scheduling noise).
         ordered = sorted(observer.times)
-        assert ordered[len(ordered) // 2] < 0.001 and ordered[-1] < 0.05, (ordered[len(ordered) // 2], ordered[-1])
+        assert ordered[len(ordered) // 2] < 0.001 and ordered[-1] < 1.0, (ordered[len(ordered) // 2], ordered[-1])
         assert max(queued, default=0) <= 51 * 32
         assert server.stats()["clients"] + server.stats()["dropped"] == 51
     finally:

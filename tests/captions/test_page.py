@@ -52,6 +52,10 @@ def test_late_joiner_sees_the_session_then_live_updates_provisional_lighter(serv
     assert opacity(page, f"{row} .translation .pending") < 0.8
     assert opacity(page, ".caption[data-id='0'] .translation .settled") == 1.0
 
+    server.on_event(partial(2, "hm", ""))  # noise: a row appears, then goes when its final is empty
+    page.wait_for_selector(".caption[data-id='2']", timeout=TIMEOUT_MS)
+    server.on_event(final(2, ""))
+    page.wait_for_selector(".caption[data-id='2']", state="detached", timeout=TIMEOUT_MS)
     server.on_event(final(1, "How are you doing?"))
     server.on_event(translation(1, "How are you doing?", "你好吗？"))
     page.wait_for_selector(f"{row} .translation.final", timeout=TIMEOUT_MS)

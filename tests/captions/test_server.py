@@ -54,6 +54,13 @@ def test_stable_prefix_and_speaker_are_passed_on_when_a_translation_carries_them
     assert captions.apply(translation(5, "x", "好", provisional=True, stable=99))["translation_stable"] == 1
 
 
+def test_an_utterance_that_ends_with_no_text_is_dropped():
+    captions = Captions()
+    captions.apply(partial(0, "uh", ""))
+    update = captions.apply(final(0, "  "))
+    assert update["source"] == "" and update["source_final"] and captions.snapshot()["captions"] == []
+
+
 def test_captions_kept_are_bounded():
     captions = Captions(max_captions=10)
     for uid in range(50):
@@ -183,18 +190,21 @@ def test_fifty_pages_and_one_that_never_reads_memory_stays_flat(serve):
     assert wait_for(lambda: server.stats()["clients"] == 51, 10)
     process = psutil.Process()
     text = "这是一句很长的翻译，" * 200  # ~6 KB per update
-    n, slowest, rss = 900, 0.0, []
+    n, took, rss = 900, [], []
     for i in range(n):
         started = time.perf_counter()  # ten utterances, revised again and again: the captions kept stay small
         server.on_event(translation(i % 10, "a long sentence", f"{i} {text}", provisional=True))
-        slowest = max(slowest, time.perf_counter() - started)
+        took.append(time.perf_counter() - started)
         if i % 5 == 0:
             time.sleep(0.05)  # 100 updates a second, in bursts: more than a busy pipeline makes
         if i in (n // 3, n - 1):
             assert wait_for(lambda sent=i + 1: min(readers.counts) >= sent, 60), (i, min(readers.counts))
             rss.append(process.memory_info().rss)
     try:
-        assert slowest < 0.05, f"on_event took {slowest * 1000:.1f} ms"
+        # A hand-over, not a wait: waiting on the dead page would take its 10 s write timeout.
+        # (The slowest call is the machine's scheduling noise: up to 0.1 s seen at load 15.)
+        took.sort()
+        assert took[len(took) // 2] < 0.001 and took[-1] < 1.0, (took[len(took) // 2], took[-1])
         assert readers.counts == [n] * 50, "a reading page missed updates"
         assert server.stats()["dropped"] == 1 and server.stats()["clients"] == 50
         stuck.settimeout(5)
