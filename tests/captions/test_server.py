@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import subprocess
 import sys
 import time
 
@@ -218,3 +220,21 @@ def test_fifty_pages_and_one_that_never_reads_memory_stays_flat(serve):
     finally:
         readers.close()
         stuck.close()
+
+
+def test_run_serve_prints_the_url_with_a_key_off_loopback_and_explains_bad_addresses(phrasebook, tmp_path):
+    base = [sys.executable, "-m", "app", "run", "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]),
+            "--input", str(tmp_path / "none.wav")]
+    result = subprocess.run([*base, "--serve", "0.0.0.0:0"], check=False, capture_output=True, text=True, timeout=120)
+    assert re.search(r"^captions: http://[\d.]+:\d+/\?key=[\w-]{20,}$", result.stderr, re.MULTILINE), result.stderr
+    result = subprocess.run([*base, "--serve", "somewhere:http"], check=False, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 2 and "'somewhere:http' is not an address to serve captions on" in result.stderr
+
+
+def test_the_caption_server_imports_no_stage_window_or_tooling():
+    """It observes events (app.shared) and nothing else of the app: no Qt, no pipeline, no models."""
+    code = "import json, sys, app.captions, app.captions.server, app.captions.state; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, timeout=120)
+    forbidden = ("app.asr", "app.pipeline", "app.translation", "app.ui", "app.tts", "models", "PySide6")
+    assert [m for m in json.loads(done.stdout) if any(m == f or m.startswith(f + ".") for f in forbidden)] == []
