@@ -100,6 +100,8 @@ def test_query_options(serve, page):
     wait_text(page, "第4行")
     assert [c["id"] for c in captions(page)] == [1, 2, 3, 4]
     assert float(page.eval_on_selector("#captions", "e => parseFloat(getComputedStyle(e).fontSize)")) >= 40
+    page.set_viewport_size({"width": 390, "height": 800})  # a phone: smaller, but still big
+    assert float(page.eval_on_selector("#captions", "e => parseFloat(getComputedStyle(e).fontSize)")) >= 28
 
 
 def test_the_page_waits_for_the_app_and_reconnects_after_a_restart(serve, page):
