@@ -60,10 +60,12 @@ def test_a_recording_run_with_serve_is_shown_live_in_the_browser(recording, phra
     shown = page.eval_on_selector_all(".caption .translation", "ps => ps.map(p => p.textContent)")
     assert shown == finals
     assert page.eval_on_selector_all(".caption .translation", "ps => ps.every(p => p.classList.contains('final'))")
-    # While it ran, the page showed provisional text lighter than settled text.
+    # While it ran, the page showed provisional text lighter than settled text. (On a loaded
+    # machine recognition can fall behind and go straight to final text: then there is none.)
     seen = page.evaluate("window.seen")
     provisional = [s for s in seen if s["kind"] in ("source", "translation")]
-    assert provisional, "the page never showed provisional text"
+    partials = [e for e in lines if e["type"] == "partial" and e["text"] != e["committed"]]
+    assert provisional or not partials, f"the page never showed provisional text; the run had {len(partials)}"
     assert all(s["opacity"] < 0.8 for s in provisional)
     assert all(s["opacity"] == 1.0 for s in seen if s["kind"] == "final")
     if any(e["type"] == "translation" and e["provisional"] for e in lines):
