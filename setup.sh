@@ -14,8 +14,9 @@ apt_app=(python3 python3-venv espeak-ng libportaudio2 alsa-utils libegl1 libgl1 
          libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0
          libxcb-shape0 libxcb-randr0 libxcb-xfixes0 libxcb-xkb1 libdbus-1-3 libfontconfig1
          fonts-noto-cjk)
-# Tests also speak with espeak-ng into a PulseAudio virtual microphone and film the window on Xvfb.
-apt_test=(sox pulseaudio pulseaudio-utils libasound2-plugins xvfb binutils)
+# Tests also speak with espeak-ng into a PulseAudio virtual microphone, film the window on Xvfb
+# and open the caption page in Chromium (driven by Playwright, which downloads no browser).
+apt_test=(sox pulseaudio pulseaudio-utils libasound2-plugins xvfb binutils chromium)
 
 if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
     want=("${apt_app[@]}")

@@ -25,6 +25,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--no-tts", action="store_true", help="do not speak the translations")
     parser.add_argument("--realtime", action="store_true", help="feed --input at speaking speed (default: as fast as it goes)")
     parser.add_argument("--json", action="store_true", help="one JSON object per event and line")
+    parser.add_argument("--serve", metavar="[HOST:]PORT",
+                        help="show live captions in a browser at http://HOST:PORT/ (default host 127.0.0.1; "
+                             "any other host gets an access key)")
     parser.set_defaults(run=run)
 
 
@@ -66,13 +69,33 @@ def _run(args: argparse.Namespace, model, out) -> int:
     config = PipelineConfig(direction=args.direction, nmt_models={args.direction: model}, asr_model=args.asr_model,
                             input_path=args.input, realtime=args.realtime or args.input is None,
                             tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False)
-    pipeline = Pipeline(config, on_event=show)
-    pipeline.start()
+    captions = _start_captions(args.serve) if args.serve else None
+    observers = [show] + ([captions.on_event] if captions else [])
+
+    def observe(event: Event) -> None:
+        for observer in observers:
+            observer(event)
+
+    pipeline = Pipeline(config, on_event=observe)
     try:
+        pipeline.start()
         while not pipeline.wait_until_done(0.5):
             pass
     finally:
         pipeline.stop()
+        if captions is not None:
+            captions.stop()
         if pipeline.transcript is not None:
             print(f"transcript saved: {pipeline.transcript.path}", file=sys.stderr)
     return 1 if errors else 0
+
+
+def _start_captions(address: str):
+    """The caption server of --serve, listening before the pipeline starts (issue 16)."""
+    from app.captions import CaptionServer, parse_address
+
+    host, port = parse_address(address)
+    server = CaptionServer(host, port)
+    server.start()
+    print(f"captions: {server.url}", file=sys.stderr, flush=True)
+    return server

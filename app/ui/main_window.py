@@ -22,6 +22,7 @@ from app.tts import SpeechOutput
 from app.ui import model_state
 from app.ui.alerts import AlertBanner
 from app.ui.bridge import EventBridge
+from app.ui.captions_panel import CaptionsPanel
 from app.ui.controls import Controls
 from app.ui.diagnostics import DiagnosticsPanel
 from app.ui.models_panel import ModelsBar
@@ -59,6 +60,7 @@ class MainWindow(QMainWindow):
         self.alert = AlertBanner()
         self.transcript = TranscriptView()
         self.diagnostics = DiagnosticsPanel()
+        self.captions = CaptionsPanel(self)  # live captions in a browser (issue 16)
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.addWidget(self.transcript)
         self.split.addWidget(self.diagnostics)
@@ -112,6 +114,9 @@ class MainWindow(QMainWindow):
         self.show_diagnostics = self._action(view, "&Diagnostics panel", self.toggle_diagnostics, "Ctrl+I")
         self.show_diagnostics.setCheckable(True)
         self.show_diagnostics.setChecked(True)
+        self.serve_captions = self._action(view, "Live &captions in a browser", self.toggle_captions, "Ctrl+B")
+        self.serve_captions.setCheckable(True)
+        self.captions.serving_changed.connect(self.serve_captions.setChecked)
         models = self.menuBar().addMenu("&Models")
         self._action(models, "&Manage models…", lambda: self.open_model_dialog(self.direction()), "Ctrl+M")
         # F5 too: a key that works while a text panel has focus.
@@ -234,6 +239,7 @@ class MainWindow(QMainWindow):
         a new pipeline numbers its utterances from the start again."""
         self.session += 1
         self.latencies = []
+        self.captions.new_session()
         bridge = self.bridges[self.session] = EventBridge(self)
         bridge.events.connect(lambda batch, session=self.session: self.on_events(batch, session))
         return bridge
@@ -315,6 +321,11 @@ class MainWindow(QMainWindow):
     def toggle_diagnostics(self, visible: bool) -> None:
         self.diagnostics.setVisible(visible)
 
+    def toggle_captions(self, on: bool) -> None:
+        self.captions.set_serving(on)
+        self.serve_captions.setChecked(self.captions.serving)  # starting can fail (port in use)
+        self.captions.show()
+
     # --- events from the pipeline (GUI thread, in batches) ----------------------------------
     def on_events(self, batch: list, session: int) -> None:
         level = None
@@ -341,6 +352,8 @@ class MainWindow(QMainWindow):
                 self.statusBar().showMessage(f"Spoke: {event.text}", 4000)
         if level is not None and session == self.session:
             self.controls.set_level(level.rms)
+        if session == self.session:
+            self.captions.observe(batch)
         self.events_shown.emit(batch)
 
     def _show_latency(self, latency_ms: float) -> None:
@@ -410,6 +423,7 @@ class MainWindow(QMainWindow):
             self.hide()           # gone for the user at once; a Whisper pass may take a moment
             pipeline.stop(timeout=STOP_TIMEOUT_S)
         self.pool.shutdown()
+        self.captions.shutdown()
         for session in list(self.bridges):
             self.end_session(session)
         self.diagnostics.timer.stop()
