@@ -56,6 +56,9 @@ class RecognizerOptions:
     # An utterance that is only one of the phrases Whisper invents on silence is dropped unless
     # the decode is sure of it (this avg log-prob or better, and no_speech_prob below 0.3).
     sure_logprob: float = -0.4
+    # Glossary terms per language ("en", "zh"), given to Whisper as hotwords so that names are
+    # recognised as written (faster-whisper puts them in the prompt before the audio).
+    hotwords: dict = field(default_factory=dict)
 
 
 # Whisper's well-known inventions on silence and noise (credits from its subtitle training
@@ -145,6 +148,12 @@ class _Utterance:
     history: list[list[str]] = field(default_factory=list)  # the latest hypotheses, newest last
     shown: tuple[str, str] | None = None  # (text, committed) of the last partial sent
     early: tuple[int, str] | None = None  # (end sample, Whisper's text) of a speculative final decode
+
+
+def hotwords_text(terms) -> str | None:
+    """Terms as one hotwords string for Whisper (None without terms)."""
+    terms = [t.strip() for t in terms if t and t.strip()]
+    return ", ".join(terms) if terms else None
 
 
 class StreamingRecognizer:
@@ -348,6 +357,7 @@ class StreamingRecognizer:
             # same speech come out differently from run to run; loops are cut below instead.
             temperature=0.0,
             condition_on_previous_text=False, without_timestamps=True, max_new_tokens=budget,
+            hotwords=hotwords_text(opts.hotwords.get(self.language, ())),
             compression_ratio_threshold=2.4, log_prob_threshold=-1.0, no_speech_threshold=0.6,
             vad_filter=False)
         texts = []

@@ -25,6 +25,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--no-tts", action="store_true", help="do not speak the translations")
     parser.add_argument("--realtime", action="store_true", help="feed --input at speaking speed (default: as fast as it goes)")
     parser.add_argument("--json", action="store_true", help="one JSON object per event and line")
+    parser.add_argument("--glossary", action="append", default=[], metavar="FILE",
+                        help="a glossary (english<TAB>chinese per line): its terms are heard and translated as it says; "
+                             "repeatable")
     parser.set_defaults(run=run)
 
 
@@ -37,6 +40,9 @@ def default_nmt_dir(direction: str):
 
 
 def run(args: argparse.Namespace) -> int:
+    from app.translation.cli import load_glossaries
+
+    args.glossary = load_glossaries(args.glossary)  # a bad file fails before any model loads
     model = args.nmt_model or default_nmt_dir(args.direction)
     if model is None:
         raise LiveTranslatorError(
@@ -71,7 +77,7 @@ def _run(args: argparse.Namespace, model, out) -> int:
 
     config = PipelineConfig(direction=args.direction, nmt_models={args.direction: model}, asr_model=args.asr_model,
                             input_path=args.input, realtime=args.realtime or args.input is None,
-                            tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False)
+                            tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False, glossary=args.glossary)
     pipeline = Pipeline(config, on_event=show)
     pipeline.start()
     try:
