@@ -62,7 +62,7 @@ class DecodeStep:
     used_cache_branch: bool  # this step read a cache (False on step 0 and without a cache)
     ms: float
     max_abs_diff: float | None = None  # verify mode: largest |logit(cached) - logit(recomputed)|
-    forced: bool = False  # a glossary constraint chose this token over the model's own first choice
+    forced: bool = False  # a glossary constraint put this token here (it belongs to a term being written)
 
     def to_json(self) -> dict:
         data = dataclasses.asdict(self)

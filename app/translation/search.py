@@ -192,7 +192,7 @@ class StepRecord:
     top: list[tuple[int, float]]
     logits: np.ndarray  # raw logits of this step (batch, vocab): verify compares them
     sequences: np.ndarray  # the sequences the logits were computed for (batch, cur_len)
-    forced: bool = False  # a glossary constraint chose this token over the model's own first choice
+    forced: bool = False  # a glossary constraint put this token here: it belongs to a term being written
 
 
 StepFn = Callable[[np.ndarray], np.ndarray]  # sequences (batch, cur_len) -> last-position logits (batch, vocab)
@@ -437,11 +437,10 @@ class ConstrainedSearch(Search):
             if hyp.score <= DEAD / 2:
                 continue
             row = logprobs[r]
-            best = int(np.argmax(row))
             if hyp.span is not None:  # inside a term: its next token
                 c, v, pos = hyp.span
                 token = self.constraints[c].variants[v][pos]
-                out.append(self._candidate(hyp, hyp.score + self._term_score(row, raw, r, token), r, token, token != best))
+                out.append(self._candidate(hyp, hyp.score + self._term_score(row, raw, r, token), r, token, True))
                 continue
             for token in stable_top_k(row, min(n_top, row.shape[0])).tolist():
                 if np.isfinite(row[token]) and (token not in eos or len(hyp.met) == everything):
@@ -449,8 +448,7 @@ class ConstrainedSearch(Search):
             # starting a term here (also where the model writes its first token anyway: that
             # token may begin another word, so the free continuation above stays too)
             for token, start in self._starts(hyp, cur_len).items():
-                out.append(self._candidate(hyp, hyp.score + self._term_score(row, raw, r, token), r, token,
-                                           token != best, start))
+                out.append(self._candidate(hyp, hyp.score + self._term_score(row, raw, r, token), r, token, True, start))
         out.sort(key=lambda c: -c.score)
         return out
 

@@ -191,12 +191,10 @@ class PromptCodec:
 
         alone = self.backend.encode_target(term)
         first = self.piece(alone[0]) if alone else ""
+        add(alone)
         if first == "▁" and len(alone) > 1:
-            # a lone "▁" starts every word: as a term's first token it would take any word start
-            # for the term's. The model writes the "▁" itself; the term follows it.
             add(alone[1:])
         else:
-            add(alone)
             if first.startswith("▁"):
                 bare = self.backend.token_id(first[1:])
                 if bare is not None:

@@ -112,7 +112,7 @@ def step_row(utterance_id: int, provisional: bool, step: DecodeStep) -> Row:
              step.token, alternatives, _fmt(step.self_kv_len),
              _fmt(step.cross_kv_len), "yes" if step.used_cache_branch else "no",
              _fmt(step.ms, 2), "" if diff is None else f"{diff:.1e}",
-             "forced" if step.forced else "")  # a glossary term chose this token, not the model
+             "forced" if step.forced else "")  # part of a glossary term the search is writing
     too_far = diff is not None and diff > VERIFY_TOLERANCE
     return Row(cells, provisional=provisional, warn_column=9 if too_far else 10 if step.forced else -1)
 
