@@ -384,8 +384,8 @@ class ConstrainedSearch(Search):
     is written to its end. EOS is allowed only when every term is written, and a term is only
     started where it fits before max_length. With one row per bank, greedy search (num_beams 1)
     compares every placement of a term that the running hypotheses allow, and stops once no
-    running hypothesis scores above the best complete one; beam search finishes as `generate`'s
-    does (length penalty, early stopping)."""
+    running hypothesis scores above the best complete one; beam search keeps the `num_beams`
+    best complete hypotheses (length penalty as `generate`), see `_done` for when it stops."""
 
     def __init__(self, settings: GenerationSettings, step: StepFn, reorder: Callable[[np.ndarray], None],
                  constraints: list[Constraint], top_k: int = 5):
@@ -480,7 +480,7 @@ class ConstrainedSearch(Search):
         everything = len(self.constraints)
         wanted = s.num_beams  # finished hypotheses to collect (greedy: the first one ends the search)
         hyps = [_Hyp(list(self.prefix), 0.0, frozenset())] + [_Hyp(list(self.prefix), DEAD, frozenset())] * (k - 1)
-        finished: list[tuple[float, list[int], frozenset[int]]] = []
+        finished: list[tuple[float, list[int], frozenset[int], float]] = []  # (final score, tokens, terms, log-prob)
         while True:
             running = np.array([h.tokens for h in hyps], dtype=np.int64)
             cur_len = running.shape[1]
@@ -495,7 +495,7 @@ class ConstrainedSearch(Search):
                 if c.token in eos or ends:
                     if len(c.met) == everything and c.span is None:  # greedy: no length penalty, as generate
                         length = (cur_len + 1 - prompt_len) ** s.length_penalty if wanted > 1 else 1.0
-                        finished.append((c.score / length, hyps[c.row].tokens + [c.token], c.met))
+                        finished.append((c.score / length, hyps[c.row].tokens + [c.token], c.met, c.score))
                         complete.append(c)
                 else:
                     alive.append(c)
@@ -508,6 +508,9 @@ class ConstrainedSearch(Search):
                 self.sequence, self.met = list(finished[0][1]), finished[0][2]
             elif new_hyps:
                 self.sequence, self.met = list(new_hyps[0].tokens), new_hyps[0].met
+            elif candidates:  # no room left for a term: the fullest hypothesis, as far as it got
+                last = max(candidates, key=lambda c: (c.bank, c.score))
+                self.sequence, self.met = hyps[last.row].tokens + [last.token], last.met
             if lead is not None:
                 yield StepRecord(lead.token, self._top(logprobs[lead.row]), logits, running, lead.forced)
             if not new_hyps or ends:
@@ -518,26 +521,30 @@ class ConstrainedSearch(Search):
                 parents.append(parents[0])
             self.reorder(np.array(parents))
             hyps = new_hyps
-            # greedy: best first, done when no running hypothesis scores above the best finished
-            # one (scores only fall); beam: generate's rule
-            if finished and (max(h.score for h in hyps) <= finished[0][0] if wanted == 1 else
-                             len(finished) >= wanted and self._cannot_improve(hyps, finished, cur_len + 1)):
+            if self._done(hyps, finished, wanted):
                 break
-            if not finished and self._loop_check(hyps[0].tokens):
+            if self._loop_check(hyps[0].tokens):
                 self.stop_reason = StopReason.LOOP
                 return
         if not finished and len(self.met) < everything:
             log.info("constrained search: no hypothesis wrote every term within max_length")
         self.stop_reason = self._eos_or_length()
 
-    def _cannot_improve(self, hyps: list[_Hyp], finished, cur_len: int) -> bool:
-        """generate's stopping rule for beam search, over the running hypotheses."""
-        s = self.s
-        if s.early_stopping is True:
-            return True
-        best_len = (s.max_length if s.early_stopping == "never" and s.length_penalty > 0.0 else cur_len) - 1
-        best_possible = max(h.score for h in hyps) / best_len ** s.length_penalty
-        return best_possible <= finished[-1][0]
+
+    def _done(self, hyps: list[_Hyp], finished: list, wanted: int) -> bool:
+        """Greedy: no running hypothesis's log-probability is above the best finished one's (they
+        only fall). Beam: num_beams complete hypotheses, and (unless early_stopping is True) no
+        running one whose log-probability is above the worst of them. Not generate's rule, which
+        compares length-normalised scores: the term's cost, spread over more tokens, makes every
+        longer hypothesis look better under it, and the beam rambles on to max_length."""
+        if not finished:
+            return False
+        best_running = max(h.score for h in hyps)
+        if wanted == 1:
+            return best_running <= finished[0][3]
+        if len(finished) < wanted:
+            return False
+        return self.s.early_stopping is True or best_running <= min(f[3] for f in finished)
 
 
 def with_overrides(settings: GenerationSettings, **changes) -> GenerationSettings:
