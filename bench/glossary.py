@@ -48,24 +48,25 @@ def term_success() -> None:
     from tests.translation.test_glossary_decoding import GLOSSARY, HELD_OUT
 
     print("Term success (held-out sentences, terms the model does not write on its own)")
-    print("| model | sentences | terms | beams | without glossary | with glossary |")
-    print("|---|---|---|---|---|---|")
+    print("| model | sentences | terms | beams | without glossary | with glossary | decoder steps without / with |")
+    print("|---|---|---|---|---|---|---|")
     by_model: dict[tuple[str, str], list] = {}
     for folder, direction, text, targets in HELD_OUT:
         by_model.setdefault((str(folder), direction), []).append((text, targets))
     for (folder, direction), cases in by_model.items():
         t = Translator.load(folder, direction)
         for beams in (1, 4):
-            hits = {False: 0, True: 0}
+            hits, steps = {False: 0, True: 0}, {False: 0, True: 0}
             terms = 0
             for text, targets in cases:
                 for use_glossary in (False, True):
                     out = t.translate(text, DecodeOptions(num_beams=beams, glossary=GLOSSARY if use_glossary else None))
                     hits[use_glossary] += sum(target in out.text for target in targets)
+                    steps[use_glossary] += len(out.steps)
                 terms += len(targets)
             name = f"{Path(folder).parent.name}/{Path(folder).name} {direction}"
-            print(f"| {name} | {len(cases)} | {terms} | {beams} | {hits[False]}/{terms} | {hits[True]}/{terms} |",
-                  flush=True)
+            print(f"| {name} | {len(cases)} | {terms} | {beams} | {hits[False]}/{terms} | {hits[True]}/{terms} | "
+                  f"{steps[False]} / {steps[True]} |", flush=True)
 
 
 def speed(repeats: int, tokens: int) -> None:
