@@ -64,7 +64,7 @@ def test_unreadable_files_are_clear_errors(tmp_path):
     with pytest.raises(LiveTranslatorError, match="Cannot read the glossary"):
         Glossary.load(tmp_path / "none.tsv")
     latin1 = tmp_path / "latin1.tsv"
-    latin1.write_bytes("café\t咖啡\n".encode("utf-8")[:3] + b"\xe9\t\n")
+    latin1.write_bytes("café\t咖啡\n".encode()[:3] + b"\xe9\t\n")
     with pytest.raises(LiveTranslatorError, match="not UTF-8"):
         Glossary.load(latin1)
 
