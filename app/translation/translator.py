@@ -16,8 +16,7 @@ from app.shared.events import DecodeStep, StopReason
 from app.shared.glossary import Glossary, GlossaryMatch
 from app.translation.folder import LoadedModel, check_tokenizer, load_model
 from app.translation.onnx_model import DecoderRun
-from app.translation.search import (ConstrainedSearch, Constraint, GenerationSettings, Search, constrained_width,
-                                    resolve_settings)
+from app.translation.search import ConstrainedSearch, Constraint, GenerationSettings, Search, constrained_width, resolve_settings
 from app.translation.sentences import split_for_model
 from app.translation.tokenization import PromptCodec
 
