@@ -2,9 +2,11 @@
 merging several files, and matching terms in a sentence."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.shared.errors import LiveTranslatorError
-from app.shared.glossary import Glossary
+from app.shared.glossary import HAN, Glossary
 
 TEXT = """# a comment
 Beijing\t北京
@@ -92,3 +94,18 @@ def test_round_trip_through_tsv(tmp_path):
     again = Glossary.load(path)
     assert [(e.english, e.chinese, e.case_sensitive, e.enabled) for e in again.entries] == [
         (e.english, e.chinese, e.case_sensitive, e.enabled) for e in g.entries]
+
+
+TERM = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp"), exclude_characters="\t#"),
+               min_size=1, max_size=12).map(str.strip).filter(bool)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(TERM.filter(lambda t: not HAN.search(t)), TERM, st.booleans(), st.booleans()), max_size=8))
+def test_any_entries_survive_a_round_trip_through_the_file(rows):
+    text = "".join(f"{en}\t{zh}" + (f"\t{','.join(f for f, on in (('case', case), ('off', not on)) if on)}"
+                                    if case or not on else "") + "\n" for en, zh, case, on in rows)
+    g = Glossary.parse(text)
+    assert [(e.english, e.chinese, e.case_sensitive, e.enabled) for e in g.entries] == rows
+    assert not [p for p in g.problems if not p.message.startswith("conflict")]
+    assert Glossary.parse(g.to_tsv()).entries == g.entries
