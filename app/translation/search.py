@@ -478,7 +478,7 @@ class ConstrainedSearch(Search):
         s, k, prompt_len = self.s, self.width, 1
         eos = set(s.eos_token_ids)
         everything = len(self.constraints)
-        wanted = s.num_beams  # finished hypotheses to collect (greedy: the first one ends the search)
+        wanted = s.num_beams  # finished hypotheses to collect (see _done)
         hyps = [_Hyp(list(self.prefix), 0.0, frozenset())] + [_Hyp(list(self.prefix), DEAD, frozenset())] * (k - 1)
         finished: list[tuple[float, list[int], frozenset[int], float]] = []  # (final score, tokens, terms, log-prob)
         while True:
@@ -529,7 +529,6 @@ class ConstrainedSearch(Search):
         if not finished and len(self.met) < everything:
             log.info("constrained search: no hypothesis wrote every term within max_length")
         self.stop_reason = self._eos_or_length()
-
 
     def _done(self, hyps: list[_Hyp], finished: list, wanted: int) -> bool:
         """Greedy: no running hypothesis's log-probability is above the best finished one's (they
