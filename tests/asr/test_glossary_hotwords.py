@@ -1,6 +1,11 @@
 """Glossary terms of the spoken language reach Whisper as hotwords: names come out as written."""
 
+import numpy as np
+import soundfile
+
 from app.cli import main
+
+from .conftest import normalize_chars
 
 
 def test_transcribe_glossary_terms_are_recognised_as_written(say, tiny_en, tmp_path, capsys):
@@ -14,3 +19,17 @@ def test_transcribe_glossary_terms_are_recognised_as_written(say, tiny_en, tmp_p
     out = capsys.readouterr()
     assert "Jon Smyth" in out.out
     assert f"{glossary}:3: expected english<TAB>chinese" in out.err  # reported, the rest used
+
+
+def test_chinese_hotwords_keep_short_mandarin_speech(say, base, tmp_path, capsys):
+    """Chinese terms in the prompt raise Whisper's no-speech probability on short speech; the
+    recogniser must still keep what it heard (this clip was dropped before the fix)."""
+    path = say("wo3 ai4 ni3.", "cmn-latn-pinyin")
+    glossary = tmp_path / "zh.tsv"
+    glossary.write_text("Peking\t北京\nKubernetes\t库伯内特斯\nXiaomi\t小米\n", encoding="utf-8")
+    assert main(["transcribe", str(path), "--language", "zh", "--glossary", str(glossary)]) == 0
+    assert normalize_chars(capsys.readouterr().out) == "我爱你"
+    silent = tmp_path / "silence.wav"
+    soundfile.write(silent, np.zeros(16000 * 2, np.float32), 16000)
+    assert main(["transcribe", str(silent), "--language", "zh", "--glossary", str(glossary)]) == 0
+    assert capsys.readouterr().out == ""  # no term invented on silence
