@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
             for use in sentence.glossary:
                 if not use.honoured:
                     print(f"warning: sentence {sentence.index + 1}: glossary term {use.source!r} -> {use.target!r} "
-                          "not in the translation (the model's vocabulary cannot write it)", file=sys.stderr)
+                          "not in the translation (the model's vocabulary cannot write it, or it did not fit in --max-new-tokens)", file=sys.stderr)
     return 0
 
 
