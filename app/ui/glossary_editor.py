@@ -86,7 +86,13 @@ class GlossaryEditor(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.problems)
         layout.addLayout(buttons)
-        glossary = Glossary.load(self.path) if self.path.is_file() else Glossary()
+        try:
+            glossary = Glossary.load(self.path) if self.path.is_file() else Glossary()
+        except LiveTranslatorError as error:  # e.g. not UTF-8: say so, start empty, keep the file until Save
+            glossary = Glossary()
+            self.set_glossary(glossary)
+            self.show_problems([error])
+            return
         self.set_glossary(glossary)
 
     # -- table <-> glossary -------------------------------------------------------------------

@@ -43,6 +43,16 @@ def test_editor_adds_edits_removes_imports_exports_and_saves(qtbot, tmp_path):
     assert reopened.table.rowCount() == 4 and reopened.table.item(1, ON).checkState() == Qt.CheckState.Unchecked
 
 
+def test_an_unreadable_glossary_file_is_explained_and_the_editor_opens(qtbot):
+    path = user_glossary_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"caf\xe9\t\xe5\n")
+    editor = GlossaryEditor()
+    qtbot.addWidget(editor)
+    assert editor.table.rowCount() == 0 and "not UTF-8" in editor.problems.text()
+    assert load_user_glossary().entries == []  # the window runs without it
+
+
 def test_a_row_that_is_not_an_entry_is_shown_and_not_saved(qtbot):
     editor = GlossaryEditor()
     qtbot.addWidget(editor)
