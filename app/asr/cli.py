@@ -22,6 +22,9 @@ def add_parser(subparsers) -> None:
     common.add_argument("--model", default=DEFAULT_MODEL,
                         help="Whisper model: a size name (tiny.en, base, ...) or a folder (default: base)")
     common.add_argument("--json", action="store_true", help="print every event as one JSON object per line")
+    common.add_argument("--glossary", action="append", default=[], metavar="FILE",
+                        help="a glossary (english<TAB>chinese per line): its terms in the spoken language are "
+                             "given to Whisper as hotwords; repeatable")
 
     transcribe = subparsers.add_parser("transcribe", parents=[common], help="transcribe an audio file")
     transcribe.add_argument("file", help="audio file (WAV, FLAC, MP3, ...)")
@@ -46,13 +49,27 @@ def _print_events(events, as_json: bool) -> int:
     return 0
 
 
+def _options(args):
+    """RecognizerOptions with the --glossary files' terms as hotwords."""
+    from app.asr.recognizer import RecognizerOptions
+
+    if not args.glossary:
+        return None
+    from app.shared.glossary import Glossary
+
+    glossary = Glossary.load_all(args.glossary)
+    for problem in glossary.problems:
+        print(f"warning: glossary {problem}", file=sys.stderr)
+    return RecognizerOptions(hotwords={language: glossary.terms(language) for language in ("en", "zh")})
+
+
 def run_transcribe(args) -> int:
     from app.asr import StreamingRecognizer, recognize
     from app.audio import FileSource
 
     source = FileSource(args.file, realtime=args.realtime)
     source.start()  # a missing or unreadable file is an error before any model loads
-    recognizer = StreamingRecognizer(args.model, language=args.language)
+    recognizer = StreamingRecognizer(args.model, language=args.language, options=_options(args))
     return _print_events(recognize(source, recognizer), args.json)
 
 
@@ -64,7 +81,7 @@ def run_listen(args) -> int:
         for d in list_input_devices():
             print(f"{d.index:3d}{' *' if d.is_default else '  '} {d.name} ({d.host_api}, {d.channels} ch, {d.default_samplerate:g} Hz)")
         return 0
-    recognizer = StreamingRecognizer(args.model, language=args.language)
+    recognizer = StreamingRecognizer(args.model, language=args.language, options=_options(args))
     device = int(args.device) if args.device and args.device.isdigit() else args.device
     stop = threading.Event()
     if not args.json:

@@ -28,12 +28,17 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--serve", metavar="[HOST:]PORT",
                         help="show live captions in a browser at http://HOST:PORT/ (default host 127.0.0.1; "
                              "any other host gets an access key)")
+    parser.add_argument("--glossary", action="append", default=[], metavar="FILE",
+                        help="a glossary (english<TAB>chinese per line): its terms are heard and translated as it says; "
+                             "repeatable")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from app.model_store.catalog import default_nmt_dir
+    from app.translation.cli import load_glossaries
 
+    args.glossary = load_glossaries(args.glossary)  # a bad file fails before any model loads
     model = args.nmt_model or default_nmt_dir(args.direction)
     if model is None:
         raise LiveTranslatorError(
@@ -68,7 +73,7 @@ def _run(args: argparse.Namespace, model, out) -> int:
 
     config = PipelineConfig(direction=args.direction, nmt_models={args.direction: model}, asr_model=args.asr_model,
                             input_path=args.input, realtime=args.realtime or args.input is None,
-                            tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False)
+                            tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False, glossary=args.glossary)
     captions = _start_captions(args.serve) if args.serve else None
     observers = [show] + ([captions.on_event] if captions else [])
 

@@ -70,6 +70,7 @@ class PipelineConfig:
     transcript_path: str | Path | None = None  # None: a new file in transcripts_dir()
     audio_queue_blocks: int = 256
     max_pending_finals: int = 32
+    glossary: Any = None  # an app.shared.glossary.Glossary: its terms are translated as it says, and heard as hotwords
 
 
 @dataclass
@@ -290,10 +291,16 @@ class Pipeline:
 
             self._emit(Status(state=State.LOADING, detail=f"speech recognition ({self.config.asr_model})"))
             model = load_whisper(self.config.asr_model)  # loaded on app.asr's process-long thread
-            self._recognizer = StreamingRecognizer(model=model, language=language)
+            self._recognizer = StreamingRecognizer(model=model, language=language, options=self._recognizer_options())
         self._recognizer.reset()
         self._recognizer.set_language(language)
         return self._recognizer
+
+    def _recognizer_options(self):
+        from app.asr.recognizer import RecognizerOptions
+
+        glossary = self.config.glossary
+        return RecognizerOptions(hotwords={lang: glossary.terms(lang) for lang in ("en", "zh")} if glossary else {})
 
     def _recognition_loop(self, session: _Session) -> None:
         direction = self._direction
@@ -460,7 +467,7 @@ class Pipeline:
                                  utterance_id=event.utterance_id))
             return
         options = DecodeOptions(**{**self.config.decode_overrides, "num_beams": 1 if provisional else self.config.num_beams,
-                                   "verify": self.config.verify and not provisional})
+                                   "verify": self.config.verify and not provisional, "glossary": self.config.glossary})
         pieces = []
         for item in translator.stream(text, options=options, cancel=cancel):
             if isinstance(item, DecodeStep):

@@ -62,12 +62,15 @@ class DecodeStep:
     used_cache_branch: bool  # this step read a cache (False on step 0 and without a cache)
     ms: float
     max_abs_diff: float | None = None  # verify mode: largest |logit(cached) - logit(recomputed)|
+    forced: bool = False  # a glossary constraint put this token here (it belongs to a term being written)
 
     def to_json(self) -> dict:
         data = dataclasses.asdict(self)
         data["top"] = [list(t) for t in self.top]
         if self.max_abs_diff is None:
             del data["max_abs_diff"]
+        if not self.forced:  # only steps a glossary forced carry it
+            del data["forced"]
         return data
 
 

@@ -1,5 +1,5 @@
 """`python -m app translate --model DIR --direction en-zh|zh-en [--beams N] [--max-new-tokens N]
-[--verify] [--json] TEXT...`: one translation per input (plain), or one JSON object per line."""
+[--verify] [--json] [--glossary FILE ...] TEXT...`: one translation per input (plain), or one JSON object per line."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--verify", action="store_true", help="recompute every step without the cache; report max_abs_diff")
     p.add_argument("--json", action="store_true", help="one JSON object per input, with per-step diagnostics")
     p.add_argument("--quantized", action="store_true", help="prefer *_quantized.onnx files when the folder has them")
+    p.add_argument("--glossary", action="append", default=[], metavar="FILE",
+                   help="a glossary (english<TAB>chinese per line) whose terms the translation must use; repeatable")
     p.add_argument("text", nargs="+", metavar="TEXT", help="texts to translate (each is one input)")
     p.set_defaults(run=run)
 
@@ -30,8 +32,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.beams is not None and args.beams < 1 or args.max_new_tokens is not None and args.max_new_tokens < 1:
         raise LiveTranslatorError("--beams and --max-new-tokens must be at least 1.", "For example: --beams 4 --max-new-tokens 128")
+    glossary = load_glossaries(args.glossary)
     translator = Translator.load(args.model, direction=args.direction, prefer_quantized=args.quantized)
-    options = DecodeOptions(num_beams=args.beams, max_new_tokens=args.max_new_tokens, verify=args.verify)
+    options = DecodeOptions(num_beams=args.beams, max_new_tokens=args.max_new_tokens, verify=args.verify,
+                            glossary=glossary)
     for text in args.text:
         result = translator.translate(text, options)
         if args.json:
@@ -41,4 +45,20 @@ def run(args: argparse.Namespace) -> int:
         for sentence in result.sentences:
             if sentence.loop_detail:
                 print(f"warning: sentence {sentence.index + 1}: loop guard {sentence.loop_detail}", file=sys.stderr)
+            for use in sentence.glossary:
+                if not use.honoured:
+                    print(f"warning: sentence {sentence.index + 1}: glossary term {use.source!r} -> {use.target!r} "
+                          "not in the translation (the model's vocabulary cannot write it, or it did not fit in --max-new-tokens)", file=sys.stderr)
     return 0
+
+
+def load_glossaries(paths):
+    """The --glossary files merged (None without any); their problems are warnings on stderr."""
+    if not paths:
+        return None
+    from app.shared.glossary import Glossary
+
+    glossary = Glossary.load_all(paths)
+    for problem in glossary.problems:
+        print(f"warning: glossary {problem}", file=sys.stderr)
+    return glossary

@@ -42,6 +42,10 @@ class _TransformersBackend:
     def encode(self, text: str) -> list[int]:
         return list(self.tok(text, add_special_tokens=False).input_ids)
 
+    def encode_target(self, text: str) -> list[int]:
+        """Text in the target language (Marian: the target.spm model)."""
+        return list(self.tok(text_target=text, add_special_tokens=False).input_ids)
+
     def decode(self, ids: list[int]) -> str:
         return self.tok.decode(ids, skip_special_tokens=True)
 
@@ -65,6 +69,9 @@ class _TokenizerJsonBackend:
 
     def encode(self, text: str) -> list[int]:
         return self.tok.encode(text, add_special_tokens=False).ids
+
+    def encode_target(self, text: str) -> list[int]:
+        return self.encode(text)  # one tokenizer for both sides
 
     def decode(self, ids: list[int]) -> str:
         return self.tok.decode(ids, skip_special_tokens=True)
@@ -129,6 +136,7 @@ class PromptCodec:
         # Not text: language tokens, and the control tokens a bare tokenizer.json may not flag as special.
         self.skipped_ids = {i for t, i in self.backend.tokens().items() if LANGUAGE_TOKEN.match(t)}
         self.skipped_ids |= {self.backend.token_id(t) for t in ("<s>", "</s>", "<pad>")} - {None}
+        self._variants: dict[str, tuple[tuple[int, ...], ...]] = {}
         self.source_prefix: list[int] = []
         self.forced_bos_token_id: int | None = None
         if family == "marian" and self.target_lang == "zh":
@@ -161,6 +169,43 @@ class PromptCodec:
 
     def piece(self, token_id: int) -> str:
         return self.backend.piece(token_id)
+
+    def term_variants(self, term: str) -> tuple[tuple[int, ...], ...]:
+        """The target-token sequences that write `term`: as a word on its own (sentencepiece's
+        leading "▁" piece), straight after other text without that piece (a Chinese term inside
+        a sentence, an English one after a quote), and as it tokenises after a character of
+        context. Only sequences without <unk> that decode back to the term; none if the target
+        vocabulary cannot write it."""
+        cached = self._variants.get(term)
+        if cached is not None:
+            return cached
+        unk = self.backend.token_id("<unk>")
+        wanted = "".join(term.split())
+        found: list[tuple[int, ...]] = []
+
+        def add(ids) -> None:
+            ids = tuple(int(i) for i in ids)
+            if ids and ids not in found and unk not in ids and not set(ids) & self.skipped_ids \
+                    and "".join(self.decode(list(ids)).split()) == wanted:
+                found.append(ids)
+
+        alone = self.backend.encode_target(term)
+        first = self.piece(alone[0]) if alone else ""
+        add(alone)
+        if first == "▁" and len(alone) > 1:
+            add(alone[1:])
+        else:
+            if first.startswith("▁"):
+                bare = self.backend.token_id(first[1:])
+                if bare is not None:
+                    add([bare] + alone[1:])
+        for context in ("的", '"'):
+            before = self.backend.encode_target(context)
+            after = self.backend.encode_target(context + term)
+            if after[: len(before)] == before:
+                add(after[len(before):])
+        self._variants[term] = tuple(found)
+        return self._variants[term]
 
 
 def read_json(path: Path) -> dict:

@@ -14,10 +14,11 @@ import numpy as np
 
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import DecodeStep, StopReason
+from app.shared.glossary import Glossary, GlossaryMatch
 from app.shared.languages import Direction, Language
 from app.translation.folder import LoadedModel, check_tokenizer, load_model
 from app.translation.onnx_model import DecoderRun
-from app.translation.search import GenerationSettings, Search, resolve_settings
+from app.translation.search import ConstrainedSearch, Constraint, GenerationSettings, Search, constrained_width, resolve_settings
 from app.translation.sentences import split_for_model
 from app.translation.tokenization import PromptCodec
 
@@ -43,6 +44,22 @@ class DecodeOptions:
     loop_window: int | None = None  # loop guard: last N tokens one repeated block of <= 4 -> stop; 0 = off (default 12)
     verify: bool = False  # recompute every step without the cache and report max_abs_diff
     top_k: int = 5  # alternatives reported per step
+    glossary: Glossary | None = None  # terms whose translation the decoder must write
+
+
+NOT_GENERATION_SETTINGS = ("verify", "top_k", "glossary")
+
+
+@dataclass(frozen=True)
+class GlossaryUse:
+    """A glossary entry that matched a sentence's source, and whether its target is in the translation."""
+
+    source: str
+    target: str
+    honoured: bool
+
+    def to_json(self) -> dict:
+        return {"source": self.source, "target": self.target, "honoured": self.honoured}
 
 
 @dataclass
@@ -57,6 +74,7 @@ class SentenceResult:
     steps: list[DecodeStep] = field(default_factory=list)
     loop_detail: str | None = None
     source_ids: list[int] = field(default_factory=list)
+    glossary: list[GlossaryUse] = field(default_factory=list)
 
     @property
     def tokens_per_s(self) -> float:
@@ -71,6 +89,7 @@ class SentenceResult:
         data = {k: getattr(self, k) for k in ("index", "source", "translation", "token_ids", "stop_reason",
                                                "loop_detail", "encoder_ms", "decode_ms", "tokens_per_s", "source_ids")}
         data["tokens"] = len(self.steps)
+        data["glossary"] = [use.to_json() for use in self.glossary]
         if self.max_abs_diff is not None:
             data["max_abs_diff"] = self.max_abs_diff
         if with_steps:
@@ -163,7 +182,7 @@ class Translator:
     def settings(self, options: DecodeOptions | None = None) -> GenerationSettings:
         """The generation settings a translation uses: the model's, overridden by options."""
         overrides = {} if options is None else {
-            k: v for k, v in dataclasses.asdict(options).items() if k not in ("verify", "top_k")}
+            f.name: getattr(options, f.name) for f in dataclasses.fields(options) if f.name not in NOT_GENERATION_SETTINGS}
         try:
             return resolve_settings(self.model.generation_config, self.model.config, overrides,
                                     self.model.max_positions, forced_bos_token_id=self.codec.forced_bos_token_id)
@@ -186,7 +205,9 @@ class Translator:
         for index, sentence in enumerate(self.split(text)):
             if cancel is not None and cancel.is_set():
                 return
-            result = yield from self.stream_ids(self.codec.source_ids(sentence), options, cancel, index, sentence)
+            matches = options.glossary.matches(sentence, self.direction) if options.glossary else []
+            result = yield from self.stream_ids(self.codec.source_ids(sentence), options, cancel, index, sentence,
+                                                matches=matches)
             if result.stop_reason is StopReason.CANCELLED:
                 return
 
@@ -197,11 +218,27 @@ class Translator:
             sentences.append(SentenceResult(len(sentences), "", "", [], StopReason.CANCELLED, 0.0, 0.0))
         return TranslationResult(sentences, self.joiner)
 
+    def constraints(self, matches: list[GlossaryMatch]) -> list[Constraint]:
+        """Each matched term's target as target-token sequences (once per distinct target); a
+        term the target vocabulary cannot write gives no constraint."""
+        out: dict[str, Constraint] = {}
+        for m in matches:
+            variants = self.codec.term_variants(m.target)
+            if variants and m.target not in out:
+                out[m.target] = Constraint(variants, m.target)
+        return list(out.values())
+
     def stream_ids(self, source_ids: list[int], options: DecodeOptions | None = None,
-                   cancel: threading.Event | None = None, index: int = 0, source: str = ""):
+                   cancel: threading.Event | None = None, index: int = 0, source: str = "",
+                   matches: list[GlossaryMatch] | None = None):
         """Translate token ids (the family's prompt included). Yields DecodeSteps then the
-        SentenceResult, which is also the generator's return value."""
+        SentenceResult, which is also the generator's return value. `matches`: glossary entries
+        found in the source; the translation is made to contain their targets (lexically
+        constrained search). Without any that the target vocabulary can write, the search is
+        exactly `generate`'s."""
         options = options or DecodeOptions()
+        matches = matches or []
+        constraints = self.constraints(matches)
         settings = self.settings(options)
         started = time.perf_counter()
         ids = np.array([source_ids], dtype=np.int64)
@@ -212,8 +249,13 @@ class Translator:
             raise LiveTranslatorError(f"The encoder failed on {len(source_ids)} tokens: {str(error)[:300]}",
                                       "Check that the model folder is complete and consistent.") from None
         encoder_ms = (time.perf_counter() - started) * 1000
-        run = DecoderRun(self.model.decoders, states, mask, batch=settings.num_beams, capacity=settings.max_length)
-        search = Search(settings, run.advance, run.reorder, top_k=options.top_k)
+        if constraints:
+            run = DecoderRun(self.model.decoders, states, mask, batch=constrained_width(settings, constraints),
+                             capacity=settings.max_length)
+            search = ConstrainedSearch(settings, run.advance, run.reorder, constraints, top_k=options.top_k)
+        else:
+            run = DecoderRun(self.model.decoders, states, mask, batch=settings.num_beams, capacity=settings.max_length)
+            search = Search(settings, run.advance, run.reorder, top_k=options.top_k)
         steps: list[DecodeStep] = []
         decode_ms = 0.0
         records = search.run()
@@ -241,7 +283,7 @@ class Translator:
                 sentence_index=index, step=len(steps), token_id=record.token_id, token=self.codec.piece(record.token_id),
                 top=[(t, self.codec.piece(t), round(lp, 5)) for t, lp in record.top],
                 self_kv_len=run.self_kv_len, cross_kv_len=run.cross_kv_len, used_cache_branch=run.used_cache_branch,
-                ms=round(ms, 3), max_abs_diff=diff,
+                ms=round(ms, 3), max_abs_diff=diff, forced=record.forced,
             )
             steps.append(step)
             yield step
@@ -257,5 +299,12 @@ class Translator:
             stop_reason=search.stop_reason, encoder_ms=round(encoder_ms, 3), decode_ms=round(decode_ms, 3),
             steps=steps, loop_detail=loop_detail, source_ids=list(source_ids),
         )
+        result.glossary = [GlossaryUse(m.source, m.target, contains_term(result.translation, m.target)) for m in matches]
         yield result
         return result
+
+
+def contains_term(translation: str, term: str) -> bool:
+    """The term is in the translation (spacing aside: a Chinese term may come out with a space
+    inside, an English one across a line break)."""
+    return " ".join(term.split()) in " ".join(translation.split()) or "".join(term.split()) in "".join(translation.split())

@@ -96,7 +96,7 @@ class RowTableModel(QAbstractTableModel):
 # --- turning the pipeline's steps and summaries into rows ---------------------------------------------
 
 STEP_COLUMNS = ["utt", "sent", "step", "token", "top alternatives (p)", "self kv", "cross kv",
-                "cache", "ms", "verify Δ"]
+                "cache", "ms", "verify Δ", "glossary"]
 SENTENCE_COLUMNS = ["utt", "kind", "encoder ms", "decode ms", "tokens", "tokens/s", "stop",
                     "translation"]
 
@@ -111,9 +111,10 @@ def step_row(utterance_id: int, provisional: bool, step: DecodeStep) -> Row:
     cells = (str(utterance_id), _fmt(step.sentence_index), _fmt(step.step),
              step.token, alternatives, _fmt(step.self_kv_len),
              _fmt(step.cross_kv_len), "yes" if step.used_cache_branch else "no",
-             _fmt(step.ms, 2), "" if diff is None else f"{diff:.1e}")
+             _fmt(step.ms, 2), "" if diff is None else f"{diff:.1e}",
+             "forced" if step.forced else "")  # part of a glossary term the search is writing
     too_far = diff is not None and diff > VERIFY_TOLERANCE
-    return Row(cells, provisional=provisional, warn_column=9 if too_far else -1)
+    return Row(cells, provisional=provisional, warn_column=9 if too_far else 10 if step.forced else -1)
 
 
 def sentence_row(utterance_id: int, provisional: bool, summary: dict[str, Any]) -> Row:

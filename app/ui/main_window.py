@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
         self.captions.serving_changed.connect(self.serve_captions.setChecked)
         models = self.menuBar().addMenu("&Models")
         self._action(models, "&Manage models…", lambda: self.open_model_dialog(self.direction()), "Ctrl+M")
+        self._action(models, "&Glossary…", self.open_glossary_editor, "Ctrl+G")
         # F5 too: a key that works while a text panel has focus.
         QShortcut(QKeySequence("F5"), self, self.toggle)
 
@@ -218,6 +219,9 @@ class MainWindow(QMainWindow):
 
         config = model_state.pipeline_config(self.settings, direction, self.models_bar.states,
                                              input_path=self.input_path, realtime=self.realtime)
+        from app.ui.glossary_editor import load_user_glossary
+
+        config.glossary = load_user_glossary()  # the user's terms: heard as hotwords, translated as written
         bridge = self.new_session()
         try:
             speech = SpeechOutput(voices={language: self.settings.voice(language) for language in Language},
@@ -406,6 +410,12 @@ class MainWindow(QMainWindow):
         dialog.endpoint_changed.connect(lambda url: setattr(self.settings, "hub_endpoint", url))
         dialog.show()
         self.model_dialog = dialog
+
+    def open_glossary_editor(self) -> None:
+        from app.ui.glossary_editor import GlossaryEditor
+
+        self.glossary_editor = GlossaryEditor(parent=self)  # used from the next start on
+        self.glossary_editor.show()
 
     def use_model(self, direction: str, path: str) -> None:
         self.settings.set_nmt_dir(direction, path)

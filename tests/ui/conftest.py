@@ -58,3 +58,4 @@ def store(tmp_path):
 def _private_dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("LIVE_TRANSLATOR_TRANSCRIPTS", str(tmp_path / "transcripts"))
     monkeypatch.setenv("LIVE_TRANSLATOR_MODELS", str(tmp_path / "models"))
+    monkeypatch.setenv("LIVE_TRANSLATOR_SETTINGS", str(tmp_path / "settings"))  # the glossary lives there

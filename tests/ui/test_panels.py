@@ -67,6 +67,9 @@ def test_step_row_shows_probabilities_cache_and_time():
     assert cells["diff"] == "" and row.warn_column == -1
     verified = step_row(7, False, dataclasses.replace(STEP, max_abs_diff=0.5))
     assert verified.cells[9] == "5.0e-01" and verified.warn_column == 9
+    assert row.cells[10] == ""
+    forced = step_row(7, False, dataclasses.replace(STEP, forced=True))  # a glossary constraint chose it
+    assert forced.cells[10] == "forced" and forced.warn_column == 10
 
 
 def test_loop_stop_stands_out(qtbot):

@@ -1,0 +1,259 @@
+"""The user's glossary: English <-> Chinese terms that must come out right.
+
+A glossary file is UTF-8 text, one entry per line, columns separated by a TAB:
+
+    english<TAB>chinese[<TAB>flags]
+
+`#` starts a comment line; blank lines are ignored. The optional third column holds flags
+separated by commas: `case` (match the English side case-sensitively) and `off` (keep the
+entry but do not use it; the window's editor writes this for unticked entries).
+
+Parsing never fails on a bad line: the line is skipped and reported (`Glossary.problems`, with
+its line number), and the rest works. Two entries giving one source two targets are reported
+as a conflict; the first one is used. Several glossaries merge into one (`Glossary.merge`).
+
+Matching (`Glossary.matches`): English terms as whole words (case-insensitive unless `case`,
+any run of spaces matching a space), Chinese terms as the exact characters, written as the
+user wrote them or in Simplified characters (the app shows recognised Chinese in Simplified).
+This module is data only: the translation engine, the recogniser and the window use it.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from app.shared.errors import LiveTranslatorError
+from app.shared.languages import Direction, Language
+
+log = logging.getLogger(__name__)
+
+FLAGS = ("case", "off")
+HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ebef]")
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    english: str
+    chinese: str
+    case_sensitive: bool = False  # the `case` flag: English matched with its exact case
+    enabled: bool = True  # False: the `off` flag
+    origin: str = ""  # the file it came from, for messages
+    line: int = 0
+
+    def side(self, language: Language | str) -> str:
+        return self.english if Language(language) is Language.EN else self.chinese
+
+    def to_tsv(self) -> str:
+        flags = [name for name, on in (("case", self.case_sensitive), ("off", not self.enabled)) if on]
+        return "\t".join([self.english, self.chinese] + ([",".join(flags)] if flags else []))
+
+
+@dataclass(frozen=True)
+class GlossaryProblem:
+    """A line that was skipped (malformed) or an entry that conflicts with an earlier one."""
+
+    origin: str  # the file (or "<glossary>")
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.origin}:{self.line}: {self.message}"
+
+
+@dataclass(frozen=True)
+class GlossaryMatch:
+    """An entry whose source side occurs in a sentence; `target` must appear in its translation."""
+
+    entry: GlossaryEntry
+    source: str  # the term as the entry writes it
+    target: str
+    start: int  # where it was found in the sentence
+    end: int
+
+
+@functools.lru_cache(maxsize=1)
+def _to_simplified():
+    try:
+        import opencc
+
+        return opencc.OpenCC("t2s").convert
+    except Exception:  # noqa: BLE001 - without OpenCC, Chinese terms match as written only
+        log.warning("OpenCC is not available: Chinese glossary terms match as written only")
+        return lambda text: text
+
+
+def _english_key(entry: GlossaryEntry) -> str:
+    text = " ".join(entry.english.split())
+    return text if entry.case_sensitive else text.casefold()
+
+
+def _chinese_key(entry: GlossaryEntry) -> str:
+    return "".join(entry.chinese.split())
+
+
+@dataclass
+class Glossary:
+    entries: list[GlossaryEntry] = field(default_factory=list)
+    problems: list[GlossaryProblem] = field(default_factory=list)
+
+    # -- reading and writing -------------------------------------------------------------------
+    @classmethod
+    def parse(cls, text: str, origin: str = "<glossary>") -> Glossary:
+        glossary = cls()
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.rstrip("\r\n")
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            columns = [c.strip() for c in line.split("\t")]
+            problem = _line_problem(columns)
+            if problem:
+                glossary.problems.append(GlossaryProblem(origin, number, problem))
+                continue
+            flags = {f.strip().lower() for f in columns[2].split(",") if f.strip()} if len(columns) == 3 else set()
+            glossary.entries.append(GlossaryEntry(columns[0], columns[1], "case" in flags, "off" not in flags,
+                                                  origin, number))
+        glossary.problems += glossary.conflicts()
+        return glossary
+
+    @classmethod
+    def load(cls, path: str | Path) -> Glossary:
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise LiveTranslatorError(f"Cannot read the glossary {path}: {error.strerror or error}.",
+                                      "Check the path; a glossary is a UTF-8 text file: english<TAB>chinese per line.") from None
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise LiveTranslatorError(f"The glossary {path} is not UTF-8 text (byte {error.start}).",
+                                      "Save it as UTF-8 (a TSV file: english<TAB>chinese per line).") from None
+        return cls.parse(text, str(path))
+
+    @classmethod
+    def load_all(cls, paths) -> Glossary:
+        return cls.merge([cls.load(p) for p in paths])
+
+    @classmethod
+    def merge(cls, glossaries) -> Glossary:
+        """One glossary holding all entries in order; conflicts between files are reported too."""
+        merged = cls()
+        for g in glossaries:
+            merged.entries += g.entries
+            merged.problems += [p for p in g.problems if not p.message.startswith("conflict")]
+        merged.problems += merged.conflicts()
+        return merged
+
+    def to_tsv(self) -> str:
+        return "".join(entry.to_tsv() + "\n" for entry in self.entries)
+
+    def save(self, path: str | Path) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        header = "# Live Translator glossary: english<TAB>chinese[<TAB>case,off]\n"
+        path.write_text(header + self.to_tsv(), encoding="utf-8")
+
+    # -- checking ------------------------------------------------------------------------------
+    def conflicts(self) -> list[GlossaryProblem]:
+        """Enabled entries that give one source two targets, in either direction."""
+        problems = []
+        for source, target in ((Language.EN, Language.ZH), (Language.ZH, Language.EN)):
+            key_of = _english_key if source is Language.EN else _chinese_key
+            first: dict[str, GlossaryEntry] = {}
+            for entry in self.active():
+                earlier = first.setdefault(key_of(entry), entry)
+                if earlier is not entry and not _same_term(earlier.side(target), entry.side(target)):
+                    problems.append(GlossaryProblem(entry.origin or "<glossary>", entry.line, (
+                        f"conflict: {source.english_name} {entry.side(source)!r} already means {earlier.side(target)!r} "
+                        f"(line {earlier.line}{'' if earlier.origin == entry.origin else ' of ' + earlier.origin}); "
+                        f"{entry.side(target)!r} is not used for it")))
+        return problems
+
+    def active(self) -> list[GlossaryEntry]:
+        return [e for e in self.entries if e.enabled]
+
+    def __bool__(self) -> bool:
+        return bool(self.active())
+
+    # -- using it ------------------------------------------------------------------------------
+    def terms(self, language: Language | str) -> list[str]:
+        """The active entries' terms in `language`, once each (for a recogniser's hotwords)."""
+        seen = {}
+        for entry in self.active():
+            seen.setdefault(entry.side(language), None)
+        return list(seen)
+
+    def matches(self, text: str, direction: Direction | str) -> list[GlossaryMatch]:
+        """The entries whose source side occurs in `text`, in order of appearance; where terms
+        overlap, the longer wins. Of two entries with the same source, the first is used."""
+        direction = Direction.parse(direction)
+        source_lang = direction.source
+        key_of = _english_key if source_lang is Language.EN else _chinese_key
+        chosen: dict[str, GlossaryEntry] = {}
+        for entry in self.active():
+            chosen.setdefault(key_of(entry), entry)
+        found = []
+        for entry in chosen.values():
+            for start, end in _occurrences(entry, text, source_lang):
+                found.append(GlossaryMatch(entry, entry.side(source_lang), entry.side(direction.target), start, end))
+        found.sort(key=lambda m: (m.start, -(m.end - m.start)))
+        result, covered_to, used = [], -1, set()
+        for m in found:
+            if m.start >= covered_to and id(m.entry) not in used:
+                result.append(m)
+                used.add(id(m.entry))
+                covered_to = m.end
+            elif m.start >= covered_to:
+                covered_to = m.end
+        return result
+
+    def with_entry(self, index: int, **changes) -> Glossary:
+        entries = list(self.entries)
+        entries[index] = replace(entries[index], **changes)
+        return Glossary(entries, list(self.problems))
+
+
+def _same_term(a: str, b: str) -> bool:
+    """Two targets that differ only in spacing or case are the same term."""
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold() or "".join(a.split()) == "".join(b.split())
+
+
+def _line_problem(columns: list[str]) -> str | None:
+    if len(columns) < 2:
+        return "expected english<TAB>chinese (no TAB on this line)"
+    if len(columns) > 3:
+        return f"expected 2 or 3 columns separated by TABs, found {len(columns)}"
+    english, chinese = columns[0], columns[1]
+    if not english or not chinese:
+        return "the English or the Chinese term is empty"
+    if HAN.search(english) and not HAN.search(chinese):
+        return "the first column holds Chinese: write english<TAB>chinese"
+    if HAN.search(english):
+        return f"the English term {english!r} contains Chinese characters"
+    if len(columns) == 3:
+        unknown = [f for f in (f.strip().lower() for f in columns[2].split(",")) if f and f not in FLAGS]
+        if unknown:
+            return f"unknown flag {unknown[0]!r} in the third column (known: {', '.join(FLAGS)})"
+    return None
+
+
+def _occurrences(entry: GlossaryEntry, text: str, language: Language) -> list[tuple[int, int]]:
+    if language is Language.EN:
+        words = [re.escape(w) for w in entry.english.split()]
+        if not words:
+            return []
+        pattern = r"(?<![A-Za-z0-9])" + r"\s+".join(words) + r"(?![A-Za-z0-9])"
+        flags = 0 if entry.case_sensitive else re.IGNORECASE
+        return [(m.start(), m.end()) for m in re.finditer(pattern, text, flags)]
+    term = _chinese_key(entry)
+    spots = []
+    for form in dict.fromkeys((term, _to_simplified()(term))):
+        start = text.find(form)
+        while form and start >= 0:
+            spots.append((start, start + len(form)))
+            start = text.find(form, start + 1)
+    return sorted(set(spots))

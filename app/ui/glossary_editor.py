@@ -1,0 +1,178 @@
+"""The glossary editor: the user's terms (English <-> Chinese) in a table, stored as a TSV file
+in the settings folder. Add, edit, remove, import and export a TSV file, switch each entry on
+or off. The window's pipeline uses the saved glossary from the next start on."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QDialog, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout
+
+from app.shared import paths
+from app.shared.errors import LiveTranslatorError
+from app.shared.glossary import Glossary, GlossaryEntry
+
+log = logging.getLogger(__name__)
+
+COLUMNS = ("on", "English", "Chinese", "match case")
+ON, ENGLISH, CHINESE, CASE = range(4)
+
+
+def user_glossary_path() -> Path:
+    return paths.settings_dir() / "glossary.tsv"
+
+
+def load_user_glossary() -> Glossary:
+    """The glossary the window uses (empty when there is none yet); its problems are logged."""
+    path = user_glossary_path()
+    if not path.is_file():
+        return Glossary()
+    try:
+        glossary = Glossary.load(path)
+    except LiveTranslatorError as error:
+        log.warning("%s", error)
+        return Glossary()
+    for problem in glossary.problems:
+        log.warning("glossary %s", problem)
+    return glossary
+
+
+def _check_item(checked: bool) -> QTableWidgetItem:
+    item = QTableWidgetItem()
+    item.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+    item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+    return item
+
+
+class GlossaryEditor(QDialog):
+    saved = Signal(object)  # the Glossary written to the settings folder
+
+    def __init__(self, path: Path | None = None, parent=None):
+        super().__init__(parent)
+        self.path = Path(path) if path is not None else user_glossary_path()
+        self.setWindowTitle("Glossary")
+        self.resize(640, 440)
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(ENGLISH, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(CHINESE, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        self.problems = QLabel()
+        self.problems.setWordWrap(True)
+        self.problems.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        explain = QLabel("Each term on the left is translated as the one on the right (and the other way round); "
+                         "terms in the spoken language are also given to speech recognition.")
+        explain.setWordWrap(True)
+
+        buttons = QHBoxLayout()
+        self.buttons = {}
+        for name, slot in (("Add", self.add_entry), ("Remove", self.remove_selected), ("Import…", self.choose_import),
+                           ("Export…", self.choose_export)):
+            button = self.buttons[name] = QPushButton(name)
+            button.clicked.connect(slot)
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        for name, slot in (("Save", self.save), ("Close", self.reject)):
+            button = self.buttons[name] = QPushButton(name)
+            button.clicked.connect(slot)
+            buttons.addWidget(button)
+        self.buttons["Save"].setDefault(True)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(explain)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.problems)
+        layout.addLayout(buttons)
+        try:
+            glossary = Glossary.load(self.path) if self.path.is_file() else Glossary()
+        except LiveTranslatorError as error:  # e.g. not UTF-8: say so, start empty, keep the file until Save
+            glossary = Glossary()
+            self.set_glossary(glossary)
+            self.show_problems([error])
+            return
+        self.set_glossary(glossary)
+
+    # -- table <-> glossary -------------------------------------------------------------------
+    def set_glossary(self, glossary: Glossary) -> None:
+        self.table.setRowCount(0)
+        for entry in glossary.entries:
+            self.add_entry(entry)
+        self.show_problems(glossary.problems)
+
+    def add_entry(self, entry: GlossaryEntry | None = None) -> int:
+        entry = entry if isinstance(entry, GlossaryEntry) else GlossaryEntry("", "")
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        self.table.setItem(row, ON, _check_item(entry.enabled))
+        self.table.setItem(row, ENGLISH, QTableWidgetItem(entry.english))
+        self.table.setItem(row, CHINESE, QTableWidgetItem(entry.chinese))
+        self.table.setItem(row, CASE, _check_item(entry.case_sensitive))
+        if not entry.english:  # a new, empty row: start typing in it
+            self.table.setCurrentCell(row, ENGLISH)
+            self.table.editItem(self.table.item(row, ENGLISH))
+        return row
+
+    def remove_selected(self) -> None:
+        for row in sorted({index.row() for index in self.table.selectedIndexes()}, reverse=True):
+            self.table.removeRow(row)
+
+    def glossary(self) -> Glossary:
+        """The table as a glossary, checked as a file would be (rows left empty are dropped)."""
+        lines = []
+        for row in range(self.table.rowCount()):
+            english, chinese = (self.table.item(row, c).text().strip() for c in (ENGLISH, CHINESE))
+            if not english and not chinese:
+                continue
+            flags = [name for name, column in (("case", CASE),) if self.table.item(row, column).checkState()
+                     == Qt.CheckState.Checked]
+            if self.table.item(row, ON).checkState() != Qt.CheckState.Checked:
+                flags.append("off")
+            lines.append("\t".join([english, chinese] + ([",".join(flags)] if flags else [])))
+        return Glossary.parse("\n".join(lines), "row")
+
+    def show_problems(self, problems) -> None:
+        self.problems.setText("\n".join(f"⚠ {p}" for p in problems))
+        self.problems.setVisible(bool(problems))
+
+    # -- files ----------------------------------------------------------------------------------
+    def import_file(self, path: str | Path) -> int:
+        """Append a TSV file's entries; returns how many. Its problems are shown."""
+        try:
+            imported = Glossary.load(path)
+        except LiveTranslatorError as error:
+            self.show_problems([error])
+            return 0
+        for entry in imported.entries:
+            self.add_entry(entry)
+        self.show_problems(imported.problems + self.glossary().conflicts())
+        return len(imported.entries)
+
+    def export_file(self, path: str | Path) -> None:
+        self.glossary().save(path)
+
+    def choose_import(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Import a glossary", "", "Glossary (*.tsv *.txt);;All files (*)")
+        if path:
+            self.import_file(path)
+
+    def choose_export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export the glossary", "glossary.tsv", "Glossary (*.tsv)")
+        if path:
+            self.export_file(path)
+
+    def save(self) -> None:
+        """Write the settings folder's glossary and close. Rows that are not entries (a term
+        missing, Chinese in the English column) are shown and nothing is written until they are
+        fixed; conflicts are shown but saved (the first entry wins)."""
+        glossary = self.glossary()
+        malformed = [p for p in glossary.problems if not p.message.startswith("conflict")]
+        self.show_problems(glossary.problems)
+        if malformed:
+            return
+        glossary.save(self.path)
+        self.saved.emit(Glossary.load(self.path))
+        if not glossary.problems:
+            self.accept()

@@ -1,0 +1,130 @@
+"""Glossary terms in the decoder: how often the term is in the translation, with and without the
+glossary, and what the constrained search costs per token against the unconstrained one.
+
+    .venv/bin/python bench/glossary.py               # phrasebook + fixtures, then the full-size model
+    .venv/bin/python bench/glossary.py --quick       # fewer repeats
+
+Term success: the held-out sentences of tests/translation/test_glossary_decoding.py (fixture
+and phrasebook models: sentences whose glossary term the model does not write on its own),
+greedy and beam 4. Cost: the full-size opus-mt-en-zh architecture with random weights
+(bench_model.py, fp32, our export), 8 sentences with a glossary term each, output length forced
+to --tokens (random weights make EOS meaningless), unconstrained and constrained runs of the
+same sentence interleaved; reported: medians of decode ms per output token and their ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from app.shared.glossary import Glossary  # noqa: E402
+from app.translation import DecodeOptions, Translator  # noqa: E402
+
+# For the full-size model: English terms -> Chinese targets
+# its (padded, fixture-corpus) target vocabulary can write.
+SPEED_GLOSSARY = "meeting\t会议\nweather\t天气\ntrain\t火车\nrestaurant\t饭店\nhospital\t医院\nBeijing\t北京\n" \
+                 "office\t工作\nwater\t水\n"
+SPEED_SENTENCES = [
+    "Good morning everyone, and thank you for joining the meeting today.",
+    "The weather will be cold tomorrow, so please bring a warm coat with you.",
+    "I don't know whether the train leaves at nine or at ten in the evening.",
+    "We are going to eat at the new restaurant near the station after work.",
+    "Could you please tell me where the nearest hospital is?",
+    "My friend from Beijing is visiting us next week for the first time.",
+    "Please sit down and let me explain what happened yesterday at the office.",
+    "It has been raining outside all day, and the streets are full of water.",
+]
+
+
+def term_success() -> None:
+    from tests.translation.test_glossary_decoding import GLOSSARY, HELD_OUT
+
+    print("Term success (held-out sentences, terms the model does not write on its own)")
+    print("| model | sentences | terms | beams | without glossary | with glossary | decoder steps without / with |")
+    print("|---|---|---|---|---|---|---|")
+    by_model: dict[tuple[str, str], list] = {}
+    for folder, direction, text, targets in HELD_OUT:
+        by_model.setdefault((str(folder), direction), []).append((text, targets))
+    for (folder, direction), cases in by_model.items():
+        t = Translator.load(folder, direction)
+        for beams in (1, 4):
+            hits, steps = {False: 0, True: 0}, {False: 0, True: 0}
+            terms = 0
+            for text, targets in cases:
+                for use_glossary in (False, True):
+                    out = t.translate(text, DecodeOptions(num_beams=beams, glossary=GLOSSARY if use_glossary else None))
+                    hits[use_glossary] += sum(target in out.text for target in targets)
+                    steps[use_glossary] += len(out.steps)
+                terms += len(targets)
+            name = f"{Path(folder).parent.name}/{Path(folder).name} {direction}"
+            print(f"| {name} | {len(cases)} | {terms} | {beams} | {hits[False]}/{terms} | {hits[True]}/{terms} | "
+                  f"{steps[False]} / {steps[True]} |", flush=True)
+
+
+def speed(repeats: int, tokens: int) -> None:
+    from bench_model import RECIPE, _build_hf, _build_into, _export_ours, cache_root
+
+    root = cache_root() / RECIPE
+    hf = _build_into(root / "hf", _build_hf)
+    onnx = _build_into(root / "onnx-ours-v3", lambda tmp: _export_ours(hf, tmp))
+    t = Translator.load(onnx, "en-zh")
+    glossary = Glossary.parse(SPEED_GLOSSARY)
+    for m in [m for s in SPEED_SENTENCES for m in glossary.matches(s, "en-zh")]:
+        if not t.codec.term_variants(m.target):
+            print(f"note: the bench model's vocabulary cannot write {m.target!r}", file=sys.stderr)
+    print(f"\nCost per token: {t.model_name}, fp32, {tokens} tokens forced, {repeats} x {len(SPEED_SENTENCES)} "
+          f"sentences, load {os.getloadavg()[0]:.1f} at the start")
+    print("| beams | unconstrained ms/token | constrained ms/token | ratio (median of per-sentence ratios) | target | "
+          "term in output: without / with |")
+    print("|---|---|---|---|---|---|")
+    for beams in (1, 4):
+        base = DecodeOptions(num_beams=beams, min_new_tokens=tokens, max_new_tokens=tokens, loop_window=0)
+        constrained = DecodeOptions(num_beams=beams, min_new_tokens=tokens, max_new_tokens=tokens, loop_window=0,
+                                    glossary=glossary)
+        t.translate(SPEED_SENTENCES[0], base)  # warm-up
+        t.translate(SPEED_SENTENCES[0], constrained)
+        plain_ms, glossary_ms, ratios, found = [], [], [], {False: 0, True: 0}
+        for r in range(repeats):
+            for i, text in enumerate(SPEED_SENTENCES):
+                runs = {}
+                for use in ((False, True) if (r + i) % 2 == 0 else (True, False)):  # alternate who goes first
+                    out = t.translate(text, constrained if use else base)
+                    runs[use] = out.decode_ms / max(len(out.steps), 1)
+                    if r == 0:
+                        found[use] += all(u.target in out.text for u in glossary.matches(text, "en-zh")) if use else \
+                            all(m.target in out.text for m in glossary.matches(text, "en-zh"))
+                plain_ms.append(runs[False])
+                glossary_ms.append(runs[True])
+                ratios.append(runs[True] / runs[False])
+        target = 1.3 if beams == 1 else 1.5
+        ratio = statistics.median(ratios)
+        n = len(SPEED_SENTENCES)
+        print(f"| {beams} | {statistics.median(plain_ms):.2f} | {statistics.median(glossary_ms):.2f} | {ratio:.2f}x | "
+              f"<= {target}x ({'met' if ratio <= target else 'missed'}) | {found[False]}/{n} / {found[True]}/{n} |",
+              flush=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="2 repeats instead of 5")
+    parser.add_argument("--tokens", type=int, default=16, help="output tokens per sentence (forced)")
+    parser.add_argument("--skip-success", action="store_true", help="only the cost per token")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    if not args.skip_success:
+        term_success()
+    speed(2 if args.quick else 5, args.tokens)
+    print(f"\n({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
