@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from app.asr.capture import SAMPLE_RATE
-from app.asr.simplified import to_simplified
 from app.asr.vad import FRAME, SileroVAD, VoiceGate
+from app.shared.chinese import ChineseScript, to_script, to_simplified
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import SourceFinal, SourcePartial
 
@@ -156,7 +156,7 @@ class StreamingRecognizer:
     """
 
     def __init__(self, model=None, language: str = "en", options: RecognizerOptions | None = None,
-                 *, compute_type: str = "int8"):
+                 *, compute_type: str = "int8", chinese: ChineseScript | str = ChineseScript.SIMPLIFIED):
         if model is None or isinstance(model, (str, os.PathLike)):
             from app.asr.whisper_models import load_whisper
 
@@ -165,6 +165,7 @@ class StreamingRecognizer:
         self.options = options or RecognizerOptions()
         self._check_language(language)
         self.language = language
+        self.chinese = ChineseScript.parse(chinese)  # the script recognised Chinese is written in
         self._vad = SileroVAD()
         self._gate = VoiceGate(self.options.vad_threshold, max(self.options.vad_threshold - 0.15, 0.01),
                                round(self.options.min_silence_s * SAMPLE_RATE / FRAME))
@@ -337,7 +338,7 @@ class StreamingRecognizer:
 
     def transcribe(self, audio: np.ndarray, final: bool = True) -> str:
         """Whisper on one stretch of 16 kHz audio with every guard applied: the forced language,
-        a token budget, hallucination and loop filters, Simplified Chinese. A final decode uses
+        a token budget, hallucination and loop filters, Chinese in the chosen script. A final decode uses
         beam search; a partial one is greedy."""
         opts = self.options
         budget = min(400, int(10 + opts.tokens_per_s * len(audio) / SAMPLE_RATE))
@@ -358,4 +359,4 @@ class StreamingRecognizer:
                 continue
             texts.append(s.text)
         text = collapse_loops(" ".join(t.strip() for t in texts))
-        return to_simplified(text) if self.language == "zh" else text
+        return to_script(text, self.chinese) if self.language == "zh" else text

@@ -1,19 +1,8 @@
-"""Whisper writes Chinese in Traditional characters now and then; the app shows Simplified.
-
-OpenCC's "t2s" conversion (phrase-aware, maintained upstream), built once on first use.
-"""
+"""Whisper writes Chinese in Traditional characters now and then: the conversions live in
+app.shared.chinese (OpenCC); this name stays for the callers that only need Simplified."""
 
 from __future__ import annotations
 
-import functools
+from app.shared.chinese import to_simplified
 
-
-@functools.lru_cache(maxsize=1)
-def _converter():
-    import opencc
-
-    return opencc.OpenCC("t2s")
-
-
-def to_simplified(text: str) -> str:
-    return _converter().convert(text) if text else text
+__all__ = ["to_simplified"]

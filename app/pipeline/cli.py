@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import DecodeStepEvent, Error, Event, Level, Translation
 from app.pipeline.pipeline import DIRECTIONS
@@ -25,6 +26,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--no-tts", action="store_true", help="do not speak the translations")
     parser.add_argument("--realtime", action="store_true", help="feed --input at speaking speed (default: as fast as it goes)")
     parser.add_argument("--json", action="store_true", help="one JSON object per event and line")
+    parser.add_argument("--chinese", choices=CHINESE_SCRIPTS, default="simplified",
+                        help="script of all Chinese shown, spoken and saved: simplified, traditional (Taiwan), hongkong")
     parser.set_defaults(run=run)
 
 
@@ -71,7 +74,8 @@ def _run(args: argparse.Namespace, model, out) -> int:
 
     config = PipelineConfig(direction=args.direction, nmt_models={args.direction: model}, asr_model=args.asr_model,
                             input_path=args.input, realtime=args.realtime or args.input is None,
-                            tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False)
+                            tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False,
+                            chinese=args.chinese)
     pipeline = Pipeline(config, on_event=show)
     pipeline.start()
     try:

@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from app.shared.chinese import ChineseScript
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import (
     DecodeStepEvent,
@@ -72,6 +73,7 @@ class PipelineConfig:
     transcript_path: str | Path | None = None  # None: a new file in transcripts_dir()
     audio_queue_blocks: int = 256
     max_pending_finals: int = 32
+    chinese: str = "simplified"  # script of all Chinese shown, spoken and saved (app.shared.chinese)
 
 
 @dataclass
@@ -211,6 +213,12 @@ class Pipeline:
                     session.current[1].set()
         self._emit(Status(state="direction", detail=direction))
 
+    def set_chinese(self, script: str) -> None:
+        """Write Chinese in `script` from the next recognised text and translation on."""
+        self.config.chinese = ChineseScript.parse(script).value
+        if self._recognizer is not None:
+            self._recognizer.chinese = ChineseScript.parse(script)
+
     def set_tts_enabled(self, enabled: bool) -> None:
         self.config.tts_enabled = enabled
         self.speech_output.set_enabled(enabled)
@@ -336,6 +344,7 @@ class Pipeline:
             self._emit(Status(state="loading", detail=f"speech recognition ({self.config.asr_model})"))
             model = load_whisper(self.config.asr_model)  # loaded on app.asr's process-long thread
             self._recognizer = StreamingRecognizer(model=model, language=language)
+        self._recognizer.chinese = ChineseScript.parse(self.config.chinese)
         self._recognizer.reset()
         self._recognizer.set_language(language)
         return self._recognizer
@@ -429,6 +438,7 @@ class Pipeline:
         """The Translator for a direction, loaded once on the translation thread; None if it
         cannot be (the reason is reported once and kept for the utterances it affects)."""
         if direction in self._translators:
+            self._translators[direction].chinese = ChineseScript.parse(self.config.chinese)
             return self._translators[direction]
         if direction in self._translator_errors:
             return None
@@ -440,7 +450,7 @@ class Pipeline:
             from app.translation import Translator
 
             self._emit(Status(state="loading", detail=f"translation model {folder}"))
-            self._translators[direction] = Translator.load(folder, direction=direction)
+            self._translators[direction] = Translator.load(folder, direction=direction, chinese=self.config.chinese)
             return self._translators[direction]
         except Exception as error:
             self._translator_errors[direction] = getattr(error, "message", None) or str(error)

@@ -11,6 +11,7 @@ from typing import Iterator
 
 import numpy as np
 
+from app.shared.chinese import ChineseScript, to_script, to_simplified
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import DecodeStep, StopReason
 from app.translation.folder import LoadedModel, check_tokenizer, load_model
@@ -120,8 +121,12 @@ class TranslationResult:
 class Translator:
     """A model folder loaded for one direction. Use from one thread at a time."""
 
-    def __init__(self, model: LoadedModel, codec: PromptCodec, direction: str):
+    def __init__(self, model: LoadedModel, codec: PromptCodec, direction: str,
+                 chinese: ChineseScript | str = ChineseScript.SIMPLIFIED):
         self.model = model
+        # Translations into Chinese are written in this script (the models write Simplified;
+        # OpenCC converts, see app.shared.chinese). May be changed between translations.
+        self.chinese = ChineseScript.parse(chinese)
         self.codec = codec
         self.direction = direction
         name = model.folder.name
@@ -133,7 +138,7 @@ class Translator:
 
     @classmethod
     def load(cls, model_dir: Path | str, direction: str = "en-zh", prefer_quantized: bool = False,
-             threads: int | None = None) -> "Translator":
+             threads: int | None = None, chinese: ChineseScript | str = ChineseScript.SIMPLIFIED) -> "Translator":
         if direction not in ("en-zh", "zh-en"):
             raise LiveTranslatorError(f"Unknown direction {direction!r}.", "Use en-zh or zh-en.")
         model = load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads)
@@ -145,7 +150,14 @@ class Translator:
         eos = model.generation_config.get("eos_token_id", model.config.get("eos_token_id"))
         codec = PromptCodec(model.folder, model.family, direction, eos[0] if isinstance(eos, list) else eos)
         check_tokenizer(model, codec)
-        return cls(model, codec, direction)
+        return cls(model, codec, direction, chinese)
+
+    def written(self, text: str) -> str:
+        """A decoded translation as the app shows it: Chinese in the chosen script (the models
+        write Simplified, which is left exactly as decoded)."""
+        if self.chinese is ChineseScript.SIMPLIFIED or not self.direction.endswith("zh"):
+            return text
+        return to_script(text, self.chinese)
 
     @property
     def family(self) -> str:
@@ -174,6 +186,8 @@ class Translator:
                cancel: threading.Event | None = None) -> Iterator[DecodeStep | SentenceResult]:
         """Yield each DecodeStep as the decoder makes it, then the SentenceResult of each sentence."""
         options = options or DecodeOptions()
+        if self.direction.startswith("zh"):
+            text = to_simplified(text)  # the models read Simplified; recognised text may be Traditional
         for index, sentence in enumerate(self.split(text)):
             if cancel is not None and cancel.is_set():
                 return
@@ -244,7 +258,7 @@ class Translator:
             loop_detail = (f"stopped after {len(steps)} steps: the last {settings.loop_window} tokens repeat "
                            f"[{block}]")
         result = SentenceResult(
-            index=index, source=source, translation=self.codec.decode(token_ids), token_ids=token_ids,
+            index=index, source=source, translation=self.written(self.codec.decode(token_ids)), token_ids=token_ids,
             stop_reason=search.stop_reason, encoder_ms=round(encoder_ms, 3), decode_ms=round(decode_ms, 3),
             steps=steps, loop_detail=loop_detail, source_ids=list(source_ids),
         )

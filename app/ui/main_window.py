@@ -28,6 +28,7 @@ from app.ui.diagnostics import DiagnosticsPanel
 from app.ui.models_panel import ModelsBar
 from app.ui.settings import UiSettings, load_settings, qsettings, save_settings
 from app.ui.transcript_view import TranscriptView
+from app.ui.view_options import ViewOptions
 from app.ui.voices import list_voices
 from app.ui.workers import Worker, WorkerPool
 
@@ -114,6 +115,7 @@ class MainWindow(QMainWindow):
         self.show_diagnostics = self._action(view, "&Diagnostics panel", self.toggle_diagnostics, "Ctrl+I")
         self.show_diagnostics.setCheckable(True)
         self.show_diagnostics.setChecked(True)
+        self.view_options = ViewOptions(self, view)
         models = self.menuBar().addMenu("&Models")
         self._action(models, "&Manage models…", lambda: self.open_model_dialog(self.direction()), "Ctrl+M")
         # F5 too: a key that works while a text panel has focus.

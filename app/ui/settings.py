@@ -22,6 +22,7 @@ class UiSettings:
     asr_model: str = "base"
     hub_endpoint: str = ""          # a Hugging Face Hub mirror for downloads; "" = the default hub
     verify: bool = False
+    chinese: str = "simplified"     # simplified | traditional | hongkong (app.shared.chinese)
     geometry: QByteArray | None = None
     splitter: QByteArray | None = None
 

@@ -1,0 +1,39 @@
+"""The window's reading options, in the View menu: the Chinese script, ...
+
+Kept out of main_window.py: the window only creates a ViewOptions and hands it its menu.
+Each option is saved in UiSettings and applied to the running pipeline at once.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import QMainWindow, QMenu
+
+from app.shared.chinese import ChineseScript
+from app.ui.settings import save_settings
+
+
+class ViewOptions:
+    def __init__(self, window: QMainWindow, menu: QMenu):
+        self.window = window
+        menu.addSeparator()
+        scripts = menu.addMenu("Chinese &script")
+        scripts.menuAction().setToolTip("How Chinese is written: recognised speech, translations, transcripts")
+        self.script_group = QActionGroup(window)
+        self.script_actions: dict[ChineseScript, QAction] = {}
+        current = ChineseScript.parse(window.settings.chinese or None)
+        for script in ChineseScript:
+            action = QAction(script.label, window, checkable=True)
+            action.setChecked(script is current)
+            action.triggered.connect(lambda _=False, s=script: self.set_chinese(s))
+            self.script_group.addAction(action)
+            scripts.addAction(action)
+            self.script_actions[script] = action
+
+    def set_chinese(self, script: ChineseScript | str) -> None:
+        script = ChineseScript.parse(script)
+        self.script_actions[script].setChecked(True)
+        self.window.settings.chinese = script.value
+        save_settings(self.window.settings, self.window.store)
+        if self.window.pipeline is not None:
+            self.window.pipeline.set_chinese(script.value)
