@@ -18,6 +18,7 @@ COMMANDS = {
     "transcribe": "app.asr.cli",
     "listen": "app.asr.cli",
     "run": "app.pipeline.cli",
+    "export": "app.pipeline.export_cli",
     "models": "models.cli",
 }
 

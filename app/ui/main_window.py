@@ -17,6 +17,7 @@ from PySide6.QtGui import QAction, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QSplitter,
                                QVBoxLayout, QWidget)
 
+from app.pipeline.export import export
 from app.shared import events as ev
 from app.shared import paths
 from app.tts import SpeechOutput
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self._action(file_menu, "Export transcript as &text…", lambda: self.export("txt"), "Ctrl+S")
         self._action(file_menu, "Export transcript as S&RT…", lambda: self.export("srt"), "Ctrl+Shift+S")
+        self._action(file_menu, "Export transcript as &WebVTT…", lambda: self.export("vtt"))
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         session = self.menuBar().addMenu("&Session")
@@ -374,14 +376,14 @@ class MainWindow(QMainWindow):
                                     "Start a session; the transcript is saved as it goes.", "info")
             return
         path, _ = QFileDialog.getSaveFileName(self, "Export transcript", f"transcript.{kind}",
-                                              "Text (*.txt)" if kind == "txt" else "Subtitles (*.srt)")
+                                              "Text (*.txt)" if kind == "txt" else f"Subtitles (*.{kind})")
         if path:
             self.export_to(kind, path)
 
     def export_to(self, kind: str, path: str) -> None:
         transcript = self.session_transcript
         try:
-            text = transcript.export_srt() if kind == "srt" else transcript.export_text()
+            text = export(transcript.entries, kind, bilingual=True)  # the window's exports: both languages
             Path(path).write_text(text, encoding="utf-8")
         except Exception as error:
             self.alert.show_error(error)
