@@ -56,6 +56,11 @@ class RecognizerOptions:
     # An utterance that is only one of the phrases Whisper invents on silence is dropped unless
     # the decode is sure of it (this avg log-prob or better, and no_speech_prob below 0.3).
     sure_logprob: float = -0.4
+    # Mark the words of a final Whisper gave a probability below unsure_word_p (SourceFinal's
+    # low_confidence). Off by default: Whisper's word probabilities need its alignment pass
+    # (word_timestamps), which made a final decode of base about 1.7-2.5x as long here.
+    word_confidence: bool = False
+    unsure_word_p: float = 0.5
 
 
 # Whisper's well-known inventions on silence and noise (credits from its subtitle training
@@ -132,6 +137,27 @@ def extend_committed(committed: list[str], hypothesis: list[str]) -> list[str]:
 
 
 @dataclass
+class Heard:
+    """One Whisper decode: the text, and the words it was unsure of (word, probability) in order."""
+
+    text: str
+    unsure: list[tuple[str, float]] = field(default_factory=list)
+
+
+def word_spans(text: str, unsure: list[tuple[str, float]]) -> tuple[tuple[int, int, float], ...]:
+    """Character spans of `text` holding the unsure words, found in order (a word the final's
+    clean-up removed is skipped). Whisper's Chinese "words" are characters or short runs."""
+    spans, cursor = [], 0
+    for word, p in unsure:
+        at = text.find(word, cursor)
+        if at < 0:
+            continue
+        spans.append((at, at + len(word), p))
+        cursor = at + len(word)
+    return tuple(spans)
+
+
+@dataclass
 class _Utterance:
     id: int
     start: int  # session sample where its audio starts
@@ -144,7 +170,7 @@ class _Utterance:
     committed: list[str] = field(default_factory=list)
     history: list[list[str]] = field(default_factory=list)  # the latest hypotheses, newest last
     shown: tuple[str, str] | None = None  # (text, committed) of the last partial sent
-    early: tuple[int, str] | None = None  # (end sample, Whisper's text) of a speculative final decode
+    early: tuple[int, Heard] | None = None  # (end sample, what Whisper heard) of a speculative final decode
 
 
 class StreamingRecognizer:
@@ -241,7 +267,7 @@ class StreamingRecognizer:
               and (captured_at is None or time.monotonic() - captured_at <= self.options.max_lag_s)):
             end = self._final_end(u)
             if end <= self._samples and (u.early is None or u.early[0] != end):
-                u.early = (end, self.transcribe(self._audio(u.start, end), final=True))
+                u.early = (end, self.hear(self._audio(u.start, end), final=True))
         return events
 
     def _final_end(self, u: _Utterance) -> int:
@@ -328,19 +354,24 @@ class StreamingRecognizer:
         self._drop_audio_before(end)
         if u.speech_frames * FRAME < self.options.min_speech_s * SAMPLE_RATE:
             return []  # too short to be speech
-        heard = u.early[1] if u.early is not None and u.early[0] == end else self.transcribe(audio, final=True)
-        text = join_units(extend_committed(u.committed, units_of(heard)))
+        heard = u.early[1] if u.early is not None and u.early[0] == end else self.hear(audio, final=True)
+        text = join_units(extend_committed(u.committed, units_of(heard.text)))
         if not text and u.shown is None:
             return []
         # An empty final after partials tells observers that utterance came to nothing.
         return [SourceFinal(utterance_id=u.id, text=text, start=u.start / SAMPLE_RATE, end=end / SAMPLE_RATE,
-                            speech_end_at=u.speech_end_at)]
+                            speech_end_at=u.speech_end_at, low_confidence=word_spans(text, heard.unsure))]
 
     def transcribe(self, audio: np.ndarray, final: bool = True) -> str:
         """Whisper on one stretch of 16 kHz audio with every guard applied: the forced language,
         a token budget, hallucination and loop filters, Chinese in the chosen script. A final decode uses
         beam search; a partial one is greedy."""
+        return self.hear(audio, final).text
+
+    def hear(self, audio: np.ndarray, final: bool = True) -> Heard:
+        """transcribe(), with the words Whisper was unsure of (finals, with options.word_confidence)."""
         opts = self.options
+        with_words = final and opts.word_confidence
         budget = min(400, int(10 + opts.tokens_per_s * len(audio) / SAMPLE_RATE))
         segments, _ = self.model.transcribe(
             audio, language=self.language, task="transcribe",
@@ -350,13 +381,17 @@ class StreamingRecognizer:
             temperature=0.0,
             condition_on_previous_text=False, without_timestamps=True, max_new_tokens=budget,
             compression_ratio_threshold=2.4, log_prob_threshold=-1.0, no_speech_threshold=0.6,
-            vad_filter=False)
-        texts = []
+            vad_filter=False, word_timestamps=with_words)
+        texts, unsure = [], []
         for s in segments:
             if s.no_speech_prob > 0.6 and s.avg_logprob < -0.5:
                 continue  # Whisper itself thinks there is no speech here
             if is_hallucination(s.text, s.avg_logprob, s.no_speech_prob, opts.sure_logprob):
                 continue
             texts.append(s.text)
+            unsure += [(w.word.strip(), round(float(w.probability), 3)) for w in (s.words or [])
+                       if w.probability < opts.unsure_word_p and w.word.strip()]
         text = collapse_loops(" ".join(t.strip() for t in texts))
-        return to_script(text, self.chinese) if self.language == "zh" else text
+        if self.language == "zh":
+            text, unsure = to_script(text, self.chinese), [(to_script(w, self.chinese), p) for w, p in unsure]
+        return Heard(text, unsure)

@@ -74,6 +74,7 @@ class PipelineConfig:
     audio_queue_blocks: int = 256
     max_pending_finals: int = 32
     chinese: str = "simplified"  # script of all Chinese shown, spoken and saved (app.shared.chinese)
+    source_confidence: bool = False  # mark the words Whisper was unsure of (slower finals: RecognizerOptions)
 
 
 @dataclass
@@ -345,6 +346,7 @@ class Pipeline:
             model = load_whisper(self.config.asr_model)  # loaded on app.asr's process-long thread
             self._recognizer = StreamingRecognizer(model=model, language=language)
         self._recognizer.chinese = ChineseScript.parse(self.config.chinese)
+        self._recognizer.options.word_confidence = self.config.source_confidence
         self._recognizer.reset()
         self._recognizer.set_language(language)
         return self._recognizer
@@ -501,6 +503,7 @@ class Pipeline:
 
     def _translate(self, job: _Job, cancel: threading.Event) -> None:
         from app.translation import DecodeOptions, DecodeStep, SentenceResult
+        from app.translation.translator import join_translations
 
         event, provisional = job.event, job.provisional
         text = event.text.strip()
@@ -526,14 +529,16 @@ class Pipeline:
                 # Steps were already sent one by one as DecodeStepEvents.
                 self._emit(SentenceSummary(utterance_id=event.utterance_id, provisional=provisional,
                                            summary=item.to_json(with_steps=False)))
-                pieces.append(item.translation)
+                pieces.append((item.translation, item.low_confidence))
             if cancel.is_set():
                 return  # superseded (provisional) or stopped: nothing half-done is shown
         target = languages(job.direction)[1]
-        translation = translator.joiner.join(p.strip() for p in pieces if p.strip())
+        translation, unsure = join_translations(pieces, translator.joiner, strip=True)
         latency = None if provisional else (time.monotonic() - event.speech_end_at) * 1000.0
         self._emit(Translation(utterance_id=event.utterance_id, source=text, text=translation,
-                               provisional=provisional, direction=job.direction, latency_ms=latency))
+                               provisional=provisional, direction=job.direction, latency_ms=latency,
+                               low_confidence=tuple((u.start, u.end, u.p) for u in unsure),
+                               alternatives=tuple(u.alternatives for u in unsure)))
         if not provisional and translation and self.config.tts_enabled:
             self.speech_output.say(translation, target, event.utterance_id)
 

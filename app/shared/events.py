@@ -102,6 +102,7 @@ class SourcePartial(Event):
     committed: str
     start: float
     end: float
+    low_confidence: tuple[tuple[int, int, float], ...] = ()  # (start, end, p): words Whisper was unsure of
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,7 @@ class SourceFinal(Event):
     start: float
     end: float
     speech_end_at: float
+    low_confidence: tuple[tuple[int, int, float], ...] = ()  # (start, end, p): words Whisper was unsure of
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,10 @@ class Translation(Event):
     provisional: bool
     direction: Direction
     latency_ms: float | None  # end of speech -> this translation; None for provisional ones
+    # Character spans of `text` the decoder was unsure of, (start, end, probability), and for
+    # each the alternatives it considered, ((text, probability), ...) best first.
+    low_confidence: tuple[tuple[int, int, float], ...] = ()
+    alternatives: tuple[tuple[tuple[str, float], ...], ...] = ()
 
 
 @dataclass(frozen=True)

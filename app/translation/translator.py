@@ -11,7 +11,7 @@ from typing import Iterator
 
 import numpy as np
 
-from app.shared.chinese import ChineseScript, to_script, to_simplified
+from app.shared.chinese import ChineseScript, map_offset, to_script, to_simplified
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import DecodeStep, StopReason
 from app.translation.folder import LoadedModel, check_tokenizer, load_model
@@ -42,6 +42,37 @@ class DecodeOptions:
     top_k: int = 5  # alternatives reported per step
 
 
+@dataclass(frozen=True)
+class Unsure:
+    """A stretch of a translation made of tokens the decoder gave a probability below UNSURE_P:
+    characters [start, end) of the text, the lowest probability among them, and the decoder's
+    alternatives at its least sure token (text, probability), best first."""
+
+    start: int
+    end: int
+    p: float
+    alternatives: tuple[tuple[str, float], ...] = ()
+
+    def shifted(self, by: int) -> Unsure:
+        return dataclasses.replace(self, start=self.start + by, end=self.end + by)
+
+
+def join_translations(pieces: list[tuple[str, list[Unsure]]], joiner: str, strip: bool = False
+                      ) -> tuple[str, list[Unsure]]:
+    """Sentences' translations joined as the app shows them, with their unsure spans moved along."""
+    text, spans = "", []
+    for piece, unsure in pieces:
+        lead = len(piece) - len(piece.lstrip()) if strip else 0
+        piece = piece.strip() if strip else piece
+        if not piece:
+            continue
+        if text:
+            text += joiner
+        spans += [u.shifted(len(text) - lead) for u in unsure if u.start >= lead and u.end - lead <= len(piece)]
+        text += piece
+    return text, spans
+
+
 @dataclass
 class SentenceResult:
     index: int
@@ -54,6 +85,8 @@ class SentenceResult:
     steps: list[DecodeStep] = field(default_factory=list)
     loop_detail: str | None = None
     source_ids: list[int] = field(default_factory=list)
+    # Character spans of `translation` the decoder was unsure of (UNSURE_P): the words to double-check
+    low_confidence: list[Unsure] = field(default_factory=list)
 
     @property
     def tokens_per_s(self) -> float:
@@ -83,6 +116,10 @@ class TranslationResult:
     @property
     def text(self) -> str:
         return self.joiner.join(s.translation for s in self.sentences if s.translation)
+
+    @property
+    def low_confidence(self) -> list[Unsure]:
+        return join_translations([(s.translation, s.low_confidence) for s in self.sentences], self.joiner)[1]
 
     @property
     def stop_reason(self) -> StopReason:
@@ -115,6 +152,8 @@ class TranslationResult:
             "decode_ms": round(self.decode_ms, 3),
             "steps": [s.to_json() for s in self.steps],
             "sentences": [s.to_json(with_steps=False) for s in self.sentences],
+            "low_confidence": [[u.start, u.end, u.p] for u in self.low_confidence],
+            "alternatives": [[list(a) for a in u.alternatives] for u in self.low_confidence],
         }
 
 
@@ -158,6 +197,32 @@ class Translator:
         if self.chinese is ChineseScript.SIMPLIFIED or not self.direction.endswith("zh"):
             return text
         return to_script(text, self.chinese)
+
+    def _unsure(self, generated: list[int], search: Search, decoded: str) -> list[Unsure]:
+        """Character spans of the (written) translation whose tokens the decoder was unsure of;
+        neighbouring unsure tokens (pieces of one word) make one span."""
+        spans: list[Unsure] = []
+        written = self.written(decoded)
+        for position, (token, logprob) in enumerate(zip(generated, search.token_logprobs)):
+            if position not in search.alternatives or token in self.codec.skipped_ids:
+                continue
+            start, end = len(self.codec.decode(generated[:position])), len(self.codec.decode(generated[:position + 1]))
+            while start < end and decoded[start].isspace():
+                start += 1
+            if start >= end:
+                continue  # a token that adds no character (EOS, a lone space)
+            if written != decoded:  # Chinese in another script: carry the offsets across
+                start, end = (map_offset(decoded, o, self.chinese) for o in (start, end))
+            p = round(float(np.exp(logprob)), 3)
+            alternatives = tuple((self.written(self.codec.decode([t])), round(float(np.exp(lp)), 3))
+                                 for t, lp in search.alternatives[position] if t != token and t not in self.codec.skipped_ids)
+            if spans and spans[-1].end >= start:
+                last = spans[-1]
+                keep = last.alternatives if last.p <= p else alternatives
+                spans[-1] = Unsure(last.start, max(end, last.end), min(last.p, p), keep)
+            else:
+                spans.append(Unsure(start, end, p, alternatives))
+        return spans
 
     @property
     def family(self) -> str:
@@ -257,10 +322,12 @@ class Translator:
             block = " ".join(f"{t} {self.codec.piece(t)!r}" for t in search.loop)
             loop_detail = (f"stopped after {len(steps)} steps: the last {settings.loop_window} tokens repeat "
                            f"[{block}]")
+        decoded = self.codec.decode(token_ids)
+        unsure = self._unsure(token_ids[len(search.prefix) - 1:], search, decoded)
         result = SentenceResult(
-            index=index, source=source, translation=self.written(self.codec.decode(token_ids)), token_ids=token_ids,
+            index=index, source=source, translation=self.written(decoded), token_ids=token_ids,
             stop_reason=search.stop_reason, encoder_ms=round(encoder_ms, 3), decode_ms=round(decode_ms, 3),
-            steps=steps, loop_detail=loop_detail, source_ids=list(source_ids),
+            steps=steps, loop_detail=loop_detail, source_ids=list(source_ids), low_confidence=unsure,
         )
         yield result
         return result

@@ -330,9 +330,10 @@ class MainWindow(QMainWindow):
             elif isinstance(event, ev.SourcePartial):
                 self.transcript.show_partial((session, event.utterance_id), event.text, event.committed)
             elif isinstance(event, ev.SourceFinal):
-                self.transcript.show_final((session, event.utterance_id), event.text)
+                self.transcript.show_final((session, event.utterance_id), event.text, event.low_confidence)
             elif isinstance(event, ev.Translation):
-                self.transcript.show_translation((session, event.utterance_id), event.text, event.provisional)
+                self.transcript.show_translation((session, event.utterance_id), event.text, event.provisional,
+                                                 event.low_confidence, event.alternatives)
                 if not event.provisional and event.latency_ms is not None:
                     self._show_latency(event.latency_ms)
             elif isinstance(event, ev.SentenceSummary):

@@ -16,6 +16,8 @@ from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton,
                                QScrollArea, QVBoxLayout, QWidget)
 
+from app.ui.confidence import marked_html, unsure_tooltip
+
 PROVISIONAL_STYLE = "color:#8a8a8a; font-style:italic;"
 ERROR_STYLE = "color:#c62828;"
 TEXT_POINT_SIZE = 17
@@ -34,6 +36,17 @@ def source_html(committed: str, text: str) -> str:
     tail = text[len(committed):] if text.startswith(committed) else text
     head = committed if text.startswith(committed) else ""
     return f'{html.escape(head)}<span style="{PROVISIONAL_STYLE}">{html.escape(tail)}</span>'
+
+
+def _set_marked(label: QLabel, text: str, spans, alternatives, who: str) -> None:
+    """Settled text: plain, or with its unsure words underlined and explained on hover."""
+    if spans:
+        label.setTextFormat(Qt.TextFormat.RichText)
+        label.setText(marked_html(text, spans))
+    else:
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setText(text)
+    label.setToolTip(unsure_tooltip(text, spans, alternatives, who))
 
 
 @dataclass
@@ -138,16 +151,15 @@ class TranscriptView(QWidget):
         row.source.setTextFormat(Qt.TextFormat.RichText)
         row.source.setText(source_html(committed, text))
 
-    def show_final(self, key, text: str) -> None:
+    def show_final(self, key, text: str, low_confidence=()) -> None:
         row = self.row(key)
         row.source_final, row.source_text = True, text
-        row.source.setTextFormat(Qt.TextFormat.PlainText)
-        row.source.setText(text)
+        _set_marked(row.source, text, low_confidence, (), "Whisper")
         if not row.target_final and not row.translation:  # translating: say so until it lands
             row.target.setTextFormat(Qt.TextFormat.RichText)
             row.target.setText(f'<span style="{PROVISIONAL_STYLE}">…</span>')
 
-    def show_translation(self, key, text: str, provisional: bool) -> None:
+    def show_translation(self, key, text: str, provisional: bool, low_confidence=(), alternatives=()) -> None:
         row = self.row(key)
         if row.target_final:
             row.renders["target_after_final"] += 1  # counted, never drawn: finals do not change
@@ -155,11 +167,11 @@ class TranscriptView(QWidget):
         row.translation = text
         if provisional:
             row.target.setTextFormat(Qt.TextFormat.RichText)
-            row.target.setText(f'<span style="{PROVISIONAL_STYLE}">{html.escape(text)}</span>')
+            row.target.setText(marked_html(text, low_confidence, PROVISIONAL_STYLE))
+            row.target.setToolTip(unsure_tooltip(text, low_confidence, alternatives))
         else:
             row.target_final = True
-            row.target.setTextFormat(Qt.TextFormat.PlainText)
-            row.target.setText(text)
+            _set_marked(row.target, text, low_confidence, alternatives, "the translator")
 
     def show_error(self, key, message: str) -> None:
         row = self.row(key)

@@ -1,4 +1,4 @@
-"""The window's reading options, in the View menu: the Chinese script, ...
+"""The window's reading options, in the View menu: the Chinese script, marks on unsure source words, ...
 
 Kept out of main_window.py: the window only creates a ViewOptions and hands it its menu.
 Each option is saved in UiSettings and applied to the running pipeline at once.
@@ -29,6 +29,15 @@ class ViewOptions:
             self.script_group.addAction(action)
             scripts.addAction(action)
             self.script_actions[script] = action
+        self.mark_source = QAction("Mark words &Whisper was unsure of (slower finals)", window, checkable=True)
+        self.mark_source.setToolTip("Underline recognised words Whisper gave a low probability; takes effect at the next start")
+        self.mark_source.setChecked(bool(window.settings.mark_unsure_source))
+        self.mark_source.toggled.connect(lambda on: self._save("mark_unsure_source", on))
+        menu.addAction(self.mark_source)
+
+    def _save(self, name: str, value) -> None:
+        setattr(self.window.settings, name, value)
+        save_settings(self.window.settings, self.window.store)
 
     def set_chinese(self, script: ChineseScript | str) -> None:
         script = ChineseScript.parse(script)
