@@ -35,6 +35,7 @@ from app.shared.events import (
     Status,
     Translation,
 )
+from app.pipeline.calm import CalmText, latin_word_boundary
 from app.pipeline.transcript import Transcript
 
 DIRECTIONS = ("en-zh", "zh-en")
@@ -75,6 +76,7 @@ class PipelineConfig:
     max_pending_finals: int = 32
     chinese: str = "simplified"  # script of all Chinese shown, spoken and saved (app.shared.chinese)
     source_confidence: bool = False  # mark the words Whisper was unsure of (slower finals: RecognizerOptions)
+    calm: str = "agree"  # how provisional translations settle: agree | force | off (app/pipeline/calm.py; bench/calm_text.py)
 
 
 @dataclass
@@ -139,6 +141,7 @@ class Pipeline:
         self._direction = config.direction
         self._session: _Session | None = None
         self._control = threading.Lock()
+        self._calm = CalmText(config.calm)
         self._emit_lock = threading.Lock()
 
     # -- control --------------------------------------------------------------------------
@@ -482,6 +485,7 @@ class Pipeline:
                 return session.current
 
     def _translation_loop(self, session: _Session) -> None:
+        self._calm = CalmText(self.config.calm)  # this session's live translations
         self._translator(self._direction)  # load now, not on the first utterance
         while (item := self._next_job(session)) is not None:
             job, cancel = item
@@ -519,8 +523,9 @@ class Pipeline:
             return
         options = DecodeOptions(**{**self.config.decode_overrides, "num_beams": 1 if provisional else self.config.num_beams,
                                    "verify": self.config.verify and not provisional})
-        pieces = []
-        for item in translator.stream(text, options=options, cancel=cancel):
+        pieces, sentence_ids = [], []
+        forced = self._calm.forced(event.utterance_id) if provisional else []
+        for item in translator.stream(text, options=options, cancel=cancel, forced=forced):
             if isinstance(item, DecodeStep):
                 if self.config.emit_steps:
                     self._emit(DecodeStepEvent(utterance_id=event.utterance_id, provisional=provisional,
@@ -530,15 +535,25 @@ class Pipeline:
                 self._emit(SentenceSummary(utterance_id=event.utterance_id, provisional=provisional,
                                            summary=item.to_json(with_steps=False)))
                 pieces.append((item.translation, item.low_confidence))
+                sentence_ids.append([t for t in item.token_ids if t not in translator.codec.skipped_ids])
             if cancel.is_set():
                 return  # superseded (provisional) or stopped: nothing half-done is shown
         target = languages(job.direction)[1]
         translation, unsure = join_translations(pieces, translator.joiner, strip=True)
+        stable = len(translation)
+        if provisional:
+            shown = self._calm.update(event.utterance_id, sentence_ids, translation,
+                                      latin_word_boundary if translator.joiner else None)
+            if shown is None:
+                return  # it would change text the reader has passed: keep showing the last one
+            translation, stable = shown
+        else:
+            self._calm.finish(event.utterance_id)
         latency = None if provisional else (time.monotonic() - event.speech_end_at) * 1000.0
         self._emit(Translation(utterance_id=event.utterance_id, source=text, text=translation,
                                provisional=provisional, direction=job.direction, latency_ms=latency,
                                low_confidence=tuple((u.start, u.end, u.p) for u in unsure),
-                               alternatives=tuple(u.alternatives for u in unsure)))
+                               alternatives=tuple(u.alternatives for u in unsure), stable=stable))
         if not provisional and translation and self.config.tts_enabled:
             self.speech_output.say(translation, target, event.utterance_id)
 

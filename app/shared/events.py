@@ -134,6 +134,9 @@ class Translation(Event):
     # each the alternatives it considered, ((text, probability), ...) best first.
     low_confidence: tuple[tuple[int, int, float], ...] = ()
     alternatives: tuple[tuple[tuple[str, float], ...], ...] = ()
+    # How many characters of `text` are settled: later provisional translations of the
+    # utterance keep them (until the final). A final one is settled whole.
+    stable: int | None = None
 
 
 @dataclass(frozen=True)

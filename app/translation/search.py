@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -203,7 +203,9 @@ class Search:
     the caller stops iterating early (then call `stop("cancelled")`)."""
 
     def __init__(self, settings: GenerationSettings, step: StepFn, reorder: Callable[[np.ndarray], None],
-                 top_k: int = 5):
+                 top_k: int = 5, forced: Sequence[int] = ()):
+        """forced: tokens the output must begin with (after the decoder prompt), e.g. the part of
+        a live translation already shown; they go in with the prompt, as one decoder call."""
         self.s = settings
         self.step_fn = step
         self.reorder = reorder
@@ -213,6 +215,7 @@ class Search:
         # sequence and scores (forced tokens score 0) with one decoder call fewer.
         if settings.forced_bos_token_id is not None and settings.max_length > 2:
             self.prefix.append(settings.forced_bos_token_id)
+        self.prefix += [int(t) for t in forced][:max(0, settings.max_length - len(self.prefix) - 1)]
         self.sequence: list[int] = list(self.prefix)
         self.stop_reason = StopReason.LENGTH
         self.loop: tuple[int, ...] | None = None

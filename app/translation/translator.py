@@ -7,7 +7,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -248,15 +248,18 @@ class Translator:
         return split_for_model(text, lambda s: len(self.codec.source_ids(s)), limit)
 
     def stream(self, text: str, options: DecodeOptions | None = None,
-               cancel: threading.Event | None = None) -> Iterator[DecodeStep | SentenceResult]:
-        """Yield each DecodeStep as the decoder makes it, then the SentenceResult of each sentence."""
+               cancel: threading.Event | None = None,
+               forced: Sequence[Sequence[int]] = ()) -> Iterator[DecodeStep | SentenceResult]:
+        """Yield each DecodeStep as the decoder makes it, then the SentenceResult of each sentence.
+        forced[i]: tokens sentence i's translation must begin with (a live translation's settled part)."""
         options = options or DecodeOptions()
         if self.direction.startswith("zh"):
             text = to_simplified(text)  # the models read Simplified; recognised text may be Traditional
         for index, sentence in enumerate(self.split(text)):
             if cancel is not None and cancel.is_set():
                 return
-            result = yield from self.stream_ids(self.codec.source_ids(sentence), options, cancel, index, sentence)
+            result = yield from self.stream_ids(self.codec.source_ids(sentence), options, cancel, index, sentence,
+                                                forced=forced[index] if index < len(forced) else ())
             if result.stop_reason is StopReason.CANCELLED:
                 return
 
@@ -268,7 +271,8 @@ class Translator:
         return TranslationResult(sentences, self.joiner)
 
     def stream_ids(self, source_ids: list[int], options: DecodeOptions | None = None,
-                   cancel: threading.Event | None = None, index: int = 0, source: str = ""):
+                   cancel: threading.Event | None = None, index: int = 0, source: str = "",
+                   forced: Sequence[int] = ()):
         """Translate token ids (the family's prompt included). Yields DecodeSteps then the
         SentenceResult, which is also the generator's return value."""
         options = options or DecodeOptions()
@@ -283,7 +287,7 @@ class Translator:
                                       "Check that the model folder is complete and consistent.") from None
         encoder_ms = (time.perf_counter() - started) * 1000
         run = DecoderRun(self.model.decoders, states, mask, batch=settings.num_beams, capacity=settings.max_length)
-        search = Search(settings, run.advance, run.reorder, top_k=options.top_k)
+        search = Search(settings, run.advance, run.reorder, top_k=options.top_k, forced=forced)
         steps: list[DecodeStep] = []
         decode_ms = 0.0
         records = search.run()

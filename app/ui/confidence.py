@@ -49,3 +49,13 @@ def unsure_tooltip(text: str, spans: Sequence[Sequence], alternatives: Sequence[
             line += " — or: " + ", ".join(shown)
         lines.append(line)
     return f"Words {who} was unsure of:\n" + "\n".join(lines) if lines else ""
+
+
+def clip_spans(spans: Sequence[Sequence], start: int, end: int) -> list[tuple[int, int, float]]:
+    """The spans' parts inside characters [start, end), counted from `start`."""
+    clipped = []
+    for span in spans:
+        a, b = max(int(span[0]), start), min(int(span[1]), end)
+        if a < b:
+            clipped.append((a - start, b - start, float(span[2])))
+    return clipped

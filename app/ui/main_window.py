@@ -333,7 +333,7 @@ class MainWindow(QMainWindow):
                 self.transcript.show_final((session, event.utterance_id), event.text, event.low_confidence)
             elif isinstance(event, ev.Translation):
                 self.transcript.show_translation((session, event.utterance_id), event.text, event.provisional,
-                                                 event.low_confidence, event.alternatives)
+                                                 event.low_confidence, event.alternatives, event.stable)
                 if not event.provisional and event.latency_ms is not None:
                     self._show_latency(event.latency_ms)
             elif isinstance(event, ev.SentenceSummary):

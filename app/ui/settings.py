@@ -23,6 +23,7 @@ class UiSettings:
     hub_endpoint: str = ""          # a Hugging Face Hub mirror for downloads; "" = the default hub
     verify: bool = False
     chinese: str = "simplified"     # simplified | traditional | hongkong (app.shared.chinese)
+    reading_mode: bool = False      # live translations: settled text only
     mark_unsure_source: bool = False  # underline words Whisper was unsure of (its alignment pass: slower finals)
     geometry: QByteArray | None = None
     splitter: QByteArray | None = None

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QGuiApplication
-from PySide6.QtWidgets import (QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton,
-                               QScrollArea, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from app.ui.confidence import marked_html, unsure_tooltip
+from app.ui.confidence import clip_spans, marked_html, unsure_tooltip
 
 PROVISIONAL_STYLE = "color:#8a8a8a; font-style:italic;"
+SETTLED_STYLE = "color:#5f6b73;"  # provisional, but settled: it stays as it is until the final
 ERROR_STYLE = "color:#c62828;"
 TEXT_POINT_SIZE = 17
 
@@ -36,6 +36,17 @@ def source_html(committed: str, text: str) -> str:
     tail = text[len(committed):] if text.startswith(committed) else text
     head = committed if text.startswith(committed) else ""
     return f'{html.escape(head)}<span style="{PROVISIONAL_STYLE}">{html.escape(tail)}</span>'
+
+
+def provisional_html(text: str, stable: int, spans=(), reading_mode: bool = False) -> str:
+    """A live translation: its settled prefix steady, its changing tail grey italic (hidden in
+    reading mode, where an unsettled translation shows as "…")."""
+    stable = max(0, min(stable, len(text)))
+    head = marked_html(text[:stable], clip_spans(spans, 0, stable), SETTLED_STYLE) if stable else ""
+    if reading_mode:
+        return head or f'<span style="{PROVISIONAL_STYLE}">…</span>'
+    tail = marked_html(text[stable:], clip_spans(spans, stable, len(text)), PROVISIONAL_STYLE) if stable < len(text) else ""
+    return head + tail
 
 
 def _set_marked(label: QLabel, text: str, spans, alternatives, who: str) -> None:
@@ -67,6 +78,7 @@ class TranscriptView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.rows: dict = {}  # key -> UtteranceRow, in the order they appeared
+        self.reading_mode = False  # provisional translations: settled text only
         self.source_title = QLabel("Speech")
         self.target_title = QLabel("Translation")
         for title in (self.source_title, self.target_title):
@@ -159,7 +171,8 @@ class TranscriptView(QWidget):
             row.target.setTextFormat(Qt.TextFormat.RichText)
             row.target.setText(f'<span style="{PROVISIONAL_STYLE}">…</span>')
 
-    def show_translation(self, key, text: str, provisional: bool, low_confidence=(), alternatives=()) -> None:
+    def show_translation(self, key, text: str, provisional: bool, low_confidence=(), alternatives=(),
+                         stable: int | None = None) -> None:
         row = self.row(key)
         if row.target_final:
             row.renders["target_after_final"] += 1  # counted, never drawn: finals do not change
@@ -167,7 +180,7 @@ class TranscriptView(QWidget):
         row.translation = text
         if provisional:
             row.target.setTextFormat(Qt.TextFormat.RichText)
-            row.target.setText(marked_html(text, low_confidence, PROVISIONAL_STYLE))
+            row.target.setText(provisional_html(text, stable or 0, low_confidence, self.reading_mode))
             row.target.setToolTip(unsure_tooltip(text, low_confidence, alternatives))
         else:
             row.target_final = True

@@ -17,6 +17,12 @@ class ViewOptions:
     def __init__(self, window: QMainWindow, menu: QMenu):
         self.window = window
         menu.addSeparator()
+        self.reading_mode = QAction("&Reading mode: settled text only", window, checkable=True)
+        self.reading_mode.setToolTip("Live translations show only the part that will not change any more")
+        self.reading_mode.setChecked(bool(window.settings.reading_mode))
+        self.reading_mode.toggled.connect(self.set_reading_mode)
+        window.transcript.reading_mode = self.reading_mode.isChecked()
+        menu.addAction(self.reading_mode)
         scripts = menu.addMenu("Chinese &script")
         scripts.menuAction().setToolTip("How Chinese is written: recognised speech, translations, transcripts")
         self.script_group = QActionGroup(window)
@@ -34,6 +40,10 @@ class ViewOptions:
         self.mark_source.setChecked(bool(window.settings.mark_unsure_source))
         self.mark_source.toggled.connect(lambda on: self._save("mark_unsure_source", on))
         menu.addAction(self.mark_source)
+
+    def set_reading_mode(self, on: bool) -> None:
+        self.window.transcript.reading_mode = on
+        self._save("reading_mode", on)
 
     def _save(self, name: str, value) -> None:
         setattr(self.window.settings, name, value)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from app.pipeline.transcript import Transcript
-from app.shared.events import SourceFinal, Translation
 from app.shared.chinese import to_script
+from app.shared.events import SourceFinal, Translation
 
 from .conftest import english, expected
 

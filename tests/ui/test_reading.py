@@ -67,3 +67,24 @@ def test_source_marks_setting_reaches_the_pipeline(qtbot, store):
     window.view_options.mark_source.setChecked(True)
     assert load_settings(store).mark_unsure_source is True
     assert model_state.pipeline_config(window.settings, "en-zh", {}, input_path=None).source_confidence
+
+
+def test_settled_text_is_steady_and_reading_mode_shows_only_it(qtbot, store):
+    from app.ui.transcript_view import PROVISIONAL_STYLE, SETTLED_STYLE
+
+    window = make_window(qtbot, store)
+    view = window.transcript
+    view.show_translation(1, "我们去吃饭", provisional=True, low_confidence=((1, 4, 0.3),), stable=3)
+    label = view.rows[1].target.text()
+    assert f'<span style="{SETTLED_STYLE}">' in label and f'<span style="{PROVISIONAL_STYLE}">' in label
+    assert label.index("我") < label.index(PROVISIONAL_STYLE) < label.index("吃")  # settled first, tail after
+    assert label.count("text-decoration: underline") == 2  # the unsure span, cut at the boundary
+    window.view_options.reading_mode.setChecked(True)
+    assert load_settings(store).reading_mode is True
+    view.show_translation(1, "我们去吃饭吧", provisional=True, stable=3)
+    label = view.rows[1].target.text()
+    assert "我们去" in label and "吃" not in label
+    view.show_translation(2, "他是", provisional=True, stable=0)
+    assert "…" in view.rows[2].target.text() and "他" not in view.rows[2].target.text()
+    view.show_translation(1, "我们去吃饭吧。", provisional=False)
+    assert view.rows[1].target.text() == "我们去吃饭吧。"  # finals are shown whole in every mode
