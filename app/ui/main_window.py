@@ -423,12 +423,14 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
 
-def run_app(argv: list[str] | None = None) -> int:
+def run_app(argv: list[str] | None = None, overlay: bool = False) -> int:
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)
     app.setApplicationName("Live Translator")
     app.setWindowIcon(QIcon(str(paths.resource("icon", "live-translator.png"))))
     window = MainWindow()
     window.show()
+    if overlay:  # python -m app --overlay
+        window.view_options.set_overlay_visible(True)
     quit_after_ms = paths.quit_after_ms()
     if quit_after_ms is not None:  # smoke test of packaged builds: close as a user would, after N ms
         QTimer.singleShot(quit_after_ms, window.close)

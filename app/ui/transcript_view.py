@@ -134,13 +134,36 @@ class TranscriptView(QWidget):
         self.source_title.setText(f"Speech ({source})")
         self.target_title.setText(f"Translation ({target})")
 
+    point_size = TEXT_POINT_SIZE
+    dark = False
+
+    def set_point_size(self, points: int) -> None:
+        """The panels' text size (View -> Larger / Smaller text)."""
+        self.point_size = max(9, min(48, int(points)))
+        for row in self.rows.values():
+            for label in (row.source, row.target):
+                label.setFont(reading_font(self.point_size))
+
+    def set_dark(self, dark: bool) -> None:
+        """Colours of the panels' own frame for a dark or light theme (text follows the palette)."""
+        self.dark = dark
+        self.body.setStyleSheet(f"#transcriptBody {{ background: {'#16191c' if dark else 'white'}; }}")
+        for title in (self.source_title, self.target_title):
+            title.setStyleSheet(f"font-weight:bold; font-size:13pt; color:{'#b0bec5' if dark else '#37474f'};")
+        for row in self.rows.values():
+            for label in (row.source, row.target):
+                label.setStyleSheet(self._label_style())
+
+    def _label_style(self) -> str:
+        return f"QLabel {{ padding: 6px 4px; border-bottom: 1px solid {'#2c3237' if self.dark else '#e3e8ec'}; }}"
+
     def _label(self) -> QLabel:
         label = QLabel()
-        label.setFont(reading_font())
+        label.setFont(reading_font(self.point_size))
         label.setWordWrap(True)
         label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        label.setStyleSheet("QLabel { padding: 6px 4px; border-bottom: 1px solid #e3e8ec; }")
+        label.setStyleSheet(self._label_style())
         return label
 
     def row(self, key) -> UtteranceRow:
