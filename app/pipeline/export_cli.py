@@ -35,5 +35,5 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise LiveTranslatorError(f"Cannot write {args.out}: {error.strerror or error}",
                                   "Choose a folder that exists and that you may write to.") from None
-    print(f"wrote {args.out}", file=sys.stderr)
+    sys.stderr.write(f"wrote {args.out}\n")
     return 0

@@ -10,8 +10,8 @@ transformers' vectorised `_beam_search` for one sentence (batch 1), so finished 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
 
 import numpy as np
 

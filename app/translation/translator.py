@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -177,7 +177,7 @@ class Translator:
 
     @classmethod
     def load(cls, model_dir: Path | str, direction: str = "en-zh", prefer_quantized: bool = False,
-             threads: int | None = None, chinese: ChineseScript | str = ChineseScript.SIMPLIFIED) -> "Translator":
+             threads: int | None = None, chinese: ChineseScript | str = ChineseScript.SIMPLIFIED) -> Translator:
         if direction not in ("en-zh", "zh-en"):
             raise LiveTranslatorError(f"Unknown direction {direction!r}.", "Use en-zh or zh-en.")
         model = load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import (QCheckBox, QColorDialog, QDialog, QDialogButtonBox, QFontComboBox, QFormLayout,
-                               QPushButton, QSlider, QSpinBox)
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import QCheckBox, QColorDialog, QDialog, QDialogButtonBox, QFontComboBox, QFormLayout, QPushButton, QSlider, QSpinBox
 
 from app.ui.overlay import SubtitleOverlay, save_overlay_settings
 
