@@ -122,7 +122,7 @@ def film(args) -> int:
         overlay.settings.lines = 2
         overlay.settings.show_source = True
         overlay.apply_settings()
-        overlay.setGeometry(140, SIZE[1] - 230, SIZE[0] - 280, 190)
+        overlay.setGeometry(140, SIZE[1] - 290, SIZE[0] - 280, 250)
         window.view_options.set_overlay_visible(True)
 
     deadline = time.monotonic() + args.timeout

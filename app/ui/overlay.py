@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter
-from PySide6.QtWidgets import QLabel, QSizeGrip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSizeGrip, QSizePolicy, QVBoxLayout, QWidget
 
 from app.shared import events as ev
 from app.shared.events import State
@@ -104,6 +104,7 @@ class SubtitleOverlay(QWidget):
         self.label.setWordWrap(True)
         self.label.setTextFormat(Qt.TextFormat.RichText)
         self.label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom)
+        self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)  # the window decides
         self.grip = QSizeGrip(self)
         self.grip.setAccessibleName("Resize subtitles")
         layout = QVBoxLayout(self)
@@ -164,7 +165,12 @@ class SubtitleOverlay(QWidget):
             tip = unsure_tooltip(text, line.spans, line.alternatives)
             if tip:
                 tips.append(tip)
-        self.label.setText("<br>".join(b for b in blocks if b))
+        blocks = [b for b in blocks if b]
+        self.label.setText("<br>".join(blocks))
+        # Too tall for the window: the oldest lines go, so the newest is always whole.
+        while len(blocks) > 1 and self.label.heightForWidth(self.label.width()) > self.label.height() > 0:
+            blocks = blocks[1:]
+            self.label.setText("<br>".join(blocks))
         self.label.setToolTip("\n\n".join(tips))
 
     # --- events -------------------------------------------------------------------------------
@@ -230,6 +236,7 @@ class SubtitleOverlay(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self.render()
         self.remember()
 
     def moveEvent(self, event) -> None:

@@ -143,3 +143,18 @@ def test_command_line_opens_the_overlay(tmp_path):
     assert proc.returncode == 0, proc.stderr
     (conf,) = (tmp_path / "config").rglob("*.conf")
     assert load_overlay_settings(QSettings(str(conf), QSettings.Format.IniFormat)).visible
+
+
+def test_the_newest_line_is_always_whole_when_the_window_is_small(qtbot, store):
+    window = make_window(qtbot, store)
+    window.view_options.set_overlay_visible(True)
+    overlay = window.view_options.overlay
+    overlay.settings.lines = 3
+    overlay.apply_settings()
+    overlay.resize(400, 90)
+    qtbot.waitUntil(lambda: overlay.label.height() < 90, timeout=5000)
+    long = "这是一个很长的句子，" * 4
+    window.on_events([final(1, "第一句。"), final(2, "第二句。"), final(3, long)], window.session)
+    text = overlay.label.text()
+    assert long in text and "第一句" not in text  # wrapped, and the older lines made room
+    assert overlay.label.heightForWidth(overlay.label.width()) > 0
