@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QLabel, QSizeGrip, QSizePolicy, QVBoxLayout, QWidg
 
 from app.shared import events as ev
 from app.shared.events import State
-from app.ui.confidence import marked_html, unsure_tooltip
+from app.ui.confidence import clip_spans, marked_html, unsure_tooltip
 
 PREFIX = "overlay/"
 
@@ -154,13 +154,13 @@ class SubtitleOverlay(QWidget):
             text = line.translation
             if line.provisional:
                 stable = max(0, min(line.stable, len(text)))
-                settled = marked_html(text[:stable], [s for s in line.spans if s[1] <= stable], f"color:{solid};")
-                rest = "" if self.reading_mode else marked_html(
-                    text[stable:], [(s[0] - stable, s[1] - stable, s[2]) for s in line.spans if s[0] >= stable],
-                    f"color:{light};")
+                head, head_alts = clip_spans(line.spans, 0, stable, line.alternatives)
+                settled = marked_html(text[:stable], head, f"color:{solid};", head_alts)
+                tail, tail_alts = clip_spans(line.spans, stable, len(text), line.alternatives)
+                rest = "" if self.reading_mode else marked_html(text[stable:], tail, f"color:{light};", tail_alts)
                 parts.append(settled + rest)
             else:
-                parts.append(marked_html(text, line.spans, f"color:{solid};"))
+                parts.append(marked_html(text, line.spans, f"color:{solid};", line.alternatives))
             blocks.append("".join(parts))
             tip = unsure_tooltip(text, line.spans, line.alternatives)
             if tip:

@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from app.ui.confidence import clip_spans, marked_html, unsure_tooltip
+from app.ui.confidence import MarkedLabel, clip_spans, marked_html, unsure_tooltip
 
 PROVISIONAL_STYLE = "color:#8a8a8a; font-style:italic;"
 SETTLED_STYLE = "color:#5f6b73;"  # provisional, but settled: it stays as it is until the final
@@ -38,22 +38,28 @@ def source_html(committed: str, text: str) -> str:
     return f'{html.escape(head)}<span style="{PROVISIONAL_STYLE}">{html.escape(tail)}</span>'
 
 
-def provisional_html(text: str, stable: int, spans=(), reading_mode: bool = False) -> str:
+def provisional_html(text: str, stable: int, spans=(), reading_mode: bool = False, alternatives=()) -> str:
     """A live translation: its settled prefix steady, its changing tail grey italic (hidden in
     reading mode, where an unsettled translation shows as "…")."""
     stable = max(0, min(stable, len(text)))
-    head = marked_html(text[:stable], clip_spans(spans, 0, stable), SETTLED_STYLE) if stable else ""
+    head = marked_html(text[:stable], *_styled(clip_spans(spans, 0, stable, alternatives), SETTLED_STYLE)) if stable else ""
     if reading_mode:
         return head or f'<span style="{PROVISIONAL_STYLE}">…</span>'
-    tail = marked_html(text[stable:], clip_spans(spans, stable, len(text)), PROVISIONAL_STYLE) if stable < len(text) else ""
-    return head + tail
+    if stable >= len(text):
+        return head
+    return head + marked_html(text[stable:], *_styled(clip_spans(spans, stable, len(text), alternatives), PROVISIONAL_STYLE))
+
+
+def _styled(clipped, style):
+    spans, alternatives = clipped
+    return spans, style, alternatives
 
 
 def _set_marked(label: QLabel, text: str, spans, alternatives, who: str) -> None:
     """Settled text: plain, or with its unsure words underlined and explained on hover."""
     if spans:
         label.setTextFormat(Qt.TextFormat.RichText)
-        label.setText(marked_html(text, spans))
+        label.setText(marked_html(text, spans, "", alternatives))
     else:
         label.setTextFormat(Qt.TextFormat.PlainText)
         label.setText(text)
@@ -158,7 +164,7 @@ class TranscriptView(QWidget):
         return f"QLabel {{ padding: 6px 4px; border-bottom: 1px solid {'#2c3237' if self.dark else '#e3e8ec'}; }}"
 
     def _label(self) -> QLabel:
-        label = QLabel()
+        label = MarkedLabel()
         label.setFont(reading_font(self.point_size))
         label.setWordWrap(True)
         label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
@@ -203,7 +209,7 @@ class TranscriptView(QWidget):
         row.translation = text
         if provisional:
             row.target.setTextFormat(Qt.TextFormat.RichText)
-            row.target.setText(provisional_html(text, stable or 0, low_confidence, self.reading_mode))
+            row.target.setText(provisional_html(text, stable or 0, low_confidence, self.reading_mode, alternatives))
             row.target.setToolTip(unsure_tooltip(text, low_confidence, alternatives))
         else:
             row.target_final = True

@@ -88,7 +88,7 @@ def test_lines_are_limited_provisional_lighter_and_unsure_words_marked(qtbot, st
     window.on_events([live], window.session)
     text = overlay.label.text()
     assert "color:rgba(255,255,255,0.55);" in text  # the unsettled tail, lighter
-    assert 'text-decoration: underline;" title="37%">明</span>' in text
+    assert 'text-decoration: underline;" title="“明”: 37% sure — or: 非常 (20%)">明</span>' in text
     assert "“明”: 37% sure — or: 非常 (20%)" in overlay.label.toolTip()
     window.view_options.reading_mode.setChecked(True)  # reading mode: settled text only
     assert "早上好" not in overlay.label.text() and "明</span>天" in overlay.label.text()

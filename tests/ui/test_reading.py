@@ -55,6 +55,15 @@ def test_unsure_words_are_underlined_with_their_alternatives_on_hover(qtbot, sto
     # The source panel: Whisper's unsure word underlined, the rest escaped and plain.
     assert "&lt;<span" not in row.source.text() and ">&lt;very&gt;</span>" in row.source.text()
     assert "“<very>”: 31% sure" in row.source.toolTip() and "Whisper" in row.source.toolTip()
+    # Hovering the word itself shows its own line; elsewhere the row's list.
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QFontMetrics
+
+    label, metrics = row.source, QFontMetrics(row.source.font())
+    area = label.contentsRect()
+    on_word = QPoint(area.left() + metrics.horizontalAdvance("Thank you <v"), area.top() + metrics.height() // 2)
+    assert label.word_tip(on_word) == "“<very>”: 31% sure"
+    assert label.word_tip(QPoint(area.left() + metrics.horizontalAdvance("Th"), on_word.y())) == ""
     final = ev.Translation(utterance_id=1, source="Thank you very", text="谢谢", provisional=False,
                            direction="en-zh", latency_ms=900.0)
     window.on_events([final], window.session)
