@@ -192,6 +192,7 @@ class StreamingRecognizer:
         self._check_language(language)
         self.language = language
         self.chinese = ChineseScript.parse(chinese)  # the script recognised Chinese is written in
+        self._last_heard: Heard | None = None  # the latest decode's words, for the final that asked
         self._vad = SileroVAD()
         self._gate = VoiceGate(self.options.vad_threshold, max(self.options.vad_threshold - 0.15, 0.01),
                                round(self.options.min_silence_s * SAMPLE_RATE / FRAME))
@@ -267,7 +268,7 @@ class StreamingRecognizer:
               and (captured_at is None or time.monotonic() - captured_at <= self.options.max_lag_s)):
             end = self._final_end(u)
             if end <= self._samples and (u.early is None or u.early[0] != end):
-                u.early = (end, self.hear(self._audio(u.start, end), final=True))
+                u.early = (end, self._hear_final(self._audio(u.start, end)))
         return events
 
     def _final_end(self, u: _Utterance) -> int:
@@ -354,7 +355,7 @@ class StreamingRecognizer:
         self._drop_audio_before(end)
         if u.speech_frames * FRAME < self.options.min_speech_s * SAMPLE_RATE:
             return []  # too short to be speech
-        heard = u.early[1] if u.early is not None and u.early[0] == end else self.hear(audio, final=True)
+        heard = u.early[1] if u.early is not None and u.early[0] == end else self._hear_final(audio)
         text = join_units(extend_committed(u.committed, units_of(heard.text)))
         if not text and u.shown is None:
             return []
@@ -366,7 +367,15 @@ class StreamingRecognizer:
         """Whisper on one stretch of 16 kHz audio with every guard applied: the forced language,
         a token budget, hallucination and loop filters, Chinese in the chosen script. A final decode uses
         beam search; a partial one is greedy."""
-        return self.hear(audio, final).text
+        heard = self.hear(audio, final)
+        self._last_heard = heard
+        return heard.text
+
+    def _hear_final(self, audio: np.ndarray) -> Heard:
+        """A final decode through transcribe() (the one entry point), with its unsure words."""
+        text = self.transcribe(audio, final=True)
+        heard = self._last_heard
+        return heard if heard is not None and heard.text == text else Heard(text)
 
     def hear(self, audio: np.ndarray, final: bool = True) -> Heard:
         """transcribe(), with the words Whisper was unsure of (finals, with options.word_confidence)."""
