@@ -15,8 +15,9 @@ apt_app=(python3 python3-venv espeak-ng libportaudio2 alsa-utils libegl1 libgl1 
          libxcb-shape0 libxcb-randr0 libxcb-xfixes0 libxcb-xkb1 libdbus-1-3 libfontconfig1
          fonts-noto-cjk)
 # Tests also speak with espeak-ng into a PulseAudio virtual microphone, film the window on Xvfb
+# (xcompmgr composites the overlay's translucency for its screenshot)
 # and open the caption page in Chromium (driven by Playwright, which downloads no browser).
-apt_test=(sox pulseaudio pulseaudio-utils libasound2-plugins xvfb binutils chromium)
+apt_test=(sox pulseaudio pulseaudio-utils libasound2-plugins xvfb xcompmgr binutils chromium)
 
 if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
     want=("${apt_app[@]}")

@@ -19,6 +19,7 @@ COMMANDS = {
     "transcribe": "app.asr.cli",
     "listen": "app.asr.cli",
     "run": "app.pipeline.cli",
+    "export": "app.pipeline.export_cli",
     "models": "app.model_store.cli",
 }
 
@@ -26,6 +27,7 @@ COMMANDS = {
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="live-translator", description=__doc__.splitlines()[0])
     parser.add_argument("--self-test", action="store_true", help="check that every part of the app works, then exit")
+    parser.add_argument("--overlay", action="store_true", help="open the window with the subtitle overlay shown")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     # Only import the module of the command being run: start-up stays fast.
     wanted = next((a for a in argv if not a.startswith("-")), None)
@@ -66,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             from app.ui.main_window import run_app
 
-            return run_app()
+            return run_app(overlay=args.overlay)
         return args.run(args)
     except LiveTranslatorError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -2,7 +2,11 @@
 
     .venv/bin/python tools/screenshot.py [--out docs/screenshot.png] [--direction en-zh]
         [--recording FILE.wav] [--nmt-model DIR] [--asr-model NAME|DIR] [--text "..."]
-        [--verify]
+        [--verify] [--theme system|light|dark] [--overlay]
+
+--overlay films the subtitle overlay over another window (a stand-in for a video call) instead
+of the main window; under Xvfb it runs Debian's xcompmgr, so the overlay's translucency is
+composited by a real compositing manager as on a desktop.
 
 Without a display it re-runs itself under `xvfb-run` (Debian package xvfb). Without
 --recording it speaks --text with espeak-ng into a temporary WAV. The window is the one
@@ -42,6 +46,8 @@ def parse_args(argv=None):
     parser.add_argument("--asr-model", default="base")
     parser.add_argument("--timeout", type=float, default=240.0)
     parser.add_argument("--verify", action="store_true", help="show the verify column filled in")
+    parser.add_argument("--theme", default="light", choices=("system", "light", "dark"))
+    parser.add_argument("--overlay", action="store_true", help="film the subtitle overlay over another window")
     return parser.parse_args(argv)
 
 
@@ -49,6 +55,38 @@ def speak(text: str, voice: str, path: Path) -> None:
     # Slow, with pauses between sentences: the voice detector then cuts clean utterances.
     subprocess.run(["espeak-ng", "-v", voice, "-s", "140", "-g", "12", "-w", str(path), text],
                    check=True, capture_output=True)
+
+
+def video_stand_in():
+    """Another application's window under the overlay: a drawn stand-in for a video call."""
+    from PySide6.QtCore import QRectF, Qt
+    from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter
+    from PySide6.QtWidgets import QWidget
+
+    class VideoCall(QWidget):
+        def paintEvent(self, event):
+            p = QPainter(self)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing)
+            sky = QLinearGradient(0, 0, 0, self.height())
+            sky.setColorAt(0, QColor("#5b8fb9"))
+            sky.setColorAt(1, QColor("#e8d9b5"))
+            p.fillRect(self.rect(), sky)
+            p.setBrush(QColor("#3e5641"))
+            p.setPen(Qt.PenStyle.NoPen)
+            p.drawRect(0, int(self.height() * 0.62), self.width(), self.height())
+            for i, color in enumerate(("#f2c39b", "#c68b59")):  # two people on a call
+                x = self.width() * (0.3 + 0.4 * i)
+                p.setBrush(QColor("#37474f"))
+                p.drawRoundedRect(QRectF(x - 120, self.height() * 0.45, 240, 320), 60, 60)
+                p.setBrush(QColor(color))
+                p.drawEllipse(QRectF(x - 75, self.height() * 0.22, 150, 170))
+            p.setPen(QColor("white"))
+            p.setFont(QFont("Noto Sans", 16))
+            p.drawText(24, 40, "A video call (another application's window)")
+
+    widget = VideoCall()
+    widget.setWindowTitle("Video call")
+    return widget
 
 
 def film(args) -> int:
@@ -71,10 +109,21 @@ def film(args) -> int:
     store.setValue("verify", args.verify)
     model = Path(args.nmt_model) if args.nmt_model else ROOT / "tests" / "fixtures" / "phrasebook" / args.direction
     store.setValue("nmt_" + args.direction.replace("-", "_"), str(model.resolve()))
+    store.setValue("theme", args.theme)
     window = MainWindow(store)
     window.resize(*SIZE)
     window.move(0, 0)
     window.show()
+    if args.overlay:
+        backdrop = video_stand_in()
+        backdrop.setGeometry(0, 0, *SIZE)
+        backdrop.show()
+        overlay = window.view_options.overlay
+        overlay.settings.lines = 2
+        overlay.settings.show_source = True
+        overlay.apply_settings()
+        overlay.setGeometry(140, SIZE[1] - 290, SIZE[0] - 280, 250)
+        window.view_options.set_overlay_visible(True)
 
     deadline = time.monotonic() + args.timeout
     state = {"started": False}
@@ -117,7 +166,15 @@ def main(argv=None) -> int:
                    sys.executable, __file__, *(argv if argv is not None else sys.argv[1:])]
         return subprocess.call(command)
     os.environ["QT_QPA_PLATFORM"] = "xcb"
-    return film(args)
+    compositor = None
+    if args.overlay and shutil.which("xcompmgr"):  # translucent windows need a compositing manager
+        compositor = subprocess.Popen(["xcompmgr"], stderr=subprocess.DEVNULL)
+    try:
+        return film(args)
+    finally:
+        if compositor is not None:
+            compositor.terminate()
+            compositor.wait(10)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import sys
 import threading
 
 from app.asr.whisper_models import DEFAULT_MODEL
+from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.languages import Language
 
 
@@ -25,6 +26,8 @@ def add_parser(subparsers) -> None:
     common.add_argument("--glossary", action="append", default=[], metavar="FILE",
                         help="a glossary (english<TAB>chinese per line): its terms in the spoken language are "
                              "given to Whisper as hotwords; repeatable")
+    common.add_argument("--chinese", choices=CHINESE_SCRIPTS, default="simplified",
+                        help="script of recognised Chinese: simplified, traditional (Taiwan) or hongkong")
 
     transcribe = subparsers.add_parser("transcribe", parents=[common], help="transcribe an audio file")
     transcribe.add_argument("file", help="audio file (WAV, FLAC, MP3, ...)")
@@ -69,7 +72,7 @@ def run_transcribe(args) -> int:
 
     source = FileSource(args.file, realtime=args.realtime)
     source.start()  # a missing or unreadable file is an error before any model loads
-    recognizer = StreamingRecognizer(args.model, language=args.language, options=_options(args))
+    recognizer = StreamingRecognizer(args.model, language=args.language, options=_options(args), chinese=args.chinese)
     return _print_events(recognize(source, recognizer), args.json)
 
 
@@ -81,7 +84,7 @@ def run_listen(args) -> int:
         for d in list_input_devices():
             print(f"{d.index:3d}{' *' if d.is_default else '  '} {d.name} ({d.host_api}, {d.channels} ch, {d.default_samplerate:g} Hz)")
         return 0
-    recognizer = StreamingRecognizer(args.model, language=args.language, options=_options(args))
+    recognizer = StreamingRecognizer(args.model, language=args.language, options=_options(args), chinese=args.chinese)
     device = int(args.device) if args.device and args.device.isdigit() else args.device
     stop = threading.Event()
     if not args.json:

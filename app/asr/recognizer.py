@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.asr.simplified import to_simplified
 from app.asr.vad import FRAME, SileroVAD, VoiceChange, VoiceGate
 from app.shared.audio import SAMPLE_RATE
+from app.shared.chinese import ChineseScript, to_script, to_simplified
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import SourceFinal, SourcePartial
 from app.shared.languages import Language
@@ -60,6 +60,11 @@ class RecognizerOptions:
     # Glossary terms per language ("en", "zh"), given to Whisper as hotwords so that names are
     # recognised as written (faster-whisper puts them in the prompt before the audio).
     hotwords: dict = field(default_factory=dict)
+    # Mark the words of a final Whisper gave a probability below unsure_word_p (SourceFinal's
+    # low_confidence). Off by default: Whisper's word probabilities need its alignment pass
+    # (word_timestamps), which made a final decode of base about 1.7-2.5x as long here.
+    word_confidence: bool = False
+    unsure_word_p: float = 0.5
 
 
 # Whisper's well-known inventions on silence and noise (credits from its subtitle training
@@ -136,6 +141,27 @@ def extend_committed(committed: list[str], hypothesis: list[str]) -> list[str]:
 
 
 @dataclass
+class Heard:
+    """One Whisper decode: the text, and the words it was unsure of (word, probability) in order."""
+
+    text: str
+    unsure: list[tuple[str, float]] = field(default_factory=list)
+
+
+def word_spans(text: str, unsure: list[tuple[str, float]]) -> tuple[tuple[int, int, float], ...]:
+    """Character spans of `text` holding the unsure words, found in order (a word the final's
+    clean-up removed is skipped). Whisper's Chinese "words" are characters or short runs."""
+    spans, cursor = [], 0
+    for word, p in unsure:
+        at = text.find(word, cursor)
+        if at < 0:
+            continue
+        spans.append((at, at + len(word), p))
+        cursor = at + len(word)
+    return tuple(spans)
+
+
+@dataclass
 class _Utterance:
     id: int
     start: int  # session sample where its audio starts
@@ -148,7 +174,7 @@ class _Utterance:
     committed: list[str] = field(default_factory=list)
     history: list[list[str]] = field(default_factory=list)  # the latest hypotheses, newest last
     shown: tuple[str, str] | None = None  # (text, committed) of the last partial sent
-    early: tuple[int, str] | None = None  # (end sample, Whisper's text) of a speculative final decode
+    early: tuple[int, Heard] | None = None  # (end sample, what Whisper heard) of a speculative final decode
 
 
 def hotwords_text(terms, language: str = "en") -> str | None:
@@ -170,7 +196,7 @@ class StreamingRecognizer:
     """
 
     def __init__(self, model=None, language: str = "en", options: RecognizerOptions | None = None,
-                 *, compute_type: str = "int8"):
+                 *, compute_type: str = "int8", chinese: ChineseScript | str = ChineseScript.SIMPLIFIED):
         if model is None or isinstance(model, (str, os.PathLike)):
             from app.asr.whisper_models import load_whisper
 
@@ -179,6 +205,8 @@ class StreamingRecognizer:
         self.options = options or RecognizerOptions()
         self._check_language(language)
         self.language = Language(language)
+        self.chinese = ChineseScript.parse(chinese)  # the script recognised Chinese is written in
+        self._last_heard: Heard | None = None  # the latest decode's words, for the final that asked
         self._vad = SileroVAD()
         self._gate = VoiceGate(self.options.vad_threshold, max(self.options.vad_threshold - 0.15, 0.01),
                                round(self.options.min_silence_s * SAMPLE_RATE / FRAME))
@@ -254,7 +282,7 @@ class StreamingRecognizer:
               and (captured_at is None or time.monotonic() - captured_at <= self.options.max_lag_s)):
             end = self._final_end(u)
             if end <= self._samples and (u.early is None or u.early[0] != end):
-                u.early = (end, self.transcribe(self._audio(u.start, end), final=True))
+                u.early = (end, self._hear_final(self._audio(u.start, end)))
         return events
 
     def _final_end(self, u: _Utterance) -> int:
@@ -341,19 +369,32 @@ class StreamingRecognizer:
         self._drop_audio_before(end)
         if u.speech_frames * FRAME < self.options.min_speech_s * SAMPLE_RATE:
             return []  # too short to be speech
-        heard = u.early[1] if u.early is not None and u.early[0] == end else self.transcribe(audio, final=True)
-        text = join_units(extend_committed(u.committed, units_of(heard)))
+        heard = u.early[1] if u.early is not None and u.early[0] == end else self._hear_final(audio)
+        text = join_units(extend_committed(u.committed, units_of(heard.text)))
         if not text and u.shown is None:
             return []
         # An empty final after partials tells observers that utterance came to nothing.
         return [SourceFinal(utterance_id=u.id, text=text, start=u.start / SAMPLE_RATE, end=end / SAMPLE_RATE,
-                            speech_end_at=u.speech_end_at)]
+                            speech_end_at=u.speech_end_at, low_confidence=word_spans(text, heard.unsure))]
 
     def transcribe(self, audio: np.ndarray, final: bool = True) -> str:
         """Whisper on one stretch of 16 kHz audio with every guard applied: the forced language,
-        a token budget, hallucination and loop filters, Simplified Chinese. A final decode uses
+        a token budget, hallucination and loop filters, Chinese in the chosen script. A final decode uses
         beam search; a partial one is greedy."""
+        heard = self.hear(audio, final)
+        self._last_heard = heard
+        return heard.text
+
+    def _hear_final(self, audio: np.ndarray) -> Heard:
+        """A final decode through transcribe() (the one entry point), with its unsure words."""
+        text = self.transcribe(audio, final=True)
+        heard = self._last_heard
+        return heard if heard is not None and heard.text == text else Heard(text)
+
+    def hear(self, audio: np.ndarray, final: bool = True) -> Heard:
+        """transcribe(), with the words Whisper was unsure of (finals, with options.word_confidence)."""
         opts = self.options
+        with_words = final and opts.word_confidence
         budget = min(400, int(10 + opts.tokens_per_s * len(audio) / SAMPLE_RATE))
         hotwords = hotwords_text(opts.hotwords.get(self.language, ()), self.language)
         # Hotwords in the prompt raise Whisper's no-speech probability on short speech (base on
@@ -368,13 +409,17 @@ class StreamingRecognizer:
             condition_on_previous_text=False, without_timestamps=True, max_new_tokens=budget,
             hotwords=hotwords,
             compression_ratio_threshold=2.4, log_prob_threshold=-1.0, no_speech_threshold=0.6,
-            vad_filter=False)
-        texts = []
+            vad_filter=False, word_timestamps=with_words)
+        texts, unsure = [], []
         for s in segments:
             if s.no_speech_prob > no_speech and s.avg_logprob < -0.5:
                 continue  # Whisper itself thinks there is no speech here
             if is_hallucination(s.text, s.avg_logprob, s.no_speech_prob, opts.sure_logprob):
                 continue
             texts.append(s.text)
+            unsure += [(w.word.strip(), round(float(w.probability), 3)) for w in (s.words or [])
+                       if w.probability < opts.unsure_word_p and w.word.strip()]
         text = collapse_loops(" ".join(t.strip() for t in texts))
-        return to_simplified(text) if self.language == Language.ZH else text
+        if self.language == Language.ZH:
+            text, unsure = to_script(text, self.chinese), [(to_script(w, self.chinese), p) for w, p in unsure]
+        return Heard(text, unsure)

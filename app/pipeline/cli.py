@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import DecodeStepEvent, Error, Event, Level, Translation
 from app.shared.languages import DIRECTIONS
@@ -31,6 +32,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--glossary", action="append", default=[], metavar="FILE",
                         help="a glossary (english<TAB>chinese per line): its terms are heard and translated as it says; "
                              "repeatable")
+    parser.add_argument("--chinese", choices=CHINESE_SCRIPTS, default="simplified",
+                        help="script of all Chinese shown, spoken and saved: simplified, traditional (Taiwan), hongkong")
     parser.set_defaults(run=run)
 
 
@@ -73,7 +76,8 @@ def _run(args: argparse.Namespace, model, out) -> int:
 
     config = PipelineConfig(direction=args.direction, nmt_models={args.direction: model}, asr_model=args.asr_model,
                             input_path=args.input, realtime=args.realtime or args.input is None,
-                            tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False, glossary=args.glossary)
+                            tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False, glossary=args.glossary,
+                            chinese=args.chinese)
     captions = _start_captions(args.serve) if args.serve else None
     observers = [show] + ([captions.on_event] if captions else [])
 

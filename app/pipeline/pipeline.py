@@ -24,8 +24,10 @@ from typing import Any
 
 import numpy as np
 
+from app.pipeline.calm import CalmText, latin_word_boundary
 from app.pipeline.transcript import Transcript
 from app.shared.audio import AudioSource, SourceKind
+from app.shared.chinese import ChineseScript
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import (
     DecodeStepEvent,
@@ -71,6 +73,9 @@ class PipelineConfig:
     audio_queue_blocks: int = 256
     max_pending_finals: int = 32
     glossary: Any = None  # an app.shared.glossary.Glossary: its terms are translated as it says, and heard as hotwords
+    chinese: str = "simplified"  # script of all Chinese shown, spoken and saved (app.shared.chinese)
+    source_confidence: bool = False  # mark the words Whisper was unsure of (slower finals: RecognizerOptions)
+    calm: str = "agree"  # how provisional translations settle: agree | force | off (app/pipeline/calm.py; bench/calm_text.py)
 
 
 @dataclass
@@ -136,6 +141,7 @@ class Pipeline:
         self._direction = config.direction
         self._session: _Session | None = None
         self._control = threading.Lock()
+        self._calm = CalmText(config.calm)
         self._emit_lock = threading.Lock()
 
     # -- control --------------------------------------------------------------------------
@@ -210,6 +216,12 @@ class Pipeline:
                 if session.current and session.current[0].provisional:
                     session.current[1].set()
         self._emit(Status(state=State.DIRECTION, detail=direction))
+
+    def set_chinese(self, script: str) -> None:
+        """Write Chinese in `script` from the next recognised text and translation on."""
+        self.config.chinese = ChineseScript.parse(script).value
+        if self._recognizer is not None:
+            self._recognizer.chinese = ChineseScript.parse(script)
 
     def set_tts_enabled(self, enabled: bool) -> None:
         self.config.tts_enabled = enabled
@@ -292,6 +304,8 @@ class Pipeline:
             self._emit(Status(state=State.LOADING, detail=f"speech recognition ({self.config.asr_model})"))
             model = load_whisper(self.config.asr_model)  # loaded on app.asr's process-long thread
             self._recognizer = StreamingRecognizer(model=model, language=language, options=self._recognizer_options())
+        self._recognizer.chinese = ChineseScript.parse(self.config.chinese)
+        self._recognizer.options.word_confidence = self.config.source_confidence
         self._recognizer.reset()
         self._recognizer.set_language(language)
         return self._recognizer
@@ -391,6 +405,7 @@ class Pipeline:
         """The Translator for a direction, loaded once on the translation thread; None if it
         cannot be (the reason is reported once and kept for the utterances it affects)."""
         if direction in self._translators:
+            self._translators[direction].chinese = ChineseScript.parse(self.config.chinese)
             return self._translators[direction]
         if direction in self._translator_errors:
             return None
@@ -402,7 +417,7 @@ class Pipeline:
             from app.translation import Translator
 
             self._emit(Status(state=State.LOADING, detail=f"translation model {folder}"))
-            self._translators[direction] = Translator.load(folder, direction=direction)
+            self._translators[direction] = Translator.load(folder, direction=direction, chinese=self.config.chinese)
             return self._translators[direction]
         except Exception as error:
             self._translator_errors[direction] = getattr(error, "message", None) or str(error)
@@ -432,6 +447,7 @@ class Pipeline:
                 return session.current
 
     def _translation_loop(self, session: _Session) -> None:
+        self._calm = CalmText(self.config.calm)  # this session's live translations
         self._translator(self._direction)  # load now, not on the first utterance
         while (item := self._next_job(session)) is not None:
             job, cancel = item
@@ -453,6 +469,7 @@ class Pipeline:
 
     def _translate(self, job: _Job, cancel: threading.Event) -> None:
         from app.translation import DecodeOptions, DecodeStep, SentenceResult
+        from app.translation.translator import join_translations
 
         event, provisional = job.event, job.provisional
         text = event.text.strip()
@@ -468,8 +485,10 @@ class Pipeline:
             return
         options = DecodeOptions(**{**self.config.decode_overrides, "num_beams": 1 if provisional else self.config.num_beams,
                                    "verify": self.config.verify and not provisional, "glossary": self.config.glossary})
-        pieces = []
-        for item in translator.stream(text, options=options, cancel=cancel):
+        pieces, sentence_ids = [], []
+        forced = self._calm.forced(event.utterance_id) if provisional else []
+        extra = {"forced": forced} if forced else {}  # translators stood in by tests need not know it
+        for item in translator.stream(text, options=options, cancel=cancel, **extra):
             if isinstance(item, DecodeStep):
                 if self.config.emit_steps:
                     self._emit(DecodeStepEvent(utterance_id=event.utterance_id, provisional=provisional,
@@ -478,14 +497,26 @@ class Pipeline:
                 # Steps were already sent one by one as DecodeStepEvents.
                 self._emit(SentenceSummary(utterance_id=event.utterance_id, provisional=provisional,
                                            summary=item.to_json(with_steps=False)))
-                pieces.append(item.translation)
+                pieces.append((item.translation, item.low_confidence))
+                sentence_ids.append([t for t in item.token_ids if t not in translator.codec.skipped_ids])
             if cancel.is_set():
                 return  # superseded (provisional) or stopped: nothing half-done is shown
         target = job.direction.target
-        translation = translator.joiner.join(p.strip() for p in pieces if p.strip())
+        translation, unsure = join_translations(pieces, translator.joiner, strip=True)
+        stable = len(translation)
+        if provisional:
+            shown = self._calm.update(event.utterance_id, sentence_ids, translation,
+                                      latin_word_boundary if translator.joiner else None)
+            if shown is None:
+                return  # it would change text the reader has passed: keep showing the last one
+            translation, stable = shown
+        else:
+            self._calm.finish(event.utterance_id)
         latency = None if provisional else (time.monotonic() - event.speech_end_at) * 1000.0
         self._emit(Translation(utterance_id=event.utterance_id, source=text, text=translation,
-                               provisional=provisional, direction=job.direction, latency_ms=latency))
+                               provisional=provisional, direction=job.direction, latency_ms=latency,
+                               low_confidence=tuple((u.start, u.end, u.p) for u in unsure),
+                               alternatives=tuple(u.alternatives for u in unsure), stable=stable))
         if not provisional and translation and self.config.tts_enabled:
             self.speech_output.say(translation, target, event.utterance_id)
 

@@ -1,4 +1,4 @@
-"""The session transcript: saved as it happens, exportable as text and SRT.
+"""The session transcript: saved as it happens, exportable as text, SRT and WebVTT (export.py).
 
 Every final source text, final translation, spoken text and error is appended to a JSONL
 file (one event object per line, flushed at once), so killing the app loses nothing;
@@ -81,38 +81,44 @@ class Transcript:
             return [self._entries[key] for key in sorted(self._entries)]
 
     def _apply(self, data: dict) -> None:
-        utterance_id = data.get("utterance_id")
-        if utterance_id is None:
-            return
-        entry = self._entries.setdefault(utterance_id, TranscriptEntry(utterance_id))
-        if data["type"] == "final":
-            entry.source, entry.start, entry.end = data["text"], data["start"], data["end"]
-        elif data["type"] == "translation":
-            entry.translation, entry.direction, entry.latency_ms = data["text"], data["direction"], data["latency_ms"]
-        elif data["type"] == "error":
-            entry.error = data["text"]
+        apply_record(self._entries, data)
 
-    # -- export -----------------------------------------------------------------------------
-    def export_text(self) -> str:
+    # -- export (app/pipeline/export.py) ---------------------------------------------------------
+    def export_text(self, bilingual: bool = True) -> str:
         """Each utterance's source line, then its translation (or the error), blank line between."""
-        blocks = []
-        for entry in self.entries:
-            if entry.source:
-                blocks.append(f"{entry.source}\n{entry.translation or '[' + (entry.error or 'not translated') + ']'}")
-        return "\n\n".join(blocks) + ("\n" if blocks else "")
+        from app.pipeline.export import export_text
 
-    def export_srt(self) -> str:
+        return export_text(self.entries, bilingual)
+
+    def export_srt(self, bilingual: bool = True) -> str:
         """SubRip subtitles: one cue per utterance with source and translation, audio times."""
-        cues = []
-        for entry in (e for e in self.entries if e.source):
-            text = entry.source + (f"\n{entry.translation}" if entry.translation else "")
-            cues.append(f"{len(cues) + 1}\n{_srt_time(entry.start)} --> {_srt_time(max(entry.end, entry.start))}\n{text}\n")
-        return "\n".join(cues)
+        from app.pipeline.export import export_srt
+
+        return export_srt(self.entries, bilingual)
 
 
-def _srt_time(seconds: float) -> str:
-    ms = round(max(seconds, 0.0) * 1000)
-    hours, ms = divmod(ms, 3_600_000)
-    minutes, ms = divmod(ms, 60_000)
-    secs, ms = divmod(ms, 1000)
-    return f"{hours:02d}:{minutes:02d}:{secs:02d},{ms:03d}"
+def apply_record(entries: dict[int, TranscriptEntry], data: dict) -> None:
+    """Fold one saved event (a JSONL line, parsed) into the entries by utterance."""
+    utterance_id = data.get("utterance_id")
+    if utterance_id is None:
+        return
+    entry = entries.setdefault(utterance_id, TranscriptEntry(utterance_id))
+    if data["type"] == "final":
+        entry.source, entry.start, entry.end = data["text"], data["start"], data["end"]
+    elif data["type"] == "translation":
+        entry.translation, entry.direction, entry.latency_ms = data["text"], data["direction"], data["latency_ms"]
+    elif data["type"] == "error":
+        entry.error = data["text"]
+
+
+def read_entries(path: str | os.PathLike) -> list[TranscriptEntry]:
+    """A saved session's utterances, in order, without opening it for writing."""
+    entries: dict[int, TranscriptEntry] = {}
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                try:
+                    apply_record(entries, json.loads(line))
+                except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
+                    continue  # a line cut short by a kill, or not an event: everything else counts
+    return [entries[key] for key in sorted(entries)]

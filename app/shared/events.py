@@ -113,6 +113,8 @@ class SourceText(UtteranceEvent):
     text: str
     start: float
     end: float
+    # Character spans of `text` Whisper was unsure of: (start, end, probability).
+    low_confidence: tuple[tuple[int, int, float], ...] = field(default=(), kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,13 @@ class Translation(UtteranceEvent, type="translation"):
     provisional: bool
     direction: Direction
     latency_ms: float | None  # end of speech -> this translation; None for provisional ones
+    # Character spans of `text` the decoder was unsure of, (start, end, probability), and for
+    # each the alternatives it considered, ((text, probability), ...) best first.
+    low_confidence: tuple[tuple[int, int, float], ...] = ()
+    alternatives: tuple[tuple[tuple[str, float], ...], ...] = ()
+    # How many characters of `text` are settled: later provisional translations of the
+    # utterance keep them (until the final). A final one is settled whole.
+    stable: int | None = None
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """`python -m app translate --model DIR --direction en-zh|zh-en [--beams N] [--max-new-tokens N]
-[--verify] [--json] [--glossary FILE ...] TEXT...`: one translation per input (plain), or one JSON object per line."""
+[--verify] [--json] [--glossary FILE ...]
+[--chinese simplified|traditional|hongkong] TEXT...`: one translation per input (plain), or one JSON object per line."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import argparse
 import json
 import sys
 
+from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.languages import DIRECTIONS
 
 
@@ -22,6 +24,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--quantized", action="store_true", help="prefer *_quantized.onnx files when the folder has them")
     p.add_argument("--glossary", action="append", default=[], metavar="FILE",
                    help="a glossary (english<TAB>chinese per line) whose terms the translation must use; repeatable")
+    p.add_argument("--chinese", choices=CHINESE_SCRIPTS, default="simplified",
+                   help="script of translations into Chinese: simplified, traditional (Taiwan) or hongkong")
     p.add_argument("text", nargs="+", metavar="TEXT", help="texts to translate (each is one input)")
     p.set_defaults(run=run)
 
@@ -33,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
     if args.beams is not None and args.beams < 1 or args.max_new_tokens is not None and args.max_new_tokens < 1:
         raise LiveTranslatorError("--beams and --max-new-tokens must be at least 1.", "For example: --beams 4 --max-new-tokens 128")
     glossary = load_glossaries(args.glossary)
-    translator = Translator.load(args.model, direction=args.direction, prefer_quantized=args.quantized)
+    translator = Translator.load(args.model, direction=args.direction, prefer_quantized=args.quantized,
+                                 chinese=args.chinese)
     options = DecodeOptions(num_beams=args.beams, max_new_tokens=args.max_new_tokens, verify=args.verify,
                             glossary=glossary)
     for text in args.text:

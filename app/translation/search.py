@@ -10,7 +10,7 @@ transformers' vectorised `_beam_search` for one sentence (batch 1), so finished 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -183,6 +183,9 @@ def find_loop(tokens: list[int], window: int, max_period: int = 4) -> tuple[int,
     return None
 
 
+UNSURE_P = 0.5  # a generated token the decoder gave less than this probability is marked unsure
+
+
 @dataclass
 class StepRecord:
     """What one search step decided, for diagnostics."""
@@ -203,7 +206,9 @@ class Search:
     the caller stops iterating early (then call `stop("cancelled")`)."""
 
     def __init__(self, settings: GenerationSettings, step: StepFn, reorder: Callable[[np.ndarray], None],
-                 top_k: int = 5):
+                 top_k: int = 5, forced: Sequence[int] = ()):
+        """forced: tokens the output must begin with (after the decoder prompt), e.g. the part of
+        a live translation already shown; they go in with the prompt, as one decoder call."""
         self.s = settings
         self.step_fn = step
         self.reorder = reorder
@@ -213,9 +218,16 @@ class Search:
         # sequence and scores (forced tokens score 0) with one decoder call fewer.
         if settings.forced_bos_token_id is not None and settings.max_length > 2:
             self.prefix.append(settings.forced_bos_token_id)
+        self.prefix += [int(t) for t in forced][:max(0, settings.max_length - len(self.prefix) - 1)]
         self.sequence: list[int] = list(self.prefix)
         self.stop_reason = StopReason.LENGTH
         self.loop: tuple[int, ...] | None = None
+        # Per generated token of `sequence`: its log-probability (after the logits processors,
+        # as the search scored it), and for the unsure ones (below `unsure_logprob`) the
+        # alternatives the decoder considered at that position: {position: [(token, logprob)]}.
+        self.token_logprobs: list[float] = []
+        self.alternatives: dict[int, list[tuple[int, float]]] = {}
+        self.unsure_logprob = float(np.log(UNSURE_P))
 
     def stop(self, reason: StopReason) -> None:
         self.stop_reason = reason
@@ -257,7 +269,12 @@ class Search:
             token = int(np.argmax(scores[0]))
             seq = np.concatenate([seq, [[token]]], axis=1)
             self.sequence = seq[0].tolist()
-            yield StepRecord(token, self._top(scores[0], normalize=True), logits, seq[:, :-1])
+            top = self._top(scores[0], normalize=True)
+            chosen = next((lp for t, lp in top if t == token), 0.0)
+            if chosen < self.unsure_logprob:
+                self.alternatives[len(self.token_logprobs)] = top
+            self.token_logprobs.append(chosen)
+            yield StepRecord(token, top, logits, seq[:, :-1])
             if token in eos:
                 self.stop_reason = self._eos_or_length()
                 return
@@ -278,6 +295,10 @@ class Search:
         running_scores = np.full(k, -1e9, dtype=np.float32)
         running_scores[0] = 0
         finished = [running[0].copy() for _ in range(k)]
+        # each beam's token log-probabilities and unsure positions' alternatives, as it grows
+        running_lps = [() for _ in range(k)]
+        running_alts: list[tuple] = [() for _ in range(k)]
+        finished_lps, finished_alts = list(running_lps), list(running_alts)
         finished_scores = np.full(k, -1e9, dtype=np.float32)
         finished_flags = np.zeros(k, dtype=bool)
         improvable = True
@@ -290,6 +311,10 @@ class Search:
             order = stable_top_k(accumulated, keep)
             cand_scores, parents, tokens = accumulated[order], order // vocab, order % vocab
             candidates = np.concatenate([running[parents], tokens[:, None]], axis=1)
+            chosen = logprobs[parents, tokens]
+            cand_lps = [running_lps[p] + (float(lp),) for p, lp in zip(parents, chosen)]
+            cand_alts = [running_alts[p] + (((len(running_lps[p]), self._top(logprobs[p])),)
+                                            if lp < self.unsure_logprob else ()) for p, lp in zip(parents, chosen)]
             hits = np.isin(tokens, eos) | (cur_len + 1 >= s.max_length)
             # next running beams: the best candidates that did not just finish
             running_pick = cand_scores + hits.astype(np.float32) * np.float32(-1e9)
@@ -307,12 +332,15 @@ class Search:
             merged = finished + list(candidates)
             best = np.argsort(-merged_scores, kind="stable")[:k]
             finished = [merged[i] for i in best]
+            merged_lps, merged_alts = finished_lps + cand_lps, finished_alts + cand_alts
+            finished_lps, finished_alts = [merged_lps[i] for i in best], [merged_alts[i] for i in best]
             finished_scores, finished_flags = merged_scores[best], merged_flags[best]
 
             lead = int(order[0] // vocab)
             self.sequence = candidates[0].tolist()
             yield StepRecord(int(tokens[0]), self._top(logprobs[lead]), logits, running)
             running, running_scores = candidates[nxt], running_pick[nxt]
+            running_lps, running_alts = [cand_lps[i] for i in nxt], [cand_alts[i] for i in nxt]
             self.reorder(parents[nxt])
             cur_len += 1
             # generate's early-stop heuristic and stopping conditions
@@ -326,6 +354,8 @@ class Search:
             all_full = bool(finished_flags.all()) and s.early_stopping is True
             done = not improvable or all_full or bool(hits.all())
             self.sequence = (finished[0] if finished_flags[0] else running[0]).tolist()
+            lps, alts = (finished_lps[0], finished_alts[0]) if finished_flags[0] else (running_lps[0], running_alts[0])
+            self.token_logprobs, self.alternatives = list(lps), dict(alts)
             if done:
                 self.stop_reason = self._eos_or_length()
                 return

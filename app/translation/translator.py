@@ -6,12 +6,13 @@ import dataclasses
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from app.shared.chinese import ChineseScript, map_offset, to_script, to_simplified
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import DecodeStep, StopReason
 from app.shared.glossary import Glossary, GlossaryMatch
@@ -62,6 +63,37 @@ class GlossaryUse:
         return {"source": self.source, "target": self.target, "honoured": self.honoured}
 
 
+@dataclass(frozen=True)
+class Unsure:
+    """A stretch of a translation made of tokens the decoder gave a probability below UNSURE_P:
+    characters [start, end) of the text, the lowest probability among them, and the decoder's
+    alternatives at its least sure token (text, probability), best first."""
+
+    start: int
+    end: int
+    p: float
+    alternatives: tuple[tuple[str, float], ...] = ()
+
+    def shifted(self, by: int) -> Unsure:
+        return dataclasses.replace(self, start=self.start + by, end=self.end + by)
+
+
+def join_translations(pieces: list[tuple[str, list[Unsure]]], joiner: str, strip: bool = False
+                      ) -> tuple[str, list[Unsure]]:
+    """Sentences' translations joined as the app shows them, with their unsure spans moved along."""
+    text, spans = "", []
+    for piece, unsure in pieces:
+        lead = len(piece) - len(piece.lstrip()) if strip else 0
+        piece = piece.strip() if strip else piece
+        if not piece:
+            continue
+        if text:
+            text += joiner
+        spans += [u.shifted(len(text) - lead) for u in unsure if u.start >= lead and u.end - lead <= len(piece)]
+        text += piece
+    return text, spans
+
+
 @dataclass
 class SentenceResult:
     index: int
@@ -75,6 +107,8 @@ class SentenceResult:
     loop_detail: str | None = None
     source_ids: list[int] = field(default_factory=list)
     glossary: list[GlossaryUse] = field(default_factory=list)
+    # Character spans of `translation` the decoder was unsure of (UNSURE_P): the words to double-check
+    low_confidence: list[Unsure] = field(default_factory=list)
 
     @property
     def tokens_per_s(self) -> float:
@@ -107,6 +141,10 @@ class TranslationResult:
         return self.joiner.join(s.translation for s in self.sentences if s.translation)
 
     @property
+    def low_confidence(self) -> list[Unsure]:
+        return join_translations([(s.translation, s.low_confidence) for s in self.sentences], self.joiner)[1]
+
+    @property
     def stop_reason(self) -> StopReason:
         reasons = {s.stop_reason for s in self.sentences}
         return next((r for r in STOP_PRIORITY if r in reasons), StopReason.EOS)
@@ -137,6 +175,8 @@ class TranslationResult:
             "decode_ms": round(self.decode_ms, 3),
             "steps": [s.to_json() for s in self.steps],
             "sentences": [s.to_json(with_steps=False) for s in self.sentences],
+            "low_confidence": [[u.start, u.end, u.p] for u in self.low_confidence],
+            "alternatives": [[list(a) for a in u.alternatives] for u in self.low_confidence],
         }
 
 
@@ -152,8 +192,12 @@ def model_label(model: LoadedModel) -> str:
 class Translator:
     """A model folder loaded for one direction. Use from one thread at a time."""
 
-    def __init__(self, model: LoadedModel, codec: PromptCodec, direction: str):
+    def __init__(self, model: LoadedModel, codec: PromptCodec, direction: str,
+                 chinese: ChineseScript | str = ChineseScript.SIMPLIFIED):
         self.model = model
+        # Translations into Chinese are written in this script (the models write Simplified;
+        # OpenCC converts, see app.shared.chinese). May be changed between translations.
+        self.chinese = ChineseScript.parse(chinese)
         self.codec = codec
         self.direction = direction
         self.model_name = f"{model_label(model)} ({model.decoders.description}{', quantized' if model.quantized else ''})"
@@ -162,7 +206,7 @@ class Translator:
 
     @classmethod
     def load(cls, model_dir: Path | str, direction: Direction | str = Direction.EN_ZH, prefer_quantized: bool = False,
-             threads: int | None = None) -> Translator:
+             threads: int | None = None, chinese: ChineseScript | str = ChineseScript.SIMPLIFIED) -> Translator:
         direction = Direction.parse(direction)
         model = load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads)
         if direction not in model.directions:
@@ -173,7 +217,40 @@ class Translator:
         eos = model.generation_config.get("eos_token_id", model.config.get("eos_token_id"))
         codec = PromptCodec(model.folder, model.family, direction, eos[0] if isinstance(eos, list) else eos)
         check_tokenizer(model, codec)
-        return cls(model, codec, direction)
+        return cls(model, codec, direction, chinese)
+
+    def written(self, text: str) -> str:
+        """A decoded translation as the app shows it: Chinese in the chosen script (the models
+        write Simplified, which is left exactly as decoded)."""
+        if self.chinese is ChineseScript.SIMPLIFIED or not self.direction.endswith("zh"):
+            return text
+        return to_script(text, self.chinese)
+
+    def _unsure(self, generated: list[int], search: Search, decoded: str) -> list[Unsure]:
+        """Character spans of the (written) translation whose tokens the decoder was unsure of;
+        neighbouring unsure tokens (pieces of one word) make one span."""
+        spans: list[Unsure] = []
+        written = self.written(decoded)
+        for position, (token, logprob) in enumerate(zip(generated, search.token_logprobs)):
+            if position not in search.alternatives or token in self.codec.skipped_ids:
+                continue
+            start, end = len(self.codec.decode(generated[:position])), len(self.codec.decode(generated[:position + 1]))
+            while start < end and decoded[start].isspace():
+                start += 1
+            if start >= end:
+                continue  # a token that adds no character (EOS, a lone space)
+            if written != decoded:  # Chinese in another script: carry the offsets across
+                start, end = (map_offset(decoded, o, self.chinese) for o in (start, end))
+            p = round(float(np.exp(logprob)), 3)
+            alternatives = tuple((self.written(self.codec.decode([t])), round(float(np.exp(lp)), 3))
+                                 for t, lp in search.alternatives[position] if t != token and t not in self.codec.skipped_ids)
+            if spans and spans[-1].end >= start:
+                last = spans[-1]
+                keep = last.alternatives if last.p <= p else alternatives
+                spans[-1] = Unsure(last.start, max(end, last.end), min(last.p, p), keep)
+            else:
+                spans.append(Unsure(start, end, p, alternatives))
+        return spans
 
     @property
     def family(self) -> str:
@@ -199,15 +276,19 @@ class Translator:
         return split_for_model(text, lambda s: len(self.codec.source_ids(s)), limit)
 
     def stream(self, text: str, options: DecodeOptions | None = None,
-               cancel: threading.Event | None = None) -> Iterator[DecodeStep | SentenceResult]:
-        """Yield each DecodeStep as the decoder makes it, then the SentenceResult of each sentence."""
+               cancel: threading.Event | None = None,
+               forced: Sequence[Sequence[int]] = ()) -> Iterator[DecodeStep | SentenceResult]:
+        """Yield each DecodeStep as the decoder makes it, then the SentenceResult of each sentence.
+        forced[i]: tokens sentence i's translation must begin with (a live translation's settled part)."""
         options = options or DecodeOptions()
+        if self.direction.startswith("zh"):
+            text = to_simplified(text)  # the models read Simplified; recognised text may be Traditional
         for index, sentence in enumerate(self.split(text)):
             if cancel is not None and cancel.is_set():
                 return
             matches = options.glossary.matches(sentence, self.direction) if options.glossary else []
             result = yield from self.stream_ids(self.codec.source_ids(sentence), options, cancel, index, sentence,
-                                                matches=matches)
+                                                matches=matches, forced=forced[index] if index < len(forced) else ())
             if result.stop_reason is StopReason.CANCELLED:
                 return
 
@@ -230,7 +311,7 @@ class Translator:
 
     def stream_ids(self, source_ids: list[int], options: DecodeOptions | None = None,
                    cancel: threading.Event | None = None, index: int = 0, source: str = "",
-                   matches: list[GlossaryMatch] | None = None):
+                   matches: list[GlossaryMatch] | None = None, forced: Sequence[int] = ()):
         """Translate token ids (the family's prompt included). Yields DecodeSteps then the
         SentenceResult, which is also the generator's return value. `matches`: glossary entries
         found in the source; the translation is made to contain their targets (lexically
@@ -255,7 +336,7 @@ class Translator:
             search = ConstrainedSearch(settings, run.advance, run.reorder, constraints, top_k=options.top_k)
         else:
             run = DecoderRun(self.model.decoders, states, mask, batch=settings.num_beams, capacity=settings.max_length)
-            search = Search(settings, run.advance, run.reorder, top_k=options.top_k)
+            search = Search(settings, run.advance, run.reorder, top_k=options.top_k, forced=forced)
         steps: list[DecodeStep] = []
         decode_ms = 0.0
         records = search.run()
@@ -294,10 +375,12 @@ class Translator:
             block = " ".join(f"{t} {self.codec.piece(t)!r}" for t in search.loop)
             loop_detail = (f"stopped after {len(steps)} steps: the last {settings.loop_window} tokens repeat "
                            f"[{block}]")
+        decoded = self.codec.decode(token_ids)
+        unsure = self._unsure(token_ids[len(search.prefix) - 1:], search, decoded)
         result = SentenceResult(
-            index=index, source=source, translation=self.codec.decode(token_ids), token_ids=token_ids,
+            index=index, source=source, translation=self.written(decoded), token_ids=token_ids,
             stop_reason=search.stop_reason, encoder_ms=round(encoder_ms, 3), decode_ms=round(decode_ms, 3),
-            steps=steps, loop_detail=loop_detail, source_ids=list(source_ids),
+            steps=steps, loop_detail=loop_detail, source_ids=list(source_ids), low_confidence=unsure,
         )
         result.glossary = [GlossaryUse(m.source, m.target, contains_term(result.translation, m.target)) for m in matches]
         yield result

@@ -15,6 +15,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
+from app.pipeline.export import export
 from app.shared import events as ev
 from app.shared import paths
 from app.shared.languages import Direction, Language
@@ -28,6 +29,7 @@ from app.ui.diagnostics import DiagnosticsPanel
 from app.ui.models_panel import ModelsBar
 from app.ui.settings import UiSettings, load_settings, qsettings, save_settings
 from app.ui.transcript_view import TranscriptView
+from app.ui.view_options import ViewOptions
 from app.ui.voices import list_voices
 from app.ui.workers import Worker, WorkerPool
 
@@ -104,6 +106,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self._action(file_menu, "Export transcript as &text…", lambda: self.export("txt"), "Ctrl+S")
         self._action(file_menu, "Export transcript as S&RT…", lambda: self.export("srt"), "Ctrl+Shift+S")
+        self._action(file_menu, "Export transcript as &WebVTT…", lambda: self.export("vtt"))
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         session = self.menuBar().addMenu("&Session")
@@ -117,6 +120,7 @@ class MainWindow(QMainWindow):
         self.serve_captions = self._action(view, "Live &captions in a browser", self.toggle_captions, "Ctrl+B")
         self.serve_captions.setCheckable(True)
         self.captions.serving_changed.connect(self.serve_captions.setChecked)
+        self.view_options = ViewOptions(self, view)
         models = self.menuBar().addMenu("&Models")
         self._action(models, "&Manage models…", lambda: self.open_model_dialog(self.direction()), "Ctrl+M")
         self._action(models, "&Glossary…", self.open_glossary_editor, "Ctrl+G")
@@ -339,9 +343,10 @@ class MainWindow(QMainWindow):
             elif isinstance(event, ev.SourcePartial):
                 self.transcript.show_partial((session, event.utterance_id), event.text, event.committed)
             elif isinstance(event, ev.SourceFinal):
-                self.transcript.show_final((session, event.utterance_id), event.text)
+                self.transcript.show_final((session, event.utterance_id), event.text, event.low_confidence)
             elif isinstance(event, ev.Translation):
-                self.transcript.show_translation((session, event.utterance_id), event.text, event.provisional)
+                self.transcript.show_translation((session, event.utterance_id), event.text, event.provisional,
+                                                 event.low_confidence, event.alternatives, event.stable)
                 if not event.provisional and event.latency_ms is not None:
                     self._show_latency(event.latency_ms)
             elif isinstance(event, ev.SentenceSummary):
@@ -387,14 +392,14 @@ class MainWindow(QMainWindow):
                                     "Start a session; the transcript is saved as it goes.", "info")
             return
         path, _ = QFileDialog.getSaveFileName(self, "Export transcript", f"transcript.{kind}",
-                                              "Text (*.txt)" if kind == "txt" else "Subtitles (*.srt)")
+                                              "Text (*.txt)" if kind == "txt" else f"Subtitles (*.{kind})")
         if path:
             self.export_to(kind, path)
 
     def export_to(self, kind: str, path: str) -> None:
         transcript = self.session_transcript
         try:
-            text = transcript.export_srt() if kind == "srt" else transcript.export_text()
+            text = export(transcript.entries, kind, bilingual=True)  # the window's exports: both languages
             Path(path).write_text(text, encoding="utf-8")
         except Exception as error:
             self.alert.show_error(error)
@@ -440,12 +445,14 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
 
-def run_app(argv: list[str] | None = None) -> int:
+def run_app(argv: list[str] | None = None, overlay: bool = False) -> int:
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)
     app.setApplicationName("Live Translator")
     app.setWindowIcon(QIcon(str(paths.resource("icon", "live-translator.png"))))
     window = MainWindow()
     window.show()
+    if overlay:  # python -m app --overlay
+        window.view_options.set_overlay_visible(True)
     quit_after_ms = paths.quit_after_ms()
     if quit_after_ms is not None:  # smoke test of packaged builds: close as a user would, after N ms
         QTimer.singleShot(quit_after_ms, window.close)

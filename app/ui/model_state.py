@@ -108,7 +108,8 @@ def pipeline_config(settings, direction: str, states: dict[str, ModelState], inp
     models = {d: s.path for d, s in states.items() if s.path}
     return PipelineConfig(direction=direction, nmt_models=models, asr_model=settings.asr_model,
                           input_path=input_path, realtime=realtime, tts_enabled=settings.tts_enabled,
-                          verify=settings.verify, input_device=settings.input_device or None)
+                          verify=settings.verify, input_device=settings.input_device or None,
+                          chinese=settings.chinese or "simplified", source_confidence=settings.mark_unsure_source)
 
 
 def downloadable(direction: str) -> list[tuple[str, str]]:

@@ -23,6 +23,11 @@ class UiSettings:
     asr_model: str = "base"
     hub_endpoint: str = ""          # a Hugging Face Hub mirror for downloads; "" = the default hub
     verify: bool = False
+    chinese: str = "simplified"     # simplified | traditional | hongkong (app.shared.chinese)
+    reading_mode: bool = False      # live translations: settled text only
+    text_size: int = 0              # panels' point size; 0 = the default
+    theme: str = "system"           # system | light | dark
+    mark_unsure_source: bool = False  # underline words Whisper was unsure of (its alignment pass: slower finals)
     geometry: QByteArray | None = None
     splitter: QByteArray | None = None
 
@@ -58,6 +63,11 @@ def load_settings(store: QSettings | None = None) -> UiSettings:
         value = store.value(f.name)
         if f.type == "bool":
             value = value in (True, "true", "1", 1)
+        elif f.type == "int":
+            try:
+                value = int(value)
+            except (TypeError, ValueError):
+                continue
         values[f.name] = value
     return UiSettings(**values)
 

@@ -16,8 +16,10 @@ from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from app.shared.languages import Direction
+from app.ui.confidence import MarkedLabel, clip_spans, marked_html, unsure_tooltip
 
 PROVISIONAL_STYLE = "color:#8a8a8a; font-style:italic;"
+SETTLED_STYLE = "color:#5f6b73;"  # provisional, but settled: it stays as it is until the final
 ERROR_STYLE = "color:#c62828;"
 TEXT_POINT_SIZE = 17
 
@@ -35,6 +37,34 @@ def source_html(committed: str, text: str) -> str:
     tail = text[len(committed):] if text.startswith(committed) else text
     head = committed if text.startswith(committed) else ""
     return f'{html.escape(head)}<span style="{PROVISIONAL_STYLE}">{html.escape(tail)}</span>'
+
+
+def provisional_html(text: str, stable: int, spans=(), reading_mode: bool = False, alternatives=()) -> str:
+    """A live translation: its settled prefix steady, its changing tail grey italic (hidden in
+    reading mode, where an unsettled translation shows as "…")."""
+    stable = max(0, min(stable, len(text)))
+    head = marked_html(text[:stable], *_styled(clip_spans(spans, 0, stable, alternatives), SETTLED_STYLE)) if stable else ""
+    if reading_mode:
+        return head or f'<span style="{PROVISIONAL_STYLE}">…</span>'
+    if stable >= len(text):
+        return head
+    return head + marked_html(text[stable:], *_styled(clip_spans(spans, stable, len(text), alternatives), PROVISIONAL_STYLE))
+
+
+def _styled(clipped, style):
+    spans, alternatives = clipped
+    return spans, style, alternatives
+
+
+def _set_marked(label: QLabel, text: str, spans, alternatives, who: str) -> None:
+    """Settled text: plain, or with its unsure words underlined and explained on hover."""
+    if spans:
+        label.setTextFormat(Qt.TextFormat.RichText)
+        label.setText(marked_html(text, spans, "", alternatives))
+    else:
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setText(text)
+    label.setToolTip(unsure_tooltip(text, spans, alternatives, who))
 
 
 @dataclass
@@ -55,6 +85,7 @@ class TranscriptView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.rows: dict = {}  # key -> UtteranceRow, in the order they appeared
+        self.reading_mode = False  # provisional translations: settled text only
         self.source_title = QLabel("Speech")
         self.target_title = QLabel("Translation")
         for title in (self.source_title, self.target_title):
@@ -110,13 +141,36 @@ class TranscriptView(QWidget):
         self.source_title.setText(f"Speech ({source})")
         self.target_title.setText(f"Translation ({target})")
 
+    point_size = TEXT_POINT_SIZE
+    dark = False
+
+    def set_point_size(self, points: int) -> None:
+        """The panels' text size (View -> Larger / Smaller text)."""
+        self.point_size = max(9, min(48, int(points)))
+        for row in self.rows.values():
+            for label in (row.source, row.target):
+                label.setFont(reading_font(self.point_size))
+
+    def set_dark(self, dark: bool) -> None:
+        """Colours of the panels' own frame for a dark or light theme (text follows the palette)."""
+        self.dark = dark
+        self.body.setStyleSheet(f"#transcriptBody {{ background: {'#16191c' if dark else 'white'}; }}")
+        for title in (self.source_title, self.target_title):
+            title.setStyleSheet(f"font-weight:bold; font-size:13pt; color:{'#b0bec5' if dark else '#37474f'};")
+        for row in self.rows.values():
+            for label in (row.source, row.target):
+                label.setStyleSheet(self._label_style())
+
+    def _label_style(self) -> str:
+        return f"QLabel {{ padding: 6px 4px; border-bottom: 1px solid {'#2c3237' if self.dark else '#e3e8ec'}; }}"
+
     def _label(self) -> QLabel:
-        label = QLabel()
-        label.setFont(reading_font())
+        label = MarkedLabel()
+        label.setFont(reading_font(self.point_size))
         label.setWordWrap(True)
         label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        label.setStyleSheet("QLabel { padding: 6px 4px; border-bottom: 1px solid #e3e8ec; }")
+        label.setStyleSheet(self._label_style())
         return label
 
     def row(self, key) -> UtteranceRow:
@@ -139,16 +193,16 @@ class TranscriptView(QWidget):
         row.source.setTextFormat(Qt.TextFormat.RichText)
         row.source.setText(source_html(committed, text))
 
-    def show_final(self, key, text: str) -> None:
+    def show_final(self, key, text: str, low_confidence=()) -> None:
         row = self.row(key)
         row.source_final, row.source_text = True, text
-        row.source.setTextFormat(Qt.TextFormat.PlainText)
-        row.source.setText(text)
+        _set_marked(row.source, text, low_confidence, (), "Whisper")
         if not row.target_final and not row.translation:  # translating: say so until it lands
             row.target.setTextFormat(Qt.TextFormat.RichText)
             row.target.setText(f'<span style="{PROVISIONAL_STYLE}">…</span>')
 
-    def show_translation(self, key, text: str, provisional: bool) -> None:
+    def show_translation(self, key, text: str, provisional: bool, low_confidence=(), alternatives=(),
+                         stable: int | None = None) -> None:
         row = self.row(key)
         if row.target_final:
             row.renders["target_after_final"] += 1  # counted, never drawn: finals do not change
@@ -156,11 +210,11 @@ class TranscriptView(QWidget):
         row.translation = text
         if provisional:
             row.target.setTextFormat(Qt.TextFormat.RichText)
-            row.target.setText(f'<span style="{PROVISIONAL_STYLE}">{html.escape(text)}</span>')
+            row.target.setText(provisional_html(text, stable or 0, low_confidence, self.reading_mode, alternatives))
+            row.target.setToolTip(unsure_tooltip(text, low_confidence, alternatives))
         else:
             row.target_final = True
-            row.target.setTextFormat(Qt.TextFormat.PlainText)
-            row.target.setText(text)
+            _set_marked(row.target, text, low_confidence, alternatives, "the translator")
 
     def show_error(self, key, message: str) -> None:
         row = self.row(key)

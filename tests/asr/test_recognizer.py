@@ -51,7 +51,7 @@ def test_mandarin_character_error_rate_in_simplified(mandarin_run):
     assert len(texts) == len(MANDARIN)
     cer = jiwer.cer("".join(ref for ref, _ in MANDARIN), "".join(normalize_chars(t) for t in texts))
     assert cer <= MAX_CER_ZH, (cer, texts)
-    from app.asr.simplified import to_simplified
+    from app.shared.chinese import to_simplified
 
     assert all(to_simplified(t) == t for t in texts)
 
@@ -244,7 +244,7 @@ def test_whisper_inventions_on_real_audio_are_dropped_or_collapsed(say, tiny_en,
     raw = plain_whisper(base, backwards, "zh")
     guarded = StreamingRecognizer(base, language="zh").transcribe(backwards)
     assert len(raw) > 2 * len(guarded) and collapse_loops(guarded) == guarded
-    from app.asr.simplified import to_simplified
+    from app.shared.chinese import to_simplified
 
     assert guarded == to_simplified(guarded)
 

@@ -1,0 +1,39 @@
+"""`python -m app export TRANSCRIPT.jsonl --format txt|srt|vtt [--bilingual] [--out FILE]
+[--chinese simplified|traditional|hongkong]`: a saved session as text or subtitles."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from app.shared.chinese import CHINESE_SCRIPTS
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("export", help="write a saved transcript as text, SRT or WebVTT subtitles",
+                              description=__doc__.splitlines()[0])
+    p.add_argument("transcript", metavar="TRANSCRIPT.jsonl", help="a session transcript the app saved")
+    p.add_argument("--format", required=True, choices=("txt", "srt", "vtt"), help="text, SubRip or WebVTT")
+    p.add_argument("--bilingual", action="store_true", help="source and translation together (default: translation)")
+    p.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
+    p.add_argument("--chinese", choices=CHINESE_SCRIPTS, default=None,
+                   help="rewrite the Chinese in this script (default: as saved)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from app.pipeline.export import export, load
+    from app.shared.errors import LiveTranslatorError
+
+    text = export(load(args.transcript, args.chinese), args.format, args.bilingual)
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.out).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise LiveTranslatorError(f"Cannot write {args.out}: {error.strerror or error}",
+                                  "Choose a folder that exists and that you may write to.") from None
+    sys.stderr.write(f"wrote {args.out}\n")
+    return 0

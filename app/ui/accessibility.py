@@ -1,0 +1,30 @@
+"""Every control gets an accessible name, so screen readers can say what it is."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractButton, QAbstractSlider, QAbstractSpinBox, QComboBox, QLineEdit, QProgressBar, QScrollBar, QWidget
+
+CONTROLS = (QAbstractButton, QComboBox, QAbstractSlider, QAbstractSpinBox, QLineEdit, QProgressBar)
+
+
+def name_controls(root: QWidget) -> list[QWidget]:
+    """Give each control under `root` without an accessible name one from its text, tooltip or
+    object name; returns the controls that still have none."""
+    unnamed = []
+    for widget in root.findChildren(QWidget):
+        if not isinstance(widget, CONTROLS) or widget.accessibleName():
+            continue
+        text = widget.text() if isinstance(widget, QAbstractButton) else ""
+        name = (text.replace("&", "").strip() or widget.toolTip().split("\n")[0].strip()
+                or widget.objectName().replace("_", " ").strip())
+        parent = widget.parentWidget()
+        if not name and parent is not None and parent.accessibleName():
+            name = parent.accessibleName()  # the editor inside an editable combo box, ...
+        if not name and isinstance(widget, QScrollBar):
+            name = "Vertical scroll bar" if widget.orientation() == Qt.Orientation.Vertical else "Horizontal scroll bar"
+        if name:
+            widget.setAccessibleName(name)
+        else:
+            unnamed.append(widget)
+    return unnamed

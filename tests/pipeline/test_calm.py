@@ -1,0 +1,72 @@
+"""Calm live text: settled prefixes of provisional translations (app/pipeline/calm.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.pipeline.calm import CalmMode, CalmText, latin_word_boundary
+from app.shared.events import Translation
+from app.translation import DecodeOptions, SentenceResult, Translator
+from models.phrasebook import DEFAULT_OUT as PHRASEBOOK
+
+from .conftest import english
+
+
+def test_agreement_settles_and_a_contradiction_is_held_back():
+    calm = CalmText("agree")
+    assert calm.update(1, [[5, 6]], "我们去") == ("我们去", 0)  # nothing to agree with yet
+    assert calm.update(1, [[5, 6, 7]], "我们去吃饭") == ("我们去吃饭", 3)
+    assert calm.update(1, [[5, 9]], "我们来") is None  # would change text the reader has read
+    assert calm.update(1, [[5, 6, 7, 8]], "我们去吃饭吧") == ("我们去吃饭吧", 5)
+    assert calm.forced(1) == []  # AGREE never forces
+    calm.finish(1)
+    assert calm.update(1, [[1]], "别的") == ("别的", 0)  # a finished utterance starts afresh
+
+
+def test_force_mode_forces_the_agreed_tokens_and_off_settles_nothing():
+    calm = CalmText(CalmMode.FORCE)
+    calm.update(2, [[5, 6, 7], [1]], "甲乙丙。丁")
+    calm.update(2, [[5, 6, 8], [1, 2]], "甲乙戊。丁己")
+    assert calm.forced(2) == [[5, 6], [1]]
+    off = CalmText("off")
+    assert off.update(3, [[1]], "a") == ("a", 0) and off.update(3, [[2]], "b") == ("b", 0)
+
+
+def test_settled_english_ends_at_a_word_boundary():
+    assert latin_word_boundary("We need more time", 10) == 8
+    assert latin_word_boundary("We need more time", 8) == 8
+    calm = CalmText("agree")
+    calm.update(1, [[1]], "We need money")
+    assert calm.update(1, [[1]], "We need more time", latin_word_boundary) == ("We need more time", 8)
+
+
+def test_forcing_the_settled_tokens_continues_the_shown_text():
+    translator = Translator.load(PHRASEBOOK / "en-zh", "en-zh")
+    full = translator.translate("Thank you very much.")
+    settled = [t for t in full.token_ids if t not in translator.codec.skipped_ids][:2]
+    unforced = translator.translate("Thank you very").text
+    (forced,) = [r for r in translator.stream("Thank you very", DecodeOptions(), forced=[settled])
+                 if isinstance(r, SentenceResult)]
+    assert forced.translation.startswith(translator.codec.decode(settled))
+    assert not unforced.startswith(translator.codec.decode(settled))  # left alone, it guessed otherwise
+    assert forced.translation == full.text  # and with the start kept, the memorised sentence follows
+
+
+@pytest.mark.parametrize("mode", ["agree", "force"])
+def test_provisional_translations_never_change_settled_text(recording, run_pipeline, mode):
+    wav = recording("calm", english(["Hello, everyone. Welcome to the meeting. I am fine, thank you."]), gap_s=1.0)
+    run = run_pipeline(wav, "en-zh", calm=mode)
+    provisional = run.translations(provisional=True)
+    assert provisional, "no provisional translation to check"
+    for uid in {t.utterance_id for t in provisional}:
+        shown = [t for t in run.of(Translation) if t.utterance_id == uid]
+        settled = ""
+        for t in shown:
+            if not t.provisional:
+                assert t.stable == len(t.text)  # a final is settled whole (and decoded as always)
+                continue
+            assert 0 <= t.stable <= len(t.text) and t.text.startswith(settled), (settled, t.text)
+            settled = max(settled, t.text[:t.stable], key=len)
+    assert any(t.stable for t in provisional), "nothing ever settled"
+    assert [t.text for t in run.translations()] == [
+        Translator.load(PHRASEBOOK / "en-zh", "en-zh").translate(f.text).text for f in run.finals()]
