@@ -43,13 +43,13 @@ import soundfile as sf
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.asr import SAMPLE_RATE  # noqa: E402
+from app.audio import SAMPLE_RATE  # noqa: E402
 from app.pipeline import Pipeline, PipelineConfig  # noqa: E402
 from app.pipeline.calm import common_prefix  # noqa: E402
 from app.shared.events import SourceFinal, Translation  # noqa: E402
-from models.phrasebook import DEFAULT_OUT as PHRASEBOOK  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+PHRASEBOOK = ROOT / "tests" / "fixtures" / "phrasebook"
 GROUPS = (2, 1, 3, 2, 2, 1, 3, 2, 1, 2, 3, 2, 2, 1, 3)  # sentences per utterance: 30 in all
 
 

@@ -32,7 +32,8 @@ from app.captions import CaptionServer  # noqa: E402
 from app.pipeline import Pipeline, PipelineConfig  # noqa: E402
 from app.shared.events import Translation  # noqa: E402
 from bench.pipeline_latency import make_recording  # noqa: E402
-from models.phrasebook import DEFAULT_OUT as PHRASEBOOK  # noqa: E402
+
+PHRASEBOOK = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "phrasebook"
 
 
 def stream(port: int, receive_buffer: int | None = None) -> socket.socket:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from app.pipeline.calm import CalmMode, CalmText, latin_word_boundary
 from app.shared.events import Translation
 from app.translation import DecodeOptions, SentenceResult, Translator
-from models.phrasebook import DEFAULT_OUT as PHRASEBOOK
 
 from .conftest import english
+
+PHRASEBOOK = Path(__file__).resolve().parents[1] / "fixtures" / "phrasebook"
 
 
 def test_agreement_settles_and_a_contradiction_is_held_back():

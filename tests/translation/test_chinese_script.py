@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from app.shared.chinese import ChineseScript, map_offset, to_script, to_simplified
 from app.shared.errors import LiveTranslatorError
 from app.translation import Translator
-from models.phrasebook import DEFAULT_OUT as PHRASEBOOK
+
+PHRASEBOOK = Path(__file__).resolve().parents[1] / "fixtures" / "phrasebook"
 
 # (Simplified, Taiwan, Hong Kong): s2twp also swaps Mainland words for Taiwan ones.
 SAMPLES = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,9 +14,10 @@ from app.translation import DecodeOptions, Translator
 from app.translation.onnx_model import DecoderRun
 from app.translation.search import UNSURE_P, log_softmax, process_scores
 from app.translation.translator import Unsure, join_translations
-from models.phrasebook import DEFAULT_OUT as PHRASEBOOK
 
 from .conftest import FIXTURES
+
+PHRASEBOOK = Path(__file__).resolve().parents[1] / "fixtures" / "phrasebook"
 
 RANDOM = {"marian": (FIXTURES / "marian-en-zh" / "merged", "en-zh"), "m2m100": (FIXTURES / "m2m100" / "merged", "en-zh"),
           "marian-zh-en": (FIXTURES / "marian-zh-en" / "merged", "zh-en")}
