@@ -19,6 +19,7 @@ COMMANDS = {
     "transcribe": "app.asr.cli",
     "listen": "app.asr.cli",
     "run": "app.pipeline.cli",
+    "devices": "app.audio.cli",
     "models": "models.cli",
 }
 
