@@ -40,6 +40,10 @@ MAC_LOOPBACK_NAMES = ("blackhole", "loopback", "soundflower")
 MAC_HINT = ("Install a loopback device such as BlackHole (brew install blackhole-2ch), make it (or a "
             "multi-output device containing it) the sound output, then choose it as system audio.")
 BLOCK_S = 0.1
+# PulseAudio moves a stream whose source is removed to another source (the microphone, seen
+# here) instead of ending it, and soundcard cannot ask it not to: check this often that the
+# output is still there.
+CHECK_DEVICE_EVERY_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -197,18 +201,21 @@ class SystemAudioSource:
             self._buffered, self._failure, self._opened, self._flowing = 0, None, False, False
             self._last_block = time.monotonic()
         self._quit = threading.Event()
-        self._thread = threading.Thread(target=self._record, args=(recorder, self._quit), name="system-audio", daemon=True)
+        self._thread = threading.Thread(target=self._record, args=(sc, recorder, info.id, self._quit), name="system-audio",
+                                        daemon=True)
         self._thread.start()
         with self._cond:
             self._cond.wait_for(lambda: self._opened or self._failure is not None, 5.0)
             failure, opened = self._failure, self._opened
         if not opened:
             self.stop()
-            raise LiveTranslatorError(f"Could not open system audio {info.name!r}: {failure or 'no answer from the sound server'}.",
-                                      "Check the sound settings, or pick another output (python -m app devices).")
+            raise LiveTranslatorError(
+                f"Could not open system audio {info.name!r}: {failure or 'no answer from the sound server'}.",
+                "Check the sound settings, or pick another output (python -m app devices).")
 
     # -- reader thread ---------------------------------------------------------------------
-    def _record(self, recorder, quit: threading.Event) -> None:
+    def _record(self, sc, recorder, device_id: str, quit: threading.Event) -> None:
+        next_check = time.monotonic() + CHECK_DEVICE_EVERY_S
         try:
             with recorder as stream:
                 with self._cond:
@@ -218,6 +225,10 @@ class SystemAudioSource:
                 while not quit.is_set():
                     data = stream.record(numframes=None)
                     now = time.monotonic()
+                    if sys.platform.startswith("linux") and now >= next_check:
+                        next_check = now + CHECK_DEVICE_EVERY_S
+                        if device_id not in {m.id for m in sc.all_microphones(include_loopback=True)}:
+                            raise RuntimeError("the output device was removed")
                     mono = np.asarray(data, np.float32).reshape(len(data), -1).mean(axis=1)
                     with self._cond:
                         if quit.is_set():
@@ -257,8 +268,10 @@ class SystemAudioSource:
         if not blocks:
             if failure is not None:
                 self.stop()
-                raise LiveTranslatorError(f"System audio {self.name!r} stopped ({failure}); the output device may have been removed.",
-                                          "Check the sound settings or pick another output; listening resumes when it is back.")
+                raise LiveTranslatorError(
+                    f"System audio {self.name!r} stopped ({failure}).",
+                    "The output device may have been removed: check the sound settings or pick another output; "
+                    "listening resumes when it is back.")
             return None
         self.captured_at = blocks[-1][1]
         samples = np.concatenate([b for b, _ in blocks]).astype(np.float32, copy=False)

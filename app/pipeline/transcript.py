@@ -3,6 +3,7 @@
 Every final source text, final translation, spoken text and error is appended to a JSONL
 file (one event object per line, flushed at once), so killing the app loses nothing;
 `Transcript.load` reads such a file back. Provisional text is not recorded: it changes.
+In a conversation each utterance keeps its speaker ("me" / "them"), and the exports say who spoke.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class TranscriptEntry:
     end: float = 0.0
     latency_ms: float | None = None
     error: str = ""
+    speaker: str = ""  # "me" / "them" in a conversation; "" otherwise
 
 
 class Transcript:
@@ -85,6 +87,7 @@ class Transcript:
         if utterance_id is None:
             return
         entry = self._entries.setdefault(utterance_id, TranscriptEntry(utterance_id))
+        entry.speaker = data.get("speaker") or entry.speaker
         if data["type"] == "final":
             entry.source, entry.start, entry.end = data["text"], data["start"], data["end"]
         elif data["type"] == "translation":
@@ -94,18 +97,22 @@ class Transcript:
 
     # -- export -----------------------------------------------------------------------------
     def export_text(self) -> str:
-        """Each utterance's source line, then its translation (or the error), blank line between."""
+        """Each utterance's source line (after "me: " / "them: " in a conversation), then its
+        translation (or the error), blank line between."""
         blocks = []
         for entry in self.entries:
             if entry.source:
-                blocks.append(f"{entry.source}\n{entry.translation or '[' + (entry.error or 'not translated') + ']'}")
+                who = f"{entry.speaker}: " if entry.speaker else ""
+                blocks.append(f"{who}{entry.source}\n{entry.translation or '[' + (entry.error or 'not translated') + ']'}")
         return "\n\n".join(blocks) + ("\n" if blocks else "")
 
     def export_srt(self) -> str:
-        """SubRip subtitles: one cue per utterance with source and translation, audio times."""
+        """SubRip subtitles: one cue per utterance with source and translation, audio times; in a
+        conversation the source line starts with "[me] " or "[them] "."""
         cues = []
         for entry in (e for e in self.entries if e.source):
-            text = entry.source + (f"\n{entry.translation}" if entry.translation else "")
+            who = f"[{entry.speaker}] " if entry.speaker else ""
+            text = who + entry.source + (f"\n{entry.translation}" if entry.translation else "")
             cues.append(f"{len(cues) + 1}\n{_srt_time(entry.start)} --> {_srt_time(max(entry.end, entry.start))}\n{text}\n")
         return "\n".join(cues)
 
