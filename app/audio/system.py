@@ -103,6 +103,17 @@ def list_system_devices() -> list[SystemDevice]:
         return []
 
 
+def system_devices_or_reason() -> tuple[list[SystemDevice], str | None]:
+    """The system-audio sources, and when there are none, why (and what to do), for the window."""
+    try:
+        devices = _list_system_devices()
+        if not devices:
+            find_system_device(None)  # raises the message that says why
+        return devices, None
+    except LiveTranslatorError as error:
+        return [], f"{error.message} {error.hint}".strip()
+
+
 def _list_system_devices() -> list[SystemDevice]:
     if _is_mac():
         return [SystemDevice(str(d.index), d.name, False) for d in list_input_devices()

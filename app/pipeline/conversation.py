@@ -68,9 +68,10 @@ class Conversation:
 
     def __init__(self, config: ConversationConfig, on_event: Callable[[Event], None] | None = None, *,
                  sources: dict[Speaker, AudioSource] | None = None, speech_output=None,
-                 recognizers: dict[Speaker, Any] | None = None, translators: dict[str, Any] | None = None):
-        """sources / recognizers: per speaker, default built from the config; speech_output: an
-        app.tts.SpeechOutput (default: speakers); translators: direction -> Translator, shared."""
+                 translators: dict[str, Any] | None = None):
+        """sources: per speaker, default built from the config; speech_output: an app.tts.SpeechOutput
+        (default: the speakers); translators: direction -> Translator, shared. Each side makes its
+        own recognizer on the shared Whisper model, numbering utterances from one counter."""
         config.direction = Direction.parse(config.direction)
         self.config = config
         self.on_event = on_event
@@ -83,10 +84,10 @@ class Conversation:
         self.transcript: Transcript | None = None
         self._lock = threading.Lock()
         ids = itertools.count(1)  # one numbering for both sides
-        sources, recognizers = sources or {}, recognizers or {}
+        sources = sources or {}
         self.lanes: dict[Speaker, Pipeline] = {
             speaker: Pipeline(config.lane(speaker), on_event=self._emit, audio_source=sources.get(speaker),
-                              speech_output=speech_output, recognizer=recognizers.get(speaker),
+                              speech_output=speech_output,
                               translators=translators, shared_speech_output=True, utterance_ids=ids)
             for speaker in (Speaker.ME, Speaker.THEM)}
 
@@ -123,6 +124,17 @@ class Conversation:
     def wait_until_done(self, timeout: float | None = None) -> bool:
         """Both sides have ended (live sources only end when stopped)."""
         return all(lane.wait_until_done(timeout) for lane in self.lanes.values())
+
+    def set_direction(self, direction: Direction | str) -> None:
+        """I now speak the source language of `direction`; they speak its target language."""
+        direction = Direction.parse(direction)
+        self.config.direction = direction
+        self.lanes[Speaker.ME].set_direction(direction)
+        self.lanes[Speaker.THEM].set_direction(direction.reverse)
+
+    @property
+    def direction(self) -> Direction:
+        return self.config.direction
 
     def set_spoken(self, spoken: set[Speaker] | frozenset[Speaker]) -> None:
         """Speak these sides' translations from now on."""

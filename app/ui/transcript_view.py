@@ -4,6 +4,9 @@ The two panels are the two columns of one grid, so a translation always sits lev
 speech it translates (aligned by utterance_id) however long either text is. Provisional text
 is grey italic; committed source text and final translations are plain and dark. A final
 translation is set exactly once and never touched again, so it cannot flicker.
+
+In a conversation the rows alternate between speakers as they talk; each row starts with who
+spoke ("Me" / "Them", in its own colour) in both panels.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from app.shared.languages import Direction
 
 PROVISIONAL_STYLE = "color:#8a8a8a; font-style:italic;"
 ERROR_STYLE = "color:#c62828;"
+SPEAKER_STYLES = {"me": "color:#1565c0; font-weight:bold;", "them": "color:#2e7d32; font-weight:bold;"}
+SPEAKER_NAMES = {"me": "Me", "them": "Them"}
 TEXT_POINT_SIZE = 17
 
 
@@ -47,6 +52,7 @@ class UtteranceRow:
     translation: str = ""
     source_final: bool = False
     target_final: bool = False
+    speaker: str = ""  # "me" / "them" in a conversation
     renders: dict = field(default_factory=lambda: {"target_after_final": 0})
 
 
@@ -111,6 +117,12 @@ class TranscriptView(QWidget):
         self.source_title.setText(f"Speech ({source})")
         self.target_title.setText(f"Translation ({target})")
 
+    def set_conversation(self, direction: str) -> None:
+        """Titles for a conversation: each row says who spoke, in either language."""
+        source, target = Direction(direction).source.name_in_itself, Direction(direction).target.name_in_itself
+        self.source_title.setText(f"Speech (me: {source}, them: {target})")
+        self.target_title.setText("Translation")
+
     def _label(self) -> QLabel:
         label = QLabel()
         label.setFont(reading_font())
@@ -132,22 +144,41 @@ class TranscriptView(QWidget):
         return row
 
     # --- events (GUI thread) ----------------------------------------------------------------
+    def set_speaker(self, key, speaker: str | None) -> None:
+        """Label the row with who spoke (a conversation); before any text is shown in it."""
+        if speaker:
+            self.row(key).speaker = str(speaker)
+
+    @staticmethod
+    def _who(row: UtteranceRow) -> str:
+        if not row.speaker:
+            return ""
+        name = SPEAKER_NAMES.get(row.speaker, row.speaker)
+        return f'<span style="{SPEAKER_STYLES.get(row.speaker, "")}">{html.escape(name)}:</span> '
+
+    def _set_plain(self, row: UtteranceRow, label: QLabel, text: str) -> None:
+        if row.speaker:  # rich text for the label, the words themselves escaped
+            label.setTextFormat(Qt.TextFormat.RichText)
+            label.setText(self._who(row) + html.escape(text))
+        else:
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            label.setText(text)
+
     def show_partial(self, key, text: str, committed: str) -> None:
         row = self.row(key)
         if row.source_final:
             return
         row.source_text = text
         row.source.setTextFormat(Qt.TextFormat.RichText)
-        row.source.setText(source_html(committed, text))
+        row.source.setText(self._who(row) + source_html(committed, text))
 
     def show_final(self, key, text: str) -> None:
         row = self.row(key)
         row.source_final, row.source_text = True, text
-        row.source.setTextFormat(Qt.TextFormat.PlainText)
-        row.source.setText(text)
+        self._set_plain(row, row.source, text)
         if not row.target_final and not row.translation:  # translating: say so until it lands
             row.target.setTextFormat(Qt.TextFormat.RichText)
-            row.target.setText(f'<span style="{PROVISIONAL_STYLE}">…</span>')
+            row.target.setText(f'{self._who(row)}<span style="{PROVISIONAL_STYLE}">…</span>')
 
     def show_translation(self, key, text: str, provisional: bool) -> None:
         row = self.row(key)
@@ -157,11 +188,10 @@ class TranscriptView(QWidget):
         row.translation = text
         if provisional:
             row.target.setTextFormat(Qt.TextFormat.RichText)
-            row.target.setText(f'<span style="{PROVISIONAL_STYLE}">{html.escape(text)}</span>')
+            row.target.setText(f'{self._who(row)}<span style="{PROVISIONAL_STYLE}">{html.escape(text)}</span>')
         else:
             row.target_final = True
-            row.target.setTextFormat(Qt.TextFormat.PlainText)
-            row.target.setText(text)
+            self._set_plain(row, row.target, text)
 
     def show_error(self, key, message: str) -> None:
         row = self.row(key)
