@@ -44,6 +44,7 @@ class ConversationConfig:
     tts_out: str | Path | None = None
     tts_rate: int | None = None
     num_beams: int = 1
+    decode_overrides: dict[str, Any] = field(default_factory=dict)  # see PipelineConfig
     translate_partials: bool = True
     emit_steps: bool = False
     mute_while_speaking: bool | None = None  # see PipelineConfig
@@ -59,6 +60,7 @@ class ConversationConfig:
             asr_model=self.asr_model, source=SourceKind.MICROPHONE if me else SourceKind.SYSTEM,
             input_device=self.microphone if me else self.system_device, speaker=speaker,
             tts_enabled=self.tts_enabled and speaker in self.spoken, num_beams=self.num_beams,
+            decode_overrides=dict(self.decode_overrides),
             translate_partials=self.translate_partials, emit_steps=self.emit_steps,
             mute_while_speaking=self.mute_while_speaking, save_transcript=False)
 
