@@ -135,3 +135,15 @@ def test_mac_without_a_loopback_device_says_to_install_one(sound_room, monkeypat
         SystemAudioSource().start()
     assert "macOS has no loopback of its own" in error.value.message
     assert "BlackHole" in error.value.hint
+
+
+def test_listen_to_a_missing_system_source_says_so_and_duration_ends_it(sound_room):
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "app", "listen", "--source", "system", "--device", "no such output",
+                           "--model", "tiny.en", "--duration", "1.5", "--json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    errors = [e for e in events if e["type"] == "error"]
+    assert len(errors) == 1 and errors[0]["stage"] == "capture"  # said once, then retried quietly
+    assert "'no such output' is not a system-audio source" in errors[0]["text"]
+    assert time.monotonic() - started < 100
