@@ -164,7 +164,9 @@ class SystemAudioSource:
     recorded through sounddevice instead.
     """
 
-    def __init__(self, device: str | int | None = None, *, buffer_s: float = 30.0, stall_s: float = 2.0,
+    # stall_s: a removed output is caught by the device check; silence from the server for this
+    # long means it is stuck (a loaded machine has stalled a null sink's monitor for over 2 s).
+    def __init__(self, device: str | int | None = None, *, buffer_s: float = 30.0, stall_s: float = 5.0,
                  start_timeout_s: float = 6.0):
         self.device = device
         self.kind = SourceKind.SYSTEM

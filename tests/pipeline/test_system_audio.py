@@ -84,7 +84,7 @@ def test_run_source_system_translates_what_the_speakers_play_and_sigterm_keeps_t
     try:
         run.wait_running()
         sound_room.play_to("speakers", good_morning).wait(timeout=20)
-        assert wait_for(lambda: run.translations(), 60), run.lines
+        assert wait_for(lambda: run.translations(), 120), run.lines
         player = sound_room.play_to("speakers", thanks)
         time.sleep(1.4)  # 0.5 s of silence, then stop in the middle of "Thank you very much."
         run.proc.send_signal(signal.SIGTERM)
@@ -155,7 +155,7 @@ class Talk:
             self.events
         time.sleep(2.5)  # the null sinks' monitors start delivering ~2 s after they are opened
 
-    def wait_translations(self, speaker: Speaker, count: int, timeout: float = 60) -> None:
+    def wait_translations(self, speaker: Speaker, count: int, timeout: float = 120) -> None:
         assert wait_for(lambda: len(self.translations(speaker)) >= count, timeout), \
             [(e.speaker, e.type, getattr(e, "text", "")) for e in self.events if e.type in ("final", "translation", "error")]
 
