@@ -12,13 +12,13 @@ import time
 
 import numpy as np
 import pytest
+from asr.conftest import normalize_words
 
 from app.asr import StreamingRecognizer, recognize
 from app.audio import SOURCE_LOST, SystemAudioSource, capture, list_system_devices
 from app.audio import system as system_audio
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import Error, SourceFinal
-from asr.conftest import normalize_words, say, sound_room, speech_dir, tiny_en  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.slow
 

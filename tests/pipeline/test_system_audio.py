@@ -28,7 +28,6 @@ from app.pipeline.conversation import Conversation, ConversationConfig
 from app.pipeline.transcript import Transcript
 from app.shared.events import Error, Event, SourceFinal, Speaker, Speech, State, Status, Translation
 from app.shared.languages import Direction
-from asr.conftest import sound_room  # noqa: F401  (fixture)
 
 from .conftest import chinese, english, expected
 

@@ -8,7 +8,6 @@ import pytest
 from app.shared import events as ev
 from app.ui.main_window import MainWindow
 from app.ui.sources import SourceChooser, source_choices
-from tests.asr.conftest import sound_room  # noqa: F401  (fixture)
 from tests.ui.conftest import nmt_model, phrasebook_translation, speak
 from tests.ui.test_window import Watcher, make_window
 
