@@ -28,6 +28,7 @@ class Controls(QWidget):
     device_changed = Signal(str)
     tts_toggled = Signal(bool)
     voice_changed = Signal(str)
+    spoken_changed = Signal(str)  # a conversation's spoken side: "them", "me" or "both"
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -49,6 +50,12 @@ class Controls(QWidget):
         self.tts = QCheckBox("Speak")
         self.tts.setToolTip("Speak each final translation aloud")
         self.tts.toggled.connect(self.tts_toggled)
+        self.spoken = QComboBox()
+        for label, side in (("their words", "them"), ("my words", "me"), ("both", "both")):
+            self.spoken.addItem(label, side)
+        self.spoken.setToolTip("Conversation: whose translations are spoken")
+        self.spoken.currentIndexChanged.connect(lambda _i: self.spoken_changed.emit(self.spoken.currentData()))
+        self.spoken.hide()
         self.voice = QComboBox()
         self.voice.setToolTip("Voice for the translation's language")
         self.voice.setMinimumWidth(140)
@@ -66,6 +73,7 @@ class Controls(QWidget):
         layout.addWidget(self.level_them)
         layout.addSpacing(12)
         layout.addWidget(self.tts)
+        layout.addWidget(self.spoken)
         layout.addWidget(self.voice)
         layout.addStretch()
 
@@ -111,6 +119,11 @@ class Controls(QWidget):
     def set_level(self, rms: float, them: bool = False) -> None:
         (self.level_them if them else self.level).setValue(meter_value(rms))
 
-    def set_conversation(self, on: bool) -> None:
-        """A conversation shows a second meter: theirs (system audio) beside mine."""
+    def set_conversation(self, on: bool, spoken: str = "them") -> None:
+        """A conversation shows a second meter (theirs, system audio, beside mine) and whose
+        translations are spoken."""
         self.level_them.setVisible(on)
+        self.spoken.setVisible(on)
+        self.spoken.blockSignals(True)
+        self.spoken.setCurrentIndex(max(0, self.spoken.findData(spoken)))
+        self.spoken.blockSignals(False)

@@ -91,6 +91,7 @@ class MainWindow(QMainWindow):
         self.controls.tts_toggled.connect(self.set_tts)
         self.controls.voice_changed.connect(self.set_voice)
         self.controls.device_changed.connect(self.set_source)
+        self.controls.spoken_changed.connect(self.set_spoken)
         self.diagnostics.verify_toggled.connect(self.set_verify)
         self.models_bar.manage.connect(self.open_model_dialog)
         self.voices: dict[str, list[tuple[str, str]]] = {}
@@ -144,8 +145,13 @@ class MainWindow(QMainWindow):
     def _load_devices(self) -> None:
         """PortAudio's device scan can take a moment: do it on a worker."""
         worker = Worker(source_choices)
-        worker.finished.connect(lambda sources: self.controls.set_devices(sources, chosen(self.settings).key))
+        worker.finished.connect(self._show_sources)
         self.pool.start(worker)
+
+    def _show_sources(self, sources) -> None:
+        choice = chosen(self.settings)
+        self.controls.set_devices(sources, choice.key)
+        self.controls.set_conversation(choice.kind == "conversation", self.settings.spoken)
 
     def set_source(self, key: str) -> None:
         """The source chooser's pick: a microphone, system audio, or a conversation."""
@@ -155,6 +161,15 @@ class MainWindow(QMainWindow):
             self.settings.input_device = device
         elif kind == "system":
             self.settings.system_device = device
+        self.controls.set_conversation(kind == "conversation", self.settings.spoken)
+
+    def set_spoken(self, side: str) -> None:
+        """A conversation's spoken side: their words (default), mine, or both."""
+        from app.shared.events import Speaker
+
+        self.settings.spoken = side
+        if hasattr(self.pipeline, "set_spoken"):
+            self.pipeline.set_spoken({"them": {Speaker.THEM}, "me": {Speaker.ME}}.get(side, {Speaker.ME, Speaker.THEM}))
 
     def _load_voices(self) -> None:
         worker = Worker(list_voices)
@@ -237,7 +252,7 @@ class MainWindow(QMainWindow):
         self.pipeline = pipeline
         self.session_transcript = pipeline.transcript
         conversation = hasattr(pipeline, "lanes")
-        self.controls.set_conversation(conversation)
+        self.controls.set_conversation(conversation, self.settings.spoken)
         if conversation:
             self.transcript.set_conversation(direction)
         self.controls.set_running(True)

@@ -5,6 +5,7 @@ import time
 
 import pytest
 
+from app.audio import list_input_devices
 from app.shared import events as ev
 from app.ui.main_window import MainWindow
 from app.ui.sources import SourceChooser, source_choices
@@ -23,11 +24,18 @@ def test_chooser_lists_microphones_system_audio_and_a_conversation(qtbot, store,
     chooser = window.controls.device
     qtbot.waitUntil(lambda: "System: Monitor of Speakers" in labels(chooser), timeout=60000)
     names = labels(chooser)
-    assert names[0] == "Default microphone" and any(n.startswith("Mic: ") for n in names)
+    assert names[0] == "Default microphone"
+    assert [n for n in names if n.startswith("Mic: ")] == [f"Mic: {d.name}" for d in list_input_devices()]
     assert "System audio (what the computer plays)" in names
     assert names[-1] == "Conversation: me (mic) + them (system audio)"
     chooser.setCurrentIndex(names.index("System: Monitor of Speakers"))
     assert window.settings.source == "system:speakers.monitor" and window.settings.system_device == "speakers.monitor"
+    assert window.controls.spoken.isHidden()
+    chooser.setCurrentIndex(names.index("Conversation: me (mic) + them (system audio)"))
+    assert not window.controls.spoken.isHidden() and window.controls.spoken.currentData() == "them"
+    window.controls.spoken.setCurrentIndex(window.controls.spoken.findData("both"))
+    assert window.settings.spoken == "both"
+    chooser.setCurrentIndex(names.index("System: Monitor of Speakers"))
     window.close()
     again = MainWindow(store)  # remembered
     qtbot.addWidget(again)
@@ -57,7 +65,8 @@ def test_conversation_in_the_window_labels_rows_meters_and_exports(qtbot, store,
     window.controls.button.click()  # Start
     qtbot.waitUntil(lambda: {e.speaker for e in watch.of(ev.Status) if e.state == "running"} >= {"me", "them"},
                     timeout=180000)
-    assert window.controls.level_them.isVisible()
+    assert window.controls.level_them.isVisible() and window.controls.spoken.currentData() == "them"
+    assert window.pipeline.config.spoken == {ev.Speaker.THEM}
     qtbot.wait(2500)  # the null sinks' monitors start delivering ~2 s after they are opened
     mine, theirs = "Good morning.", "我爱你。"
     sound_room.play_to("mic", speak(tmp_path / "me.wav", mine, "en")).wait(timeout=20)
