@@ -255,3 +255,32 @@ def test_output_removed_mid_conversation_is_reported_and_me_goes_on(sound_room, 
     assert [t.text for t in talk.translations(Speaker.THEM)] == expected(["我爱你。"], "zh-en")
     assert "stopped" in talk.of(Error, Speaker.THEM)[0].text and "pick another output" in talk.of(Error, Speaker.THEM)[0].hint
     assert [t.text for t in talk.translations(Speaker.ME)] == expected(["Thank you very much."], "en-zh")
+
+
+def test_run_conversation_on_the_command_line(sound_room, recording, phrasebook):
+    run = CliRun("--conversation", "--direction", "en-zh", "--nmt-model", str(phrasebook["zh-en"]),
+                 "--nmt-model", str(phrasebook["en-zh"]), "--device", "default", "--system-device", "speakers",
+                 "--no-tts", "--json")
+    try:
+        assert wait_for(lambda: {e.get("speaker") for e in run.of("status") if e["state"] == "running"} >= {"me", "them"},
+                        180), run.lines
+        time.sleep(2.5)
+        sound_room.play_to("mic", recording("cli-me", english(["Good morning."]), gap_s=0.3)).wait(timeout=20)
+        assert wait_for(lambda: any(t["speaker"] == "me" for t in run.translations()), 120), run.lines
+        sound_room.play_to("speakers", recording("cli-them", chinese(["我爱你。"]), gap_s=0.3)).wait(timeout=20)
+        assert wait_for(lambda: any(t["speaker"] == "them" for t in run.translations()), 120), run.lines
+        run.proc.send_signal(signal.SIGINT)
+        code, stderr = run.finish()
+    finally:
+        run.proc.kill()
+    assert code == 0, stderr
+    assert [(t["speaker"], t["direction"], t["text"]) for t in run.translations()] == [
+        ("me", "en-zh", expected(["Good morning."], "en-zh")[0]), ("them", "zh-en", expected(["我爱你。"], "zh-en")[0])]
+    assert all(e["speaker"] in ("me", "them") for e in run.lines if e.get("utterance_id") is not None)
+
+
+def test_a_conversation_needs_a_model_for_each_direction(phrasebook):
+    proc = subprocess.run([sys.executable, "-m", "app", "run", "--conversation", "--direction", "en-zh",
+                           "--nmt-model", str(phrasebook["en-zh"])], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert f"None of {phrasebook['en-zh']} translates zh-en" in proc.stderr and "--nmt-model DIR" in proc.stderr
