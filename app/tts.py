@@ -4,8 +4,8 @@ pyttsx3 engines must be created and run on one thread, so SpeechOutput owns a th
 creates the engine and works through a small queue of texts, one `runAndWait` per text.
 While it speaks, `speaking` is true, and every stretch it played is kept (`played_during`): the
 pipeline silences what its live sources captured at those times (microphone and system audio
-alike: our voice reaches both), so the app does not translate its own voice. A missing or broken speech engine becomes an Error
-event; everything else goes on without speech.
+alike: our voice reaches both), so the app does not translate its own voice. A missing or
+broken speech engine becomes an Error event; everything else goes on without speech.
 """
 
 from __future__ import annotations
