@@ -9,7 +9,12 @@ opus-mt-zh-en). Prints, per speaker, p50 and p95 of the latency each final trans
 the process's peak RSS and its CPU use, and the same figures for one speaker alone (a single
 pipeline on the `me` recording) as the peer.
 
+Two designs: `two-pipelines` (the app's: each side translates on its own worker) and
+`shared-worker` (the same, with one lock around every decode, so the sides' translations run
+one at a time as they would on a single translation worker).
+
     .venv/bin/python bench/conversation_latency.py [--turns 24] [--tokens 16] [--asr-model base] [--precision int8]
+        [--designs two-pipelines shared-worker]
 """
 
 from __future__ import annotations
@@ -99,6 +104,20 @@ def overrides(tokens: int) -> dict:
     return {"min_new_tokens": tokens, "max_new_tokens": tokens, "loop_window": 0}
 
 
+class OneAtATime:
+    """A Translator whose decodes take turns with every other one sharing `lock`."""
+
+    def __init__(self, translator, lock: threading.Lock):
+        self.translator, self.lock = translator, lock
+
+    def __getattr__(self, name):
+        return getattr(self.translator, name)
+
+    def stream(self, *args, **kwargs):
+        with self.lock:
+            yield from self.translator.stream(*args, **kwargs)
+
+
 def conversation(me: Path, them: Path, translators: dict, asr_model: str, tokens: int) -> tuple[list, Usage]:
     events: list = []
     config = ConversationConfig(direction="en-zh", asr_model=asr_model, tts_enabled=False, save_transcript=False,
@@ -128,7 +147,7 @@ def report(label: str, events: list, speaker: Speaker | None, usage: Usage, expe
     done = [e.latency_ms for e in events if isinstance(e, Translation) and not e.provisional and e.speaker == speaker]
     p50, p95 = (statistics.median(done), percentile(done, 95)) if done else (float("nan"), float("nan"))
     verdict = "met" if p50 <= 1200 and p95 <= 2000 else "missed"
-    print(f"{label:<28} {len(done):>3}/{expected:<3} {p50:>8.0f} {p95:>8.0f}   {verdict:<6} "
+    print(f"{label:<30} {len(done):>3}/{expected:<3} {p50:>8.0f} {p95:>8.0f}   {verdict:<6} "
           f"{usage.cpu / usage.wall:>9.2f} {usage.wall:>7.1f} {usage.peak_rss / 2**20:>7.0f}", flush=True)
 
 
@@ -138,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tokens", type=int, default=16, help="output tokens forced per sentence (min=max)")
     parser.add_argument("--asr-model", default="base")
     parser.add_argument("--precision", default="int8", choices=["fp32", "int8"])
+    parser.add_argument("--designs", nargs="+", default=["two-pipelines"], choices=["two-pipelines", "shared-worker"])
     args = parser.parse_args(argv)
     from app.asr import load_whisper
     from app.translation import Translator
@@ -153,14 +173,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"conversation: {args.turns} turns, {duration:.1f} s per track, fed at speaking speed; Whisper "
               f"{args.asr_model}; full-size opus-mt architecture {args.precision}, {args.tokens} tokens per sentence; "
               f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
-        print(f"{'run':<28} {'n':>7} {'p50 ms':>8} {'p95 ms':>8}   {'target':<6} {'CPU cores':>9} {'wall s':>7} "
+        print(f"{'run':<30} {'n':>7} {'p50 ms':>8} {'p95 ms':>8}   {'target':<6} {'CPU cores':>9} {'wall s':>7} "
               f"{'RSS MB':>7}")
-        events, usage = conversation(me, them, translators, args.asr_model, args.tokens)
-        report("conversation: me (en-zh)", events, Speaker.ME, usage, mine)
-        report("conversation: them (zh-en)", events, Speaker.THEM, usage, theirs)
-        errors = [e.text for e in events if isinstance(e, Error)]
-        if errors:
-            print(f"  errors: {errors[:3]}")
+        for design in args.designs:
+            lock = threading.Lock()
+            used = translators if design == "two-pipelines" else {d: OneAtATime(t, lock) for d, t in translators.items()}
+            events, usage = conversation(me, them, used, args.asr_model, args.tokens)
+            report(f"{design}: me (en-zh)", events, Speaker.ME, usage, mine)
+            report(f"{design}: them (zh-en)", events, Speaker.THEM, usage, theirs)
+            errors = [e.text for e in events if isinstance(e, Error)]
+            if errors:
+                print(f"  errors: {errors[:3]}")
         events, usage = alone(me, translators, args.asr_model, args.tokens)
         report("one speaker alone (peer)", events, None, usage, mine)
         print(f"RSS MB: the process's largest resident set during the run (Whisper, both translation models "
