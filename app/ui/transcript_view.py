@@ -204,8 +204,12 @@ class TranscriptView(QWidget):
     # --- copy / clear -----------------------------------------------------------------------
     def text(self, column: str) -> str:
         rows = [self.rows[k] for k in sorted(self.rows)]
-        return "\n".join(r.source_text if column == "source" else r.translation for r in rows
-                         if (r.source_text if column == "source" else r.translation))
+        lines = []
+        for r in rows:
+            text = r.source_text if column == "source" else r.translation
+            if text:  # in a conversation each line says who spoke
+                lines.append(f"{SPEAKER_NAMES.get(r.speaker, r.speaker)}: {text}" if r.speaker else text)
+        return "\n".join(lines)
 
     def copy(self, column: str) -> None:
         QGuiApplication.clipboard().setText(self.text(column))
