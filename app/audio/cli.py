@@ -22,9 +22,15 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
     from app.audio.devices import list_sources
 
-    for device in list_sources():
+    sources = list_sources()
+    if not sources:
+        print("No audio sources found: no microphone, and no system audio (is the sound server running?).",
+              file=sys.stderr)
+    for device in sources:
         if args.json:
             print(json.dumps(device.to_json(), ensure_ascii=False), flush=True)
         else:

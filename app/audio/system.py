@@ -68,8 +68,8 @@ def _soundcard():
             import soundcard
         except (AssertionError, RuntimeError, OSError, IndexError) as error:
             # soundcard asserts that its connection to PulseAudio is ready when imported
-            raise LiveTranslatorError(f"System audio cannot be captured: no sound server answered ({error or 'refused'}).",
-                                      hint) from error
+            detail = f" ({error})" if str(error) else ""
+            raise LiveTranslatorError(f"System audio cannot be captured: no sound server answered{detail}.", hint) from error
         except ImportError as error:
             raise LiveTranslatorError("System audio needs the soundcard package.", "pip install soundcard") from error
         if sys.platform.startswith("linux"):
