@@ -190,6 +190,10 @@ class SoundRoom(VirtualMic):
         """The output device disappears (unplugged headphones, a closed virtual device)."""
         self.pactl("unload-module", str(self.modules.pop(sink)))
 
+    def echo_speakers_into_mic(self) -> None:
+        """No headphones: what the speakers play reaches the microphone too."""
+        self.modules["echo"] = self.load("module-loopback", "source=speakers.monitor", "sink=mic", "latency_msec=60")
+
     def play_to(self, sink: str, path: Path) -> subprocess.Popen:
         return subprocess.Popen(["paplay", f"--device={sink}", str(path)], env=self.env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
