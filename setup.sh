@@ -8,9 +8,9 @@ cd "$(dirname "$0")"
 mode=${1:-app}
 case "$mode" in app|test) ;; *) echo "usage: ./setup.sh app|test" >&2; exit 2 ;; esac
 
-# Debian packages: PortAudio for the microphone, espeak-ng (+aplay) for speech output,
+# Debian packages: PortAudio for the microphone, libpulse for system audio (soundcard), espeak-ng (+aplay) for speech output,
 # the libraries Qt's xcb/offscreen plugins load, and CJK fonts for the Chinese panels.
-apt_app=(python3 python3-venv espeak-ng libportaudio2 alsa-utils libegl1 libgl1 libxkbcommon0
+apt_app=(python3 python3-venv espeak-ng libportaudio2 libpulse0 alsa-utils libegl1 libgl1 libxkbcommon0
          libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0
          libxcb-shape0 libxcb-randr0 libxcb-xfixes0 libxcb-xkb1 libdbus-1-3 libfontconfig1
          fonts-noto-cjk)

@@ -19,6 +19,7 @@ COMMANDS = {
     "transcribe": "app.asr.cli",
     "listen": "app.asr.cli",
     "run": "app.pipeline.cli",
+    "devices": "app.audio.cli",
     "export": "app.pipeline.export_cli",
     "models": "app.model_store.cli",
 }

@@ -2,13 +2,15 @@
 
 pyttsx3 engines must be created and run on one thread, so SpeechOutput owns a thread that
 creates the engine and works through a small queue of texts, one `runAndWait` per text.
-While it speaks, `speaking` is true: the pipeline then stops listening to the microphone so
-the app does not translate its own voice. A missing or broken speech engine becomes an Error
-event; everything else goes on without speech.
+While it speaks, `speaking` is true, and every stretch it played is kept (`played_during`): the
+pipeline silences what its live sources captured at those times (microphone and system audio
+alike: our voice reaches both), so the app does not translate its own voice. A missing or
+broken speech engine becomes an Error event; everything else goes on without speech.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import io
 import logging
@@ -24,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import soundfile
 
-from app.shared.events import Error, Event, Speech, Stage
+from app.shared.events import Error, Event, Speaker, Speech, Stage
 from app.shared.languages import Language
 
 log = logging.getLogger(__name__)
@@ -97,6 +99,9 @@ class SpeechOutput:
         self._queue: queue.Queue = queue.Queue(maxsize=max_queued)
         self._thread: threading.Thread | None = None
         self._quiet_after = 0.0
+        # (start, end + echo tail) of the latest texts played aloud, monotonic seconds
+        self._played: collections.deque[tuple[float, float]] = collections.deque(maxlen=32)
+        self._playing_since: float | None = None
         self._pending = 0  # queued or being spoken; guarded by _lock
         self._lock = threading.Lock()
         self._idle = threading.Event()
@@ -130,25 +135,36 @@ class SpeechOutput:
         if not enabled:
             self._drain()
 
-    def say(self, text: str, language: str, utterance_id: int = -1) -> bool:
-        """Queue `text` in `language` ("en"/"zh"). False when it will not be spoken."""
+    def say(self, text: str, language: str, utterance_id: int = -1, speaker: Speaker | None = None) -> bool:
+        """Queue `text` in `language` ("en"/"zh"); `speaker` labels its Speech event in a
+        conversation. False when it will not be spoken."""
         if not (self.enabled and text.strip()) or self.available is False:
             return False
         with self._lock:
             queued = not self._queue.full()
             if queued:
-                self._queue.put_nowait((text, language, utterance_id))
+                self._queue.put_nowait((text, language, utterance_id, speaker))
                 self._pending += 1
                 self._idle.clear()
         if not queued:
             self._emit(Error(stage=Stage.TTS, text="Speech output is behind; a translation was not spoken.",
-                             hint="Lower the speech rate or turn speech off.", utterance_id=utterance_id))
+                             hint="Lower the speech rate or turn speech off.", utterance_id=utterance_id, speaker=speaker))
         return queued
 
     @property
     def speaking(self) -> bool:
         """True from the moment a text is queued until `echo_tail_s` after it was spoken."""
         return self._pending > 0 or time.monotonic() < self._quiet_after
+
+    def played_during(self, start: float, end: float) -> bool:
+        """True if speech was being played aloud (or its echo tail lasted) at any moment between
+        `start` and `end` (monotonic seconds): audio captured then may hold our own voice. Audio
+        reaches a capture late (a sound server's latency), so the capture time, not the time
+        the block is read, is what counts."""
+        since = self._playing_since
+        if since is not None and end >= since:
+            return True
+        return any(played_end >= start and played_start <= end for played_start, played_end in list(self._played))
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until everything queued has been spoken. False on timeout."""
@@ -166,19 +182,24 @@ class SpeechOutput:
                 if engine is None or not self.enabled:
                     self._done_one()
                     continue
-                text, language, utterance_id = item
+                text, language, utterance_id, speaker = item
                 try:
                     if self.out_path is not None:
                         writer = self._speak_to_file(engine, writer, text, language)
                     else:
+                        self._playing_since = time.monotonic()
                         self._speak(engine, text, language)
                     self._emit(Speech(utterance_id=utterance_id, text=text, language=language,
-                                      path=str(self.out_path) if self.out_path else None))
+                                      path=str(self.out_path) if self.out_path else None, speaker=speaker))
                 except Exception as error:  # the engine failed on this text: report, go on
                     self._emit(Error(stage=Stage.TTS, text=f"Speech output failed: {error}",
-                                     hint="Speech continues with the next translation.", utterance_id=utterance_id))
+                                     hint="Speech continues with the next translation.", utterance_id=utterance_id,
+                                     speaker=speaker))
                 finally:
                     self._quiet_after = time.monotonic() + self.echo_tail_s
+                    if self._playing_since is not None:
+                        self._played.append((self._playing_since, self._quiet_after))
+                        self._playing_since = None
                     self._done_one()
         finally:
             if writer is not None:

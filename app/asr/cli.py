@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import threading
 
 from app.asr.whisper_models import DEFAULT_MODEL
+from app.audio.cli import StopRequests, add_live_options
 from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.languages import Language
 
@@ -34,9 +34,10 @@ def add_parser(subparsers) -> None:
     transcribe.add_argument("--realtime", action="store_true", help="feed the file at speaking pace, like a microphone")
     transcribe.set_defaults(run=run_transcribe)
 
-    listen = subparsers.add_parser("listen", parents=[common], help="transcribe the microphone until Ctrl-C")
-    listen.add_argument("--device", default=None, help="input device: number or (part of) its name")
-    listen.add_argument("--list-devices", action="store_true", help="list input devices and exit")
+    listen = subparsers.add_parser("listen", parents=[common],
+                                   help="transcribe the microphone (or system audio) until Ctrl-C or --duration")
+    add_live_options(listen)
+    listen.add_argument("--list-devices", action="store_true", help="list microphones and exit (all sources: devices)")
     listen.set_defaults(run=run_listen)
 
 
@@ -78,19 +79,21 @@ def run_transcribe(args) -> int:
 
 def run_listen(args) -> int:
     from app.asr import StreamingRecognizer, recognize
-    from app.audio import MicrophoneSource, list_input_devices
+    from app.audio import list_input_devices
+    from app.audio.devices import open_source
 
     if args.list_devices:
         for d in list_input_devices():
             print(f"{d.index:3d}{' *' if d.is_default else '  '} {d.name} ({d.host_api}, {d.channels} ch, {d.default_samplerate:g} Hz)")
         return 0
     recognizer = StreamingRecognizer(args.model, language=args.language, options=_options(args), chinese=args.chinese)
-    device = int(args.device) if args.device and args.device.isdigit() else args.device
-    stop = threading.Event()
+    source = open_source(args.source, args.device)
     if not args.json:
-        print("Listening… (Ctrl-C to stop)", file=sys.stderr)
-    try:
-        return _print_events(recognize(MicrophoneSource(device), recognizer, stop=stop, retry_s=2.0), args.json)
-    except KeyboardInterrupt:
-        stop.set()
-        return 0
+        print(f"Listening to {args.source}… (Ctrl-C to stop)", file=sys.stderr)
+    # Ctrl-C, SIGTERM or --duration end the capture; the utterance in progress is still finalised and printed.
+    with StopRequests(args.duration) as stop:
+        stop.start_clock()
+        try:
+            return _print_events(recognize(source, recognizer, stop=stop.requested, retry_s=2.0), args.json)
+        except KeyboardInterrupt:  # asked twice
+            return 0

@@ -19,6 +19,7 @@ import os
 import re
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -196,7 +197,10 @@ class StreamingRecognizer:
     """
 
     def __init__(self, model=None, language: str = "en", options: RecognizerOptions | None = None,
-                 *, compute_type: str = "int8", chinese: ChineseScript | str = ChineseScript.SIMPLIFIED):
+                 *, compute_type: str = "int8", chinese: ChineseScript | str = ChineseScript.SIMPLIFIED,
+                 ids: Iterator[int] | None = None):
+        """ids: the utterance numbers to use (default 1, 2, ...); two recognizers given one
+        counter never number two utterances alike (a conversation's two sides)."""
         if model is None or isinstance(model, (str, os.PathLike)):
             from app.asr.whisper_models import load_whisper
 
@@ -210,7 +214,7 @@ class StreamingRecognizer:
         self._vad = SileroVAD()
         self._gate = VoiceGate(self.options.vad_threshold, max(self.options.vad_threshold - 0.15, 0.01),
                                round(self.options.min_silence_s * SAMPLE_RATE / FRAME))
-        self._ids = itertools.count(1)
+        self._ids = ids if ids is not None else itertools.count(1)
         self._samples = 0  # session audio fed so far
         self._vad_origin = 0  # session sample where the VAD (re)started
         self._frames = 0  # VAD frames classified since then

@@ -1,4 +1,5 @@
-"""`python -m app run`: the live pipeline without a window, on a recording or the microphone."""
+"""`python -m app run`: the live pipeline without a window, on a recording, the microphone or
+system audio; `--conversation` listens to the microphone and system audio at once."""
 
 from __future__ import annotations
 
@@ -6,22 +7,36 @@ import argparse
 import json
 import sys
 
+from app.audio.cli import StopRequests, add_live_options
+from app.shared.audio import SourceKind
 from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.errors import LiveTranslatorError
-from app.shared.events import DecodeStepEvent, Error, Event, Level, Translation
-from app.shared.languages import DIRECTIONS
+from app.shared.events import DecodeStepEvent, Error, Event, Level, Speaker, State, Status, Translation
+from app.shared.languages import DIRECTIONS, Direction
 
 QUIET_IN_JSON = (DecodeStepEvent, Level)  # per-token and meter events: for the window, not for scripts
+SPOKEN_CHOICES = {"them": {Speaker.THEM}, "me": {Speaker.ME}, "both": {Speaker.ME, Speaker.THEM}}
 
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
-        "run", help="translate a recording or the microphone live, without the window",
-        description="Recognise speech, translate it and speak the translation. Ctrl-C stops the microphone.")
-    parser.add_argument("--input", metavar="FILE.wav", help="a recording to translate (default: the microphone)")
+        "run", help="translate a recording, the microphone or system audio live, without the window",
+        description="Recognise speech, translate it and speak the translation. Ctrl-C (or SIGTERM) stops a live "
+                    "source; what was heard is finalised, translated, printed and saved first.")
+    parser.add_argument("--input", metavar="FILE.wav", help="a recording to translate (default: the live --source)")
+    add_live_options(parser)
     parser.add_argument("--direction", required=True, choices=DIRECTIONS, help="spoken language - translation language")
-    parser.add_argument("--nmt-model", metavar="DIR", help="translation model folder (default: the installed one)")
+    parser.add_argument("--nmt-model", metavar="DIR", action="append", default=[],
+                        help="translation model folder (default: the installed one); give it twice for a "
+                             "conversation's two directions (an M2M100 folder does both)")
     parser.add_argument("--asr-model", metavar="NAME|DIR", default="base", help="Whisper size name or folder (default: base)")
+    parser.add_argument("--conversation", action="store_true",
+                        help="listen to the microphone (speaker 'me', --direction) and system audio (speaker 'them', "
+                             "the reverse direction) at once")
+    parser.add_argument("--system-device", metavar="NAME|ID", default=None,
+                        help="conversation: the system-audio source (default: what the default output plays)")
+    parser.add_argument("--speak", choices=tuple(SPOKEN_CHOICES), default="them",
+                        help="conversation: whose translations are spoken (default: them)")
     parser.add_argument("--tts-out", metavar="OUT.wav", help="write the spoken translations into this WAV file")
     parser.add_argument("--no-tts", action="store_true", help="do not speak the translations")
     parser.add_argument("--realtime", action="store_true", help="feed --input at speaking speed (default: as fast as it goes)")
@@ -37,31 +52,57 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def model_for(direction: Direction, folders: list[str]):
+    """The first folder given that translates `direction`; without --nmt-model, the installed one."""
     from app.model_store.catalog import default_nmt_dir
+    from app.translation.folder import folder_directions
+
+    for folder in folders:
+        try:
+            translates = direction in folder_directions(folder)
+        except LiveTranslatorError:
+            translates = len(folders) == 1  # unreadable: the translation stage says what is wrong with it
+        if translates:
+            return folder
+    model = None if folders else default_nmt_dir(str(direction))
+    if model is None:
+        given = f" None of {', '.join(folders)} translates {direction}." if folders else ""
+        raise LiveTranslatorError(
+            f"No translation model for {direction} is installed.{given}",
+            "Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: "
+            "python -m app models download (see README, 'Translation models').")
+    return model
+
+
+def run(args: argparse.Namespace) -> int:
+    direction = Direction.parse(args.direction)
+    if args.conversation and args.input:
+        raise LiveTranslatorError("--conversation listens to live sources; it cannot take --input.",
+                                  "Leave out --input (or --conversation).")
     from app.translation.cli import load_glossaries
 
     args.glossary = load_glossaries(args.glossary)  # a bad file fails before any model loads
-    model = args.nmt_model or default_nmt_dir(args.direction)
-    if model is None:
-        raise LiveTranslatorError(
-            f"No translation model for {args.direction} is installed.",
-            "Pass --nmt-model DIR, or install one: python -m app models download (see README, 'Translation models').")
+    directions = (direction, direction.reverse) if args.conversation else (direction,)
+    models = {d: model_for(d, args.nmt_model) for d in directions}
     # Our output keeps the real stdout; libraries that print (pyttsx3's espeak driver says
     # "Audio saved to ...", sometimes from its own thread) are sent to stderr meanwhile.
     out, sys.stdout = sys.stdout, sys.stderr
     try:
-        return _run(args, model, out)
+        return _run(args, models, out)
     finally:
         sys.stdout = out
 
 
-def _run(args: argparse.Namespace, model, out) -> int:
+def _run(args: argparse.Namespace, models: dict, out) -> int:
     from app.pipeline import Pipeline, PipelineConfig
+    from app.pipeline.conversation import Conversation, ConversationConfig
 
     errors = []
+    stop = StopRequests(args.duration)
 
     def show(event: Event) -> None:
+        if isinstance(event, Status) and event.state is State.RUNNING:
+            stop.start_clock()  # --duration counts from when listening begins
         if isinstance(event, Error):
             errors.append(event)
         if args.json:
@@ -69,15 +110,14 @@ def _run(args: argparse.Namespace, model, out) -> int:
                 out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
                 out.flush()
         elif isinstance(event, Translation) and not event.provisional:
-            out.write(f"{event.source} → {event.text}\n")
+            who = f"[{event.speaker}] " if event.speaker else ""
+            out.write(f"{who}{event.source} → {event.text}\n")
             out.flush()
         elif isinstance(event, Error):
-            print(f"error ({event.stage}): {event.text}" + (f"\n  → {event.hint}" if event.hint else ""), file=sys.stderr)
+            who = f"[{event.speaker}] " if event.speaker else ""
+            print(f"{who}error ({event.stage}): {event.text}" + (f"\n  → {event.hint}" if event.hint else ""),
+                  file=sys.stderr)
 
-    config = PipelineConfig(direction=args.direction, nmt_models={args.direction: model}, asr_model=args.asr_model,
-                            input_path=args.input, realtime=args.realtime or args.input is None,
-                            tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False, glossary=args.glossary,
-                            chinese=args.chinese)
     captions = _start_captions(args.serve) if args.serve else None
     observers = [show] + ([captions.on_event] if captions else [])
 
@@ -85,22 +125,40 @@ def _run(args: argparse.Namespace, model, out) -> int:
         for observer in observers:
             observer(event)
 
-    pipeline = Pipeline(config, on_event=observe)
-    try:
-        pipeline.start()
-        while not pipeline.wait_until_done(0.5):
-            pass
-    finally:
-        pipeline.stop()
-        if captions is not None:
-            captions.stop()
-        if pipeline.transcript is not None:
-            print(f"transcript saved: {pipeline.transcript.path}", file=sys.stderr)
+    if args.conversation:
+        config = ConversationConfig(direction=args.direction, nmt_models=models, asr_model=args.asr_model,
+                                    microphone=args.device, system_device=args.system_device,
+                                    tts_enabled=not args.no_tts, spoken=frozenset(SPOKEN_CHOICES[args.speak]),
+                                    tts_out=args.tts_out, glossary=args.glossary, chinese=args.chinese)
+        session = Conversation(config, on_event=observe)
+    else:
+        from app.audio.devices import parse_device
+
+        config = PipelineConfig(direction=args.direction, nmt_models=models, asr_model=args.asr_model,
+                                input_path=args.input, source=SourceKind(args.source),
+                                input_device=parse_device(args.device),
+                                realtime=args.realtime or args.input is None,
+                                tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False,
+                                glossary=args.glossary, chinese=args.chinese)
+        session = Pipeline(config, on_event=observe)
+    with stop:
+        try:
+            session.start()
+            while not session.wait_until_done(0.2):
+                if stop.requested.is_set():
+                    session.finish()  # what was heard is finalised, translated, printed and saved
+                    break
+        finally:
+            session.stop()
+            if captions is not None:
+                captions.stop()
+            if session.transcript is not None:
+                print(f"transcript saved: {session.transcript.path}", file=sys.stderr)
     return 1 if errors else 0
 
 
 def _start_captions(address: str):
-    """The caption server of --serve, listening before the pipeline starts (issue 16)."""
+    """The caption server of --serve, listening before the pipeline starts."""
     from app.captions import CaptionServer, parse_address
 
     host, port = parse_address(address)

@@ -53,15 +53,20 @@ def export_text(entries: list[TranscriptEntry], bilingual: bool = True) -> str:
     """Bilingual: each utterance's source line, then its translation (or the error), blank
     line between. Otherwise one translation per line."""
     spoken = [e for e in entries if e.source]
-    if bilingual:
-        blocks = [f"{e.source}\n{e.translation or _missing(e)}" for e in spoken]
+    if bilingual:  # in a conversation the source line says who spoke: "me: ...", "them: ..."
+        blocks = [f"{_who(e, '{}: ')}{e.source}\n{e.translation or _missing(e)}" for e in spoken]
         return "\n\n".join(blocks) + ("\n" if blocks else "")
-    return "".join(f"{e.translation or _missing(e)}\n" for e in spoken)
+    return "".join(f"{_who(e, '{}: ')}{e.translation or _missing(e)}\n" for e in spoken)
+
+
+def _who(entry: TranscriptEntry, form: str) -> str:
+    return form.format(entry.speaker) if entry.speaker else ""
 
 
 def _cue_text(entry: TranscriptEntry, bilingual: bool) -> str:
     lines = [entry.source, entry.translation] if bilingual else [entry.translation]
-    return "\n".join(" ".join(line.split()) for line in lines if line.strip())  # no blank line inside a cue
+    text = "\n".join(" ".join(line.split()) for line in lines if line.strip())  # no blank line inside a cue
+    return _who(entry, "[{}] ") + text  # a conversation's cues say who spoke
 
 
 def _cues(entries: list[TranscriptEntry], bilingual: bool) -> list[tuple[float, float, str]]:

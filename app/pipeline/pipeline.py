@@ -17,7 +17,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +26,7 @@ import numpy as np
 
 from app.pipeline.calm import CalmText, latin_word_boundary
 from app.pipeline.transcript import Transcript
-from app.shared.audio import AudioSource, SourceKind
+from app.shared.audio import SAMPLE_RATE, AudioSource, SourceKind
 from app.shared.chinese import ChineseScript
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import (
@@ -36,6 +36,7 @@ from app.shared.events import (
     SentenceSummary,
     SourceFinal,
     SourcePartial,
+    Speaker,
     Stage,
     State,
     Status,
@@ -56,8 +57,10 @@ class PipelineConfig:
     direction: Direction = Direction.EN_ZH
     nmt_models: dict[Direction, str | Path] = field(default_factory=dict)  # direction -> model folder
     asr_model: str = "base"  # Whisper size name or folder
-    input_path: str | Path | None = None  # a recording; None = the microphone
-    input_device: int | str | None = None  # microphone by index or name; None = default
+    input_path: str | Path | None = None  # a recording; None = the live source below
+    source: SourceKind = SourceKind.MICROPHONE  # the live source: MICROPHONE or SYSTEM (what the computer plays)
+    input_device: int | str | None = None  # that source's device by index, id or name; None = default
+    speaker: Speaker | None = None  # in a conversation: who this pipeline hears; every event is labelled
     realtime: bool = True  # feed a recording at speaking speed (False: as fast as possible)
     tts_enabled: bool = True
     tts_out: str | Path | None = None  # write speech into this WAV instead of the speakers
@@ -67,7 +70,9 @@ class PipelineConfig:
     decode_overrides: dict[str, Any] = field(default_factory=dict)  # more DecodeOptions fields, e.g. max_new_tokens
     translate_partials: bool = True
     emit_steps: bool = True  # DecodeStepEvent per decoder step, for live diagnostics
-    mute_while_speaking: bool | None = None  # None: only when listening to a microphone
+    # Silence what the source captured while our speech played. None: for live sources (our voice
+    # reaches system audio, and the microphone without headphones) when speech goes to the speakers.
+    mute_while_speaking: bool | None = None
     save_transcript: bool = True
     transcript_path: str | Path | None = None  # None: a new file in transcripts_dir()
     audio_queue_blocks: int = 256
@@ -93,6 +98,7 @@ class _Session:
 
     def __init__(self, direction: Direction, max_blocks: int):
         self.stop = threading.Event()  # set by stop(), or when the session cannot go on
+        self.end_input = threading.Event()  # set by finish() (and stop()): capture ends, the rest drains
         self.closed = False  # stop() has run
         self.ready = threading.Event()  # recognizer loaded: capture may begin
         self.done = threading.Event()  # input ended and all work drained, or stopped
@@ -119,16 +125,22 @@ class Pipeline:
         speech_output=None,
         recognizer=None,
         translators: dict[str, Any] | None = None,
+        shared_speech_output: bool = False,
+        utterance_ids: Iterator[int] | None = None,
     ):
-        """audio_source: any object with start/read/stop/finished (app.asr's sources);
-        speech_output: an app.tts.SpeechOutput; recognizer: a StreamingRecognizer;
-        translators: direction -> Translator. Each defaults to one built from `config`."""
+        """audio_source: an app.shared.audio.AudioSource; speech_output: an app.tts.SpeechOutput;
+        recognizer: a StreamingRecognizer; translators: direction -> Translator. Each defaults
+        to one built from `config`. shared_speech_output: the speech output belongs to someone
+        else (a conversation's two pipelines share one): this pipeline only queues texts on it.
+        utterance_ids: the utterance numbers its recognizer gives (shared by a conversation's
+        two pipelines, so no two utterances have the same id)."""
         config.direction = Direction.parse(config.direction)
         config.nmt_models = {Direction.parse(d): folder for d, folder in config.nmt_models.items()}
         self.config = config
         self.on_event = on_event
         self.audio_source = audio_source
         self._recognizer = recognizer
+        self._utterance_ids = utterance_ids
         self._translators: dict[str, Any] = dict(translators or {})
         self._translator_errors: dict[str, str] = {}
         if speech_output is None:
@@ -136,7 +148,9 @@ class Pipeline:
 
             speech_output = SpeechOutput(enabled=config.tts_enabled, rate=config.tts_rate, out_path=config.tts_out)
         self.speech_output = speech_output
-        self.speech_output.on_event = self._emit
+        self._owns_speech_output = not shared_speech_output
+        if self._owns_speech_output:
+            self.speech_output.on_event = self._emit
         self.transcript: Transcript | None = None
         self._direction = config.direction
         self._session: _Session | None = None
@@ -165,8 +179,9 @@ class Pipeline:
             self._translator_errors.clear()  # a folder fixed since the last session gets another try
             if self.config.save_transcript:
                 self.transcript = Transcript(self.config.transcript_path)
-            self.speech_output.enabled = self.config.tts_enabled
-            self.speech_output.start()
+            if self._owns_speech_output:
+                self.speech_output.enabled = self.config.tts_enabled
+                self.speech_output.start()
             for name, loop in (("capture", self._capture_loop), ("recognition", self._recognition_loop),
                                ("translation", self._translation_loop)):
                 thread = threading.Thread(target=loop, args=(session,), name=f"pipeline-{name}", daemon=True)
@@ -183,6 +198,7 @@ class Pipeline:
             if session is None or session.closed:
                 return
             session.closed = True
+            session.end_input.set()
             session.stop.set()
             with session.cond:
                 if session.current:
@@ -191,11 +207,26 @@ class Pipeline:
             for thread in session.threads:
                 if thread is not threading.current_thread():
                     thread.join(timeout)
-            self.speech_output.stop()
+            if self._owns_speech_output:
+                self.speech_output.stop()
             session.done.set()
             self._emit(Status(state=State.STOPPED))
             if self.transcript is not None:
                 self.transcript.close()
+
+    def end_input(self) -> None:
+        """Stop listening, as if the input had ended: the utterance in progress is finalised and
+        translated, and the session drains (wait_until_done, then stop()). Returns at once."""
+        session = self._session
+        if session is not None:
+            session.end_input.set()
+
+    def finish(self, timeout: float = 30.0) -> None:
+        """End a live session cleanly (Ctrl-C, --duration): what was heard is finalised,
+        translated and saved, then the session stops."""
+        self.end_input()
+        self.wait_until_done(timeout)
+        self.stop()
 
     def wait_until_done(self, timeout: float | None = None) -> bool:
         """Wait until a recording has been fully processed and spoken (or the session stopped)."""
@@ -225,10 +256,12 @@ class Pipeline:
 
     def set_tts_enabled(self, enabled: bool) -> None:
         self.config.tts_enabled = enabled
-        self.speech_output.set_enabled(enabled)
+        if self._owns_speech_output:
+            self.speech_output.set_enabled(enabled)
 
     # -- events ---------------------------------------------------------------------------
     def _emit(self, event: Event) -> None:
+        event = event.said_by(self.config.speaker)
         if isinstance(event, (Status, Error)):
             log.info("%s", event)
         with self._emit_lock:  # observers see one event at a time, in order
@@ -252,16 +285,25 @@ class Pipeline:
     def _make_source(self) -> AudioSource:
         if self.audio_source is not None:
             return self.audio_source
-        from app.audio import FileSource, MicrophoneSource
+        from app.audio import FileSource
+        from app.audio.devices import open_source
 
         if self.config.input_path is not None:
             return FileSource(self.config.input_path, realtime=self.config.realtime)
-        return MicrophoneSource(device=self.config.input_device)
+        return open_source(self.config.source, self.config.input_device)
 
     def _mute_while_speaking(self, source: AudioSource) -> bool:
         if self.config.mute_while_speaking is not None:
             return self.config.mute_while_speaking
-        return source.kind is SourceKind.MICROPHONE
+        return source.kind in (SourceKind.MICROPHONE, SourceKind.SYSTEM) and self.speech_output.out_path is None
+
+    def _own_voice_in(self, samples: np.ndarray, captured_at: float | None) -> bool:
+        """Might this block hold our own speech? While speech is queued or playing, or when it
+        was captured during a stretch we played (it may be read later than it was captured)."""
+        if self.speech_output.speaking:
+            return True
+        end = captured_at if captured_at is not None else time.monotonic()
+        return self.speech_output.played_during(end - len(samples) / SAMPLE_RATE, end)
 
     def _put_audio(self, session: _Session, item) -> bool:
         while not session.stop.is_set():
@@ -278,13 +320,13 @@ class Pipeline:
         try:
             source = self._make_source()
             while not session.ready.wait(0.1):
-                if session.stop.is_set():
+                if session.end_input.is_set():
                     return
             mute = self._mute_while_speaking(source)
-            for item in capture(source, session.stop, retry_s=_RETRY_CAPTURE_EVERY_S, level_every_s=_LEVEL_EVERY_S):
+            for item in capture(source, session.end_input, retry_s=_RETRY_CAPTURE_EVERY_S, level_every_s=_LEVEL_EVERY_S):
                 if isinstance(item, AudioBlock):
                     samples = item.samples
-                    if mute and self.speech_output.speaking:
+                    if mute and self._own_voice_in(samples, item.captured_at):
                         samples = np.zeros_like(samples)  # our own voice must not be translated again
                     self._put_audio(session, (samples, item.captured_at))
                 elif item is SOURCE_LOST:
@@ -303,7 +345,8 @@ class Pipeline:
 
             self._emit(Status(state=State.LOADING, detail=f"speech recognition ({self.config.asr_model})"))
             model = load_whisper(self.config.asr_model)  # loaded on app.asr's process-long thread
-            self._recognizer = StreamingRecognizer(model=model, language=language, options=self._recognizer_options())
+            self._recognizer = StreamingRecognizer(model=model, language=language, options=self._recognizer_options(),
+                                                   ids=self._utterance_ids)
         self._recognizer.chinese = ChineseScript.parse(self.config.chinese)
         self._recognizer.options.word_confidence = self.config.source_confidence
         self._recognizer.reset()
@@ -518,5 +561,5 @@ class Pipeline:
                                low_confidence=tuple((u.start, u.end, u.p) for u in unsure),
                                alternatives=tuple(u.alternatives for u in unsure), stable=stable))
         if not provisional and translation and self.config.tts_enabled:
-            self.speech_output.say(translation, target, event.utterance_id)
+            self.speech_output.say(translation, target, event.utterance_id, speaker=self.config.speaker)
 

@@ -3,6 +3,7 @@
 Every final source text, final translation, spoken text and error is appended to a JSONL
 file (one event object per line, flushed at once), so killing the app loses nothing;
 `Transcript.load` reads such a file back. Provisional text is not recorded: it changes.
+In a conversation each utterance keeps its speaker ("me" / "them"), and the exports say who spoke.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class TranscriptEntry:
     end: float = 0.0
     latency_ms: float | None = None
     error: str = ""
+    speaker: str = ""  # "me" / "them" in a conversation; "" otherwise
 
 
 class Transcript:
@@ -103,6 +105,7 @@ def apply_record(entries: dict[int, TranscriptEntry], data: dict) -> None:
     if utterance_id is None:
         return
     entry = entries.setdefault(utterance_id, TranscriptEntry(utterance_id))
+    entry.speaker = data.get("speaker") or entry.speaker
     if data["type"] == "final":
         entry.source, entry.start, entry.end = data["text"], data["start"], data["end"]
     elif data["type"] == "translation":

@@ -6,6 +6,10 @@ seconds, the pipeline's clock) and serialises to one JSON object whose `type` fi
 Audio times (`start`, `end`) are seconds from the start of the session's audio.
 
 The enums' values are the strings the JSON has always carried ("asr", "running", "eos", ...).
+
+In a conversation (two sources at once) every event of one side carries `speaker` ("me": the
+microphone, "them": system audio); elsewhere it is None and left out of the JSON, so output
+outside a conversation is unchanged.
 """
 
 from __future__ import annotations
@@ -37,6 +41,13 @@ class State(StrEnum):
     DIRECTION = "direction"  # the direction changed; `detail` names the new one
     FINISHED = "finished"  # a recording has been fully processed
     STOPPED = "stopped"
+
+
+class Speaker(StrEnum):
+    """Who said an utterance, in a conversation."""
+
+    ME = "me"  # the microphone: the user
+    THEM = "them"  # system audio: the other side of a call, a video, a stream
 
 
 class StopReason(StrEnum):
@@ -85,6 +96,7 @@ class Event:
 
     type: ClassVar[str] = "event"
     emitted_at: float = field(default_factory=_now, kw_only=True)
+    speaker: Speaker | None = field(default=None, kw_only=True)  # set in a conversation only
 
     def __init_subclass__(cls, type: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -95,8 +107,16 @@ class Event:
         data = {"type": self.type}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
+            if f.name == "speaker" and value is None:
+                continue  # outside a conversation the JSON stays as it always was
             data[f.name] = value.to_json() if hasattr(value, "to_json") else value
         return data
+
+    def said_by(self, speaker: Speaker | None) -> Event:
+        """This event labelled with who spoke (itself when already labelled, or no speaker)."""
+        if speaker is None or self.speaker is not None:
+            return self
+        return dataclasses.replace(self, speaker=Speaker(speaker))
 
 
 @dataclass(frozen=True)

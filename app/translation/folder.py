@@ -62,6 +62,14 @@ def supported_directions(folder: Path, config: dict) -> tuple[str, ...]:
     return DIRECTIONS  # unknown: let the user decide
 
 
+def folder_directions(path: Path | str) -> tuple[str, ...]:
+    """The directions a model folder translates, from its config and tokenizer files alone
+    (nothing is loaded): ("en-zh", "zh-en") for M2M100, one for a Marian model."""
+    folder = model_root(path)
+    config = read_json(folder / "config.json") if (folder / "config.json").is_file() else {}
+    return supported_directions(folder, config)
+
+
 @dataclass
 class LoadedModel:
     folder: Path

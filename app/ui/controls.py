@@ -1,4 +1,5 @@
-"""The control bar: direction, start/stop, microphone and its level, speech output and voice."""
+"""The control bar: direction, start/stop, the source (microphone, system audio, or both as a
+conversation) and its level, speech output and voice."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from app.shared.languages import Direction
+from app.ui.sources import SourceChooser, SourceList
 
-DEFAULT_DEVICE = "System default microphone"
 METER_FLOOR_DB = -60.0
 
 
@@ -27,6 +28,7 @@ class Controls(QWidget):
     device_changed = Signal(str)
     tts_toggled = Signal(bool)
     voice_changed = Signal(str)
+    spoken_changed = Signal(str)  # a conversation's spoken side: "them", "me" or "both"
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -40,19 +42,20 @@ class Controls(QWidget):
         self.button.setToolTip("Start or stop listening (Ctrl+Return)")
         self.button.setMinimumWidth(96)
         self.button.clicked.connect(self.start_stop)
-        self.device = QComboBox()
-        self.device.setMinimumWidth(200)
-        self.device.setToolTip("Microphone")
-        self.device.currentIndexChanged.connect(
-            lambda _i: self.device_changed.emit(self.device.currentData() or ""))
-        self.level = QProgressBar()
-        self.level.setRange(0, 100)
-        self.level.setTextVisible(False)
-        self.level.setFixedWidth(110)
-        self.level.setToolTip("Microphone level")
+        self.device = SourceChooser()
+        self.device.currentIndexChanged.connect(lambda _i: self.device_changed.emit(self.device.choice().key))
+        self.level = self._meter("Level of the source listened to (in a conversation: mine)")
+        self.level_them = self._meter("Conversation: level of system audio (theirs)")
+        self.level_them.hide()
         self.tts = QCheckBox("Speak")
         self.tts.setToolTip("Speak each final translation aloud")
         self.tts.toggled.connect(self.tts_toggled)
+        self.spoken = QComboBox()
+        for label, side in (("their words", "them"), ("my words", "me"), ("both", "both")):
+            self.spoken.addItem(label, side)
+        self.spoken.setToolTip("Conversation: whose translations are spoken")
+        self.spoken.currentIndexChanged.connect(lambda _i: self.spoken_changed.emit(self.spoken.currentData()))
+        self.spoken.hide()
         self.voice = QComboBox()
         self.voice.setToolTip("Voice for the translation's language")
         self.voice.setMinimumWidth(140)
@@ -64,11 +67,13 @@ class Controls(QWidget):
         layout.addWidget(self.direction)
         layout.addWidget(self.button)
         layout.addSpacing(12)
-        layout.addWidget(QLabel("Mic"))
+        layout.addWidget(QLabel("Listen to"))
         layout.addWidget(self.device)
         layout.addWidget(self.level)
+        layout.addWidget(self.level_them)
         layout.addSpacing(12)
         layout.addWidget(self.tts)
+        layout.addWidget(self.spoken)
         layout.addWidget(self.voice)
         layout.addStretch()
 
@@ -80,15 +85,17 @@ class Controls(QWidget):
         if index >= 0:
             self.direction.setCurrentIndex(index)
 
-    def set_devices(self, names: list[str], current: str) -> None:
-        self.device.blockSignals(True)
-        self.device.clear()
-        self.device.addItem(DEFAULT_DEVICE, "")
-        for name in names:
-            self.device.addItem(name, name)
-        index = self.device.findData(current)
-        self.device.setCurrentIndex(max(0, index))
-        self.device.blockSignals(False)
+    @staticmethod
+    def _meter(tip: str) -> QProgressBar:
+        meter = QProgressBar()
+        meter.setRange(0, 100)
+        meter.setTextVisible(False)
+        meter.setFixedWidth(110)
+        meter.setToolTip(tip)
+        return meter
+
+    def set_devices(self, sources: SourceList, current_key: str) -> None:
+        self.device.set_sources(sources, current_key)
 
     def set_voices(self, voices: list[tuple[str, str]], current: str) -> None:
         """`voices`: (id, label) pairs for the current target language."""
@@ -107,6 +114,16 @@ class Controls(QWidget):
         self.device.setEnabled(not running and not busy)
         if not running:
             self.level.setValue(0)
+            self.level_them.setValue(0)
 
-    def set_level(self, rms: float) -> None:
-        self.level.setValue(meter_value(rms))
+    def set_level(self, rms: float, them: bool = False) -> None:
+        (self.level_them if them else self.level).setValue(meter_value(rms))
+
+    def set_conversation(self, on: bool, spoken: str = "them") -> None:
+        """A conversation shows a second meter (theirs, system audio, beside mine) and whose
+        translations are spoken."""
+        self.level_them.setVisible(on)
+        self.spoken.setVisible(on)
+        self.spoken.blockSignals(True)
+        self.spoken.setCurrentIndex(max(0, self.spoken.findData(spoken)))
+        self.spoken.blockSignals(False)

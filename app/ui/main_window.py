@@ -28,6 +28,7 @@ from app.ui.controls import Controls
 from app.ui.diagnostics import DiagnosticsPanel
 from app.ui.models_panel import ModelsBar
 from app.ui.settings import UiSettings, load_settings, qsettings, save_settings
+from app.ui.sources import chosen, make_session, source_choices
 from app.ui.transcript_view import TranscriptView
 from app.ui.view_options import ViewOptions
 from app.ui.voices import list_voices
@@ -91,7 +92,8 @@ class MainWindow(QMainWindow):
         self.controls.direction_changed.connect(self.set_direction)
         self.controls.tts_toggled.connect(self.set_tts)
         self.controls.voice_changed.connect(self.set_voice)
-        self.controls.device_changed.connect(lambda name: setattr(self.settings, "input_device", name))
+        self.controls.device_changed.connect(self.set_source)
+        self.controls.spoken_changed.connect(self.set_spoken)
         self.diagnostics.verify_toggled.connect(self.set_verify)
         self.models_bar.manage.connect(self.open_model_dialog)
         self.voices: dict[str, list[tuple[str, str]]] = {}
@@ -150,10 +152,32 @@ class MainWindow(QMainWindow):
 
     def _load_devices(self) -> None:
         """PortAudio's device scan can take a moment: do it on a worker."""
-        self.controls.set_devices([], self.settings.input_device)
-        worker = Worker(model_state.input_device_names)
-        worker.finished.connect(lambda names: self.controls.set_devices(names, self.settings.input_device))
+        worker = Worker(source_choices)
+        worker.finished.connect(self._show_sources)
         self.pool.start(worker)
+
+    def _show_sources(self, sources) -> None:
+        choice = chosen(self.settings)
+        self.controls.set_devices(sources, choice.key)
+        self.controls.set_conversation(choice.kind == "conversation", self.settings.spoken)
+
+    def set_source(self, key: str) -> None:
+        """The source chooser's pick: a microphone, system audio, or a conversation."""
+        self.settings.source = key
+        kind, _, device = key.partition(":")
+        if kind == "microphone":
+            self.settings.input_device = device
+        elif kind == "system":
+            self.settings.system_device = device
+        self.controls.set_conversation(kind == "conversation", self.settings.spoken)
+
+    def set_spoken(self, side: str) -> None:
+        """A conversation's spoken side: their words (default), mine, or both."""
+        from app.shared.events import Speaker
+
+        self.settings.spoken = side
+        if hasattr(self.pipeline, "set_spoken"):
+            self.pipeline.set_spoken({"them": {Speaker.THEM}, "me": {Speaker.ME}}.get(side, {Speaker.ME, Speaker.THEM}))
 
     def _load_voices(self) -> None:
         worker = Worker(list_voices)
@@ -219,8 +243,6 @@ class MainWindow(QMainWindow):
             self.alert.show_message(state.headline, state.hint, "warning", topic="model")
         else:
             self.alert.hide()
-        from app.pipeline import Pipeline
-
         config = model_state.pipeline_config(self.settings, direction, self.models_bar.states,
                                              input_path=self.input_path, realtime=self.realtime)
         from app.ui.glossary_editor import load_user_glossary
@@ -230,8 +252,9 @@ class MainWindow(QMainWindow):
         try:
             speech = SpeechOutput(voices={language: self.settings.voice(language) for language in Language},
                                   enabled=config.tts_enabled, rate=config.tts_rate, out_path=config.tts_out)
-            pipeline = Pipeline(config, on_event=bridge.on_event, audio_source=self.audio_source,
-                                speech_output=speech)
+            # a Pipeline, or a Conversation of two (me: microphone, them: system audio)
+            pipeline = make_session(self.settings, config, on_event=bridge.on_event,
+                                    audio_source=self.audio_source, speech_output=speech)
             pipeline.start()
         except Exception as error:
             self.alert.show_error(error)
@@ -239,6 +262,10 @@ class MainWindow(QMainWindow):
             return
         self.pipeline = pipeline
         self.session_transcript = pipeline.transcript
+        conversation = hasattr(pipeline, "lanes")
+        self.controls.set_conversation(conversation, self.settings.spoken)
+        if conversation:
+            self.transcript.set_conversation(direction)
         self.controls.set_running(True)
         self.state_label.setText("Loading models…")
 
@@ -283,7 +310,10 @@ class MainWindow(QMainWindow):
 
     def set_direction(self, direction: str) -> None:
         self.settings.direction = direction
-        self.transcript.set_direction(direction)
+        if hasattr(self.pipeline, "lanes"):
+            self.transcript.set_conversation(direction)
+        else:
+            self.transcript.set_direction(direction)
         self._update_models_label()
         self._show_voices()
         self._warn_if_no_model()  # and switch anyway: the speech is still shown
@@ -336,8 +366,10 @@ class MainWindow(QMainWindow):
 
     # --- events from the pipeline (GUI thread, in batches) ----------------------------------
     def on_events(self, batch: list, session: int) -> None:
-        level = None
+        level = level_them = None
         for event in batch:
+            if event.speaker is not None and getattr(event, "utterance_id", None) is not None:
+                self.transcript.set_speaker((session, event.utterance_id), event.speaker)  # a conversation's row
             if isinstance(event, ev.DecodeStepEvent):
                 self.diagnostics.add_step(event.utterance_id, event.provisional, event.step)
             elif isinstance(event, ev.SourcePartial):
@@ -352,7 +384,10 @@ class MainWindow(QMainWindow):
             elif isinstance(event, ev.SentenceSummary):
                 self.diagnostics.add_sentence(event.utterance_id, event.provisional, event.summary)
             elif isinstance(event, ev.Level):
-                level = event
+                if event.speaker == "them":
+                    level_them = event
+                else:
+                    level = event
             elif isinstance(event, ev.Status) and session == self.session:
                 self._show_status(event)
             elif isinstance(event, ev.Error):
@@ -361,6 +396,8 @@ class MainWindow(QMainWindow):
                 self.statusBar().showMessage(f"Spoke: {event.text}", 4000)
         if level is not None and session == self.session:
             self.controls.set_level(level.rms)
+        if level_them is not None and session == self.session:
+            self.controls.set_level(level_them.rms, them=True)
         if session == self.session:
             self.captions.observe(batch)
         self.events_shown.emit(batch)

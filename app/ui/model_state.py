@@ -1,8 +1,8 @@
-"""What the window needs to know about models and devices, in words, from the core's tools.
+"""What the window needs to know about models, in words, from the core's tools.
 
-A thin layer over app.model_store.catalog (where models are), the model doctor
-(app.translation.inspect_model_folder) and app.asr.list_input_devices, so the widgets only
-deal with a small `ModelState`.
+A thin layer over app.model_store.catalog (where models are) and the model doctor
+(app.translation.inspect_model_folder), so the widgets only deal with a small `ModelState`.
+Sources (microphones, system audio) are listed by app.ui.sources.
 """
 
 from __future__ import annotations
@@ -86,17 +86,6 @@ def check_nmt(direction: str, path: str | None) -> ModelState:
     return ModelState(direction, path, False, name,
                       f"The {words} model in {path} cannot be used: {reasons[0] if reasons else 'see the finding'}.",
                       "Open Models… to choose another folder or download the model again.", finding)
-
-
-def input_device_names() -> list[str]:
-    """Names of the microphones PortAudio sees; none when there is no audio system."""
-    try:
-        from app.audio import list_input_devices
-
-        devices = list_input_devices()
-    except Exception:
-        return []
-    return [device.name for device in devices]
 
 
 def pipeline_config(settings, direction: str, states: dict[str, ModelState], input_path: str | None,

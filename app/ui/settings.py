@@ -15,6 +15,9 @@ from app.shared.paths import settings_dir
 class UiSettings:
     direction: str = Direction.EN_ZH.value
     input_device: str = ""          # device name; "" = the system default microphone
+    source: str = ""                # the chooser's key: "microphone:NAME", "system:ID", "conversation:"; "" = microphone
+    system_device: str = ""         # a conversation's system-audio source (id); "" = what the default output plays
+    spoken: str = "them"            # a conversation's spoken side: "them", "me" or "both"
     tts_enabled: bool = True
     voice_en: str = ""              # voice id per target language; "" = the pipeline's choice
     voice_zh: str = ""

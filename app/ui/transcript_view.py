@@ -4,6 +4,9 @@ The two panels are the two columns of one grid, so a translation always sits lev
 speech it translates (aligned by utterance_id) however long either text is. Provisional text
 is grey italic; committed source text and final translations are plain and dark. A final
 translation is set exactly once and never touched again, so it cannot flicker.
+
+In a conversation the rows alternate between speakers as they talk; each row starts with who
+spoke ("Me" / "Them", in its own colour) in both panels.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from app.ui.confidence import MarkedLabel, clip_spans, marked_html, unsure_toolt
 PROVISIONAL_STYLE = "color:#8a8a8a; font-style:italic;"
 SETTLED_STYLE = "color:#5f6b73;"  # provisional, but settled: it stays as it is until the final
 ERROR_STYLE = "color:#c62828;"
+SPEAKER_STYLES = {"me": "color:#1565c0; font-weight:bold;", "them": "color:#2e7d32; font-weight:bold;"}
+SPEAKER_NAMES = {"me": "Me", "them": "Them"}
 TEXT_POINT_SIZE = 17
 
 
@@ -56,17 +61,6 @@ def _styled(clipped, style):
     return spans, style, alternatives
 
 
-def _set_marked(label: QLabel, text: str, spans, alternatives, who: str) -> None:
-    """Settled text: plain, or with its unsure words underlined and explained on hover."""
-    if spans:
-        label.setTextFormat(Qt.TextFormat.RichText)
-        label.setText(marked_html(text, spans, "", alternatives))
-    else:
-        label.setTextFormat(Qt.TextFormat.PlainText)
-        label.setText(text)
-    label.setToolTip(unsure_tooltip(text, spans, alternatives, who))
-
-
 @dataclass
 class UtteranceRow:
     key: tuple | int          # (session, utterance_id) in the window; any sortable id
@@ -76,6 +70,7 @@ class UtteranceRow:
     translation: str = ""
     source_final: bool = False
     target_final: bool = False
+    speaker: str = ""  # "me" / "them" in a conversation
     renders: dict = field(default_factory=lambda: {"target_after_final": 0})
 
 
@@ -164,6 +159,12 @@ class TranscriptView(QWidget):
     def _label_style(self) -> str:
         return f"QLabel {{ padding: 6px 4px; border-bottom: 1px solid {'#2c3237' if self.dark else '#e3e8ec'}; }}"
 
+    def set_conversation(self, direction: str) -> None:
+        """Titles for a conversation: each row says who spoke, in either language."""
+        source, target = Direction(direction).source.name_in_itself, Direction(direction).target.name_in_itself
+        self.source_title.setText(f"Speech (me: {source}, them: {target})")
+        self.target_title.setText("Translation")
+
     def _label(self) -> QLabel:
         label = MarkedLabel()
         label.setFont(reading_font(self.point_size))
@@ -185,21 +186,45 @@ class TranscriptView(QWidget):
         return row
 
     # --- events (GUI thread) ----------------------------------------------------------------
+    def set_speaker(self, key, speaker: str | None) -> None:
+        """Label the row with who spoke (a conversation); before any text is shown in it."""
+        if speaker:
+            self.row(key).speaker = str(speaker)
+
+    @staticmethod
+    def _who(row: UtteranceRow) -> str:
+        if not row.speaker:
+            return ""
+        name = SPEAKER_NAMES.get(row.speaker, row.speaker)
+        return f'<span style="{SPEAKER_STYLES.get(row.speaker, "")}">{html.escape(name)}:</span> '
+
+    def _set_marked(self, row: UtteranceRow, label: QLabel, text: str, spans, alternatives, who: str) -> None:
+        """Settled text: plain, or with who spoke (a conversation) and its unsure words
+        underlined and explained on hover."""
+        prefix = self._who(row)
+        if spans or prefix:  # rich text for the marks and the label, the words themselves escaped
+            label.setTextFormat(Qt.TextFormat.RichText)
+            label.setText(prefix + (marked_html(text, spans, "", alternatives) if spans else html.escape(text)))
+        else:
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            label.setText(text)
+        label.setToolTip(unsure_tooltip(text, spans, alternatives, who))
+
     def show_partial(self, key, text: str, committed: str) -> None:
         row = self.row(key)
         if row.source_final:
             return
         row.source_text = text
         row.source.setTextFormat(Qt.TextFormat.RichText)
-        row.source.setText(source_html(committed, text))
+        row.source.setText(self._who(row) + source_html(committed, text))
 
     def show_final(self, key, text: str, low_confidence=()) -> None:
         row = self.row(key)
         row.source_final, row.source_text = True, text
-        _set_marked(row.source, text, low_confidence, (), "Whisper")
+        self._set_marked(row, row.source, text, low_confidence, (), "Whisper")
         if not row.target_final and not row.translation:  # translating: say so until it lands
             row.target.setTextFormat(Qt.TextFormat.RichText)
-            row.target.setText(f'<span style="{PROVISIONAL_STYLE}">…</span>')
+            row.target.setText(f'{self._who(row)}<span style="{PROVISIONAL_STYLE}">…</span>')
 
     def show_translation(self, key, text: str, provisional: bool, low_confidence=(), alternatives=(),
                          stable: int | None = None) -> None:
@@ -210,11 +235,11 @@ class TranscriptView(QWidget):
         row.translation = text
         if provisional:
             row.target.setTextFormat(Qt.TextFormat.RichText)
-            row.target.setText(provisional_html(text, stable or 0, low_confidence, self.reading_mode, alternatives))
+            row.target.setText(self._who(row) + provisional_html(text, stable or 0, low_confidence, self.reading_mode, alternatives))
             row.target.setToolTip(unsure_tooltip(text, low_confidence, alternatives))
         else:
             row.target_final = True
-            _set_marked(row.target, text, low_confidence, alternatives, "the translator")
+            self._set_marked(row, row.target, text, low_confidence, alternatives, "the translator")
 
     def show_error(self, key, message: str) -> None:
         row = self.row(key)
@@ -227,8 +252,12 @@ class TranscriptView(QWidget):
     # --- copy / clear -----------------------------------------------------------------------
     def text(self, column: str) -> str:
         rows = [self.rows[k] for k in sorted(self.rows)]
-        return "\n".join(r.source_text if column == "source" else r.translation for r in rows
-                         if (r.source_text if column == "source" else r.translation))
+        lines = []
+        for r in rows:
+            text = r.source_text if column == "source" else r.translation
+            if text:  # in a conversation each line says who spoke
+                lines.append(f"{SPEAKER_NAMES.get(r.speaker, r.speaker)}: {text}" if r.speaker else text)
+        return "\n".join(lines)
 
     def copy(self, column: str) -> None:
         QGuiApplication.clipboard().setText(self.text(column))

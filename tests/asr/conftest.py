@@ -163,3 +163,47 @@ def virtual_mic(monkeypatch):
     mic.start()
     yield mic
     mic.kill()
+
+
+# -- speakers and a microphone ----------------------------------------------------------------------
+class SoundRoom(VirtualMic):
+    """A private PulseAudio server with two null sinks: `speakers` (the default sink: what the
+    computer plays, so its monitor is "system audio", and where our speech output goes) and
+    `mic` (its monitor is the default source: what the microphone hears)."""
+
+    def start(self) -> None:
+        super().start()  # the server, with VirtualMic's `vmic` sink (left unused)
+        self.modules = {}
+        for sink, description in (("speakers", "Speakers"), ("mic", "Microphone")):
+            self.modules[sink] = self.load("module-null-sink", f"sink_name={sink}",
+                                           f"sink_properties=device.description={description}")
+        self.pactl("set-default-sink", "speakers")
+        self.pactl("set-default-source", "mic.monitor")
+
+    def pactl(self, *args: str) -> str:
+        return subprocess.run(["pactl", *args], env=self.env, check=True, capture_output=True, text=True).stdout.strip()
+
+    def load(self, module: str, *args: str) -> int:
+        return int(self.pactl("load-module", module, *args))
+
+    def unload(self, sink: str) -> None:
+        """The output device disappears (unplugged headphones, a closed virtual device)."""
+        self.pactl("unload-module", str(self.modules.pop(sink)))
+
+    def echo_speakers_into_mic(self) -> None:
+        """No headphones: what the speakers play reaches the microphone too."""
+        self.modules["echo"] = self.load("module-loopback", "source=speakers.monitor", "sink=mic", "latency_msec=60")
+
+    def play_to(self, sink: str, path: Path) -> subprocess.Popen:
+        return subprocess.Popen(["paplay", f"--device={sink}", str(path)], env=self.env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+@pytest.fixture
+def sound_room(monkeypatch):
+    room = SoundRoom()
+    monkeypatch.setenv("PULSE_RUNTIME_PATH", room.runtime)
+    monkeypatch.setenv("PULSE_SERVER", room.env["PULSE_SERVER"])
+    room.start()
+    yield room
+    room.kill()

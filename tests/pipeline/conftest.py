@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import soundfile as sf
+from asr.conftest import sound_room  # noqa: F401  (a fixture: a PulseAudio server with speakers and a microphone)
 
 from app.asr import StreamingRecognizer, load_whisper
 from app.audio import SAMPLE_RATE

@@ -13,6 +13,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
 
+from tests.asr.conftest import sound_room  # noqa: E402, F401  (a fixture: PulseAudio with speakers and a microphone)
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 VOICES = {"en": "en-us", "zh": "cmn-latn-pinyin"}
 

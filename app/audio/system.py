@@ -1,0 +1,301 @@
+"""System audio: what the computer plays, captured as a source (a loopback / monitor capture).
+
+Library: `soundcard` (https://github.com/bastibe/SoundCard). One documented API records what an
+output device plays on Linux (PulseAudio, and PipeWire through its PulseAudio server: every sink
+has a monitor source) and on Windows (WASAPI loopback): `all_microphones(include_loopback=True)`.
+It asks the sound server for 16 kHz mono, so no resampling happens here. Compared with the
+alternatives: sounddevice/PortAudio has no loopback on Linux except through ALSA's `pulse` device
+and the process-wide PULSE_SOURCE variable (one monitor per process, set before the stream
+opens), nor WASAPI loopback on Windows; `pyaudiowpatch` is Windows-only; `pulsectl` lists sinks
+and monitors but does not record. Microphones stay with sounddevice (app.audio.sources).
+
+macOS has no loopback of its own: a loopback device such as BlackHole appears as an input
+device, and is recorded like a microphone (sounddevice). Without one, starting the source
+raises a LiveTranslatorError saying to install one.
+
+soundcard connects to PulseAudio once, when it is first imported; if that server went away
+(restarted, or a test's private server replaced), `_soundcard()` connects again.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from app.audio.sources import MicrophoneSource, level_of, list_input_devices
+from app.shared.audio import SAMPLE_RATE, SourceKind
+from app.shared.errors import LiveTranslatorError
+
+log = logging.getLogger(__name__)
+
+# Input devices on macOS that carry what the computer plays (lower-case name parts).
+MAC_LOOPBACK_NAMES = ("blackhole", "loopback", "soundflower")
+MAC_HINT = ("Install a loopback device such as BlackHole (brew install blackhole-2ch), make it (or a "
+            "multi-output device containing it) the sound output, then choose it as system audio.")
+BLOCK_S = 0.1
+# PulseAudio moves a stream whose source is removed to another source (the microphone, seen
+# here) instead of ending it, and soundcard cannot ask it not to: check this often that the
+# output is still there.
+CHECK_DEVICE_EVERY_S = 0.5
+
+
+@dataclass(frozen=True)
+class SystemDevice:
+    """An output device whose sound can be captured."""
+
+    id: str  # Linux: the monitor source's name ("alsa_output....monitor"); Windows: the speaker's id; macOS: PortAudio index
+    name: str
+    is_default: bool
+
+
+_connected_to: str | None = None  # the PULSE_SERVER soundcard's connection was made for
+_connect_lock = threading.Lock()
+
+
+def _soundcard():
+    """The soundcard module, connected to the current sound server; LiveTranslatorError if none answers."""
+    global _connected_to
+    hint = "Start the sound server (PulseAudio or PipeWire), or use a microphone (--source microphone)."
+    with _connect_lock:
+        try:
+            import soundcard
+        except (AssertionError, RuntimeError, OSError, IndexError) as error:
+            # soundcard asserts that its connection to PulseAudio is ready when imported
+            detail = f" ({error})" if str(error) else ""
+            raise LiveTranslatorError(f"System audio cannot be captured: no sound server answered{detail}.", hint) from error
+        except ImportError as error:
+            raise LiveTranslatorError("System audio needs the soundcard package.", "pip install soundcard") from error
+        if sys.platform.startswith("linux"):
+            pulse = soundcard.pulseaudio
+            server = os.environ.get("PULSE_SERVER", "")
+            if _connected_to is None:
+                _connected_to = server
+            state = pulse._pulse._pa_context_get_state(pulse._pulse.context)
+            if state != pulse._pa.PA_CONTEXT_READY or server != _connected_to:
+                # soundcard keeps one connection made at import; a server that has gone (or been
+                # replaced) needs a new one. _PulseAudio() is how soundcard itself makes it.
+                try:
+                    pulse._pulse = pulse._PulseAudio()
+                except AssertionError as error:
+                    raise LiveTranslatorError("System audio cannot be captured: the sound server does not answer.",
+                                              hint) from error
+                _connected_to = server
+        return soundcard
+
+
+def _is_mac() -> bool:
+    return sys.platform == "darwin"
+
+
+def list_system_devices() -> list[SystemDevice]:
+    """Every output whose sound can be captured; [] when there is none (or no sound server)."""
+    try:
+        return _list_system_devices()
+    except LiveTranslatorError as error:
+        log.info("no system audio: %s", error)
+        return []
+
+
+def system_devices_or_reason() -> tuple[list[SystemDevice], str | None]:
+    """The system-audio sources, and when there are none, why (and what to do), for the window."""
+    try:
+        devices = _list_system_devices()
+        if not devices:
+            find_system_device(None)  # raises the message that says why
+        return devices, None
+    except LiveTranslatorError as error:
+        return [], f"{error.message} {error.hint}".strip()
+
+
+def _list_system_devices() -> list[SystemDevice]:
+    if _is_mac():
+        return [SystemDevice(str(d.index), d.name, False) for d in list_input_devices()
+                if any(part in d.name.lower() for part in MAC_LOOPBACK_NAMES)]
+    sc = _soundcard()
+    try:
+        default = sc.default_speaker()
+        loopbacks = [m for m in sc.all_microphones(include_loopback=True) if m.isloopback]
+    except Exception as error:  # the server went away while we asked
+        raise LiveTranslatorError(f"System audio cannot be listed: {error}.", "Check the sound server.") from error
+    default_id = _loopback_id(default.id) if default is not None else None
+    return [SystemDevice(m.id, m.name, m.id == default_id) for m in loopbacks]
+
+
+def _loopback_id(speaker_id: str) -> str:
+    """The id of the capture of an output: its monitor source on PulseAudio, the speaker itself on Windows."""
+    return f"{speaker_id}.monitor" if sys.platform.startswith("linux") else speaker_id
+
+
+def find_system_device(device: str | int | None) -> SystemDevice:
+    """By id, exact name, or unique part of a name; None = what the default output plays."""
+    devices = _list_system_devices()
+    if not devices:
+        if _is_mac():
+            raise LiveTranslatorError("No system-audio capture on this Mac: macOS has no loopback of its own.", MAC_HINT)
+        raise LiveTranslatorError("No system audio to capture: the sound server has no output device.",
+                                  "Check the sound settings, or use a microphone (--source microphone).")
+    if device is None or device == "":
+        return next((d for d in devices if d.is_default), devices[0])
+    device = str(device)
+    found = ([d for d in devices if d.id == device] or [d for d in devices if d.name == device]
+             or [d for d in devices if device.lower() in d.name.lower() or device.lower() in d.id.lower()])
+    if len(found) != 1:
+        listing = "; ".join(f"{d.id}: {d.name}" for d in devices)
+        what = "matches several outputs" if found else "is not a system-audio source"
+        raise LiveTranslatorError(f"System audio {device!r} {what}. Available: {listing}.",
+                                  "Pick one by its id or full name (python -m app devices).")
+    return found[0]
+
+
+class SystemAudioSource:
+    """What an output device plays, as an AudioSource (kind SYSTEM).
+
+    A reader thread takes soundcard's blocks into a bounded buffer (like MicrophoneSource: the
+    oldest audio is dropped and counted in `overflow_s` when the reader falls `buffer_s` behind);
+    read() raises LiveTranslatorError when the capture fails (the sink was removed, the sound
+    server went away) or delivers nothing for `stall_s`. On macOS a loopback input device is
+    recorded through sounddevice instead.
+    """
+
+    # stall_s: a removed output is caught by the device check; silence from the server for this
+    # long means it is stuck (a loaded machine has stalled a null sink's monitor for over 2 s).
+    def __init__(self, device: str | int | None = None, *, buffer_s: float = 30.0, stall_s: float = 5.0,
+                 start_timeout_s: float = 6.0):
+        self.device = device
+        self.kind = SourceKind.SYSTEM
+        self.realtime = True
+        self.finished = False
+        self.buffer_s, self.stall_s, self.start_timeout_s = buffer_s, stall_s, start_timeout_s
+        self.device_info: SystemDevice | None = None
+        self.level = (0.0, 0.0)
+        self.overflow_s = 0.0
+        self.captured_at = 0.0
+        self._cond = threading.Condition()
+        self._blocks: collections.deque[tuple[np.ndarray, float]] = collections.deque()
+        self._buffered = 0
+        self._failure: str | None = None
+        self._last_block = 0.0
+        self._opened = False
+        self._flowing = False  # the first block has come (a null sink's monitor takes ~2 s, seen here)
+        self._quit = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._mac: MicrophoneSource | None = None
+
+    @property
+    def name(self) -> str:
+        if self.device_info is not None:
+            return self.device_info.name
+        return "system audio" if self.device in (None, "") else str(self.device)
+
+    def start(self) -> None:
+        self.stop()
+        info = find_system_device(self.device)
+        self.device_info = info
+        if _is_mac():
+            self._mac = MicrophoneSource(int(info.id), stall_s=self.stall_s)
+            self._mac.start()
+            return
+        sc = _soundcard()
+        try:
+            microphone = sc.get_microphone(info.id, include_loopback=True)
+            recorder = microphone.recorder(samplerate=SAMPLE_RATE, channels=1, blocksize=int(BLOCK_S * SAMPLE_RATE))
+        except Exception as error:
+            raise LiveTranslatorError(f"Could not open system audio {info.name!r}: {error}.",
+                                      "Check the sound settings, or pick another output (python -m app devices).") from error
+        with self._cond:
+            self._blocks.clear()
+            self._buffered, self._failure, self._opened, self._flowing = 0, None, False, False
+            self._last_block = time.monotonic()
+        self._quit = threading.Event()
+        self._thread = threading.Thread(target=self._record, args=(sc, recorder, info.id, self._quit), name="system-audio",
+                                        daemon=True)
+        self._thread.start()
+        with self._cond:
+            self._cond.wait_for(lambda: self._opened or self._failure is not None, 5.0)
+            failure, opened = self._failure, self._opened
+        if not opened:
+            self.stop()
+            raise LiveTranslatorError(
+                f"Could not open system audio {info.name!r}: {failure or 'no answer from the sound server'}.",
+                "Check the sound settings, or pick another output (python -m app devices).")
+
+    # -- reader thread ---------------------------------------------------------------------
+    def _record(self, sc, recorder, device_id: str, quit: threading.Event) -> None:
+        next_check = time.monotonic() + CHECK_DEVICE_EVERY_S
+        try:
+            with recorder as stream:
+                with self._cond:
+                    self._opened = True
+                    self._last_block = time.monotonic()
+                    self._cond.notify_all()
+                while not quit.is_set():
+                    data = stream.record(numframes=None)
+                    now = time.monotonic()
+                    if sys.platform.startswith("linux") and now >= next_check:
+                        next_check = now + CHECK_DEVICE_EVERY_S
+                        if device_id not in {m.id for m in sc.all_microphones(include_loopback=True)}:
+                            raise RuntimeError("the output device was removed")
+                    mono = np.asarray(data, np.float32).reshape(len(data), -1).mean(axis=1)
+                    with self._cond:
+                        if quit.is_set():
+                            break
+                        self._blocks.append((mono, now))
+                        self._buffered += len(mono)
+                        self._last_block, self._flowing = now, True
+                        while self._buffered > self.buffer_s * SAMPLE_RATE and len(self._blocks) > 1:
+                            dropped, _ = self._blocks.popleft()
+                            self._buffered -= len(dropped)
+                            self.overflow_s += len(dropped) / SAMPLE_RATE
+                        self._cond.notify_all()
+        except Exception as error:  # soundcard raises RuntimeError when the stream fails
+            with self._cond:
+                if not quit.is_set():
+                    self._failure = str(error) or type(error).__name__
+                self._cond.notify_all()
+
+    # -- the caller's thread ----------------------------------------------------------------
+    def read(self, timeout: float = 0.1) -> np.ndarray | None:
+        if self._mac is not None:
+            block = self._mac.read(timeout)
+            self.level, self.overflow_s, self.captured_at = self._mac.level, self._mac.overflow_s, self._mac.captured_at
+            return block
+        if self._thread is None:
+            raise LiveTranslatorError("System audio is not started.", "Call start() first.")
+        with self._cond:
+            if not self._blocks and self._failure is None:
+                self._cond.wait(timeout)
+            blocks = list(self._blocks)
+            self._blocks.clear()
+            self._buffered = 0
+            failure = self._failure
+            limit = self.stall_s if self._flowing else self.start_timeout_s
+            if not blocks and failure is None and time.monotonic() - self._last_block > limit:
+                failure = f"no audio for {limit:g} s"
+        if not blocks:
+            if failure is not None:
+                self.stop()
+                raise LiveTranslatorError(
+                    f"System audio {self.name!r} stopped ({failure}).",
+                    "The output device may have been removed: check the sound settings or pick another output; "
+                    "listening resumes when it is back.")
+            return None
+        self.captured_at = blocks[-1][1]
+        samples = np.concatenate([b for b, _ in blocks]).astype(np.float32, copy=False)
+        self.level = level_of(samples)
+        return samples
+
+    def stop(self) -> None:
+        if self._mac is not None:
+            self._mac.stop()
+            self._mac = None
+        thread, self._thread = self._thread, None
+        self._quit.set()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(2.0)  # record() returns within a block, or within 1 s when the server is gone

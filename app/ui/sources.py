@@ -1,0 +1,121 @@
+"""The source chooser: microphones, system audio (what the computer plays) and a conversation
+(the microphone and system audio at once), each entry carrying the SourceChoice it stands for.
+
+Listing devices asks PortAudio and the sound server, so the window calls `source_choices` on a
+worker. When the machine has no system-audio capture (macOS without a loopback device such as
+BlackHole, no sound server), the list says so in a disabled entry whose tooltip says what to do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtWidgets import QComboBox
+
+from app.shared.audio import SourceKind
+
+CONVERSATION = "conversation"  # the chooser's third kind: both sources at once
+
+
+@dataclass(frozen=True)
+class SourceChoice:
+    kind: str  # "microphone", "system" or "conversation"
+    device: str = ""  # the device's name (microphone) or id (system); "" = the default
+    label: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}:{self.device}"
+
+
+@dataclass(frozen=True)
+class SourceList:
+    choices: list[SourceChoice]
+    system_problem: str | None = None  # why there is no system audio, and what to do
+
+
+def source_choices() -> SourceList:
+    """Every source the window offers (runs on a worker thread)."""
+    try:
+        from app.audio import list_input_devices
+
+        microphones = [d.name for d in list_input_devices()]
+    except Exception:  # no PortAudio at all: the default entry still says what happens on start
+        microphones = []
+    from app.audio.system import system_devices_or_reason
+
+    systems, problem = system_devices_or_reason()
+    choices = [SourceChoice(SourceKind.MICROPHONE.value, "", "Default microphone")]
+    choices += [SourceChoice(SourceKind.MICROPHONE.value, name, f"Mic: {name}") for name in microphones]
+    if systems:
+        choices.append(SourceChoice(SourceKind.SYSTEM.value, "", "System audio (what the computer plays)"))
+        choices += [SourceChoice(SourceKind.SYSTEM.value, d.id, f"System: {d.name}") for d in systems]
+        choices.append(SourceChoice(CONVERSATION, "", "Conversation: me (mic) + them (system audio)"))
+    return SourceList(choices, problem)
+
+
+class SourceChooser(QComboBox):
+    """A combo box of SourceChoices; `choice()` is the one selected."""
+
+    NO_SYSTEM_AUDIO = "System audio: not available"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setMinimumWidth(240)
+        self.setToolTip("What to listen to: a microphone, system audio, or both as a conversation")
+        self.set_sources(SourceList([SourceChoice(SourceKind.MICROPHONE.value, "", "Default microphone")]), "")
+
+    def set_sources(self, sources: SourceList, current_key: str) -> None:
+        self.blockSignals(True)
+        self.clear()
+        for choice in sources.choices:
+            self.addItem(choice.label, choice)
+        if sources.system_problem:
+            self.addItem(self.NO_SYSTEM_AUDIO, None)
+            index = self.count() - 1
+            item = self.model().item(index)
+            item.setEnabled(False)
+            item.setToolTip(sources.system_problem)
+            self.setItemData(index, sources.system_problem, 3)  # Qt.ToolTipRole
+        keys = [self.itemData(i).key if self.itemData(i) else None for i in range(self.count())]
+        self.setCurrentIndex(keys.index(current_key) if current_key in keys else 0)
+        self.blockSignals(False)
+
+    def choice(self) -> SourceChoice:
+        return self.currentData() or SourceChoice(SourceKind.MICROPHONE.value)
+
+    def select(self, key: str) -> bool:
+        for i in range(self.count()):
+            if self.itemData(i) is not None and self.itemData(i).key == key:
+                self.setCurrentIndex(i)
+                return True
+        return False
+
+
+def chosen(settings) -> SourceChoice:
+    """The source the settings name (an older settings file knows only a microphone's name)."""
+    kind, _, device = (settings.source or f"{SourceKind.MICROPHONE.value}:{settings.input_device}").partition(":")
+    return SourceChoice(kind, device)
+
+
+def make_session(settings, config, *, on_event, audio_source=None, speech_output=None):
+    """A Pipeline for one source, or a Conversation (me: the microphone, them: system audio)
+    when the chosen source is a conversation. `config` is the window's PipelineConfig; a
+    recording or a test's audio source always means a single pipeline."""
+    from app.pipeline import Pipeline
+
+    choice = chosen(settings)
+    if choice.kind == CONVERSATION and config.input_path is None and audio_source is None:
+        from app.pipeline.conversation import Conversation, ConversationConfig
+        from app.shared.events import Speaker
+
+        spoken = {"them": {Speaker.THEM}, "me": {Speaker.ME}, "both": {Speaker.ME, Speaker.THEM}}
+        conversation = ConversationConfig(
+            direction=config.direction, nmt_models=dict(config.nmt_models), asr_model=config.asr_model,
+            microphone=settings.input_device or None, system_device=settings.system_device or None,
+            tts_enabled=config.tts_enabled, spoken=frozenset(spoken.get(settings.spoken, {Speaker.THEM})),
+            tts_rate=config.tts_rate, emit_steps=True)
+        return Conversation(conversation, on_event=on_event, speech_output=speech_output)
+    if choice.kind == SourceKind.SYSTEM.value:
+        config.source, config.input_device = SourceKind.SYSTEM, choice.device or None
+    return Pipeline(config, on_event=on_event, audio_source=audio_source, speech_output=speech_output)

@@ -1,0 +1,149 @@
+"""System audio through a real PulseAudio server: what is played into the speakers is captured
+(the speakers sink's monitor, through soundcard), listed by `devices`, and recognised; a missing
+or vanishing output, and no sound server at all, are clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+from asr.conftest import normalize_words
+
+from app.asr import StreamingRecognizer, recognize
+from app.audio import SOURCE_LOST, SystemAudioSource, capture, list_system_devices
+from app.audio import system as system_audio
+from app.shared.errors import LiveTranslatorError
+from app.shared.events import Error, SourceFinal
+
+pytestmark = pytest.mark.slow
+
+
+def read_for(source, seconds: float) -> np.ndarray:
+    blocks, end = [], time.monotonic() + seconds
+    while time.monotonic() < end:
+        block = source.read(0.1)
+        if block is not None:
+            blocks.append(block)
+    return np.concatenate(blocks) if blocks else np.zeros(0, np.float32)
+
+
+def test_devices_lists_microphones_and_system_audio(sound_room):
+    proc = subprocess.run([sys.executable, "-m", "app", "devices", "--json"], capture_output=True, text=True,
+                          timeout=60, check=True)
+    devices = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert all(set(d) == {"id", "name", "kind", "default"} for d in devices), devices
+    system = [d for d in devices if d["kind"] == "system"]
+    assert {"id": "speakers.monitor", "name": "Monitor of Speakers", "kind": "system", "default": True} in system
+    assert [d for d in system if d["default"]] == [d for d in system if d["id"] == "speakers.monitor"]
+    assert any(d["kind"] == "microphone" for d in devices)
+    plain = subprocess.run([sys.executable, "-m", "app", "devices"], capture_output=True, text=True, timeout=60).stdout
+    assert "system     * speakers.monitor: Monitor of Speakers" in plain.splitlines()
+
+
+def test_what_the_speakers_play_is_captured_and_recognised(sound_room, say, tiny_en):
+    source = SystemAudioSource()  # the default output's monitor
+    stop = threading.Event()
+    events: list = []
+    worker = threading.Thread(target=lambda: events.extend(recognize(source, StreamingRecognizer(tiny_en), stop=stop)))
+    worker.start()
+    try:
+        time.sleep(2.5)  # a null sink's monitor delivers its first block after ~2 s
+        sound_room.play_to("speakers", say("Hello everyone, welcome to the meeting.")).wait(timeout=20)
+        time.sleep(2.0)
+    finally:
+        stop.set()
+        worker.join(60)
+    finals = [e.text for e in events if isinstance(e, SourceFinal) and e.text.strip()]
+    assert [normalize_words(t) for t in finals] == ["hello everyone welcome to the meeting"], finals
+    assert source.name == "Monitor of Speakers"
+
+
+def test_audio_played_elsewhere_is_not_captured(sound_room, say):
+    """The microphone sink is not system audio: only what the chosen output plays is heard."""
+    source = SystemAudioSource("speakers.monitor")
+    source.start()
+    try:
+        read_for(source, 2.5)
+        sound_room.play_to("mic", say("Hello everyone, welcome to the meeting.")).wait(timeout=20)
+        assert np.max(np.abs(read_for(source, 0.5)), initial=0.0) == 0.0
+        sound_room.play_to("speakers", say("Hello everyone.")).wait(timeout=20)
+        assert np.max(np.abs(read_for(source, 0.5)), initial=0.0) > 0.05
+    finally:
+        source.stop()
+
+
+def test_a_system_source_that_does_not_exist_is_a_clear_error(sound_room):
+    with pytest.raises(LiveTranslatorError) as error:
+        SystemAudioSource("no such output").start()
+    assert "'no such output' is not a system-audio source" in error.value.message
+    assert "speakers.monitor: Monitor of Speakers" in error.value.message
+    assert "python -m app devices" in error.value.hint
+
+
+def test_output_removed_mid_capture_is_reported_and_capture_resumes(sound_room):
+    source = SystemAudioSource("speakers")
+    stop = threading.Event()
+    items: list = []
+
+    def run():
+        for item in capture(source, stop, retry_s=0.5):
+            items.append(item)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    try:
+        time.sleep(3.0)
+        sound_room.unload("speakers")
+        deadline = time.monotonic() + 10
+        while not any(isinstance(i, Error) for i in items) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        errors = [i for i in items if isinstance(i, Error)]
+        assert SOURCE_LOST in items and errors, items[-5:]
+        assert "System audio 'Monitor of Speakers' stopped" in errors[0].text
+        assert "pick another output" in errors[0].hint
+        # the output comes back: the capture loop finds it again
+        sound_room.modules["speakers"] = sound_room.load("module-null-sink", "sink_name=speakers",
+                                                         "sink_properties=device.description=Speakers")
+        deadline = time.monotonic() + 15
+        while not any(getattr(i, "detail", "") == "audio input resumed" for i in items) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert any(getattr(i, "detail", "") == "audio input resumed" for i in items)
+    finally:
+        stop.set()
+        worker.join(10)
+
+
+def test_no_sound_server_is_a_clear_error(sound_room, monkeypatch, tmp_path):
+    monkeypatch.setenv("PULSE_SERVER", f"unix:{tmp_path}/no-server")
+    with pytest.raises(LiveTranslatorError) as error:
+        SystemAudioSource().start()
+    assert "System audio cannot be captured" in error.value.message
+    assert "--source microphone" in error.value.hint
+    assert list_system_devices() == []
+
+
+def test_mac_without_a_loopback_device_says_to_install_one(sound_room, monkeypatch):
+    """The macOS path (a loopback input device found through PortAudio) on this machine's real
+    PortAudio devices, none of which is a loopback: the message says to install BlackHole."""
+    monkeypatch.setattr(system_audio, "_is_mac", lambda: True)
+    with pytest.raises(LiveTranslatorError) as error:
+        SystemAudioSource().start()
+    assert "macOS has no loopback of its own" in error.value.message
+    assert "BlackHole" in error.value.hint
+
+
+def test_listen_to_a_missing_system_source_says_so_and_duration_ends_it(sound_room):
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "app", "listen", "--source", "system", "--device", "no such output",
+                           "--model", "tiny.en", "--duration", "1.5", "--json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    errors = [e for e in events if e["type"] == "error"]
+    assert len(errors) == 1 and errors[0]["stage"] == "capture"  # said once, then retried quietly
+    assert "'no such output' is not a system-audio source" in errors[0]["text"]
+    assert time.monotonic() - started < 100

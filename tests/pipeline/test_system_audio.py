@@ -1,0 +1,291 @@
+"""System audio and conversations end to end, through a private PulseAudio server (SoundRoom:
+a `speakers` sink whose monitor is system audio, a `mic` sink whose monitor is the microphone),
+real Whisper and the phrasebook models.
+
+- `run --source system` translates what the speakers play; SIGTERM mid-utterance and --duration
+  end the run cleanly (what was heard is finalised, translated, printed and saved).
+- A conversation: English into the microphone is `me` (en->zh), Mandarin into the speakers is
+  `them` (zh->en), taking turns, every event labelled.
+- The app's own voice (speech output into the speakers) is not recognised again; without the
+  gate it is, which shows the test would catch it.
+- A system source that does not exist, or an output removed mid-run: a clear error for `them`,
+  and `me` goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from app.pipeline.conversation import Conversation, ConversationConfig
+from app.pipeline.transcript import Transcript
+from app.shared.events import Error, Event, SourceFinal, Speaker, Speech, State, Status, Translation
+from app.shared.languages import Direction
+
+from .conftest import chinese, english, expected
+
+pytestmark = pytest.mark.slow
+
+
+def wait_for(predicate, timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+class CliRun:
+    """`python -m app run ...` in the background, its JSON lines collected as they come."""
+
+    def __init__(self, *args: str):
+        self.proc = subprocess.Popen([sys.executable, "-m", "app", "run", *args], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+        self.lines: list[dict] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            if line.strip():
+                self.lines.append(json.loads(line))
+
+    def of(self, kind: str) -> list[dict]:
+        return [e for e in list(self.lines) if e["type"] == kind]
+
+    def translations(self) -> list[dict]:
+        return [e for e in self.of("translation") if not e["provisional"]]
+
+    def wait_running(self, timeout: float = 120) -> None:
+        assert wait_for(lambda: any(e["state"] == "running" for e in self.of("status")), timeout), self.lines
+        time.sleep(2.5)  # a null sink's monitor delivers its first audio ~2 s after it is opened
+
+    def finish(self, timeout: float = 120) -> tuple[int, str]:
+        code = self.proc.wait(timeout)
+        self.reader.join(10)
+        return code, self.proc.stderr.read()
+
+
+def test_run_source_system_translates_what_the_speakers_play_and_sigterm_keeps_the_last_words(
+        sound_room, recording, phrasebook):
+    good_morning = recording("sys-good-morning", english(["Good morning."]), gap_s=0.3)
+    thanks = recording("sys-thanks", english(["Thank you very much."]), gap_s=0.0)
+    run = CliRun("--source", "system", "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]),
+                 "--no-tts", "--json")
+    try:
+        run.wait_running()
+        sound_room.play_to("speakers", good_morning).wait(timeout=20)
+        assert wait_for(lambda: run.translations(), 120), run.lines
+        player = sound_room.play_to("speakers", thanks)
+        time.sleep(1.4)  # 0.5 s of silence, then stop in the middle of "Thank you very much."
+        run.proc.send_signal(signal.SIGTERM)
+        player.wait(timeout=20)
+        code, stderr = run.finish()
+    finally:
+        run.proc.kill()
+    assert code == 0, stderr
+    translations = run.translations()
+    assert translations[0]["text"] == expected(["Good morning."], "en-zh")[0]
+    assert translations[0]["source"] == "Good morning."
+    assert len(translations) == 2, f"the utterance cut by SIGTERM was not finalised and translated: {run.lines}"
+    assert translations[1]["source"] and translations[1]["source"] != "Good morning."
+    assert not any("speaker" in e for e in run.lines), "outside a conversation the JSON has no speaker"
+    assert [e["state"] for e in run.of("status")][-1] == "stopped"
+    saved = Transcript.load(stderr.split("transcript saved: ")[1].strip())
+    assert [e.translation for e in saved.entries if e.source] == [t["text"] for t in translations]
+
+
+def test_duration_ends_a_live_run_by_itself(sound_room, recording, phrasebook):
+    good_morning = recording("sys-good-morning", english(["Good morning."]), gap_s=0.3)
+    started = time.monotonic()
+    run = CliRun("--source", "system", "--device", "Monitor of Speakers", "--direction", "en-zh",
+                 "--nmt-model", str(phrasebook["en-zh"]), "--no-tts", "--json", "--duration", "8")
+    try:
+        run.wait_running()
+        running_at = time.monotonic()
+        sound_room.play_to("speakers", good_morning).wait(timeout=20)
+        code, stderr = run.finish(timeout=120)
+    finally:
+        run.proc.kill()
+    assert code == 0, stderr
+    assert 8 - 3 <= time.monotonic() - running_at <= 8 + 30 and time.monotonic() - started < 240
+    assert [t["text"] for t in run.translations()] == expected(["Good morning."], "en-zh")
+
+
+# -- conversations ---------------------------------------------------------------------------------
+class Talk:
+    """A Conversation with its events collected."""
+
+    def __init__(self, phrasebook, **config):
+        config.setdefault("tts_enabled", False)
+        config = ConversationConfig(direction="en-zh", asr_model="base",
+                                    nmt_models={Direction.EN_ZH: phrasebook["en-zh"], Direction.ZH_EN: phrasebook["zh-en"]},
+                                    **config)
+        self.events: list[Event] = []
+        self.lock = threading.Lock()
+        self.conversation = Conversation(config, on_event=self.collect)
+
+    def collect(self, event: Event) -> None:
+        with self.lock:
+            self.events.append(event)
+
+    def of(self, kind, speaker: Speaker | None = None) -> list:
+        with self.lock:
+            return [e for e in self.events if isinstance(e, kind) and (speaker is None or e.speaker == speaker)]
+
+    def finals(self, speaker: Speaker) -> list[str]:
+        return [e.text for e in self.of(SourceFinal, speaker) if e.text.strip()]
+
+    def translations(self, speaker: Speaker) -> list[Translation]:
+        return [e for e in self.of(Translation, speaker) if not e.provisional]
+
+    def start(self, both_running: bool = True) -> None:
+        self.conversation.start()
+        wanted = {Speaker.ME, Speaker.THEM} if both_running else {Speaker.ME}
+        assert wait_for(lambda: wanted <= {e.speaker for e in self.of(Status) if e.state is State.RUNNING}, 180), \
+            self.events
+        time.sleep(2.5)  # the null sinks' monitors start delivering ~2 s after they are opened
+
+    def wait_translations(self, speaker: Speaker, count: int, timeout: float = 120) -> None:
+        assert wait_for(lambda: len(self.translations(speaker)) >= count, timeout), \
+            [(e.speaker, e.type, getattr(e, "text", "")) for e in self.events if e.type in ("final", "translation", "error")]
+
+
+def test_conversation_me_english_to_chinese_them_chinese_to_english_labelled(sound_room, recording, phrasebook, tmp_path):
+    mine = ["Good morning.", "Thank you very much."]
+    theirs = ["我爱你。", "我不知道。"]
+    talk = Talk(phrasebook, transcript_path=tmp_path / "talk.jsonl")
+    talk.start()
+    try:
+        for turn in range(2):  # taking turns: me, them, me, them
+            sound_room.play_to("mic", recording(f"me{turn}", english([mine[turn]]), gap_s=0.3)).wait(timeout=20)
+            talk.wait_translations(Speaker.ME, turn + 1)
+            sound_room.play_to("speakers", recording(f"them{turn}", chinese([theirs[turn]]), gap_s=0.3)).wait(timeout=20)
+            talk.wait_translations(Speaker.THEM, turn + 1)
+    finally:
+        talk.conversation.finish()
+    assert talk.finals(Speaker.ME) == mine
+    assert [t.text for t in talk.translations(Speaker.ME)] == expected(mine, "en-zh")
+    assert {t.direction for t in talk.translations(Speaker.ME)} == {Direction.EN_ZH}
+    assert [t.text for t in talk.translations(Speaker.THEM)] == expected(theirs, "zh-en")
+    assert {t.direction for t in talk.translations(Speaker.THEM)} == {Direction.ZH_EN}
+    # every event of an utterance is labelled, and no two utterances share a number
+    utterance_events = [e for e in talk.events if hasattr(e, "utterance_id") and e.utterance_id is not None]
+    assert all(e.speaker in (Speaker.ME, Speaker.THEM) for e in utterance_events)
+    owners = {}
+    for e in utterance_events:
+        assert owners.setdefault(e.utterance_id, e.speaker) == e.speaker, f"utterance {e.utterance_id} has two speakers"
+    assert all(json.loads(json.dumps(e.to_json(), ensure_ascii=False))["speaker"] in ("me", "them") for e in utterance_events)
+    # the transcript and its exports keep who said what, in the order it was said
+    saved = Transcript.load(tmp_path / "talk.jsonl")
+    assert [(e.speaker, e.source) for e in saved.entries if e.source] == [
+        ("me", mine[0]), ("them", talk.finals(Speaker.THEM)[0]), ("me", mine[1]), ("them", talk.finals(Speaker.THEM)[1])]
+    text = saved.export_text()
+    assert f"me: {mine[0]}" in text and f"them: {talk.finals(Speaker.THEM)[0]}" in text
+    assert f"[me] {mine[0]}" in saved.export_srt()
+
+
+def converse_with_speech(sound_room, recording, phrasebook, gate: bool) -> Talk:
+    """Both sides' translations spoken into the speakers, and no headphones (the speakers reach
+    the microphone): what I say comes out in Mandarin, which system audio (`them`, listening
+    for Mandarin) hears, and so does my microphone."""
+    sound_room.echo_speakers_into_mic()
+    talk = Talk(phrasebook, tts_enabled=True, spoken=frozenset({Speaker.ME, Speaker.THEM}), tts_rate=120,
+                mute_while_speaking=None if gate else False)
+    talk.start()
+    try:
+        sound_room.play_to("mic", recording("own-me", english(["Good morning."]), gap_s=0.3)).wait(timeout=20)
+        assert wait_for(lambda: talk.of(Speech, Speaker.ME), 90), talk.events
+        time.sleep(6.0)  # time for the spoken translation to come back through system audio
+    finally:
+        talk.conversation.finish()
+    return talk
+
+
+def test_with_speech_output_on_our_own_voice_is_not_recognised(sound_room, recording, phrasebook):
+    talk = converse_with_speech(sound_room, recording, phrasebook, gate=True)
+    heard = [f.rstrip(".").lower() for f in talk.finals(Speaker.ME)]
+    assert heard == ["good morning"], f"the app heard its own voice through the microphone: {talk.finals(Speaker.ME)}"
+    assert len(talk.translations(Speaker.ME)) == 1
+    assert talk.of(Speech, Speaker.ME), "nothing was spoken"
+    assert talk.finals(Speaker.THEM) == [], "the app heard its own voice through system audio"
+
+
+def test_without_the_gate_our_voice_comes_back_through_system_audio(sound_room, recording, phrasebook):
+    """The same call with the gate off: the Mandarin we speak comes back, as `them` through
+    system audio and as `me` through the microphone, which shows the test above would catch a
+    feedback loop on either source."""
+    talk = converse_with_speech(sound_room, recording, phrasebook, gate=False)
+    assert talk.of(Speech, Speaker.ME), "nothing was spoken"
+    assert talk.finals(Speaker.THEM), "nothing came back through system audio"
+    assert talk.finals(Speaker.ME)[1:], f"nothing came back through the microphone: {talk.finals(Speaker.ME)}"
+
+
+def test_a_system_source_that_does_not_exist_leaves_the_microphone_working(sound_room, recording, phrasebook):
+    talk = Talk(phrasebook, system_device="no such output")
+    talk.start(both_running=False)
+    try:
+        assert wait_for(lambda: talk.of(Error, Speaker.THEM), 30), talk.events
+        sound_room.play_to("mic", recording("alone", english(["Good morning."]), gap_s=0.3)).wait(timeout=20)
+        talk.wait_translations(Speaker.ME, 1)
+    finally:
+        talk.conversation.finish()
+    error = talk.of(Error, Speaker.THEM)[0]
+    assert error.stage == "capture" and "'no such output' is not a system-audio source" in error.text
+    assert "python -m app devices" in error.hint
+    assert [t.text for t in talk.translations(Speaker.ME)] == expected(["Good morning."], "en-zh")
+    assert not talk.of(Error, Speaker.ME)
+
+
+def test_output_removed_mid_conversation_is_reported_and_me_goes_on(sound_room, recording, phrasebook):
+    talk = Talk(phrasebook)
+    talk.start()
+    try:
+        sound_room.play_to("speakers", recording("before", chinese(["我爱你。"]), gap_s=0.3)).wait(timeout=20)
+        talk.wait_translations(Speaker.THEM, 1)
+        sound_room.unload("speakers")
+        assert wait_for(lambda: talk.of(Error, Speaker.THEM), 15), talk.events
+        sound_room.play_to("mic", recording("after", english(["Thank you very much."]), gap_s=0.3)).wait(timeout=20)
+        talk.wait_translations(Speaker.ME, 1)
+    finally:
+        talk.conversation.finish()
+    assert len(talk.translations(Speaker.THEM)) == 1  # they were heard until their output went
+    assert "stopped" in talk.of(Error, Speaker.THEM)[0].text and "pick another output" in talk.of(Error, Speaker.THEM)[0].hint
+    assert [t.text for t in talk.translations(Speaker.ME)] == expected(["Thank you very much."], "en-zh")
+
+
+def test_run_conversation_on_the_command_line(sound_room, recording, phrasebook):
+    run = CliRun("--conversation", "--direction", "en-zh", "--nmt-model", str(phrasebook["zh-en"]),
+                 "--nmt-model", str(phrasebook["en-zh"]), "--device", "default", "--system-device", "speakers",
+                 "--no-tts", "--json")
+    try:
+        assert wait_for(lambda: {e.get("speaker") for e in run.of("status") if e["state"] == "running"} >= {"me", "them"},
+                        180), run.lines
+        time.sleep(2.5)
+        sound_room.play_to("mic", recording("cli-me", english(["Good morning."]), gap_s=0.3)).wait(timeout=20)
+        assert wait_for(lambda: any(t["speaker"] == "me" for t in run.translations()), 120), run.lines
+        sound_room.play_to("speakers", recording("cli-them", chinese(["我爱你。"]), gap_s=0.3)).wait(timeout=20)
+        assert wait_for(lambda: any(t["speaker"] == "them" for t in run.translations()), 120), run.lines
+        run.proc.send_signal(signal.SIGINT)
+        code, stderr = run.finish()
+    finally:
+        run.proc.kill()
+    assert code == 0, stderr
+    assert [(t["speaker"], t["direction"], t["text"]) for t in run.translations()] == [
+        ("me", "en-zh", expected(["Good morning."], "en-zh")[0]), ("them", "zh-en", expected(["我爱你。"], "zh-en")[0])]
+    assert all(e["speaker"] in ("me", "them") for e in run.lines if e.get("utterance_id") is not None)
+
+
+def test_a_conversation_needs_a_model_for_each_direction(phrasebook):
+    proc = subprocess.run([sys.executable, "-m", "app", "run", "--conversation", "--direction", "en-zh",
+                           "--nmt-model", str(phrasebook["en-zh"])], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert f"None of {phrasebook['en-zh']} translates zh-en" in proc.stderr and "--nmt-model DIR" in proc.stderr

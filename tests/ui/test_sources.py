@@ -1,0 +1,94 @@
+"""The window's source chooser and conversation mode, through a private PulseAudio server
+(SoundRoom: `speakers` whose monitor is system audio, `mic` whose monitor is the microphone)."""
+
+import time
+
+import pytest
+
+from app.audio import list_input_devices
+from app.shared import events as ev
+from app.ui.main_window import MainWindow
+from app.ui.sources import SourceChooser, source_choices
+from tests.ui.conftest import nmt_model, phrasebook_translation, speak
+from tests.ui.test_window import Watcher, make_window
+
+pytestmark = pytest.mark.slow
+
+
+def labels(chooser: SourceChooser) -> list[str]:
+    return [chooser.itemText(i) for i in range(chooser.count())]
+
+
+def test_chooser_lists_microphones_system_audio_and_a_conversation(qtbot, store, sound_room):
+    window = make_window(qtbot, store, direction="en-zh")
+    chooser = window.controls.device
+    qtbot.waitUntil(lambda: "System: Monitor of Speakers" in labels(chooser), timeout=60000)
+    names = labels(chooser)
+    assert names[0] == "Default microphone"
+    assert [n for n in names if n.startswith("Mic: ")] == [f"Mic: {d.name}" for d in list_input_devices()]
+    assert "System audio (what the computer plays)" in names
+    assert names[-1] == "Conversation: me (mic) + them (system audio)"
+    chooser.setCurrentIndex(names.index("System: Monitor of Speakers"))
+    assert window.settings.source == "system:speakers.monitor" and window.settings.system_device == "speakers.monitor"
+    assert window.controls.spoken.isHidden()
+    chooser.setCurrentIndex(names.index("Conversation: me (mic) + them (system audio)"))
+    assert not window.controls.spoken.isHidden() and window.controls.spoken.currentData() == "them"
+    window.controls.spoken.setCurrentIndex(window.controls.spoken.findData("both"))
+    assert window.settings.spoken == "both"
+    chooser.setCurrentIndex(names.index("System: Monitor of Speakers"))
+    window.close()
+    again = MainWindow(store)  # remembered
+    qtbot.addWidget(again)
+    qtbot.waitUntil(lambda: again.controls.device.choice().key == "system:speakers.monitor", timeout=60000)
+    again.close()
+
+
+def test_no_system_audio_is_said_in_the_chooser(qtbot, sound_room, monkeypatch, tmp_path):
+    monkeypatch.setenv("PULSE_SERVER", f"unix:{tmp_path}/no-server")
+    sources = source_choices()
+    assert sources.system_problem and "System audio cannot be captured" in sources.system_problem
+    chooser = SourceChooser()
+    qtbot.addWidget(chooser)
+    chooser.set_sources(sources, "")
+    index = labels(chooser).index(SourceChooser.NO_SYSTEM_AUDIO)
+    assert not chooser.model().item(index).isEnabled()
+    assert "--source microphone" in chooser.model().item(index).toolTip()
+    assert not any(label.startswith("System:") or label.startswith("Conversation") for label in labels(chooser))
+
+
+def test_conversation_in_the_window_labels_rows_meters_and_exports(qtbot, store, sound_room, tmp_path):
+    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")),
+                         nmt_zh_en=str(nmt_model("zh-en")), source="conversation:")
+    qtbot.waitUntil(lambda: not window.pool.busy(), timeout=60000)
+    assert window.controls.device.choice().kind == "conversation"
+    watch = Watcher(window)
+    window.controls.button.click()  # Start
+    qtbot.waitUntil(lambda: {e.speaker for e in watch.of(ev.Status) if e.state == "running"} >= {"me", "them"},
+                    timeout=180000)
+    assert window.controls.level_them.isVisible() and window.controls.spoken.currentData() == "them"
+    assert window.pipeline.config.spoken == {ev.Speaker.THEM}
+    qtbot.wait(2500)  # the null sinks' monitors start delivering ~2 s after they are opened
+    mine, theirs = "Good morning.", "我爱你。"
+    sound_room.play_to("mic", speak(tmp_path / "me.wav", mine, "en")).wait(timeout=20)
+    qtbot.waitUntil(lambda: any(e.speaker == "me" and not e.provisional for e in watch.of(ev.Translation)), timeout=90000)
+    player = sound_room.play_to("speakers", speak(tmp_path / "them.wav", theirs, "zh"))
+    peak_them = 0
+    while player.poll() is None:
+        qtbot.wait(50)
+        peak_them = max(peak_them, window.controls.level_them.value())
+    qtbot.waitUntil(lambda: any(e.speaker == "them" and not e.provisional for e in watch.of(ev.Translation)),
+                    timeout=90000)
+    assert peak_them > 20, "the system-audio meter did not move while they spoke"
+    rows = [window.transcript.rows[key] for key in sorted(window.transcript.rows)]
+    said = [(row.speaker, row.source_text, row.translation) for row in rows if row.source_final]
+    assert said == [("me", mine, phrasebook_translation(mine, "en-zh")), ("them", said[1][1], said[1][2])]
+    assert said[1][2] == phrasebook_translation(said[1][1], "zh-en")
+    assert "Me:" in rows[0].source.text() and "Them:" in rows[1].target.text()
+    window.controls.button.click()  # Stop
+    qtbot.waitUntil(lambda: not window.running() and not window.stopping, timeout=90000)
+    window.export_to("txt", str(tmp_path / "talk.txt"))
+    window.export_to("srt", str(tmp_path / "talk.srt"))
+    text = (tmp_path / "talk.txt").read_text(encoding="utf-8")
+    assert f"me: {mine}" in text and f"them: {said[1][1]}" in text
+    assert f"[me] {mine}" in (tmp_path / "talk.srt").read_text(encoding="utf-8")
+    time.sleep(0.1)
