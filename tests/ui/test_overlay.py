@@ -136,12 +136,12 @@ def test_every_control_has_an_accessible_name(qtbot, store):
 
 
 def test_command_line_opens_the_overlay(tmp_path):
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "LIVE_TRANSLATOR_SETTINGS": str(tmp_path / "config"),
            "HOME": str(tmp_path), "LIVE_TRANSLATOR_QUIT_AFTER_MS": "2500"}
     proc = subprocess.run([sys.executable, "-m", "app", "--overlay"], env=env, capture_output=True, text=True,
                           timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
-    (conf,) = (tmp_path / "config").rglob("*.conf")
+    conf = tmp_path / "config" / "settings.ini"  # the window's settings file (app/ui/settings.py)
     assert load_overlay_settings(QSettings(str(conf), QSettings.Format.IniFormat)).visible
 
 
