@@ -79,6 +79,10 @@ def _run(args: argparse.Namespace, model, out) -> int:
             pass
     finally:
         pipeline.stop()
-        if pipeline.transcript is not None:
-            print(f"transcript saved: {pipeline.transcript.path}", file=sys.stderr)
+        transcript = pipeline.transcript
+        if transcript is not None and transcript.unsaved:
+            print(f"transcript incomplete: {transcript.unsaved} records could not be saved to {transcript.path} "
+                  f"({transcript.problem})", file=sys.stderr)
+        elif transcript is not None:
+            print(f"transcript saved: {transcript.path}", file=sys.stderr)
     return 1 if errors else 0
