@@ -24,8 +24,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.shared.paths import transcripts_dir
 from app.shared.events import Error, Event, SourceFinal, Speech, Status, Translation
+from app.shared.paths import transcripts_dir
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class Transcript:
             return len(self._unsaved)
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> "Transcript":
+    def load(cls, path: str | os.PathLike) -> Transcript:
         """Read a saved session (for export after the fact); further records append to it."""
         transcript = cls(path)
         with open(path, encoding="utf-8") as lines:

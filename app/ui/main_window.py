@@ -362,6 +362,9 @@ class MainWindow(QMainWindow):
     def _show_pipeline_error(self, event: ev.Error, session: int) -> None:
         if event.utterance_id is not None and event.stage == "translation":
             self.transcript.show_error((session, event.utterance_id), event.text)
+        if event.stage == ev.Stage.TRANSCRIPT:  # saving failed; translation goes on
+            self.alert.show_message(event.text, event.hint, "warning", topic="transcript")
+            return
         kind = "warning" if event.stage == "tts" else "error"
         self.alert.show_message(event.text, event.hint, kind)
 

@@ -139,7 +139,7 @@ def test_run_translates_everything_into_a_read_only_folder_and_says_so_once(reco
         done = run_cli(["--input", str(wav), "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]),
                         "--no-tts"], {"LIVE_TRANSLATOR_TRANSCRIPTS": str(folder)})
     assert "Traceback" not in done.stderr, done.stderr
-    assert done.stdout.splitlines() == [f"{p} → {t}" for p, t in zip(phrases, expected(phrases, "en-zh"))]
+    assert done.stdout.splitlines() == [f"{p} → {t}" for p, t in zip(phrases, expected(phrases, "en-zh"), strict=True)]
     assert done.stderr.count("error (transcript)") == 1, done.stderr
     assert "transcript incomplete:" in done.stderr and "Read-only file system" in done.stderr or os.geteuid() != 0
     assert done.returncode == 1  # an error was reported
