@@ -150,9 +150,17 @@ class Pipeline:
         with self._control:
             if self.running:
                 return
+            if self.config.input_path is not None and Path(self.config.input_path).is_dir():
+                raise LiveTranslatorError(f"{self.config.input_path} is a folder, not a recording.",
+                                          "Give the path of a WAV/FLAC/OGG file inside it.")
             if self.config.input_path is not None and not Path(self.config.input_path).is_file():
                 raise LiveTranslatorError(f"No such recording: {self.config.input_path}",
                                           "Give the path of a WAV/FLAC/OGG file, or omit --input to use the microphone.")
+            from app.translation.search import check_setting
+
+            for key, value in {"num_beams": self.config.num_beams, **self.config.decode_overrides}.items():
+                if value is not None:  # before any thread starts or cache is allocated
+                    check_setting(key, value, "the pipeline's settings")
             session = _Session(self._direction, self.config.audio_queue_blocks)
             self._translator_errors.clear()  # a folder fixed since the last session gets another try
             if self.config.save_transcript:

@@ -16,6 +16,7 @@ from pathlib import Path
 from app.shared.errors import LiveTranslatorError
 from app.shared.languages import DIRECTIONS
 from app.translation.onnx_model import Decoders, Encoder, choose_decoders, open_session, read_decoder_signature
+from app.translation.search import resolve_settings
 from app.translation.tokenization import PromptCodec, read_json, tokenizer_files
 
 FAMILIES = {"marian": "Marian (opus-mt)", "m2m_100": "M2M100"}
@@ -39,7 +40,7 @@ def find_onnx_files(folder: Path, prefer_quantized: bool = False) -> dict[str, P
 
 
 def _lang(code: str | None) -> str | None:
-    code = (code or "").lower()
+    code = code.lower() if isinstance(code, str) else ""
     if code.startswith(("en",)):
         return "en"
     if code.startswith(("zh", "cmn", "chi")):
@@ -79,7 +80,8 @@ class LoadedModel:
 
     @property
     def vocab_size(self) -> int | None:
-        return self.decoders.first_sig.vocab_size or self.config.get("vocab_size")
+        size = self.decoders.first_sig.vocab_size or self.config.get("vocab_size")
+        return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None
 
     @property
     def max_positions(self) -> int | None:
@@ -103,7 +105,7 @@ def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int 
     if not config:
         raise LiveTranslatorError(f"{folder} has no config.json.", "Copy config.json of the original model into the folder.")
     family = config.get("model_type")
-    if family not in FAMILIES:
+    if not isinstance(family, str) or family not in FAMILIES:
         raise LiveTranslatorError(
             f"{folder} holds a {family or 'unknown'} model; this app runs Marian (opus-mt) and M2M100 models.",
             "Use an opus-mt-en-zh / opus-mt-zh-en or m2m100 model.",
@@ -147,7 +149,7 @@ def check_tokenizer(model: LoadedModel, codec: PromptCodec) -> None:
         problem = f"gives prompt token ids {prompt_ids} but the model has only {vocab} tokens"
     for key, piece in (("eos_token_id", "</s>"), ("pad_token_id", "<pad>")):
         token_id = model.config.get(key)
-        if problem is None and isinstance(token_id, int) and codec.piece(token_id) != piece:
+        if problem is None and isinstance(token_id, int) and 0 <= token_id < len(codec) and codec.piece(token_id) != piece:
             problem = f"calls token {token_id} {codec.piece(token_id)!r}, but the model's {key} expects {piece!r}"
     if problem:
         raise LiveTranslatorError(
@@ -195,7 +197,8 @@ def inspect_model_folder(path: Path | str) -> ModelFolderReport:
     report = ModelFolderReport(model_root(path))
     folder = report.path
     config = read_json(folder / "config.json") if folder.is_dir() else {}
-    report.family = config.get("model_type")
+    family = config.get("model_type")
+    report.family = family if isinstance(family, str) else None
     onnx = find_onnx_files(folder) if folder.is_dir() else {}
     report.quantized_available = bool(find_onnx_files(folder, prefer_quantized=True)) and any(
         p.stem.endswith("_quantized") for p in find_onnx_files(folder, prefer_quantized=True).values())
@@ -220,9 +223,15 @@ def inspect_model_folder(path: Path | str) -> ModelFolderReport:
     report.files = [str(p.relative_to(folder)) for p in model.files.values()]
     report.quantized = model.quantized
     report.directions = model.directions
+    try:
+        eos = resolve_settings(model.generation_config, model.config, {}, model.max_positions,
+                               vocab_size=model.vocab_size).eos_token_ids[0]
+    except LiveTranslatorError as error:
+        report.problems.append(error.message)
+        return report
     for direction in model.directions:
         try:
-            codec = PromptCodec(folder, model.family, direction, model.config.get("eos_token_id", 2))
+            codec = PromptCodec(folder, model.family, direction, eos)
             check_tokenizer(model, codec)
         except LiveTranslatorError as error:
             report.problems.append(error.message)
