@@ -185,3 +185,18 @@ def test_the_pipeline_tells_observers_once_and_keeps_every_record_in_memory(run_
     transcript = run.pipeline.transcript
     assert transcript.unsaved > 0 and [e.translation for e in transcript.entries] == expected(phrases, "en-zh")
     assert isinstance(told[0], Error)
+
+
+@pytest.mark.slow
+def test_run_saves_its_transcript_under_live_translator_home(recording, phrasebook, tmp_path):
+    wav = recording("home", english(["Good morning."]))
+    home = tmp_path / "home"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LIVE_TRANSLATOR_")}
+    env["LIVE_TRANSLATOR_HOME"] = str(home)
+    done = subprocess.run([sys.executable, "-m", "app", "run", "--input", str(wav), "--direction", "en-zh",
+                           "--nmt-model", str(phrasebook["en-zh"]), "--no-tts"], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=400)
+    assert done.returncode == 0, done.stderr
+    saved = list((home / "transcripts").glob("session-*.jsonl"))
+    assert len(saved) == 1 and f"transcript saved: {saved[0]}" in done.stderr
+    assert Transcript.load(saved[0]).entries[0].translation == expected(["Good morning."], "en-zh")[0]
