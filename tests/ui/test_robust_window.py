@@ -12,7 +12,6 @@ from PySide6.QtCore import QSettings
 from app.shared import events as ev
 from app.ui.main_window import MainWindow
 from app.ui.settings import UiSettings, load_settings
-
 from tests.ui.conftest import nmt_model, phrasebook_translation, speak
 
 REPO = Path(__file__).resolve().parents[2]
