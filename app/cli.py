@@ -19,7 +19,7 @@ COMMANDS = {
     "transcribe": "app.asr.cli",
     "listen": "app.asr.cli",
     "run": "app.pipeline.cli",
-    "models": "models.cli",
+    "models": "app.model_store.cli",
 }
 
 

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 import queue
-import logging
 import re
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import soundfile
@@ -244,7 +244,7 @@ class SpeechOutput:
         self._prepare(engine, language)
         # pyttsx3 2.99's espeak driver now and then writes nothing for a text (seen here about
         # once in 40 runs, even after the warm-up): one more try before reporting a failure.
-        for attempt in range(2):
+        for _attempt in range(2):
             try:
                 audio, rate = self._synthesize_to_file(engine, text)
             except soundfile.LibsndfileError:  # the driver left the WAV empty
@@ -300,5 +300,5 @@ class SpeechOutput:
         if self.on_event is not None:
             try:
                 self.on_event(event)
-            except Exception as error:  # an observer's bug must not stop speech
+            except Exception:  # an observer's bug must not stop speech
                 log.exception("an event observer failed on %s", event.type)

@@ -61,8 +61,8 @@ def _build_into(path: Path, build) -> Path:
 
 
 def _corpus_side(index: int) -> list[str]:
-    lines = [l for l in CORPUS.read_text(encoding="utf-8").splitlines() if l and not l.startswith("#")]
-    return [l.split("\t")[index] for l in lines]
+    lines = [line for line in CORPUS.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
+    return [line.split("\t")[index] for line in lines]
 
 
 def _train_spm(sentences: list[str], prefix: Path) -> Path:

@@ -158,7 +158,8 @@ def row_line(row, others) -> str:
 
 
 def report(results, infos, wanted, args, models) -> None:
-    print(f"\nModel: opus-mt-en-zh architecture, random weights, ours exported by models.export (merged, fused attention, shared self-attention cache), optimum's by optimum (split); "
+    print("\nModel: opus-mt-en-zh architecture, random weights, ours exported by models.export "
+          "(merged, fused attention, shared self-attention cache), optimum's by optimum (split); "
           f"{engines.THREADS} intra-op threads everywhere; {len(args.sentences)} sentences x {args.repeats} "
           f"repeats, interleaved; load average at start {args.load_at_start}; peers' threads "
           f"{'passive (no spinning)' if args.passive_peers else 'as they come (spinning)'}.")

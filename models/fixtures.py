@@ -1,4 +1,5 @@
-"""Build the small translation models the tests run on: `python -m models.fixtures [--out DIR]`.
+"""Build the small translation models the tests run on: `python -m models.fixtures --out DIR`
+(the tests read them from tests/fixtures/nmt: `--out tests/fixtures/nmt` from a checkout).
 
 No English<->Chinese weights can be installed here (docs/models.md, 'Weights that install
 offline'), so each fixture is a tiny
@@ -29,7 +30,6 @@ from pathlib import Path
 from models import export
 
 CORPUS = Path(__file__).with_name("fixture_corpus.txt")
-DEFAULT_OUT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "nmt"
 MARIAN_LANGUAGE_TOKENS = (">>cmn_Hans<<", ">>cmn_Hant<<", ">>yue_Hans<<")  # like opus-mt-en-zh's vocab
 LONG_EN = (
     "Good morning, everyone, and welcome to the meeting; today we will talk about the plan for the "
@@ -383,7 +383,8 @@ def marian_tokenizer_json(hf_dir: Path):
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR",
+                        help="folder to write one subfolder per family into (the tests read tests/fixtures/nmt)")
     parser.add_argument("--only", action="append", choices=[f.name for f in FAMILIES], help="build only these families")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -5,8 +5,8 @@ tested on a task with a known answer: each model learns a few dozen everyday phr
 (en->zh and zh->en) by heart, robust to what Whisper does to punctuation and case. A test
 can then speak a phrase with espeak-ng and require the exact phrasebook translation.
 
-    python -m models.phrasebook [--out tests/fixtures/phrasebook]   # 400 steps a direction: a few
-                                                                    # minutes on 2 free cores, ~12 busy
+    python -m models.phrasebook --out tests/fixtures/phrasebook   # 400 steps a direction: a few
+                                                                  # minutes on 2 free cores, ~12 busy
 
 builds `en-zh/` and `zh-en/` (ONNX through models.export, tokenizer, configs) with torch,
 sentencepiece and transformers (the `export` extra). Training is seeded; the script checks
@@ -67,7 +67,6 @@ SPOKEN_EN = ["Good morning.", "Thank you very much.", "Where is the station?", "
              "The computer is broken.", "See you tomorrow."]
 SPOKEN_ZH = ["我爱你。", "我不知道。", "他是我的朋友。", "这个多少钱？"]
 MARIAN_LANGUAGE_TOKEN = ">>cmn_Hans<<"  # opus-mt-en-zh wants it first (docs/models.md, 'Marian and M2M100 prompts')
-DEFAULT_OUT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "phrasebook"
 
 
 def translation_of(text: str, direction: str) -> str:
@@ -189,7 +188,8 @@ def check_generate(model, tokenizer, pairs) -> list[tuple[str, str, str]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR",
+                        help="folder to write en-zh/, zh-en/ and phrases.json into (the tests read tests/fixtures/phrasebook)")
     parser.add_argument("--steps", type=int, default=400)
     parser.add_argument("--directions", nargs="+", default=["en-zh", "zh-en"])
     args = parser.parse_args(argv)

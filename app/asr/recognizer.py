@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.shared.audio import SAMPLE_RATE
 from app.asr.simplified import to_simplified
 from app.asr.vad import FRAME, SileroVAD, VoiceChange, VoiceGate
+from app.shared.audio import SAMPLE_RATE
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import SourceFinal, SourcePartial
 from app.shared.languages import Language

@@ -78,7 +78,8 @@ _INSTALLED = {"tiny.en": _installed_tiny_en, "base": _installed_base}
 
 def check_model_folder(path: Path) -> Path:
     if not path.is_dir():
-        raise LiveTranslatorError(f"Whisper model folder {path} does not exist.", "Give a folder holding model.bin, config.json and tokenizer.json, or a size name such as base.")
+        raise LiveTranslatorError(f"Whisper model folder {path} does not exist.",
+                                  "Give a folder holding model.bin, config.json and tokenizer.json, or a size name such as base.")
     missing = [name for name in REQUIRED_FILES if not (path / name).is_file()]
     if missing:
         raise LiveTranslatorError(
@@ -126,7 +127,8 @@ def _load(path: str, compute_type: str, cpu_threads: int):
     try:
         return _LOADER.submit(WhisperModel, path, device="cpu", compute_type=compute_type, cpu_threads=cpu_threads).result()
     except (RuntimeError, ValueError, OSError) as error:
-        raise LiveTranslatorError(f"Could not load the Whisper model in {path}: {error}", "Check the folder with a fresh copy of the model.") from error
+        raise LiveTranslatorError(f"Could not load the Whisper model in {path}: {error}",
+                                  "Check the folder with a fresh copy of the model.") from error
 
 
 def load_whisper(name_or_path: str | os.PathLike | None = None, *, compute_type: str = "int8", cpu_threads: int | None = None):

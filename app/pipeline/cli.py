@@ -28,20 +28,14 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def default_nmt_dir(direction: str):
-    try:
-        from models.catalog import default_nmt_dir as find
-    except ImportError:
-        return None
-    return find(direction)
-
-
 def run(args: argparse.Namespace) -> int:
+    from app.model_store.catalog import default_nmt_dir
+
     model = args.nmt_model or default_nmt_dir(args.direction)
     if model is None:
         raise LiveTranslatorError(
             f"No translation model for {args.direction} is installed.",
-            f"Pass --nmt-model DIR, or install one: python -m app models download (see README, 'Translation models').")
+            "Pass --nmt-model DIR, or install one: python -m app models download (see README, 'Translation models').")
     # Our output keeps the real stdout; libraries that print (pyttsx3's espeak driver says
     # "Audio saved to ...", sometimes from its own thread) are sent to stderr meanwhile.
     out, sys.stdout = sys.stdout, sys.stderr

@@ -12,18 +12,21 @@ ever translated en->zh, so no English reaches the Chinese stream after a switch.
 from __future__ import annotations
 
 import collections
-import queue
+import functools
 import logging
+import queue
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from app.shared.errors import LiveTranslatorError
+from app.pipeline.transcript import Transcript
 from app.shared.audio import AudioSource, SourceKind
+from app.shared.errors import LiveTranslatorError
 from app.shared.events import (
     DecodeStepEvent,
     Error,
@@ -37,7 +40,6 @@ from app.shared.events import (
     Translation,
 )
 from app.shared.languages import Direction
-from app.pipeline.transcript import Transcript
 
 log = logging.getLogger(__name__)
 
@@ -355,7 +357,7 @@ class Pipeline:
                 except queue.Empty:
                     item = None
             if blocks:
-                self._recognize(session, lambda: self._feed(recognizer, blocks), direction)
+                self._recognize(session, functools.partial(self._feed, recognizer, blocks), direction)
                 if blocks[-1][1] is not None:
                     session.behind_s = time.monotonic() - blocks[-1][1]
             if item is _END:

@@ -9,9 +9,8 @@ transformers' vectorised `_beam_search` for one sentence (batch 1), so finished 
 
 from __future__ import annotations
 
-import dataclasses
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 import numpy as np
 

@@ -7,7 +7,7 @@ input back.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 # After CJK end punctuation a sentence ends at once; after . ! ? ; only before whitespace.
 SENTENCE_END = re.compile(r"(?<=[。！？；…])(?![。！？；…”’」』）)])\s*|(?<=[.!?;])[\"'”’)\]]*\s+|\s*\n\s*")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 
@@ -20,6 +21,8 @@ from app.translation.search import GenerationSettings, Search, resolve_settings
 from app.translation.sentences import clean_text, split_for_model
 from app.translation.tokenization import PromptCodec
 
+# An owner/name repo id, as config.json's _name_or_path holds for Hub models (not a local path).
+HUB_REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
 STOP_PRIORITY = (StopReason.CANCELLED, StopReason.LOOP, StopReason.LENGTH, StopReason.EOS)
 
 
@@ -130,6 +133,15 @@ def _model_settings(model: LoadedModel, overrides: dict, forced_bos_token_id: in
         raise LiveTranslatorError(where + error.message, error.hint) from None
 
 
+def model_label(model: LoadedModel) -> str:
+    """What to call a model: the Hub repo its config.json says it was made from
+    (`_name_or_path`, e.g. Helsinki-NLP/opus-mt-en-zh), else the folder that holds config.json."""
+    origin = model.config.get("_name_or_path")
+    if isinstance(origin, str) and HUB_REPO_ID.fullmatch(origin):
+        return origin
+    return model.folder.name  # load_model resolved it to the folder with config.json (not onnx/)
+
+
 class Translator:
     """A model folder loaded for one direction. Use from one thread at a time."""
 
@@ -137,16 +149,13 @@ class Translator:
         self.model = model
         self.codec = codec
         self.direction = direction
-        name = model.folder.name
-        if name in ("onnx", "model", "merged", "split", "both", "legacy", "onnx-subdir", "tokenizer-json"):
-            name = f"{model.folder.parent.name}/{name}"  # a layout folder: its parent names the model
-        self.model_name = f"{name} ({model.decoders.description}{', quantized' if model.quantized else ''})"
+        self.model_name = f"{model_label(model)} ({model.decoders.description}{', quantized' if model.quantized else ''})"
         self.joiner = "" if Direction(direction).target is Language.ZH else " "
         self.settings()  # a config without start/EOS ids fails at load, not mid-sentence
 
     @classmethod
     def load(cls, model_dir: Path | str, direction: Direction | str = Direction.EN_ZH, prefer_quantized: bool = False,
-             threads: int | None = None) -> "Translator":
+             threads: int | None = None) -> Translator:
         direction = Direction.parse(direction)
         model = load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads)
         if direction not in model.directions:

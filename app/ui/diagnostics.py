@@ -13,9 +13,9 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
+
 from app.shared.events import DecodeStep, StopReason
-from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QHeaderView, QLabel, QSplitter,
-                               QTableView, QVBoxLayout, QWidget)
 
 WARN_BACKGROUND = QColor("#ffd6d6")
 PROVISIONAL_FOREGROUND = QColor("#8a8a8a")

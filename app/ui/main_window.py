@@ -8,14 +8,12 @@ slow calls (model doctor, device scan, download) run on worker QThreads, so it k
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QSplitter,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from app.shared import events as ev
 from app.shared import paths

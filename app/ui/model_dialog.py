@@ -10,13 +10,24 @@ import html
 import threading
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (QComboBox, QDialog, QFileDialog, QGroupBox, QHBoxLayout, QLabel,
-                               QLineEdit, QPlainTextEdit, QProgressBar, QPushButton, QVBoxLayout)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+)
 
 from app.shared.errors import LiveTranslatorError
+from app.shared.languages import Direction
 from app.ui import model_state
 from app.ui.alerts import describe
-from app.shared.languages import Direction
 from app.ui.model_state import ModelState
 from app.ui.workers import Worker, WorkerPool
 

@@ -1,6 +1,6 @@
 """What the window needs to know about models and devices, in words, from the core's tools.
 
-A thin layer over models.catalog (where models are), the model doctor
+A thin layer over app.model_store.catalog (where models are), the model doctor
 (app.translation.inspect_model_folder) and app.asr.list_input_devices, so the widgets only
 deal with a small `ModelState`.
 """
@@ -34,7 +34,7 @@ def nmt_dir(direction: str, configured: str = "") -> str | None:
     """The folder chosen in the settings, else the installed model the catalog finds."""
     if configured:
         return configured
-    from models.catalog import default_nmt_dir
+    from app.model_store.catalog import default_nmt_dir
 
     found = default_nmt_dir(direction)
     return str(found) if found else None
@@ -125,7 +125,7 @@ def pipeline_config(settings, direction: str, states: dict[str, ModelState], inp
 
 def downloadable(direction: str) -> list[tuple[str, str]]:
     """(key, label) of the catalog's downloadable models for `direction`."""
-    from models import catalog
+    from app.model_store import catalog
 
     return [(entry.key, entry.label) for entry in catalog.for_direction(direction)]
 
@@ -134,8 +134,8 @@ def download(key: str, cancel, progress, endpoint: str = "") -> str:
     """Download catalog model `key` into the user model folder (from `endpoint`, a hub mirror,
     if given); returns its folder. `cancel` (threading.Event) stops it at the next progress
     report; what arrived stays, and the next download resumes it."""
-    from models.catalog import model_dest
-    from models.download import download as fetch
+    from app.model_store.catalog import model_dest
+    from app.model_store.download import download as fetch
 
     def report(done, total=None):
         if cancel.is_set():

@@ -12,7 +12,8 @@ its signals are re-emitted there, and whatever is connected to them runs there t
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.asr import resolve_model
-from app.asr import whisper_models
+from app.asr import resolve_model, whisper_models
 from app.shared.errors import LiveTranslatorError
 
 

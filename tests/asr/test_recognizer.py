@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from app.asr import RecognizerOptions, StreamingRecognizer, recognize
-from app.audio import FileSource
 from app.asr.recognizer import collapse_loops, extend_committed, is_hallucination, join_units, units_of
+from app.audio import FileSource
 from app.shared.events import SourceFinal, SourcePartial
 
 from .conftest import ENGLISH, MANDARIN, normalize_chars, normalize_words, read16k, silence

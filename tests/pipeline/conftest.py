@@ -15,10 +15,11 @@ from app.asr import StreamingRecognizer, load_whisper
 from app.audio import SAMPLE_RATE
 from app.pipeline import Pipeline, PipelineConfig
 from app.shared.events import Error, SourceFinal, Translation
-from models.phrasebook import DEFAULT_OUT as PHRASEBOOK
 from models.phrasebook import SPOKEN_EN, SPOKEN_ZH, translation_of
 
 VOICES = {"en": "en-us", "zh": "cmn-latn-pinyin"}
+# The committed phrasebook models (built by `python -m models.phrasebook --out tests/fixtures/phrasebook`).
+PHRASEBOOK = Path(__file__).resolve().parents[1] / "fixtures" / "phrasebook"
 
 
 @pytest.fixture(autouse=True)
@@ -30,7 +31,8 @@ def transcripts_in_tmp(tmp_path, monkeypatch):
 def phrasebook() -> dict[str, Path]:
     folders = {d: PHRASEBOOK / d for d in ("en-zh", "zh-en")}
     for folder in folders.values():
-        assert (folder / "decoder_model_merged.onnx").is_file(), f"missing fixture {folder}: python -m models.phrasebook"
+        assert (folder / "decoder_model_merged.onnx").is_file(), \
+            f"missing fixture {folder}: python -m models.phrasebook --out {PHRASEBOOK}"
     return folders
 
 
@@ -105,7 +107,7 @@ class Run:
     def errors(self, stage: str | None = None) -> list[Error]:
         return [e for e in self.of(Error) if stage is None or e.stage == stage]
 
-    def run(self, timeout: float = 240) -> "Run":
+    def run(self, timeout: float = 240) -> Run:
         self.pipeline.start()
         finished = self.pipeline.wait_until_done(timeout)
         self.pipeline.stop()

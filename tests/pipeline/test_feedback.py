@@ -11,12 +11,12 @@ import subprocess
 import time
 
 import pytest
+from asr.conftest import virtual_mic as room  # noqa: F401  (the room is the virtual microphone)
 
 from app.audio import MicrophoneSource
 from app.pipeline import PipelineConfig
 from app.shared.events import Speech, Status
 from app.tts import SpeechOutput
-from asr.conftest import virtual_mic as room  # noqa: F401  (the room is the virtual microphone)
 
 from .conftest import Run, expected
 

@@ -1,5 +1,5 @@
 """Shared helpers for the translation engine tests: the committed fixture models
-(tests/fixtures/nmt, built by `python -m models.fixtures`) and their generate() references."""
+(tests/fixtures/nmt, built by `python -m models.fixtures --out tests/fixtures/nmt`) and their generate() references."""
 
 from __future__ import annotations
 
@@ -20,11 +20,11 @@ FAMILIES = ("marian-en-zh", "marian-zh-en", "m2m100")
 def family_dir(family: str) -> Path:
     path = FIXTURES / family
     # A missing fixture is a failure, not a skip: CI has them committed.
-    assert (path / "references.json").is_file(), f"fixture {path} is missing: run `python -m models.fixtures`"
+    assert (path / "references.json").is_file(), f"fixture {path} is missing: run `python -m models.fixtures --out tests/fixtures/nmt`"
     return path
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def references(family: str) -> dict:
     return json.loads((family_dir(family) / "references.json").read_text(encoding="utf-8"))
 
@@ -47,7 +47,7 @@ def generate_settings(case: dict) -> dict:
     return {k: v for k, v in case["settings"].items() if k not in ("do_sample", "forced_bos_token_id")}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def translator(folder: str, direction: str, prefer_quantized: bool = False) -> Translator:
     return Translator.load(folder, direction, prefer_quantized=prefer_quantized)
 
@@ -60,8 +60,8 @@ def all_layout_params():
         if not (FIXTURES / f / "references.json").is_file():
             params.append(pytest.param(f, "missing", "-", id=f"{f}-missing"))
             continue
-        params += [pytest.param(f, l, d, id=f"{f}-{l}-{d}") for l in layouts(f) for d in directions(f)
-                   if (FIXTURES / f / l / "config.json").is_file()]
+        params += [pytest.param(f, layout, d, id=f"{f}-{layout}-{d}") for layout in layouts(f) for d in directions(f)
+                   if (FIXTURES / f / layout / "config.json").is_file()]
     return params
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
 
+from app.model_store.doctor import run_doctor
 from app.shared.errors import LiveTranslatorError
 from app.translation import DecodeOptions, Translator, inspect_model_folder
-from models.doctor import run_doctor
 
 from .conftest import cases, family_dir, generate_settings, translator
 from .graph_edits import add_unused_input
@@ -26,6 +27,17 @@ def test_layouts_are_read_from_the_sessions():
     assert all(p.parent.name == "onnx" and not p.stem.endswith("_quantized") for p in subdir.model.files.values())
     # pointing at the onnx/ subfolder itself finds config and tokenizer one level up
     assert Translator.load(family_dir("marian-en-zh") / "onnx-subdir" / "onnx", "en-zh").model.files == subdir.model.files
+
+
+def test_the_model_is_named_by_its_hub_origin_else_by_the_folder_holding_config(copy_layout):
+    folder = copy_layout("marian-en-zh", "onnx-subdir")
+    assert Translator.load(folder / "onnx", "en-zh").model_name.startswith("marian-en-zh-onnx-subdir (merged decoder")
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    for origin, name in (("Helsinki-NLP/opus-mt-en-zh", "Helsinki-NLP/opus-mt-en-zh"),
+                         ("/tmp/lt-export-x/hf", "marian-en-zh-onnx-subdir"),   # a local path says nothing
+                         ("", "marian-en-zh-onnx-subdir")):
+        (folder / "config.json").write_text(json.dumps(dict(config, _name_or_path=origin)), encoding="utf-8")
+        assert Translator.load(folder, "en-zh").model_name.startswith(f"{name} ("), origin
 
 
 def test_quantized_twins_are_used_when_preferred():

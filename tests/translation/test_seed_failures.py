@@ -14,9 +14,8 @@ from app.translation import DecodeOptions, Translator
 from app.translation.onnx_model import DecoderRun, numpy_view
 from app.translation.search import Search
 
-from .conftest import cases, family_dir, generate_settings, translator
+from .conftest import cases, family_dir, translator
 from .graph_edits import add_unused_input, force_next_token
-
 
 # -- seed: a decoder export missing the encoder-cache inputs (15 inputs, fed 28) ------------
 
@@ -220,7 +219,7 @@ def test_shared_cache_positions_come_from_the_cached_length_and_writes_stay(monk
     logits = {}
     for capacity in (2, 500):
         run = DecoderRun(t.model.decoders, t.model.encoder(ids, mask), mask, batch=1, capacity=capacity)
-        pointers = []
+        pointers, cached = [], None
         for k in range(1, 13):
             if sequence.shape[1] == k - 1:  # first pass: greedy tokens; second: the same ones
                 sequence = np.concatenate([sequence, [[int(np.argmax(cached[0]))]]], axis=1)

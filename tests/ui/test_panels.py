@@ -6,7 +6,7 @@ import threading
 from app.shared import events as ev
 from app.ui.bridge import EventBridge
 from app.ui.controls import meter_value
-from app.ui.diagnostics import DiagnosticsPanel, RowTableModel, Row, sentence_row, step_row
+from app.ui.diagnostics import DiagnosticsPanel, Row, RowTableModel, sentence_row, step_row
 from app.ui.transcript_view import TranscriptView
 
 STEP = ev.DecodeStep(sentence_index=0, step=3, token_id=17, token="▁hello",

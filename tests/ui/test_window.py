@@ -289,7 +289,7 @@ def test_switching_direction_mid_stream(qtbot, store, tmp_path):
 
 
 def test_a_missing_model_is_downloaded_with_a_progress_bar(qtbot, store, tmp_path):
-    from tests.models.local_hub import LocalHub  # the models tests' stand-in for the Hub
+    from tests.model_store.local_hub import LocalHub  # the model-store tests' stand-in for the Hub
 
     hub_root = tmp_path / "hub"                  # the repos the catalog's en-zh entries name
     for repo in ("Xenova/opus-mt-en-zh", "Helsinki-NLP/opus-mt-en-zh"):

@@ -1,4 +1,4 @@
-"""Downloads through huggingface_hub from a local stand-in hub (tests/models/local_hub.py):
+"""Downloads through huggingface_hub from a local stand-in hub (tests/model_store/local_hub.py):
 progress, resuming, clear errors, and a downloaded folder the engine's doctor passes and the
 engine translates exactly like the reference."""
 
@@ -8,12 +8,13 @@ import filecmp
 import socket
 
 import pytest
-from conftest import FIXTURES, greedy_case
 
+from app.model_store import catalog
+from app.model_store.download import download, files_for
 from app.shared.errors import LiveTranslatorError
 from app.translation import DecodeOptions, Translator, inspect_model_folder
-from models import catalog
-from models.download import download, files_for
+
+from .conftest import FIXTURES, greedy_case
 
 
 def test_catalog_model_downloads_with_progress_and_runs(local_hub, hub_root, models_home):

@@ -1,4 +1,4 @@
-"""The catalog, the user folders (app.shared.paths) and `python -m app models ...`."""
+"""The catalog, the user folders (app.shared.paths) and `python -m app models list|download|doctor`."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
 
-from app import paths
+from app.model_store import catalog
+from app.shared import paths
 from app.shared.errors import LiveTranslatorError
-from models import catalog
+
+from .conftest import FIXTURES
 
 REPO = Path(__file__).resolve().parents[2]
 

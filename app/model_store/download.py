@@ -13,11 +13,11 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
+from app.model_store import catalog
 from app.shared.errors import LiveTranslatorError
-from models import catalog
 
 Progress = Callable[[int, int], None]
 
@@ -79,8 +79,13 @@ def _fetch(hub_file: catalog.HubFile, dest: Path, endpoint: str | None, revision
 @contextlib.contextmanager
 def _hub_errors(hub_file: catalog.HubFile, endpoint: str | None):
     """huggingface_hub's exceptions, said in words with what to do."""
-    from huggingface_hub.errors import (EntryNotFoundError, HfHubHTTPError, LocalEntryNotFoundError,
-                                        RepositoryNotFoundError, RevisionNotFoundError)
+    from huggingface_hub.errors import (
+        EntryNotFoundError,
+        HfHubHTTPError,
+        LocalEntryNotFoundError,
+        RepositoryNotFoundError,
+        RevisionNotFoundError,
+    )
     from requests.exceptions import RequestException
 
     where = endpoint or "https://huggingface.co"

@@ -1,0 +1,98 @@
+"""What may import what (ARCHITECTURE.md): each check imports a layer in a fresh interpreter and
+lists what came with it, and a static scan keeps the export tooling (`models`) out of app/."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+# Imports the packages, then every module inside them (a module the package's __init__ does not
+# load must keep the rule too), and prints the top-level and app.* modules now loaded.
+LOADED = """
+import importlib, json, pkgutil, sys
+for name in sys.argv[1:]:
+    package = importlib.import_module(name)
+    for module in pkgutil.walk_packages(getattr(package, "__path__", []), name + "."):
+        importlib.import_module(module.name)
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def loaded_with(*packages: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", LOADED, *packages], cwd=REPO, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    modules = set(json.loads(done.stdout))
+    assert all(package in modules for package in packages)
+    return modules
+
+
+def offenders(modules: set[str], forbidden: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if any(m == f or m.startswith(f + ".") for f in forbidden))
+
+
+def test_speech_recognition_and_speech_output_import_no_pipeline_window_or_tooling():
+    assert offenders(loaded_with("app.asr", "app.tts"), ("app.pipeline", "app.ui", "models", "PySide6")) == []
+
+
+def test_translation_imports_no_other_stage_window_or_tooling():
+    forbidden = ("app.asr", "app.pipeline", "app.ui", "models", "PySide6")
+    assert offenders(loaded_with("app.translation"), forbidden) == []
+
+
+def test_the_shared_layer_imports_no_stage():
+    modules = loaded_with("app.shared")
+    assert [m for m in offenders(modules, ("app",)) if not (m == "app" or m.startswith("app.shared"))] == []
+    assert offenders(modules, ("models", "PySide6")) == []
+
+
+def test_the_model_store_imports_no_pipeline_window_or_tooling():
+    forbidden = ("app.asr", "app.pipeline", "app.ui", "models", "PySide6")
+    assert offenders(loaded_with("app.model_store"), forbidden) == []
+
+
+def imports_of_models(path: Path, root: Path = REPO) -> list[str]:
+    """Each place in a module that imports the top-level `models` package, as 'file:line: code'."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = [node.module or ""]
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
+                and getattr(node.func, "attr", getattr(node.func, "id", "")) in ("import_module", "__import__"):
+            names = [str(node.args[0].value)]
+        if any(name == "models" or name.startswith("models.") for name in names):
+            found.append(f"{path.relative_to(root)}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_module_under_app_imports_the_export_tooling():
+    modules = sorted((REPO / "app").rglob("*.py"))
+    assert len(modules) > 20
+    assert [hit for path in modules for hit in imports_of_models(path)] == []
+
+
+@pytest.mark.parametrize("code", ["import models", "import os, models.export as e", "from models import export",
+                                  "from models.optimize import fuse_attention", "importlib.import_module('models.cli')",
+                                  "__import__('models')"])
+def test_the_scan_sees_every_way_of_importing_the_tooling(tmp_path, code):
+    probe = tmp_path / "probe.py"
+    probe.write_text(f"def f():\n    {code}\n", encoding="utf-8")
+    assert imports_of_models(probe, tmp_path) == [f"probe.py:2: {ast.unparse(ast.parse(code).body[0])}"]
+
+
+@pytest.mark.parametrize("code", ["from .models import x", "import app.model_store", "from app.asr import whisper_models",
+                                  "subprocess.run([sys.executable, '-m', 'models', 'export'])"])
+def test_the_scan_leaves_other_names_alone(tmp_path, code):
+    probe = tmp_path / "probe.py"
+    probe.write_text(f"def f():\n    {code}\n", encoding="utf-8")
+    assert imports_of_models(probe, tmp_path) == []
