@@ -192,9 +192,19 @@ class ModelFolderReport:
         return "\n".join(lines)
 
 
-def inspect_model_folder(path: Path | str) -> ModelFolderReport:
-    """Look at a folder and say what it is, what is missing and whether the app can run it."""
+def inspect_model_folder(path: Path | str, probe: bool = True) -> ModelFolderReport:
+    """Look at a folder and say what it is, what is missing and whether the app can run it.
+    probe: also translate a short sentence each way the model goes (see `probe_problems`)."""
     report = ModelFolderReport(model_root(path))
+    try:
+        _inspect(report, probe)
+    except LiveTranslatorError as error:  # every finding is a problem in the report, never an exception
+        report.problems.append(error.message)
+    report.can_run = not report.problems and not report.missing
+    return report
+
+
+def _inspect(report: ModelFolderReport, probe: bool) -> None:
     folder = report.path
     config = read_json(folder / "config.json") if folder.is_dir() else {}
     family = config.get("model_type")
@@ -214,27 +224,74 @@ def inspect_model_folder(path: Path | str) -> ModelFolderReport:
         if not kind:
             expected = " + ".join(p.name for p in files) or "sentencepiece files"
             report.missing.append(f"a tokenizer ({expected}, or tokenizer.json)")
-    try:
-        model = load_model(folder)
-    except LiveTranslatorError as error:
-        report.problems.append(error.message)
-        return report
+    model = load_model(folder)
     report.layout = model.decoders.description
     report.files = [str(p.relative_to(folder)) for p in model.files.values()]
     report.quantized = model.quantized
     report.directions = model.directions
-    try:
-        eos = resolve_settings(model.generation_config, model.config, {}, model.max_positions,
-                               vocab_size=model.vocab_size).eos_token_ids[0]
-    except LiveTranslatorError as error:
-        report.problems.append(error.message)
-        return report
+    eos = resolve_settings(model.generation_config, model.config, {}, model.max_positions,
+                           vocab_size=model.vocab_size).eos_token_ids[0]
     for direction in model.directions:
-        try:
-            codec = PromptCodec(folder, model.family, direction, eos)
-            check_tokenizer(model, codec)
-        except LiveTranslatorError as error:
-            report.problems.append(error.message)
+        codec = PromptCodec(folder, model.family, direction, eos)
+        check_tokenizer(model, codec)
+        if probe and not report.missing:
+            report.problems += probe_problems(model, codec, direction)
+        if report.problems:
             break
-    report.can_run = not report.problems and not report.missing
-    return report
+
+
+PROBES = {"en": "The weather is nice today, and we are going to the park.", "zh": "今天天气很好，我们去公园吧。"}
+
+
+def swapped_sentencepiece(folder: Path, source: str, target: str) -> bool:
+    """Marian's source.spm and target.spm exchanged: each then knows the other language's probe
+    better than its own (counted in characters its pieces leave unknown)."""
+    import sentencepiece
+
+    try:
+        src = sentencepiece.SentencePieceProcessor(model_file=str(folder / "source.spm"))
+        tgt = sentencepiece.SentencePieceProcessor(model_file=str(folder / "target.spm"))
+    except Exception:  # unreadable files are reported by the tokenizer load itself
+        return False
+
+    def unknown(sp, text: str) -> int:
+        pieces = sp.encode(text, out_type=str)
+        return sum(len(p.replace("\u2581", "")) for p, i in zip(pieces, sp.encode(text), strict=True) if i == sp.unk_id())
+
+    return (unknown(src, PROBES[source]) > unknown(tgt, PROBES[source])
+            and unknown(tgt, PROBES[target]) > unknown(src, PROBES[target]))
+
+
+def probe_problems(model: LoadedModel, codec: PromptCodec, direction: str) -> list[str]:
+    """Check that tokenizer and model agree beyond their sizes, and that a short translation
+    comes out: the probe sentence is tokenized without unknown pieces, special ids name the
+    tokens they should, and greedy decoding of it gives some text before it stops."""
+    from app.translation.translator import DecodeOptions, Translator  # translator imports this module
+
+    source, target = direction.split("-")
+    problems = []
+    if model.family == "marian" and codec.kind.startswith("MarianTokenizer") and swapped_sentencepiece(
+            model.folder, source, target):
+        problems.append("source.spm and target.spm are swapped (each fits the other language): exchange the two "
+                        "files, or copy them again from the original model")
+    unk = codec.backend.token_id("<unk>")
+    ids = codec.backend.encode(PROBES[source])
+    if unk is not None and ids and ids.count(unk) > len(ids) // 3:
+        problems.append(f"the tokenizer does not know the {source} probe sentence ({ids.count(unk)} of {len(ids)} "
+                        "pieces unknown): it belongs to another model or language")
+    decoder_start = model.generation_config.get("decoder_start_token_id", model.config.get("decoder_start_token_id"))
+    if isinstance(decoder_start, int) and 0 <= decoder_start < len(codec):
+        if codec.piece(decoder_start) not in ("<pad>", "</s>", "<s>"):
+            problems.append(f"decoder_start_token_id {decoder_start} is {codec.piece(decoder_start)!r} in the tokenizer, "
+                            "not a start token (<pad> for Marian, </s> for M2M100): correct generation_config.json")
+    if problems:
+        return problems
+    translator = Translator(model, codec, direction)
+    result = translator.translate(PROBES[source], DecodeOptions(num_beams=1, max_new_tokens=24, loop_window=0))
+    if not result.text.strip():
+        settings = translator.settings()
+        problems.append(f"the probe translation of {PROBES[source]!r} came out empty (stopped by {result.stop_reason} "
+                        f"after {len(result.token_ids)} tokens; max_length {settings.max_length}, "
+                        f"{len(settings.bad_words_ids)} bad_words_ids): check generation_config.json against the "
+                        "original model's")
+    return problems

@@ -76,7 +76,9 @@ def check_setting(key: str, value, origin: str, vocab_size: int | None = None) -
     generation setting has the wrong type or lies outside its sane range."""
 
     def bad(why: str) -> LiveTranslatorError:
-        return LiveTranslatorError(f"{origin}: {key} is {value!r}; {why}.", _hint(origin, key))
+        shown = repr(value)
+        shown = shown if len(shown) <= 80 else shown[:60] + f"… ({len(shown)} characters)"
+        return LiveTranslatorError(f"{origin}: {key} is {shown}; {why}.", _hint(origin, key))
 
     def check_token(token) -> None:
         if not _is_int(token) or token < 0:
