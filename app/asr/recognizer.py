@@ -3,8 +3,10 @@
 Silero VAD cuts the stream into utterances. While one is being spoken, Whisper re-reads it
 every `partial_interval_s` of new audio; the longest prefix on which the latest hypotheses
 agree (2 in English, 3 in Chinese) is committed (local agreement, as whisper_streaming does) and never taken
-back. When the speaker pauses (or the utterance grows too long) a final decode settles the
-text, keeping the committed prefix. That decode starts speculatively once the pause is
+back while the utterance is live. When the speaker pauses (or the utterance grows too long) a
+final decode (beam search over the whole utterance) settles the text: it is the truth, and may
+revise what partials committed (two agreeing greedy partials can both mishear a word); the
+final event's `revised` then names the committed text it replaced. That decode starts speculatively once the pause is
 `tail_pad_s` long, on exactly the audio the final keeps, so its result is ready when the pause
 reaches `min_silence_s`; speech resuming first makes it stale and it is not used. Whisper's
 inventions on near-silence and its repetition loops are filtered, and every decode is bounded:
@@ -57,6 +59,10 @@ class RecognizerOptions:
     # An utterance that is only one of the phrases Whisper invents on silence is dropped unless
     # the decode is sure of it (this avg log-prob or better, and no_speech_prob below 0.3).
     sure_logprob: float = -0.4
+    # The final decode may change text that partials committed (SourceFinal.revised says so).
+    # False: the final keeps the committed prefix and only appends (more stable, less accurate:
+    # see docs/performance.md, "Final text accuracy").
+    revise_committed: bool = True
 
 
 # Whisper's well-known inventions on silence and noise (credits from its subtitle training
@@ -329,12 +335,20 @@ class StreamingRecognizer:
         if u.speech_frames * FRAME < self.options.min_speech_s * SAMPLE_RATE:
             return []  # too short to be speech
         heard = u.early[1] if u.early is not None and u.early[0] == end else self.transcribe(audio, final=True)
-        text = join_units(extend_committed(u.committed, units_of(heard)))
+        text, revised = self._settle(u.committed, units_of(heard))
         if not text and u.shown is None:
             return []
         # An empty final after partials tells observers that utterance came to nothing.
         return [SourceFinal(utterance_id=u.id, text=text, start=u.start / SAMPLE_RATE, end=end / SAMPLE_RATE,
-                            speech_end_at=u.speech_end_at)]
+                            speech_end_at=u.speech_end_at, revised=revised)]
+
+    def _settle(self, committed: list[str], heard: list[str]) -> tuple[str, str]:
+        """(final text, the committed text it revised or ""). The final decode reads the whole
+        utterance with beam search: it wins over the greedy partials' agreement. An empty final
+        decode (filtered as an invention) keeps what was committed rather than erase it."""
+        if not self.options.revise_committed or not heard or common_prefix(committed, heard) == len(committed):
+            return join_units(extend_committed(committed, heard)), ""
+        return join_units(heard), join_units(committed)
 
     def transcribe(self, audio: np.ndarray, final: bool = True) -> str:
         """Whisper on one stretch of 16 kHz audio with every guard applied: the forced language,

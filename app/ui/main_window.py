@@ -324,7 +324,7 @@ class MainWindow(QMainWindow):
             elif isinstance(event, ev.SourcePartial):
                 self.transcript.show_partial((session, event.utterance_id), event.text, event.committed)
             elif isinstance(event, ev.SourceFinal):
-                self.transcript.show_final((session, event.utterance_id), event.text)
+                self.transcript.show_final((session, event.utterance_id), event.text, event.revised)
             elif isinstance(event, ev.Translation):
                 self.transcript.show_translation((session, event.utterance_id), event.text, event.provisional)
                 if not event.provisional and event.latency_ms is not None:

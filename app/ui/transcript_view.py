@@ -37,6 +37,33 @@ def source_html(committed: str, text: str) -> str:
     return f'{html.escape(head)}<span style="{PROVISIONAL_STYLE}">{html.escape(tail)}</span>'
 
 
+REVISED_STYLE = "text-decoration:underline; text-decoration-color:#e0a000;"
+
+
+def revision_html(text: str, revised: str) -> str:
+    """A final that changed committed text: the words that differ from what was shown are
+    underlined, so the eye finds the correction (the row keeps its place)."""
+    import difflib
+
+    from app.asr.recognizer import units_of
+
+    new, old = units_of(text), units_of(revised)
+    key = [u.strip().lower() for u in new]
+    matcher = difflib.SequenceMatcher(None, [u.strip().lower() for u in old], key, autojunk=False)
+    changed = set()
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op != "equal" and i1 < len(old):  # within what was committed
+            changed.update(range(j1, j2))
+    parts = []
+    for index, unit in enumerate(new):
+        space, word = unit[: len(unit) - len(unit.lstrip())], unit.lstrip()
+        if index == 0:
+            space = ""
+        parts.append(html.escape(space) + (f'<span style="{REVISED_STYLE}">{html.escape(word)}</span>'
+                                           if index in changed else html.escape(word)))
+    return "".join(parts)
+
+
 @dataclass
 class UtteranceRow:
     key: tuple | int          # (session, utterance_id) in the window; any sortable id
@@ -139,11 +166,17 @@ class TranscriptView(QWidget):
         row.source.setTextFormat(Qt.TextFormat.RichText)
         row.source.setText(source_html(committed, text))
 
-    def show_final(self, key, text: str) -> None:
+    def show_final(self, key, text: str, revised: str = "") -> None:
+        """`revised`: committed text the final decode replaced (its changed words are marked)."""
         row = self.row(key)
         row.source_final, row.source_text = True, text
-        row.source.setTextFormat(Qt.TextFormat.PlainText)
-        row.source.setText(text)
+        if revised:
+            row.source.setTextFormat(Qt.TextFormat.RichText)
+            row.source.setText(revision_html(text, revised))
+            row.source.setToolTip(f"Corrected by the final recognition; the live text read: {revised}")
+        else:
+            row.source.setTextFormat(Qt.TextFormat.PlainText)
+            row.source.setText(text)
         if not row.target_final and not row.translation:  # translating: say so until it lands
             row.target.setTextFormat(Qt.TextFormat.RichText)
             row.target.setText(f'<span style="{PROVISIONAL_STYLE}">…</span>')

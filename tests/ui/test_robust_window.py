@@ -95,3 +95,19 @@ def test_a_transcript_that_cannot_be_saved_is_a_banner_and_translation_goes_on(q
     assert "The transcript cannot be saved" in window.alert.message
     row = next(iter(window.transcript.rows.values()))
     assert row.target.text() == phrasebook_translation("Thank you very much.", "en-zh")
+
+
+def test_a_final_that_revises_committed_text_marks_the_corrected_words(qtbot):
+    from app.ui.transcript_view import REVISED_STYLE, TranscriptView
+
+    view = TranscriptView()
+    qtbot.addWidget(view)
+    view.show_partial(1, "The shop opens at either clock", "The shop opens at either")
+    view.show_final(1, "The shop opens at nine o'clock.", revised="The shop opens at either")
+    label = view.rows[1].source.text()
+    assert label.startswith("The shop opens at <span") and REVISED_STYLE in label
+    assert f'<span style="{REVISED_STYLE}">nine</span>' in label and "either" not in label
+    assert "either" in view.rows[1].source.toolTip()
+    assert view.rows[1].source_text == "The shop opens at nine o'clock."
+    view.show_final(2, "你好世界", revised="你好")  # Chinese: nothing committed changed → nothing marked
+    assert REVISED_STYLE not in view.rows[2].source.text()
