@@ -63,6 +63,9 @@ class RecognizerOptions:
     # False: the final keeps the committed prefix and only appends (more stable, less accurate:
     # see docs/performance.md, "Final text accuracy").
     revise_committed: bool = True
+    # The final decode is prompted with this many characters of the finals before it (same
+    # language, this session): the context a whole-file pass has. 0 = no prompt.
+    context_chars: int = 200
 
 
 # Whisper's well-known inventions on silence and noise (credits from its subtitle training
@@ -185,6 +188,7 @@ class StreamingRecognizer:
         self._requests = threading.Lock()  # set_language/reset may come from other threads
         self._pending_language: str | None = None
         self._reset_requested = False
+        self._context = ""  # recent final text: the prompt of the next final decode
 
     # -- requests from any thread ---------------------------------------------------------------
     def _check_language(self, language: str) -> None:
@@ -214,6 +218,7 @@ class StreamingRecognizer:
             reset = True
         if reset:
             self._utt = None
+            self._context = ""
             self._restart_vad()
             self._buf, self._buf_start = np.zeros(0, np.float32), self._samples
 
@@ -336,6 +341,8 @@ class StreamingRecognizer:
             return []  # too short to be speech
         heard = u.early[1] if u.early is not None and u.early[0] == end else self.transcribe(audio, final=True)
         text, revised = self._settle(u.committed, units_of(heard))
+        if text and self.options.context_chars > 0:
+            self._context = (self._context + " " + text).strip()[-self.options.context_chars:]
         if not text and u.shown is None:
             return []
         # An empty final after partials tells observers that utterance came to nothing.
@@ -363,6 +370,7 @@ class StreamingRecognizer:
             # same speech come out differently from run to run; loops are cut below instead.
             temperature=0.0,
             condition_on_previous_text=False, without_timestamps=True, max_new_tokens=budget,
+            initial_prompt=(self._context or None) if final else None,
             compression_ratio_threshold=2.4, log_prob_threshold=-1.0, no_speech_threshold=0.6,
             vad_filter=False)
         texts = []

@@ -317,3 +317,32 @@ def test_the_final_decode_is_the_truth_and_says_what_it_revised(tiny_en):
     keep = StreamingRecognizer(tiny_en, language="en", options=RecognizerOptions(revise_committed=False))._settle
     assert keep(units_of("The shop opens at either"), heard)[1] == ""
     assert keep(units_of("The shop opens at either"), heard)[0].startswith("The shop opens at either")
+
+
+class PromptSpy:
+    """The real Whisper model, noting the prompt each decode was given."""
+
+    def __init__(self, real):
+        self.real, self.prompts = real, []
+
+    def transcribe(self, audio, **options):
+        self.prompts.append((options.get("beam_size", 1) > 1, options.get("initial_prompt")))
+        return self.real.transcribe(audio, **options)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+def test_final_decodes_are_prompted_with_the_finals_before_them(conversation, tiny_en):
+    path = conversation("context", ENGLISH[:2], "en")
+    spy = PromptSpy(tiny_en)
+    recognizer = StreamingRecognizer(spy, language="en")
+    texts = [e.text for e in recognize(FileSource(path, realtime=False), recognizer) if isinstance(e, SourceFinal)]
+    assert len(texts) == 2
+    final_prompts = [prompt for final, prompt in spy.prompts if final]
+    assert final_prompts[0] is None and final_prompts[-1] == texts[0]  # the first final has no context yet
+    assert all(prompt is None for final, prompt in spy.prompts if not final)  # partials stay unprompted
+    recognizer.set_language("en")
+    recognizer.reset()
+    recognizer.feed(np.zeros(1600, np.float32))
+    assert recognizer._context == ""  # a reset forgets the context
