@@ -51,7 +51,7 @@ def revision_html(text: str, revised: str) -> str:
     key = [u.strip().lower() for u in new]
     matcher = difflib.SequenceMatcher(None, [u.strip().lower() for u in old], key, autojunk=False)
     changed = set()
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+    for op, i1, _i2, j1, j2 in matcher.get_opcodes():
         if op != "equal" and i1 < len(old):  # within what was committed
             changed.update(range(j1, j2))
     parts = []
