@@ -64,8 +64,10 @@ class RecognizerOptions:
     # see docs/performance.md, "Final text accuracy").
     revise_committed: bool = True
     # The final decode is prompted with this many characters of the finals before it (same
-    # language, this session): the context a whole-file pass has. 0 = no prompt.
-    context_chars: int = 200
+    # language, this session): the context a whole-file pass has. 0 = no prompt. Measured
+    # (docs/performance.md, "Final text accuracy"): it helps English; on Mandarin, where base
+    # mishears espeak-ng's voice often, a prompt of misheard text made finals worse.
+    context_chars: dict = field(default_factory=lambda: {"en": 200, "zh": 0})
 
 
 # Whisper's well-known inventions on silence and noise (credits from its subtitle training
@@ -341,8 +343,9 @@ class StreamingRecognizer:
             return []  # too short to be speech
         heard = u.early[1] if u.early is not None and u.early[0] == end else self.transcribe(audio, final=True)
         text, revised = self._settle(u.committed, units_of(heard))
-        if text and self.options.context_chars > 0:
-            self._context = (self._context + " " + text).strip()[-self.options.context_chars:]
+        keep = self.options.context_chars.get(self.language, 0)
+        if text and keep > 0:
+            self._context = (self._context + " " + text).strip()[-keep:]
         if not text and u.shown is None:
             return []
         # An empty final after partials tells observers that utterance came to nothing.
