@@ -9,6 +9,7 @@ transformers' vectorised `_beam_search` for one sentence (batch 1), so finished 
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -68,7 +69,7 @@ def _ids(value) -> tuple[int, ...]:
 
 
 def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def check_setting(key: str, value, origin: str, vocab_size: int | None = None) -> None:
