@@ -99,6 +99,9 @@ def model_root(folder: Path | str) -> Path:
 def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int | None = None) -> LoadedModel:
     """Open a model folder's sessions; any problem raises LiveTranslatorError naming it."""
     folder = model_root(folder)
+    if folder.is_file():
+        raise LiveTranslatorError(f"{folder} is a file, not a model folder.",
+                                  "Pass the folder that holds it: config.json and the .onnx files.")
     if not folder.is_dir():
         raise LiveTranslatorError(f"Model folder {folder} does not exist.", "Pass the folder that holds config.json and the .onnx files.")
     config = read_json(folder / "config.json")

@@ -65,8 +65,9 @@ def check_nmt(direction: str, path: str | None) -> ModelState:
                           f"No translation model for {words}.",
                           "Open Models… to download one or to choose a model folder.", missing=True)
     if not Path(path).is_dir():
+        what = "is a file, not a folder" if Path(path).is_file() else "does not exist"
         return ModelState(direction, path, False, "missing",
-                          f"The {words} model folder {path} does not exist.",
+                          f"The {words} model folder {path} {what}.",
                           "Open Models… to choose another folder or download a model.", missing=True)
     from app.translation import inspect_model_folder
 

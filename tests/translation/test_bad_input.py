@@ -125,3 +125,8 @@ def test_invalid_utf8_bytes_on_the_command_line_are_replaced_not_a_traceback():
 def test_a_folder_given_as_a_recording_is_called_a_folder(tmp_path):
     done = cli("transcribe", str(tmp_path), "--model", "tiny.en")
     assert done.returncode == 2 and b"is a folder, not an audio file" in done.stderr, done.stderr
+
+
+def test_a_file_given_as_a_model_folder_is_called_a_file():
+    with pytest.raises(LiveTranslatorError, match="is a file, not a model folder"):
+        Translator.load(PHRASEBOOK / "en-zh" / "config.json", "en-zh")
