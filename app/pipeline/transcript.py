@@ -94,6 +94,10 @@ class Transcript:
 
     def record(self, event: Event) -> None:
         if not isinstance(event, RECORDED) or (isinstance(event, Translation) and event.provisional):
+            if self._unsaved:  # not recorded, but a chance to retry (meter levels come ten times a second)
+                with self._lock:
+                    if not self._closed:
+                        self._save()
             return
         data = event.to_json()
         data["wall_time"] = dt.datetime.now().astimezone().isoformat(timespec="milliseconds")

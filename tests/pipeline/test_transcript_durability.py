@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,23 @@ def test_a_folder_that_cannot_be_made_keeps_records_in_memory_until_it_can(tmp_p
     assert [(e["type"], e["utterance_id"]) for e in lines] == [
         (kind, i) for i in range(3) for kind in ("final", "translation")] + [("final", 3)]
     assert transcript.problem is None and transcript.unsaved == 0
+
+
+def test_waiting_records_are_saved_by_the_next_event_of_any_kind_once_the_retry_time_has_passed(tmp_path):
+    from app.pipeline import transcript as module
+    from app.shared.events import Level
+
+    blocker = tmp_path / "blocker"
+    blocker.write_text("")
+    transcript = Transcript(blocker / "session.jsonl")
+    transcript.record(final(0))
+    blocker.unlink()
+    transcript.record(Level(rms=0.1, peak=0.2))  # within RETRY_S of the failure: not tried yet
+    assert transcript.unsaved == 1
+    time.sleep(module.RETRY_S + 0.1)
+    transcript.record(Level(rms=0.1, peak=0.2))  # a meter level, never recorded itself, retries
+    assert transcript.unsaved == 0 and transcript.problem is None
+    assert [e["type"] for e in saved_lines(blocker / "session.jsonl")] == ["final"]
 
 
 def test_a_folder_removed_mid_session_is_written_again_whole(tmp_path):
