@@ -9,8 +9,10 @@ pause after each. The file is then
 - fed through StreamingRecognizer as fast as it goes, once per variant:
     today   the final keeps the prefix partials committed, no prompt (the rule before issue 17)
     truth   the final decode is the truth and may revise committed text, no prompt
-    truth+context  `truth`, the final decode prompted with the last 200 characters of finals
-            (in every language; the default prompts in English only, from these figures)
+    truth+context  `truth`, the final decode given context: the previous utterance's audio
+            before this one's with its final text as the forced prefix, and earlier finals
+            (200 characters) as the prompt; in every language here (the default gives context
+            in English only, from these figures)
     agree+1 like `today`, but one more agreeing hypothesis is needed to commit.
 
 Reported per variant: WER (English) / CER (Mandarin) of the finals against the text spoken,

@@ -63,10 +63,11 @@ class RecognizerOptions:
     # False: the final keeps the committed prefix and only appends (more stable, less accurate:
     # see docs/performance.md, "Final text accuracy").
     revise_committed: bool = True
-    # The final decode is prompted with this many characters of the finals before it (same
-    # language, this session): the context a whole-file pass has. 0 = no prompt. Measured
-    # (docs/performance.md, "Final text accuracy"): it helps English; on Mandarin, where base
-    # mishears espeak-ng's voice often, a prompt of misheard text made finals worse.
+    # Context for the final decode, as a whole-file pass has it: the previous utterance's audio
+    # goes before this one's, its final text forced as the decoder's prefix, and up to this
+    # many characters of the finals before it are the prompt (same language, this session).
+    # 0 = none. Measured (docs/performance.md, "Final text accuracy"): it helps English; on
+    # Mandarin, where base mishears espeak-ng's voice often, misheard context made finals worse.
     context_chars: dict = field(default_factory=lambda: {"en": 200, "zh": 0})
 
 
@@ -90,8 +91,30 @@ _LOOP = re.compile(r"(.{2,40}?)(?:[\s,，、。.]*\1){3,}")  # a phrase said fou
 _CHAR_LOOP = re.compile(r"(\w)\1{4,}")  # one character five or more times in a row
 
 
+_CONTEXT_WINDOW = 28 * SAMPLE_RATE  # the previous utterance + this one, within Whisper's 30 s
+_CONTEXT_GAP = int(0.3 * SAMPLE_RATE)  # silence between them
+
+
 def _norm(text: str) -> str:
     return re.sub(r"[\W_]+", "", text.lower())
+
+
+def drop_prefix(text: str, prefix: str) -> str:
+    """`text` after its start that matches `prefix` (letters and digits compared, case and
+    punctuation aside); `text` itself when it does not start with it."""
+    want, matched, i = _norm(prefix), 0, 0
+    while i < len(text) and matched < len(want):
+        got = _norm(text[i])
+        if got:
+            if want[matched:matched + len(got)] != got:
+                return text
+            matched += len(got)
+        i += 1
+    if matched < len(want):
+        return text
+    while i < len(text) and not _norm(text[i]) and not text[i].isspace():
+        i += 1  # the prefix's own closing punctuation
+    return text[i:].strip()
 
 
 def units_of(text: str) -> list[str]:
@@ -190,7 +213,8 @@ class StreamingRecognizer:
         self._requests = threading.Lock()  # set_language/reset may come from other threads
         self._pending_language: str | None = None
         self._reset_requested = False
-        self._context = ""  # recent final text: the prompt of the next final decode
+        self._context = ""  # final text before the previous utterance: the prompt of the next final decode
+        self._previous: tuple[np.ndarray, str] | None = None  # the last utterance's audio and final text
 
     # -- requests from any thread ---------------------------------------------------------------
     def _check_language(self, language: str) -> None:
@@ -220,7 +244,7 @@ class StreamingRecognizer:
             reset = True
         if reset:
             self._utt = None
-            self._context = ""
+            self._context, self._previous = "", None
             self._restart_vad()
             self._buf, self._buf_start = np.zeros(0, np.float32), self._samples
 
@@ -345,7 +369,9 @@ class StreamingRecognizer:
         text, revised = self._settle(u.committed, units_of(heard))
         keep = self.options.context_chars.get(self.language, 0)
         if text and keep > 0:
-            self._context = (self._context + " " + text).strip()[-keep:]
+            if self._previous is not None:
+                self._context = (self._context + " " + self._previous[1]).strip()[-keep:]
+            self._previous = (audio, text)
         if not text and u.shown is None:
             return []
         # An empty final after partials tells observers that utterance came to nothing.
@@ -366,6 +392,16 @@ class StreamingRecognizer:
         beam search; a partial one is greedy."""
         opts = self.options
         budget = min(400, int(10 + opts.tokens_per_s * len(audio) / SAMPLE_RATE))
+        prompt = prefix = None
+        if final and opts.context_chars.get(self.language, 0) > 0:
+            prompt = self._context or None
+            if self._previous is not None:
+                before, said = self._previous
+                if len(before) + len(audio) <= _CONTEXT_WINDOW - _CONTEXT_GAP:  # Whisper reads 30 s at most
+                    audio = np.concatenate([before, np.zeros(_CONTEXT_GAP, np.float32), audio])
+                    prefix = said  # forced: the decoder goes on from there, and returns only what follows
+                else:
+                    prompt = f"{self._context} {said}".strip()[-opts.context_chars[self.language]:]
         segments, _ = self.model.transcribe(
             audio, language=self.language, task="transcribe",
             beam_size=opts.final_beam_size if final else 1,
@@ -373,7 +409,7 @@ class StreamingRecognizer:
             # same speech come out differently from run to run; loops are cut below instead.
             temperature=0.0,
             condition_on_previous_text=False, without_timestamps=True, max_new_tokens=budget,
-            initial_prompt=(self._context or None) if final else None,
+            initial_prompt=prompt, prefix=prefix,
             compression_ratio_threshold=2.4, log_prob_threshold=-1.0, no_speech_threshold=0.6,
             vad_filter=False)
         texts = []
@@ -383,5 +419,8 @@ class StreamingRecognizer:
             if is_hallucination(s.text, s.avg_logprob, s.no_speech_prob, opts.sure_logprob):
                 continue
             texts.append(s.text)
-        text = collapse_loops(" ".join(t.strip() for t in texts))
+        text = " ".join(t.strip() for t in texts)
+        if prefix:  # the segment's text starts with the forced prefix: keep what follows it
+            text = drop_prefix(text, prefix)
+        text = collapse_loops(text)
         return to_simplified(text) if self.language == Language.ZH else text

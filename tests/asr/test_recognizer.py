@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from app.asr import RecognizerOptions, StreamingRecognizer, recognize
-from app.asr.recognizer import collapse_loops, extend_committed, is_hallucination, join_units, units_of
+from app.asr.recognizer import collapse_loops, drop_prefix, extend_committed, is_hallucination, join_units, units_of
 from app.audio import FileSource
 from app.shared.events import SourceFinal, SourcePartial
 
@@ -320,29 +320,40 @@ def test_the_final_decode_is_the_truth_and_says_what_it_revised(tiny_en):
 
 
 class PromptSpy:
-    """The real Whisper model, noting the prompt each decode was given."""
+    """The real Whisper model, noting the context each decode was given."""
 
     def __init__(self, real):
-        self.real, self.prompts = real, []
+        self.real, self.calls = real, []
 
     def transcribe(self, audio, **options):
-        self.prompts.append((options.get("beam_size", 1) > 1, options.get("initial_prompt")))
+        self.calls.append((options.get("beam_size", 1) > 1, options.get("initial_prompt"), options.get("prefix"),
+                           len(audio)))
         return self.real.transcribe(audio, **options)
 
     def __getattr__(self, name):
         return getattr(self.real, name)
 
 
-def test_final_decodes_are_prompted_with_the_finals_before_them(conversation, tiny_en):
-    path = conversation("context", ENGLISH[:2], "en")
+def test_final_decodes_get_the_previous_utterance_as_context(conversation, tiny_en):
+    path = conversation("context", ENGLISH[:3], "en")
     spy = PromptSpy(tiny_en)
     recognizer = StreamingRecognizer(spy, language="en")
-    texts = [e.text for e in recognize(FileSource(path, realtime=False), recognizer) if isinstance(e, SourceFinal)]
-    assert len(texts) == 2
-    final_prompts = [prompt for final, prompt in spy.prompts if final]
-    assert final_prompts[0] is None and final_prompts[-1] == texts[0]  # the first final has no context yet
-    assert all(prompt is None for final, prompt in spy.prompts if not final)  # partials stay unprompted
-    recognizer.set_language("en")
+    finals = [e for e in recognize(FileSource(path, realtime=False), recognizer) if isinstance(e, SourceFinal)]
+    assert len(finals) == 3
+    final_calls = [call for call in spy.calls if call[0]]
+    assert final_calls[0][1:3] == (None, None)  # the first final has no context yet
+    # the last: the first final as the prompt, the second forced as the prefix over its audio
+    assert final_calls[-1][1:3] == (finals[0].text, finals[1].text)
+    assert final_calls[-1][3] > (finals[2].end - finals[2].start) * 16000 + 16000  # its audio went first
+    assert all(call[1:3] == (None, None) for call in spy.calls if not call[0])  # partials: no context
+    assert not finals[2].text.lower().startswith(finals[1].text.lower()[:10])  # the prefix is not returned
     recognizer.reset()
     recognizer.feed(np.zeros(1600, np.float32))
-    assert recognizer._context == ""  # a reset forgets the context
+    assert recognizer._context == "" and recognizer._previous is None  # a reset forgets it
+
+
+def test_drop_prefix():
+    assert drop_prefix("Good morning. Where is the station?", "Good morning.") == "Where is the station?"
+    assert drop_prefix(" good morning, where is it", "Good morning.") == "where is it"
+    assert drop_prefix("Something else entirely.", "Good morning.") == "Something else entirely."
+    assert drop_prefix("我爱你。我们走吧", "我爱你") == "我们走吧"
