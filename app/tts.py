@@ -172,13 +172,16 @@ class SpeechOutput:
 
     # -- the engine thread ----------------------------------------------------------------
     def _run(self) -> None:
-        engine = self._create_engine()
+        # Speech off: no engine until it is turned on (its warm-up writes a temporary file).
+        engine = self._create_engine() if self.enabled else None
         writer = None
         try:
             while True:
                 item = self._queue.get()
                 if item is None:
                     break
+                if engine is None and self.enabled and self.available is not False:
+                    engine = self._create_engine()
                 if engine is None or not self.enabled:
                     self._done_one()
                     continue

@@ -3,8 +3,10 @@
 Silero VAD cuts the stream into utterances. While one is being spoken, Whisper re-reads it
 every `partial_interval_s` of new audio; the longest prefix on which the latest hypotheses
 agree (2 in English, 3 in Chinese) is committed (local agreement, as whisper_streaming does) and never taken
-back. When the speaker pauses (or the utterance grows too long) a final decode settles the
-text, keeping the committed prefix. That decode starts speculatively once the pause is
+back while the utterance is live. When the speaker pauses (or the utterance grows too long) a
+final decode (beam search over the whole utterance) settles the text: it is the truth, and may
+revise what partials committed (two agreeing greedy partials can both mishear a word); the
+final event's `revised` then names the committed text it replaced. That decode starts speculatively once the pause is
 `tail_pad_s` long, on exactly the audio the final keeps, so its result is ready when the pause
 reaches `min_silence_s`; speech resuming first makes it stale and it is not used. Whisper's
 inventions on near-silence and its repetition loops are filtered, and every decode is bounded:
@@ -66,6 +68,16 @@ class RecognizerOptions:
     # (word_timestamps), which made a final decode of base about 1.7-2.5x as long here.
     word_confidence: bool = False
     unsure_word_p: float = 0.5
+    # The final decode may change text that partials committed (SourceFinal.revised says so).
+    # False: the final keeps the committed prefix and only appends (more stable, less accurate:
+    # see docs/performance.md, "Final text accuracy").
+    revise_committed: bool = True
+    # Context for the final decode, as a whole-file pass has it: the previous utterance's audio
+    # goes before this one's, its final text forced as the decoder's prefix, and up to this
+    # many characters of the finals before it are the prompt (same language, this session).
+    # 0 = none. Measured (docs/performance.md, "Final text accuracy"): it helps English; on
+    # Mandarin, where base mishears espeak-ng's voice often, misheard context made finals worse.
+    context_chars: dict = field(default_factory=lambda: {"en": 200, "zh": 0})
 
 
 # Whisper's well-known inventions on silence and noise (credits from its subtitle training
@@ -88,8 +100,30 @@ _LOOP = re.compile(r"(.{2,40}?)(?:[\s,，、。.]*\1){3,}")  # a phrase said fou
 _CHAR_LOOP = re.compile(r"(\w)\1{4,}")  # one character five or more times in a row
 
 
+_CONTEXT_WINDOW = 28 * SAMPLE_RATE  # the previous utterance + this one, within Whisper's 30 s
+_CONTEXT_GAP = int(0.3 * SAMPLE_RATE)  # silence between them
+
+
 def _norm(text: str) -> str:
     return re.sub(r"[\W_]+", "", text.lower())
+
+
+def drop_prefix(text: str, prefix: str) -> str:
+    """`text` after its start that matches `prefix` (letters and digits compared, case and
+    punctuation aside); `text` itself when it does not start with it."""
+    want, matched, i = _norm(prefix), 0, 0
+    while i < len(text) and matched < len(want):
+        got = _norm(text[i])
+        if got:
+            if want[matched:matched + len(got)] != got:
+                return text
+            matched += len(got)
+        i += 1
+    if matched < len(want):
+        return text
+    while i < len(text) and not _norm(text[i]) and not text[i].isspace():
+        i += 1  # the prefix's own closing punctuation
+    return text[i:].strip()
 
 
 def units_of(text: str) -> list[str]:
@@ -224,6 +258,8 @@ class StreamingRecognizer:
         self._requests = threading.Lock()  # set_language/reset may come from other threads
         self._pending_language: str | None = None
         self._reset_requested = False
+        self._context = ""  # final text before the previous utterance: the prompt of the next final decode
+        self._previous: tuple[np.ndarray, str] | None = None  # the last utterance's audio and final text
 
     # -- requests from any thread ---------------------------------------------------------------
     def _check_language(self, language: str) -> None:
@@ -253,6 +289,7 @@ class StreamingRecognizer:
             reset = True
         if reset:
             self._utt = None
+            self._context, self._previous = "", None
             self._restart_vad()
             self._buf, self._buf_start = np.zeros(0, np.float32), self._samples
 
@@ -374,12 +411,26 @@ class StreamingRecognizer:
         if u.speech_frames * FRAME < self.options.min_speech_s * SAMPLE_RATE:
             return []  # too short to be speech
         heard = u.early[1] if u.early is not None and u.early[0] == end else self._hear_final(audio)
-        text = join_units(extend_committed(u.committed, units_of(heard.text)))
+        text, revised = self._settle(u.committed, units_of(heard.text))
+        keep = self.options.context_chars.get(self.language, 0)
+        if text and keep > 0:
+            if self._previous is not None:
+                self._context = (self._context + " " + self._previous[1]).strip()[-keep:]
+            self._previous = (audio, text)
         if not text and u.shown is None:
             return []
         # An empty final after partials tells observers that utterance came to nothing.
         return [SourceFinal(utterance_id=u.id, text=text, start=u.start / SAMPLE_RATE, end=end / SAMPLE_RATE,
-                            speech_end_at=u.speech_end_at, low_confidence=word_spans(text, heard.unsure))]
+                            speech_end_at=u.speech_end_at, low_confidence=word_spans(text, heard.unsure),
+                            revised=revised)]
+
+    def _settle(self, committed: list[str], heard: list[str]) -> tuple[str, str]:
+        """(final text, the committed text it revised or ""). The final decode reads the whole
+        utterance with beam search: it wins over the greedy partials' agreement. An empty final
+        decode (filtered as an invention) keeps what was committed rather than erase it."""
+        if not self.options.revise_committed or not heard or common_prefix(committed, heard) == len(committed):
+            return join_units(extend_committed(committed, heard)), ""
+        return join_units(heard), join_units(committed)
 
     def transcribe(self, audio: np.ndarray, final: bool = True) -> str:
         """Whisper on one stretch of 16 kHz audio with every guard applied: the forced language,
@@ -404,6 +455,16 @@ class StreamingRecognizer:
         # Hotwords in the prompt raise Whisper's no-speech probability on short speech (base on
         # Mandarin "我爱你": 0.15 -> 0.62, text unchanged; on silence it still wrote nothing).
         no_speech = 0.8 if hotwords else 0.6
+        prompt = prefix = None
+        if final and opts.context_chars.get(self.language, 0) > 0:
+            prompt = self._context or None
+            if self._previous is not None:
+                before, said = self._previous
+                if len(before) + len(audio) <= _CONTEXT_WINDOW - _CONTEXT_GAP:  # Whisper reads 30 s at most
+                    audio = np.concatenate([before, np.zeros(_CONTEXT_GAP, np.float32), audio])
+                    prefix = said  # forced: the decoder goes on from there, and returns only what follows
+                else:
+                    prompt = f"{self._context} {said}".strip()[-opts.context_chars[self.language]:]
         segments, _ = self.model.transcribe(
             audio, language=self.language, task="transcribe",
             beam_size=opts.final_beam_size if final else 1,
@@ -412,6 +473,7 @@ class StreamingRecognizer:
             temperature=0.0,
             condition_on_previous_text=False, without_timestamps=True, max_new_tokens=budget,
             hotwords=hotwords,
+            initial_prompt=prompt, prefix=prefix,
             compression_ratio_threshold=2.4, log_prob_threshold=-1.0, no_speech_threshold=0.6,
             vad_filter=False, word_timestamps=with_words)
         texts, unsure = [], []
@@ -423,7 +485,10 @@ class StreamingRecognizer:
             texts.append(s.text)
             unsure += [(w.word.strip(), round(float(w.probability), 3)) for w in (s.words or [])
                        if w.probability < opts.unsure_word_p and w.word.strip()]
-        text = collapse_loops(" ".join(t.strip() for t in texts))
+        text = " ".join(t.strip() for t in texts)
+        if prefix:  # the segment's text starts with the forced prefix: keep what follows it
+            text = drop_prefix(text, prefix)
+        text = collapse_loops(text)
         if self.language == Language.ZH:
             text, unsure = to_script(text, self.chinese), [(to_script(w, self.chinese), p) for w, p in unsure]
         return Heard(text, unsure)

@@ -263,6 +263,9 @@ class FileSource:
         if self._audio is None:
             from faster_whisper import decode_audio
 
+            if self.path.is_dir():
+                raise LiveTranslatorError(f"{self.path} is a folder, not an audio file.",
+                                          "Give the path of a WAV/FLAC/OGG/MP3 file inside it.")
             if not self.path.is_file():
                 raise LiveTranslatorError(f"Audio file {self.path} does not exist.", "Check the path.")
             try:

@@ -27,9 +27,26 @@ REPO_SIDE_FILES = ("config.json", "generation_config.json", "tokenizer_config.js
 REPO_GRAPHS = ("onnx/encoder_model.onnx", "onnx/decoder_model_merged.onnx")
 
 
+def check_repo_id(repo: str) -> None:
+    """An `owner/name` Hub repo id, or a LiveTranslatorError saying what is expected (a path
+    such as ../../etc is not one; huggingface_hub's own check would raise HFValidationError)."""
+    from huggingface_hub.errors import HFValidationError
+    from huggingface_hub.utils import validate_repo_id
+
+    try:
+        if repo.count("/") != 1:
+            raise HFValidationError("not owner/name")
+        validate_repo_id(repo)
+    except HFValidationError:
+        raise LiveTranslatorError(
+            f"'{repo}' is neither a model this app knows nor a Hub repo id (owner/name).",
+            "Choose a name from `python -m app models list`, or give a repo id such as Xenova/opus-mt-en-zh.") from None
+
+
 def files_for(key_or_repo: str) -> tuple[catalog.HubFile, ...]:
     if "/" not in key_or_repo:
         return catalog.entry(key_or_repo).files
+    check_repo_id(key_or_repo)
     side = tuple(catalog.HubFile(key_or_repo, name, optional=True) for name in REPO_SIDE_FILES)
     return side + tuple(catalog.HubFile(key_or_repo, name) for name in REPO_GRAPHS)
 
@@ -37,8 +54,8 @@ def files_for(key_or_repo: str) -> tuple[catalog.HubFile, ...]:
 def download(key_or_repo: str, dest: str | Path | None = None, progress: Progress | None = None,
              endpoint: str | None = None, revision: str = "main") -> Path:
     """Fetch a model folder into `dest` (default: the user model folder); returns `dest`."""
+    files = files_for(key_or_repo)  # first: a bad name is refused before any folder is made
     dest = Path(dest) if dest is not None else catalog.model_dest(key_or_repo)
-    files = files_for(key_or_repo)
     sizes = {f: _remote_size(f, endpoint, revision) for f in files}  # also checks all exist, before any download
     wanted = [f for f in files if sizes[f] is not None]
     total = sum(sizes[f] for f in wanted)

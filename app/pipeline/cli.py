@@ -152,8 +152,12 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
             session.stop()
             if captions is not None:
                 captions.stop()
-            if session.transcript is not None:
-                print(f"transcript saved: {session.transcript.path}", file=sys.stderr)
+            transcript = session.transcript
+            if transcript is not None and transcript.unsaved:
+                print(f"transcript incomplete: {transcript.unsaved} records could not be saved to {transcript.path} "
+                      f"({transcript.problem})", file=sys.stderr)
+            elif transcript is not None:
+                print(f"transcript saved: {transcript.path}", file=sys.stderr)
     return 1 if errors else 0
 
 

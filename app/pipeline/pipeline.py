@@ -152,6 +152,7 @@ class Pipeline:
         if self._owns_speech_output:
             self.speech_output.on_event = self._emit
         self.transcript: Transcript | None = None
+        self._transcript_told = False  # observers know saving the transcript fails
         self._direction = config.direction
         self._session: _Session | None = None
         self._control = threading.Lock()
@@ -172,13 +173,22 @@ class Pipeline:
         with self._control:
             if self.running:
                 return
+            if self.config.input_path is not None and Path(self.config.input_path).is_dir():
+                raise LiveTranslatorError(f"{self.config.input_path} is a folder, not a recording.",
+                                          "Give the path of a WAV/FLAC/OGG file inside it.")
             if self.config.input_path is not None and not Path(self.config.input_path).is_file():
                 raise LiveTranslatorError(f"No such recording: {self.config.input_path}",
                                           "Give the path of a WAV/FLAC/OGG file, or omit --input to use the microphone.")
+            from app.translation.search import check_setting
+
+            for key, value in {"num_beams": self.config.num_beams, **self.config.decode_overrides}.items():
+                if value is not None:  # before any thread starts or cache is allocated
+                    check_setting(key, value, "the pipeline's settings")
             session = _Session(self._direction, self.config.audio_queue_blocks)
             self._translator_errors.clear()  # a folder fixed since the last session gets another try
             if self.config.save_transcript:
-                self.transcript = Transcript(self.config.transcript_path)
+                self.transcript = Transcript(self.config.transcript_path)  # never raises: see `problem`
+                self._transcript_told = False
             if self._owns_speech_output:
                 self.speech_output.enabled = self.config.tts_enabled
                 self.speech_output.start()
@@ -265,16 +275,37 @@ class Pipeline:
         if isinstance(event, (Status, Error)):
             log.info("%s", event)
         with self._emit_lock:  # observers see one event at a time, in order
-            if self.transcript is not None:
-                try:
-                    self.transcript.record(event)
-                except OSError as error:
-                    log.warning("transcript: could not save: %s", error)
-            if self.on_event is not None:
-                try:
-                    self.on_event(event)
-                except Exception:  # an observer's bug must not stop the pipeline
-                    log.exception("an event observer failed on %s", event.type)
+            for item in [event, *self._record(event)]:
+                if self.on_event is not None:
+                    try:
+                        self.on_event(item)
+                    except Exception:  # an observer's bug must not stop the pipeline
+                        log.exception("an event observer failed on %s", item.type)
+
+    def _record(self, event: Event) -> list[Error]:
+        """Save `event` in the transcript; the first time saving fails (and again after it has
+        worked since), the Error to tell observers. Saving never stops the chain."""
+        transcript = self.transcript
+        if transcript is None:
+            return []
+        try:
+            transcript.record(event)
+        except Exception:  # a bug in saving must not stop translation either
+            log.exception("transcript: could not record %s", event.type)
+            return []
+        if transcript.problem is None:
+            self._transcript_told = False
+            return []
+        if self._transcript_told:
+            return []
+        self._transcript_told = True
+        error = Error(stage=Stage.TRANSCRIPT,
+                      text=f"The transcript cannot be saved to {transcript.path} ({transcript.problem}). "
+                           "Translation goes on; what is not saved yet is kept in memory.",
+                      hint="Free some disk space or make the folder writable: saving resumes by itself. "
+                           "Or choose another folder with LIVE_TRANSLATOR_TRANSCRIPTS.")
+        transcript.record(error)
+        return [error]
 
     def _error(self, stage: Stage, error: BaseException | str, utterance_id: int | None = None, prefix: str = "") -> None:
         hint = getattr(error, "hint", "") or "The pipeline goes on with the next utterance."

@@ -141,7 +141,8 @@ class SourceText(UtteranceEvent):
 class SourcePartial(SourceText, type="partial"):
     """A live hypothesis for the utterance being spoken.
 
-    `committed` is the stable prefix (agreed by successive hypotheses, never retracted);
+    `committed` is the stable prefix (agreed by successive hypotheses, never retracted by a
+    later partial; the final may revise it, see SourceFinal.revised);
     `text` is the whole current hypothesis, of which `committed` is a prefix.
     """
 
@@ -150,9 +151,14 @@ class SourcePartial(SourceText, type="partial"):
 
 @dataclass(frozen=True)
 class SourceFinal(SourceText, type="final"):
-    """The settled text of one utterance. `speech_end_at` is the monotonic time speech ended."""
+    """The settled text of one utterance. `speech_end_at` is the monotonic time speech ended.
+
+    `revised`: the committed text of this utterance's partials that the final decode changed
+    ("" when `text` starts with it, the usual case); observers showing the committed text should
+    replace it with `text` and mark the change."""
 
     speech_end_at: float
+    revised: str = ""
 
 
 @dataclass(frozen=True)

@@ -31,11 +31,19 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.shared.errors import LiveTranslatorError
     from app.translation import DecodeOptions, Translator
+    from app.translation.search import check_setting
+    from app.translation.sentences import has_undecodable
 
-    if args.beams is not None and args.beams < 1 or args.max_new_tokens is not None and args.max_new_tokens < 1:
-        raise LiveTranslatorError("--beams and --max-new-tokens must be at least 1.", "For example: --beams 4 --max-new-tokens 128")
+    # Checked before the model loads: a huge beam would allocate its cache first.
+    for option, key, value in (("--beams", "num_beams", args.beams), ("--max-new-tokens", "max_new_tokens",
+                                                                      args.max_new_tokens)):
+        if value is not None:
+            check_setting(key, value, option)
+    for n, text in enumerate(args.text, 1):
+        if has_undecodable(text):
+            print(f"warning: TEXT {n} holds bytes that are not UTF-8; each is translated as U+FFFD (�)",
+                  file=sys.stderr)
     glossary = load_glossaries(args.glossary)
     translator = Translator.load(args.model, direction=args.direction, prefer_quantized=args.quantized,
                                  chinese=args.chinese)

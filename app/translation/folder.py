@@ -16,6 +16,7 @@ from pathlib import Path
 from app.shared.errors import LiveTranslatorError
 from app.shared.languages import DIRECTIONS
 from app.translation.onnx_model import Decoders, Encoder, choose_decoders, open_session, read_decoder_signature
+from app.translation.search import resolve_settings
 from app.translation.tokenization import PromptCodec, read_json, tokenizer_files
 
 FAMILIES = {"marian": "Marian (opus-mt)", "m2m_100": "M2M100"}
@@ -39,7 +40,7 @@ def find_onnx_files(folder: Path, prefer_quantized: bool = False) -> dict[str, P
 
 
 def _lang(code: str | None) -> str | None:
-    code = (code or "").lower()
+    code = code.lower() if isinstance(code, str) else ""
     if code.startswith(("en",)):
         return "en"
     if code.startswith(("zh", "cmn", "chi")):
@@ -87,7 +88,8 @@ class LoadedModel:
 
     @property
     def vocab_size(self) -> int | None:
-        return self.decoders.first_sig.vocab_size or self.config.get("vocab_size")
+        size = self.decoders.first_sig.vocab_size or self.config.get("vocab_size")
+        return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None
 
     @property
     def max_positions(self) -> int | None:
@@ -105,13 +107,16 @@ def model_root(folder: Path | str) -> Path:
 def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int | None = None) -> LoadedModel:
     """Open a model folder's sessions; any problem raises LiveTranslatorError naming it."""
     folder = model_root(folder)
+    if folder.is_file():
+        raise LiveTranslatorError(f"{folder} is a file, not a model folder.",
+                                  "Pass the folder that holds it: config.json and the .onnx files.")
     if not folder.is_dir():
         raise LiveTranslatorError(f"Model folder {folder} does not exist.", "Pass the folder that holds config.json and the .onnx files.")
     config = read_json(folder / "config.json")
     if not config:
         raise LiveTranslatorError(f"{folder} has no config.json.", "Copy config.json of the original model into the folder.")
     family = config.get("model_type")
-    if family not in FAMILIES:
+    if not isinstance(family, str) or family not in FAMILIES:
         raise LiveTranslatorError(
             f"{folder} holds a {family or 'unknown'} model; this app runs Marian (opus-mt) and M2M100 models.",
             "Use an opus-mt-en-zh / opus-mt-zh-en or m2m100 model.",
@@ -155,7 +160,7 @@ def check_tokenizer(model: LoadedModel, codec: PromptCodec) -> None:
         problem = f"gives prompt token ids {prompt_ids} but the model has only {vocab} tokens"
     for key, piece in (("eos_token_id", "</s>"), ("pad_token_id", "<pad>")):
         token_id = model.config.get(key)
-        if problem is None and isinstance(token_id, int) and codec.piece(token_id) != piece:
+        if problem is None and isinstance(token_id, int) and 0 <= token_id < len(codec) and codec.piece(token_id) != piece:
             problem = f"calls token {token_id} {codec.piece(token_id)!r}, but the model's {key} expects {piece!r}"
     if problem:
         raise LiveTranslatorError(
@@ -198,12 +203,23 @@ class ModelFolderReport:
         return "\n".join(lines)
 
 
-def inspect_model_folder(path: Path | str) -> ModelFolderReport:
-    """Look at a folder and say what it is, what is missing and whether the app can run it."""
+def inspect_model_folder(path: Path | str, probe: bool = True) -> ModelFolderReport:
+    """Look at a folder and say what it is, what is missing and whether the app can run it.
+    probe: also translate a short sentence each way the model goes (see `probe_problems`)."""
     report = ModelFolderReport(model_root(path))
+    try:
+        _inspect(report, probe)
+    except LiveTranslatorError as error:  # every finding is a problem in the report, never an exception
+        report.problems.append(error.message)
+    report.can_run = not report.problems and not report.missing
+    return report
+
+
+def _inspect(report: ModelFolderReport, probe: bool) -> None:
     folder = report.path
     config = read_json(folder / "config.json") if folder.is_dir() else {}
-    report.family = config.get("model_type")
+    family = config.get("model_type")
+    report.family = family if isinstance(family, str) else None
     onnx = find_onnx_files(folder) if folder.is_dir() else {}
     report.quantized_available = bool(find_onnx_files(folder, prefer_quantized=True)) and any(
         p.stem.endswith("_quantized") for p in find_onnx_files(folder, prefer_quantized=True).values())
@@ -219,21 +235,74 @@ def inspect_model_folder(path: Path | str) -> ModelFolderReport:
         if not kind:
             expected = " + ".join(p.name for p in files) or "sentencepiece files"
             report.missing.append(f"a tokenizer ({expected}, or tokenizer.json)")
-    try:
-        model = load_model(folder)
-    except LiveTranslatorError as error:
-        report.problems.append(error.message)
-        return report
+    model = load_model(folder)
     report.layout = model.decoders.description
     report.files = [str(p.relative_to(folder)) for p in model.files.values()]
     report.quantized = model.quantized
     report.directions = model.directions
+    eos = resolve_settings(model.generation_config, model.config, {}, model.max_positions,
+                           vocab_size=model.vocab_size).eos_token_ids[0]
     for direction in model.directions:
-        try:
-            codec = PromptCodec(folder, model.family, direction, model.config.get("eos_token_id", 2))
-            check_tokenizer(model, codec)
-        except LiveTranslatorError as error:
-            report.problems.append(error.message)
+        codec = PromptCodec(folder, model.family, direction, eos)
+        check_tokenizer(model, codec)
+        if probe and not report.missing:
+            report.problems += probe_problems(model, codec, direction)
+        if report.problems:
             break
-    report.can_run = not report.problems and not report.missing
-    return report
+
+
+PROBES = {"en": "The weather is nice today, and we are going to the park.", "zh": "今天天气很好，我们去公园吧。"}
+
+
+def swapped_sentencepiece(folder: Path, source: str, target: str) -> bool:
+    """Marian's source.spm and target.spm exchanged: each then knows the other language's probe
+    better than its own (counted in characters its pieces leave unknown)."""
+    import sentencepiece
+
+    try:
+        src = sentencepiece.SentencePieceProcessor(model_file=str(folder / "source.spm"))
+        tgt = sentencepiece.SentencePieceProcessor(model_file=str(folder / "target.spm"))
+    except Exception:  # unreadable files are reported by the tokenizer load itself
+        return False
+
+    def unknown(sp, text: str) -> int:
+        pieces = sp.encode(text, out_type=str)
+        return sum(len(p.replace("\u2581", "")) for p, i in zip(pieces, sp.encode(text), strict=True) if i == sp.unk_id())
+
+    return (unknown(src, PROBES[source]) > unknown(tgt, PROBES[source])
+            and unknown(tgt, PROBES[target]) > unknown(src, PROBES[target]))
+
+
+def probe_problems(model: LoadedModel, codec: PromptCodec, direction: str) -> list[str]:
+    """Check that tokenizer and model agree beyond their sizes, and that a short translation
+    comes out: the probe sentence is tokenized without unknown pieces, special ids name the
+    tokens they should, and greedy decoding of it gives some text before it stops."""
+    from app.translation.translator import DecodeOptions, Translator  # translator imports this module
+
+    source, target = direction.split("-")
+    problems = []
+    if model.family == "marian" and codec.kind.startswith("MarianTokenizer") and swapped_sentencepiece(
+            model.folder, source, target):
+        problems.append("source.spm and target.spm are swapped (each fits the other language): exchange the two "
+                        "files, or copy them again from the original model")
+    unk = codec.backend.token_id("<unk>")
+    ids = codec.backend.encode(PROBES[source])
+    if unk is not None and ids and ids.count(unk) > len(ids) // 3:
+        problems.append(f"the tokenizer does not know the {source} probe sentence ({ids.count(unk)} of {len(ids)} "
+                        "pieces unknown): it belongs to another model or language")
+    decoder_start = model.generation_config.get("decoder_start_token_id", model.config.get("decoder_start_token_id"))
+    if isinstance(decoder_start, int) and 0 <= decoder_start < len(codec):
+        if codec.piece(decoder_start) not in ("<pad>", "</s>", "<s>"):
+            problems.append(f"decoder_start_token_id {decoder_start} is {codec.piece(decoder_start)!r} in the tokenizer, "
+                            "not a start token (<pad> for Marian, </s> for M2M100): correct generation_config.json")
+    if problems:
+        return problems
+    translator = Translator(model, codec, direction)
+    result = translator.translate(PROBES[source], DecodeOptions(num_beams=1, max_new_tokens=24, loop_window=0))
+    if not result.text.strip():
+        settings = translator.settings()
+        problems.append(f"the probe translation of {PROBES[source]!r} came out empty (stopped by {result.stop_reason} "
+                        f"after {len(result.token_ids)} tokens; max_length {settings.max_length}, "
+                        f"{len(settings.bad_words_ids)} bad_words_ids): check generation_config.json against the "
+                        "original model's")
+    return problems

@@ -10,11 +10,13 @@ transformers' vectorised `_beam_search` for one sentence (batch 1), so finished 
 from __future__ import annotations
 
 import logging
+import numbers
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from app.shared.errors import LiveTranslatorError
 from app.shared.events import StopReason
 
 log = logging.getLogger(__name__)
@@ -46,37 +48,129 @@ class GenerationSettings:
     loop_window: int = 12  # loop guard: stop when the last N tokens are one block of <= 4 tokens repeated; 0 = off
 
 
+# Sane ranges, checked before anything is allocated: the decoder's cache holds
+# num_beams x max_length positions per layer, so an unbounded value exhausts memory.
+INT_LIMITS = {
+    "num_beams": (1, 16),
+    "max_length": (2, 1024),  # the decoder start token and at least one more
+    "max_new_tokens": (1, 1024),
+    "min_length": (0, 1024),
+    "min_new_tokens": (0, 1024),
+    "no_repeat_ngram_size": (0, 32),
+    "loop_window": (0, 1024),
+}
+FLOAT_LIMITS = {"length_penalty": (-10.0, 10.0), "repetition_penalty": (0.01, 10.0)}
+TOKEN_KEYS = ("decoder_start_token_id", "bos_token_id", "pad_token_id", "forced_bos_token_id")
+TOKEN_LIST_KEYS = ("eos_token_id", "forced_eos_token_id", "suppress_tokens", "begin_suppress_tokens")
+MAX_BAD_WORDS = 10_000
+
+
 def _ids(value) -> tuple[int, ...]:
     if value is None:
         return ()
     return tuple(value) if isinstance(value, (list, tuple)) else (int(value),)
 
 
+def _is_int(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def check_setting(key: str, value, origin: str, vocab_size: int | None = None) -> None:
+    """Raise a LiveTranslatorError naming `origin` (the file or option it came from) when a
+    generation setting has the wrong type or lies outside its sane range."""
+
+    def bad(why: str) -> LiveTranslatorError:
+        shown = repr(value)
+        shown = shown if len(shown) <= 80 else shown[:60] + f"… ({len(shown)} characters)"
+        return LiveTranslatorError(f"{origin}: {key} is {shown}; {why}.", _hint(origin, key))
+
+    def check_token(token) -> None:
+        if not _is_int(token) or token < 0:
+            raise bad("token ids are whole numbers from 0")
+        if vocab_size and token >= vocab_size:
+            raise bad(f"the model has only {vocab_size} tokens (ids 0 to {vocab_size - 1})")
+
+    if key in INT_LIMITS:
+        low, high = INT_LIMITS[key]
+        if not _is_int(value) or not low <= value <= high:
+            raise bad(f"it must be a whole number from {low} to {high}")
+    elif key in FLOAT_LIMITS:
+        low, high = FLOAT_LIMITS[key]
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not low <= value <= high:
+            raise bad(f"it must be a number from {low:g} to {high:g}")
+    elif key == "early_stopping":
+        if value not in (True, False, "never") or isinstance(value, (int, float)) and not isinstance(value, bool):
+            raise bad('it must be true, false or "never"')
+    elif key == "renormalize_logits":
+        if not isinstance(value, bool):
+            raise bad("it must be true or false")
+    elif key in TOKEN_KEYS:
+        check_token(value)
+    elif key in TOKEN_LIST_KEYS:
+        tokens = value if isinstance(value, list) else [value]
+        if key == "eos_token_id" and not tokens or len(tokens) > MAX_BAD_WORDS:
+            raise bad("it must be a token id or a short list of them")
+        for token in tokens:
+            check_token(token)
+    elif key == "bad_words_ids":
+        if not isinstance(value, list) or len(value) > MAX_BAD_WORDS or not all(
+                isinstance(seq, list) and 0 < len(seq) <= 64 for seq in value):
+            raise bad(f"it must be a list of up to {MAX_BAD_WORDS} lists of token ids")
+        for seq in value:
+            for token in seq:
+                check_token(token)
+
+
+def _hint(origin: str, key: str) -> str:
+    if origin.endswith(".json"):
+        return f"Correct or delete {key} in the model's {origin} (the original model's file has a sane value)."
+    if origin.startswith("--"):
+        return f"Give {origin} a value within the range."
+    return f"Give a {key} within the range."
+
+
 def resolve_settings(generation_config: dict, model_config: dict, overrides: dict, max_positions: int | None,
-                     forced_bos_token_id: int | None = None) -> GenerationSettings:
+                     forced_bos_token_id: int | None = None, vocab_size: int | None = None,
+                     override_origin: str = "the options given") -> GenerationSettings:
     """generation_config.json (else the generation keys of config.json, as transformers does),
-    then `overrides` (non-None values). max_new_tokens wins over max_length, as in generate."""
-    source = dict(generation_config) if generation_config else {
-        k: model_config[k] for k in list(GENERATE_DEFAULTS) + [
+    then `overrides` (non-None values). max_new_tokens wins over max_length, as in generate.
+    Every value is checked (check_setting) and a bad one named with the file it came from."""
+    generation_config = generation_config if isinstance(generation_config, dict) else {}
+    model_config = model_config if isinstance(model_config, dict) else {}
+    if generation_config:
+        source, origin = dict(generation_config), dict.fromkeys(generation_config, "generation_config.json")
+    else:
+        source = {k: model_config[k] for k in list(GENERATE_DEFAULTS) + [
             "decoder_start_token_id", "eos_token_id", "pad_token_id", "bos_token_id", "forced_bos_token_id",
             "forced_eos_token_id", "bad_words_ids", "min_new_tokens", "max_new_tokens", "suppress_tokens",
             "begin_suppress_tokens", "renormalize_logits"] if k in model_config}
+        origin = dict.fromkeys(source, "config.json")
     for key in ("decoder_start_token_id", "eos_token_id", "pad_token_id"):
         if source.get(key) is None and model_config.get(key) is not None:
-            source[key] = model_config[key]
-    source.update({k: v for k, v in overrides.items() if v is not None})
+            source[key], origin[key] = model_config[key], "config.json"
+    for key, value in overrides.items():
+        if value is not None:
+            source[key], origin[key] = value, override_origin
     if forced_bos_token_id is not None:
-        source["forced_bos_token_id"] = forced_bos_token_id
+        source["forced_bos_token_id"], origin["forced_bos_token_id"] = forced_bos_token_id, "the tokenizer"
     values = {**GENERATE_DEFAULTS, **{k: v for k, v in source.items() if v is not None}}
+    for key, value in values.items():
+        check_setting(key, value, origin.get(key, "the defaults"), vocab_size)
     start = values.get("decoder_start_token_id", values.get("bos_token_id"))
     eos = _ids(values.get("eos_token_id"))
     if start is None or not eos:
-        raise ValueError("the model's config names no decoder_start_token_id or eos_token_id")
+        missing = "decoder_start_token_id" if start is None else "eos_token_id"
+        raise LiveTranslatorError(f"Neither generation_config.json nor config.json names the model's {missing}.",
+                                  f"Copy config.json and generation_config.json of the original model ({missing} "
+                                  "is usually 0 or 2 for Marian, 2 for M2M100).")
     max_length = int(values["max_length"])
     if values.get("max_new_tokens") is not None:
         max_length = int(values["max_new_tokens"]) + 1  # the decoder prompt is decoder_start_token_id
-    if max_positions:  # the decoder cannot look past its position table
-        max_length = min(max_length, int(max_positions))
+    if max_positions is not None:  # the decoder cannot look past its position table
+        if not _is_int(max_positions) or max_positions < 2:
+            raise LiveTranslatorError(f"config.json: max_position_embeddings is {max_positions!r}; it must be a "
+                                      "whole number of at least 2.", _hint("config.json", "max_position_embeddings"))
+        max_length = min(max_length, max_positions)
     bad = tuple(tuple(seq) for seq in values.get("bad_words_ids") or () if list(seq) not in [[e] for e in eos])
     return GenerationSettings(
         decoder_start_token_id=int(start), eos_token_ids=eos, pad_token_id=values.get("pad_token_id"),

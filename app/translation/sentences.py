@@ -15,6 +15,22 @@ SENTENCE_END = re.compile(r"(?<=[。！？；…])(?![。！？；…”’」�
 SOFT_BREAKS = (re.compile(r"(?<=[,，、:：])"), re.compile(r"(?<=\s)(?=\S)"), re.compile(r"(?<=.)(?=.)"))
 
 
+# Not text: NUL and the other C0/C1 control characters (tab and line breaks aside), and lone
+# surrogates (what Python makes of bytes that are not UTF-8 on a command line).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """Text a tokenizer can take and that reads as it shows: control characters (invisible) are
+    removed, undecodable bytes become U+FFFD (the replacement character)."""
+    return _SURROGATE.sub("\ufffd", _CONTROL.sub("", text))
+
+
+def has_undecodable(text: str) -> bool:
+    return bool(_SURROGATE.search(text))
+
+
 def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in SENTENCE_END.split(text) if s and s.strip()]
 

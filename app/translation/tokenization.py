@@ -209,7 +209,12 @@ class PromptCodec:
 
 
 def read_json(path: Path) -> dict:
+    """A model folder's JSON file as a dict ({} when absent); anything else is named."""
     try:
-        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     except (OSError, ValueError) as error:
         raise LiveTranslatorError(f"{path} is not valid JSON ({error}).", "Copy the file again from the original model.") from None
+    if not isinstance(data, dict):
+        raise LiveTranslatorError(f"{path} is valid JSON but not an object ({{...}}): it holds a {type(data).__name__}.",
+                                  "Copy the file again from the original model.")
+    return data

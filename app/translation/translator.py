@@ -20,7 +20,7 @@ from app.shared.languages import Direction, Language
 from app.translation.folder import LoadedModel, check_tokenizer, load_model
 from app.translation.onnx_model import DecoderRun
 from app.translation.search import ConstrainedSearch, Constraint, GenerationSettings, Search, constrained_width, resolve_settings
-from app.translation.sentences import split_for_model
+from app.translation.sentences import clean_text, split_for_model
 from app.translation.tokenization import PromptCodec
 
 # An owner/name repo id, as config.json's _name_or_path holds for Hub models (not a local path).
@@ -180,6 +180,18 @@ class TranslationResult:
         }
 
 
+def _model_settings(model: LoadedModel, overrides: dict, forced_bos_token_id: int | None = None) -> GenerationSettings:
+    """resolve_settings for a loaded model; a bad value in one of its files names the folder too."""
+    try:
+        return resolve_settings(model.generation_config, model.config, overrides, model.max_positions,
+                                forced_bos_token_id=forced_bos_token_id, vocab_size=model.vocab_size)
+    except LiveTranslatorError as error:
+        if "the options given" in error.message:
+            raise
+        where = f"{model.folder}/" if error.message.split(":")[0].endswith(".json") else f"{model.folder}: "
+        raise LiveTranslatorError(where + error.message, error.hint) from None
+
+
 def model_label(model: LoadedModel) -> str:
     """What to call a model: the Hub repo its config.json says it was made from
     (`_name_or_path`, e.g. Helsinki-NLP/opus-mt-en-zh), else the folder that holds config.json."""
@@ -214,8 +226,9 @@ class Translator:
                 f"{model.folder} holds a {model.directions[0]} model; it cannot translate {direction}.",
                 f"Use a model made for {direction} (e.g. opus-mt-{direction}) or an M2M100 model.",
             )
-        eos = model.generation_config.get("eos_token_id", model.config.get("eos_token_id"))
-        codec = PromptCodec(model.folder, model.family, direction, eos[0] if isinstance(eos, list) else eos)
+        # Checked here, before the tokenizer loads: a null or out-of-range eos_token_id is named.
+        eos = _model_settings(model, {}).eos_token_ids[0]
+        codec = PromptCodec(model.folder, model.family, direction, eos)
         check_tokenizer(model, codec)
         return cls(model, codec, direction, chinese)
 
@@ -260,11 +273,7 @@ class Translator:
         """The generation settings a translation uses: the model's, overridden by options."""
         overrides = {} if options is None else {
             f.name: getattr(options, f.name) for f in dataclasses.fields(options) if f.name not in NOT_GENERATION_SETTINGS}
-        try:
-            return resolve_settings(self.model.generation_config, self.model.config, overrides,
-                                    self.model.max_positions, forced_bos_token_id=self.codec.forced_bos_token_id)
-        except ValueError as error:
-            raise LiveTranslatorError(f"{self.model.folder}: {error}.", "Copy config.json of the original model.") from None
+        return _model_settings(self.model, overrides, self.codec.forced_bos_token_id)
 
     def source_limit(self) -> int:
         """Largest source length (in tokens) a chunk may have: half the position table, leaving the
@@ -281,6 +290,10 @@ class Translator:
         """Yield each DecodeStep as the decoder makes it, then the SentenceResult of each sentence.
         forced[i]: tokens sentence i's translation must begin with (a live translation's settled part)."""
         options = options or DecodeOptions()
+        if not isinstance(text, str):
+            raise LiveTranslatorError(f"Text to translate must be a string, not {type(text).__name__}.",
+                                      "Pass the text as str (decode bytes first).")
+        text = clean_text(text)
         if self.direction.startswith("zh"):
             text = to_simplified(text)  # the models read Simplified; recognised text may be Traditional
         for index, sentence in enumerate(self.split(text)):

@@ -375,7 +375,8 @@ class MainWindow(QMainWindow):
             elif isinstance(event, ev.SourcePartial):
                 self.transcript.show_partial((session, event.utterance_id), event.text, event.committed)
             elif isinstance(event, ev.SourceFinal):
-                self.transcript.show_final((session, event.utterance_id), event.text, event.low_confidence)
+                self.transcript.show_final((session, event.utterance_id), event.text, event.low_confidence,
+                                          event.revised)
             elif isinstance(event, ev.Translation):
                 self.transcript.show_translation((session, event.utterance_id), event.text, event.provisional,
                                                  event.low_confidence, event.alternatives, event.stable)
@@ -419,6 +420,9 @@ class MainWindow(QMainWindow):
     def _show_pipeline_error(self, event: ev.Error, session: int) -> None:
         if event.utterance_id is not None and event.stage == "translation":
             self.transcript.show_error((session, event.utterance_id), event.text)
+        if event.stage == ev.Stage.TRANSCRIPT:  # saving failed; translation goes on
+            self.alert.show_message(event.text, event.hint, "warning", topic="transcript")
+            return
         kind = "warning" if event.stage == "tts" else "error"
         self.alert.show_message(event.text, event.hint, kind)
 

@@ -7,10 +7,13 @@ Sources (microphones, system audio) are listed by app.ui.sources.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 from app.shared.languages import Direction
+
+log = logging.getLogger(__name__)
 
 FAMILY_NAMES = {"marian": "Marian", "m2m_100": "M2M100"}
 
@@ -62,8 +65,9 @@ def check_nmt(direction: str, path: str | None) -> ModelState:
                           f"No translation model for {words}.",
                           "Open Models… to download one or to choose a model folder.", missing=True)
     if not Path(path).is_dir():
+        what = "is a file, not a folder" if Path(path).is_file() else "does not exist"
         return ModelState(direction, path, False, "missing",
-                          f"The {words} model folder {path} does not exist.",
+                          f"The {words} model folder {path} {what}.",
                           "Open Models… to choose another folder or download a model.", missing=True)
     from app.translation import inspect_model_folder
 
@@ -95,6 +99,15 @@ def pipeline_config(settings, direction: str, states: dict[str, ModelState], inp
     # Every folder found goes in, usable or not: a broken one then fails with the engine's own
     # words for each utterance, while the speech is still recognised and shown.
     models = {d: s.path for d, s in states.items() if s.path}
+    for d in Direction:
+        if d.value not in states:  # still being checked (Start pressed at once): find its folder
+            try:  # now; that is quick (the doctor's check is what takes time)
+                path = nmt_dir(d.value, settings.nmt_dir(d))
+            except Exception as error:  # the pipeline says "no model" for it, as for a missing one
+                log.warning("could not look for the %s model: %s", d.value, error)
+                path = None
+            if path:
+                models[d.value] = path
     return PipelineConfig(direction=direction, nmt_models=models, asr_model=settings.asr_model,
                           input_path=input_path, realtime=realtime, tts_enabled=settings.tts_enabled,
                           verify=settings.verify, input_device=settings.input_device or None,

@@ -1,14 +1,17 @@
-"""What the window remembers between runs (QSettings: the platform's own settings store)."""
+"""What the window remembers between runs: an INI file in settings_dir() (QSettings)."""
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 from dataclasses import dataclass
 
 from PySide6.QtCore import QByteArray, QSettings
 
 from app.shared.languages import Direction, Language
 from app.shared.paths import settings_dir
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -58,21 +61,48 @@ def qsettings() -> QSettings:
 
 
 def load_settings(store: QSettings | None = None) -> UiSettings:
+    """The stored settings, each checked: a value of the wrong kind (a hand-edited or damaged
+    file) falls back to its default, with a warning in the log, so the window always opens."""
     store = store or qsettings()
+    defaults = UiSettings()
     values = {}
     for f in dataclasses.fields(UiSettings):
         if not store.contains(f.name):
             continue
-        value = store.value(f.name)
-        if f.type == "bool":
-            value = value in (True, "true", "1", 1)
-        elif f.type == "int":
-            try:
-                value = int(value)
-            except (TypeError, ValueError):
-                continue
+        raw = store.value(f.name)
+        value = _valid(f.name, f.type, raw)
+        if value is _INVALID:
+            log.warning("settings: %s=%r in %s is not a valid value; using the default %r", f.name, raw,
+                        store.fileName(), getattr(defaults, f.name))
+            continue
         values[f.name] = value
     return UiSettings(**values)
+
+
+_INVALID = object()
+_TRUE, _FALSE = (True, "true", "1", 1), (False, "false", "0", 0)
+
+
+def _valid(name: str, kind: str, value):
+    """The value as its field's type, or _INVALID."""
+    if kind == "bool":
+        return True if value in _TRUE else False if value in _FALSE else _INVALID
+    if kind == "int":
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            return _INVALID
+    if kind == "QByteArray | None":
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else _INVALID
+    if not isinstance(value, str):  # e.g. a list: INI reads "base, tiny.en" as two values
+        return _INVALID
+    if name == "direction":
+        return value if value in {d.value for d in Direction} else _INVALID
+    if name == "asr_model":
+        return value if value.strip() else _INVALID
+    if name == "hub_endpoint":
+        return value if not value or value.startswith(("http://", "https://")) else _INVALID
+    return value
 
 
 def save_settings(settings: UiSettings, store: QSettings | None = None) -> None:

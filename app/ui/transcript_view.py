@@ -61,6 +61,33 @@ def _styled(clipped, style):
     return spans, style, alternatives
 
 
+REVISED_STYLE = "text-decoration:underline; text-decoration-color:#e0a000;"
+
+
+def revision_html(text: str, revised: str) -> str:
+    """A final that changed committed text: the words that differ from what was shown are
+    underlined, so the eye finds the correction (the row keeps its place)."""
+    import difflib
+
+    from app.asr.recognizer import units_of
+
+    new, old = units_of(text), units_of(revised)
+    key = [u.strip().lower() for u in new]
+    matcher = difflib.SequenceMatcher(None, [u.strip().lower() for u in old], key, autojunk=False)
+    changed = set()
+    for op, i1, _i2, j1, j2 in matcher.get_opcodes():
+        if op != "equal" and i1 < len(old):  # within what was committed
+            changed.update(range(j1, j2))
+    parts = []
+    for index, unit in enumerate(new):
+        space, word = unit[: len(unit) - len(unit.lstrip())], unit.lstrip()
+        if index == 0:
+            space = ""
+        parts.append(html.escape(space) + (f'<span style="{REVISED_STYLE}">{html.escape(word)}</span>'
+                                           if index in changed else html.escape(word)))
+    return "".join(parts)
+
+
 @dataclass
 class UtteranceRow:
     key: tuple | int          # (session, utterance_id) in the window; any sortable id
@@ -218,10 +245,16 @@ class TranscriptView(QWidget):
         row.source.setTextFormat(Qt.TextFormat.RichText)
         row.source.setText(self._who(row) + source_html(committed, text))
 
-    def show_final(self, key, text: str, low_confidence=()) -> None:
+    def show_final(self, key, text: str, low_confidence=(), revised: str = "") -> None:
+        """`revised`: committed text the final decode replaced (its changed words are marked)."""
         row = self.row(key)
         row.source_final, row.source_text = True, text
-        self._set_marked(row, row.source, text, low_confidence, (), "Whisper")
+        if revised:
+            row.source.setTextFormat(Qt.TextFormat.RichText)
+            row.source.setText(self._who(row) + revision_html(text, revised))
+            row.source.setToolTip(f"Corrected by the final recognition; the live text read: {revised}")
+        else:
+            self._set_marked(row, row.source, text, low_confidence, (), "Whisper")
         if not row.target_final and not row.translation:  # translating: say so until it lands
             row.target.setTextFormat(Qt.TextFormat.RichText)
             row.target.setText(f'{self._who(row)}<span style="{PROVISIONAL_STYLE}">…</span>')

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from app.asr import RecognizerOptions, StreamingRecognizer, recognize
-from app.asr.recognizer import collapse_loops, extend_committed, is_hallucination, join_units, units_of
+from app.asr.recognizer import collapse_loops, drop_prefix, extend_committed, is_hallucination, join_units, units_of
 from app.audio import FileSource
 from app.shared.events import SourceFinal, SourcePartial
 
@@ -88,7 +88,8 @@ def check_partials_then_final(events, duration, utterances) -> int:
             assert p.committed.startswith(committed)  # never taken back
             assert p.start == final.start and p.end <= final.end + 0.6
             committed = p.committed
-        assert final.text.startswith(committed)
+        # The final decode may revise what partials committed; then it says so.
+        assert final.text.startswith(committed) and not final.revised or final.revised == committed
         if len(partials) >= 2 and committed:
             long_ones += 1
     return long_ones
@@ -302,3 +303,57 @@ def test_speech_resuming_after_a_short_pause_is_not_cut(say, base):
     # a speculative final decode ran in the short pause and was thrown away
     assert len([c for c in calls if c[0]]) >= 2
     assert all(isinstance(e, SourcePartial) for e in events[:-1]) and events[-1] is got[0]
+
+
+def test_the_final_decode_is_the_truth_and_says_what_it_revised(tiny_en):
+    """Two agreeing greedy partials can mishear a word ("opens at either clock"); the beam
+    search over the whole utterance wins, and `revised` names the committed text it replaced."""
+    settle = StreamingRecognizer(tiny_en, language="en")._settle
+    heard = units_of(" The shop opens at nine o'clock.")
+    assert settle(units_of("The shop opens at either"), heard) == ("The shop opens at nine o'clock.",
+                                                                    "The shop opens at either")
+    assert settle(units_of("The shop opens"), heard) == ("The shop opens at nine o'clock.", "")  # a continuation
+    assert settle(units_of("The shop opens"), []) == ("The shop opens", "")  # an empty decode erases nothing
+    keep = StreamingRecognizer(tiny_en, language="en", options=RecognizerOptions(revise_committed=False))._settle
+    assert keep(units_of("The shop opens at either"), heard)[1] == ""
+    assert keep(units_of("The shop opens at either"), heard)[0].startswith("The shop opens at either")
+
+
+class PromptSpy:
+    """The real Whisper model, noting the context each decode was given."""
+
+    def __init__(self, real):
+        self.real, self.calls = real, []
+
+    def transcribe(self, audio, **options):
+        self.calls.append((options.get("beam_size", 1) > 1, options.get("initial_prompt"), options.get("prefix"),
+                           len(audio)))
+        return self.real.transcribe(audio, **options)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+def test_final_decodes_get_the_previous_utterance_as_context(conversation, tiny_en):
+    path = conversation("context", ENGLISH[:3], "en")
+    spy = PromptSpy(tiny_en)
+    recognizer = StreamingRecognizer(spy, language="en")
+    finals = [e for e in recognize(FileSource(path, realtime=False), recognizer) if isinstance(e, SourceFinal)]
+    assert len(finals) == 3
+    final_calls = [call for call in spy.calls if call[0]]
+    assert final_calls[0][1:3] == (None, None)  # the first final has no context yet
+    # the last: the first final as the prompt, the second forced as the prefix over its audio
+    assert final_calls[-1][1:3] == (finals[0].text, finals[1].text)
+    assert final_calls[-1][3] > (finals[2].end - finals[2].start) * 16000 + 16000  # its audio went first
+    assert all(call[1:3] == (None, None) for call in spy.calls if not call[0])  # partials: no context
+    assert not finals[2].text.lower().startswith(finals[1].text.lower()[:10])  # the prefix is not returned
+    recognizer.reset()
+    recognizer.feed(np.zeros(1600, np.float32))
+    assert recognizer._context == "" and recognizer._previous is None  # a reset forgets it
+
+
+def test_drop_prefix():
+    assert drop_prefix("Good morning. Where is the station?", "Good morning.") == "Where is the station?"
+    assert drop_prefix(" good morning, where is it", "Good morning.") == "where is it"
+    assert drop_prefix("Something else entirely.", "Good morning.") == "Something else entirely."
+    assert drop_prefix("我爱你。我们走吧", "我爱你") == "我们走吧"

@@ -120,3 +120,21 @@ def test_no_network_says_so(tmp_path):
     with pytest.raises(LiveTranslatorError) as error:
         download("opus-mt-en-zh-int8", tmp_path / "x", endpoint=f"http://127.0.0.1:{port}")
     assert "Cannot reach" in error.value.message and "resumes" in error.value.hint
+
+
+@pytest.mark.parametrize("name", ["../../etc", "/etc/passwd", "a/b/c", "owner/", "/name", "ow ner/na me", "..", "x" * 200])
+def test_a_name_that_is_neither_a_model_nor_a_repo_id_is_refused_in_words(name, tmp_path):
+    with pytest.raises(LiveTranslatorError) as caught:
+        download(name, tmp_path / "dest", endpoint="http://127.0.0.1:9")  # nothing listens there: no network
+    assert name[:50] in caught.value.message and caught.value.hint
+    assert not (tmp_path / "dest").exists()  # refused before any folder was made
+
+
+def test_download_of_a_path_on_the_command_line_is_a_message_not_a_traceback():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "app", "models", "download", "../../etc", "--endpoint",
+                           "http://127.0.0.1:9"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "neither a model this app knows nor a Hub repo id" in done.stderr

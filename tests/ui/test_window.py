@@ -82,7 +82,7 @@ def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path
     assert watch.provisional_sources_seen & {f.utterance_id for f in finals}
     for final in finals:
         row = row_of(window, final.utterance_id)
-        assert row.source_final and row.source.text() == final.text
+        assert row.source_final and row.source_text == final.text and (final.revised or row.source.text() == final.text)
     # the phrasebook's answers, in order; each beside its source, never redrawn. Whisper hears
     # espeak-ng's English exactly; its Mandarin sometimes as a homophone (他/它), which the
     # phrasebook does not know: then only the language of the translation is checked.
