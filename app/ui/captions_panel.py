@@ -56,6 +56,8 @@ class CaptionsPanel(QDialog):
         self.port = QSpinBox()
         self.port.setRange(1024, 65535)
         self.port.setValue(DEFAULT_PORT)
+        self.who.setAccessibleName("Who can open the captions")
+        self.port.setAccessibleName("Caption server port")
         self.toggle = QPushButton("Start serving captions")
         self.toggle.setCheckable(True)
         self.toggle.toggled.connect(self.set_serving)
