@@ -53,6 +53,15 @@ def configure_logging(verbose: int) -> None:
     logging.basicConfig(level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s", force=True)
 
 
+def _compose(args: argparse.Namespace) -> None:
+    """Join what the stages may not import themselves: `translate` gets the model store's
+    optimiser (app.translation never imports app.model_store)."""
+    if getattr(args, "prepare_graphs", False) is None:
+        from app.model_store.optimized import prepare_on_stderr
+
+        args.prepare_graphs = prepare_on_stderr
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv)
@@ -67,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             from app.ui.main_window import run_app
 
             return run_app()
+        _compose(args)
         return args.run(args)
     except LiveTranslatorError as error:
         print(f"error: {error}", file=sys.stderr)

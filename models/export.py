@@ -85,7 +85,7 @@ def export_onnx(
         staging = Path(tmp)
         export_optimum(hf_model_dir, staging, validate=validate)
         if fuse:  # before any layout or int8 twin is made from the staged graphs
-            from models.optimize import fuse_attention_folder, share_self_cache_folder
+            from app.model_store.optimize import fuse_attention_folder, share_self_cache_folder
 
             fuse_attention_folder(staging, config_dir=hf_model_dir)
             share_self_cache_folder(staging)

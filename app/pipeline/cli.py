@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, model, out) -> int:
+    from app.model_store.optimized import prepare_on_stderr
     from app.pipeline import Pipeline, PipelineConfig
 
     errors = []
@@ -68,7 +69,8 @@ def _run(args: argparse.Namespace, model, out) -> int:
 
     config = PipelineConfig(direction=args.direction, nmt_models={args.direction: model}, asr_model=args.asr_model,
                             input_path=args.input, realtime=args.realtime or args.input is None,
-                            tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False)
+                            tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False,
+                            prepare_graphs=prepare_on_stderr)
     captions = _start_captions(args.serve) if args.serve else None
     observers = [show] + ([captions.on_event] if captions else [])
 

@@ -70,6 +70,9 @@ class PipelineConfig:
     transcript_path: str | Path | None = None  # None: a new file in transcripts_dir()
     audio_queue_blocks: int = 256
     max_pending_finals: int = 32
+    # (folder, direction, prefer_quantized) -> {stem: path}: optimised graphs to load instead of
+    # the folder's (app.model_store.optimized.prepare_graphs); None loads the folder as it is.
+    prepare_graphs: Callable[[str | Path, Direction, bool], dict[str, Path]] | None = None
 
 
 @dataclass
@@ -395,7 +398,8 @@ class Pipeline:
             from app.translation import Translator
 
             self._emit(Status(state=State.LOADING, detail=f"translation model {folder}"))
-            self._translators[direction] = Translator.load(folder, direction=direction)
+            graphs = self.config.prepare_graphs(folder, direction, False) if self.config.prepare_graphs else None
+            self._translators[direction] = Translator.load(folder, direction=direction, graphs=graphs)
             return self._translators[direction]
         except Exception as error:
             self._translator_errors[direction] = getattr(error, "message", None) or str(error)

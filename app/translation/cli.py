@@ -20,8 +20,12 @@ def add_parser(subparsers) -> None:
     p.add_argument("--verify", action="store_true", help="recompute every step without the cache; report max_abs_diff")
     p.add_argument("--json", action="store_true", help="one JSON object per input, with per-step diagnostics")
     p.add_argument("--quantized", action="store_true", help="prefer *_quantized.onnx files when the folder has them")
+    p.add_argument("--no-optimize", action="store_true",
+                   help="load the folder's graphs as they are (no optimised copy from the cache)")
     p.add_argument("text", nargs="+", metavar="TEXT", help="texts to translate (each is one input)")
-    p.set_defaults(run=run)
+    # prepare_graphs(folder, direction, prefer_quantized) -> {stem: path}: the optimised graphs,
+    # handed in by app/cli.py (the model store does it; this package never imports it).
+    p.set_defaults(run=run, prepare_graphs=None)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.beams is not None and args.beams < 1 or args.max_new_tokens is not None and args.max_new_tokens < 1:
         raise LiveTranslatorError("--beams and --max-new-tokens must be at least 1.", "For example: --beams 4 --max-new-tokens 128")
-    translator = Translator.load(args.model, direction=args.direction, prefer_quantized=args.quantized)
+    prepare = None if args.no_optimize else args.prepare_graphs
+    graphs = prepare(args.model, args.direction, args.quantized) if prepare else None
+    translator = Translator.load(args.model, direction=args.direction, prefer_quantized=args.quantized, graphs=graphs)
     options = DecodeOptions(num_beams=args.beams, max_new_tokens=args.max_new_tokens, verify=args.verify)
     for text in args.text:
         result = translator.translate(text, options)

@@ -94,8 +94,11 @@ def model_root(folder: Path | str) -> Path:
     return folder
 
 
-def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int | None = None) -> LoadedModel:
-    """Open a model folder's sessions; any problem raises LiveTranslatorError naming it."""
+def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int | None = None,
+               graphs: dict[str, Path] | None = None) -> LoadedModel:
+    """Open a model folder's sessions; any problem raises LiveTranslatorError naming it.
+    `graphs` ({"decoder_model_merged": path, ...}) replaces some of the folder's ONNX files by
+    other copies of them (the optimised ones in the cache, app.model_store.optimized)."""
     folder = model_root(folder)
     if not folder.is_dir():
         raise LiveTranslatorError(f"Model folder {folder} does not exist.", "Pass the folder that holds config.json and the .onnx files.")
@@ -109,6 +112,7 @@ def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int 
             "Use an opus-mt-en-zh / opus-mt-zh-en or m2m100 model.",
         )
     files = find_onnx_files(folder, prefer_quantized)
+    files.update({stem: Path(path) for stem, path in (graphs or {}).items() if stem in files})
     if "encoder_model" not in files:
         raise LiveTranslatorError(
             f"No encoder_model.onnx in {folder} or {folder / 'onnx'}.",
