@@ -177,6 +177,25 @@ def quantize_dynamic_folder(folder: str | Path) -> list[Path]:
     return written
 
 
+def quantize_like_transformers_js(folder: str | Path) -> list[Path]:
+    """Write `*_quantized.onnx` twins the way transformers.js makes the catalog's (its
+    scripts/convert.py): QInt8 weights per channel, reduced range, If branches included, and the
+    attention's activation-by-activation MatMuls quantized too (no MatMulConstBOnly, which
+    onnxruntime's quantize_dynamic would otherwise turn on)."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    folder = Path(folder)
+    written = []
+    for path in sorted(folder.glob("*.onnx")):
+        if path.stem.endswith("_quantized"):
+            continue
+        twin = path.with_name(f"{path.stem}_quantized.onnx")
+        quantize_dynamic(str(path), str(twin), weight_type=QuantType.QInt8, per_channel=True, reduce_range=True,
+                         extra_options={"EnableSubgraph": True, "MatMulConstBOnly": False})
+        written.append(twin)
+    return written
+
+
 def export_legacy_decoder(hf_model_dir: str | Path, out_path: str | Path, opset: int = 14) -> Path:
     """The older decoder: inputs encoder_attention_mask, input_ids, encoder_hidden_states and
     past_key_values.{i}.decoder.key|value; outputs logits and present.{i}.decoder|encoder.key|value.
