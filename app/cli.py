@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 
 from app.shared.errors import LiveTranslatorError
@@ -55,7 +56,14 @@ def configure_logging(verbose: int) -> None:
 
 def _compose(args: argparse.Namespace) -> None:
     """Join what the stages may not import themselves: `translate` gets the model store's
-    optimiser (app.translation never imports app.model_store)."""
+    optimiser (app.translation never imports app.model_store).
+
+    The app uses transformers for tokenizers only. Where torch is installed too (the `export`
+    extra), transformers imports it with the first tokenizer: +240 MB resident for nothing
+    (docs/performance.md, 'Memory'). So every command but `models export` tells it not to."""
+    if not (args.command == "models" and getattr(args, "models_command", None) == "export"):
+        os.environ.setdefault("USE_TORCH", "0")
+        os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")  # its "no PyTorch found" notice
     if getattr(args, "prepare_graphs", False) is None:
         from app.model_store.optimized import prepare_on_stderr
 
@@ -67,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     configure_logging(args.verbose)
+    _compose(args)
     try:
         if args.self_test:
             from app.selftest import run_self_test
@@ -76,7 +85,6 @@ def main(argv: list[str] | None = None) -> int:
             from app.ui.main_window import run_app
 
             return run_app()
-        _compose(args)
         return args.run(args)
     except LiveTranslatorError as error:
         print(f"error: {error}", file=sys.stderr)

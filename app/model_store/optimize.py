@@ -399,6 +399,24 @@ def _set_nodes(graph, nodes) -> None:
     graph.node.extend(nodes)
 
 
+def externalize(source: str | Path, target: str | Path | None = None) -> Path:
+    """Write the graph at `source` to `target` (default: in place) with its weights in one
+    external-data file beside it (`<name>_data`). onnxruntime maps such a file into memory and
+    uses the weights where they lie, instead of parsing them out of the graph and copying them:
+    a session then holds about its weights once (the int8 opus-mt decoder: 129 instead of 219 MB
+    resident, docs/performance.md), and rows of an embedding never read are never loaded."""
+    import onnx
+
+    source = Path(source)
+    target = Path(target) if target else source
+    model = onnx.load(str(source))
+    data = target.with_name(target.name + "_data")
+    data.unlink(missing_ok=True)
+    onnx.save(model, str(target), save_as_external_data=True, all_tensors_to_one_file=True, location=data.name,
+              size_threshold=1024)
+    return target
+
+
 def _save(model, path: Path) -> None:
     import onnx
 

@@ -155,7 +155,7 @@ def prepare_on_stderr(folder: Path | str, direction: Direction | str, prefer_qua
 
 def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized: bool,
               graphs: dict[str, Path], entry: Path, say: Progress) -> Preparation:
-    from app.model_store.optimize import fuse_attention, share_self_cache
+    from app.model_store.optimize import externalize, fuse_attention, share_self_cache
 
     heads = config.get("decoder_attention_heads") or config.get("num_attention_heads")
     if not heads:
@@ -187,6 +187,14 @@ def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized
         if not rewritten:
             shutil.rmtree(work, ignore_errors=True)
             return _decided(entry, graphs, {}, "; ".join(notes))
+        # Weights in external-data files, which onnxruntime maps instead of copying (the
+        # encoder too, unchanged otherwise): a loaded model then holds its weights about once.
+        say("Laying out the weights for a lean load…")
+        for path in rewritten.values():
+            externalize(path)
+        encoder = _encoder_file(folder, prefer_quantized)
+        if encoder is not None:
+            rewritten["encoder_model"] = externalize(encoder, work / encoder.name)
         say("Checking the optimised model against the original…")
         mismatch = _probe(folder, direction, prefer_quantized, rewritten)
         if mismatch:
@@ -199,28 +207,29 @@ def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized
 
 
 def _probe(folder: Path, direction: Direction, prefer_quantized: bool, rewritten: dict[str, Path]) -> str:
-    """"" when the rewritten graphs give the originals' token ids on every probe, else what differed."""
+    """"" when the rewritten graphs give the originals' token ids on every probe, else what
+    differed. One model at a time: the first load's memory peak stays that of one model."""
     from app.translation import DecodeOptions, Translator
 
-    try:
-        original = Translator.load(folder, direction=direction, prefer_quantized=prefer_quantized, threads=1)
-    except Exception as error:
-        return f"the original graphs do not load ({error})"
-    try:
-        candidate = Translator.load(folder, direction=direction, prefer_quantized=prefer_quantized, threads=1,
-                                    graphs=rewritten)
-    except Exception as error:
-        return f"the rewritten graphs do not load ({type(error).__name__}: {error})"
-    for beams in (1, 4):
-        options = DecodeOptions(num_beams=beams, max_new_tokens=PROBE_TOKENS, min_new_tokens=PROBE_TOKENS, loop_window=0)
-        for text in PROBES[direction.source]:
-            try:
-                want = [s.token_ids for s in original.translate(text, options).sentences]
-                got = [s.token_ids for s in candidate.translate(text, options).sentences]
-            except Exception as error:
-                return f"the probe failed ({type(error).__name__}: {error})"
-            if want != got:
-                return f"the rewritten graphs gave other token ids on the probe ({beams} beam(s), {text!r})"
+    cases = [(beams, text) for beams in (1, 4) for text in PROBES[direction.source]]
+    ids = {}
+    for which, graphs in (("original", None), ("rewritten", rewritten)):
+        try:
+            translator = Translator.load(folder, direction=direction, prefer_quantized=prefer_quantized, threads=1,
+                                         graphs=graphs)
+        except Exception as error:
+            return f"the {which} graphs do not load ({type(error).__name__}: {error})"
+        try:
+            for beams, text in cases:
+                options = DecodeOptions(num_beams=beams, max_new_tokens=PROBE_TOKENS, min_new_tokens=PROBE_TOKENS,
+                                        loop_window=0)
+                ids[which, beams, text] = [s.token_ids for s in translator.translate(text, options).sentences]
+        except Exception as error:
+            return f"the probe failed on the {which} graphs ({type(error).__name__}: {error})"
+        del translator
+    for beams, text in cases:
+        if ids["original", beams, text] != ids["rewritten", beams, text]:
+            return f"the rewritten graphs gave other token ids on the probe ({beams} beam(s), {text!r})"
     return ""
 
 
@@ -241,6 +250,12 @@ def _decided(entry: Path, graphs: dict[str, Path], rewritten: dict[str, Path], r
         return _read_record(entry, graphs) or Preparation(reason=reason or "the cache could not be written")
     return Preparation(graphs={stem: entry / name for stem, name in record["graphs"].items()}, reason=reason,
                        entry=entry)
+
+
+def _encoder_file(folder: Path, prefer_quantized: bool) -> Path | None:
+    from app.translation.folder import find_onnx_files
+
+    return find_onnx_files(folder, prefer_quantized).get("encoder_model")
 
 
 def _read_record(entry: Path, graphs: dict[str, Path]) -> Preparation | None:
