@@ -67,16 +67,15 @@ def child(precision: str, asr_model: str, en_zh: Path, zh_en: Path) -> None:
     stages["window shown"] = rss_mb()
     from app.asr.whisper_models import load_whisper
 
-    whisper = load_whisper(asr_model)
+    loaded = [load_whisper(asr_model)]  # kept alive until the end, like the translators
     stages[f"+ Whisper {asr_model}"] = rss_mb()
     from app.model_store.optimized import load_translator
 
     int8 = precision == "int8"
-    translators = []
     for folder, direction, text in ((en_zh, "en-zh", "Good morning, everyone."), (zh_en, "zh-en", "大家早上好。")):
         translator = load_translator(folder, direction, prefer_quantized=int8)
         translator.translate(text)
-        translators.append(translator)
+        loaded.append(translator)
         stages[f"+ {direction} model, one sentence"] = rss_mb()
     stages["peak"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps(stages), flush=True)
