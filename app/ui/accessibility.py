@@ -5,6 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QAbstractSlider, QAbstractSpinBox, QComboBox, QLineEdit, QProgressBar, QScrollBar, QWidget
 
+from app.ui.i18n import translate  # noqa: E402
+
 CONTROLS = (QAbstractButton, QComboBox, QAbstractSlider, QAbstractSpinBox, QLineEdit, QProgressBar)
 
 
@@ -22,7 +24,8 @@ def name_controls(root: QWidget) -> list[QWidget]:
         if not name and parent is not None and parent.accessibleName():
             name = parent.accessibleName()  # the editor inside an editable combo box, ...
         if not name and isinstance(widget, QScrollBar):
-            name = "Vertical scroll bar" if widget.orientation() == Qt.Orientation.Vertical else "Horizontal scroll bar"
+            name = (translate("Accessibility", "Vertical scroll bar") if widget.orientation() == Qt.Orientation.Vertical
+                    else translate("Accessibility", "Horizontal scroll bar"))
         if name:
             widget.setAccessibleName(name)
         else:

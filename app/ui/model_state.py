@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.shared.languages import Direction
+from app.ui.i18n import direction_words, translate
 
 FAMILY_NAMES = {"marian": "Marian", "m2m_100": "M2M100"}
 
@@ -43,8 +43,9 @@ def find_and_check(direction: str, configured: str = "") -> ModelState:
         path = nmt_dir(direction, configured)
     except Exception as error:  # the catalog could not look: say so, stay usable
         return ModelState(direction, None, False, "missing",
-                          f"Could not look for a {Direction(direction).words} model: {error}",
-                          "Open Models… to choose a model folder.", missing=True)
+                          translate("ModelState", "Could not look for a {direction} model: {error}").format(
+                              direction=direction_words(direction), error=error),
+                          translate("ModelState", "Open Models… to choose a model folder."), missing=True)
     return check_nmt(direction, path)
 
 
@@ -56,36 +57,43 @@ def find_and_check_all(configured: dict[str, str]) -> list[ModelState]:
 
 def check_nmt(direction: str, path: str | None) -> ModelState:
     """Run the model doctor on `path` (slow: call it on a worker thread)."""
-    words = Direction(direction).words
+    words = direction_words(direction)
     if not path:
         return ModelState(direction, None, False, "missing",
-                          f"No translation model for {words}.",
-                          "Open Models… to download one or to choose a model folder.", missing=True)
+                          translate("ModelState", "No translation model for {direction}.").format(
+                              direction=words),
+                          translate("ModelState", "Open Models… to download one or to choose a model folder."), missing=True)
     if not Path(path).is_dir():
         return ModelState(direction, path, False, "missing",
-                          f"The {words} model folder {path} does not exist.",
-                          "Open Models… to choose another folder or download a model.", missing=True)
+                          translate("ModelState", "The {direction} model folder {path} does not exist.").format(
+                              direction=words, path=path),
+                          translate("ModelState", "Open Models… to choose another folder or download a model."), missing=True)
     from app.translation import inspect_model_folder
 
     try:
         report = inspect_model_folder(path)
     except Exception as error:  # the doctor itself failed: still a finding in words
         return ModelState(direction, path, False, Path(path).name,
-                          f"The {words} model in {path} cannot be read: {error}",
-                          "Choose another folder or download the model again.", str(error))
+                          translate("ModelState", "The {direction} model in {path} cannot be read: {error}").format(
+                              direction=words, path=path, error=error),
+                          translate("ModelState", "Choose another folder or download the model again."), str(error))
     finding = report.text
     name = Path(path).name
-    name = f"{FAMILY_NAMES.get(report.family, report.family or 'model')} · {name}"
+    name = f"{FAMILY_NAMES.get(report.family, report.family or translate('ModelState', 'model'))} · {name}"
     if report.can_run and direction in report.directions:
         return ModelState(direction, path, True, name, f"{words}: {name}", "", finding)
     if report.can_run:  # a good model, for the other direction (Marian folders do one)
         return ModelState(direction, path, False, name,
-                          f"The model in {path} translates {', '.join(report.directions)}, not {direction}.",
-                          "Choose a model for this direction.", finding)
-    reasons = ([f"missing {', '.join(report.missing)}"] if report.missing else []) + report.problems
+                          translate("ModelState", "The model in {path} translates {directions}, not {direction}.").format(
+                              path=path, directions=", ".join(report.directions), direction=direction),
+                          translate("ModelState", "Choose a model for this direction."), finding)
+    # The doctor's own problems (report.problems) come from the core, in English.
+    reasons = ([translate("ModelState", "missing {files}").format(files=", ".join(report.missing))] if report.missing else []) + report.problems
+    reason = reasons[0] if reasons else translate("ModelState", "see the finding")
     return ModelState(direction, path, False, name,
-                      f"The {words} model in {path} cannot be used: {reasons[0] if reasons else 'see the finding'}.",
-                      "Open Models… to choose another folder or download the model again.", finding)
+                      translate("ModelState", "The {direction} model in {path} cannot be used: {reason}.").format(
+                              direction=words, path=path, reason=reason),
+                      translate("ModelState", "Open Models… to choose another folder or download the model again."), finding)
 
 
 def pipeline_config(settings, direction: str, states: dict[str, ModelState], input_path: str | None,
