@@ -18,11 +18,12 @@ def name_controls(root: QWidget) -> list[QWidget]:
         if not isinstance(widget, CONTROLS) or widget.accessibleName():
             continue
         text = widget.text() if isinstance(widget, QAbstractButton) else ""
-        name = (text.replace("&", "").strip() or widget.toolTip().split("\n")[0].strip()
-                or widget.objectName().replace("_", " ").strip())
+        name = text.replace("&", "").strip() or widget.toolTip().split("\n")[0].strip()
         parent = widget.parentWidget()
         if not name and parent is not None and parent.accessibleName():
-            name = parent.accessibleName()  # the editor inside an editable combo box, ...
+            name = parent.accessibleName()  # the editor inside a spin box or an editable combo box, ...
+        if not name:  # Qt's own object names ("qt_spinbox_lineedit") are a last resort
+            name = widget.objectName().replace("_", " ").strip()
         if not name and isinstance(widget, QScrollBar):
             name = (translate("Accessibility", "Vertical scroll bar") if widget.orientation() == Qt.Orientation.Vertical
                     else translate("Accessibility", "Horizontal scroll bar"))
