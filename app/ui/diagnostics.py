@@ -198,7 +198,8 @@ class DiagnosticsPanel(QWidget):
         header = view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column, name in enumerate(model.columns):
-            view.setColumnWidth(column, WIDTHS.get(name, max(48, 9 * len(translate("Diagnostics", name)) + 16)))
+            # the header's own words, measured: Chinese characters are about twice as wide as Latin ones
+            view.setColumnWidth(column, WIDTHS.get(name, max(48, view.fontMetrics().horizontalAdvance(translate("Diagnostics", name)) + 20)))
         header.setSectionResizeMode(stretch_column, QHeaderView.ResizeMode.Stretch)
         return view
 

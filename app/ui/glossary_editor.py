@@ -62,6 +62,8 @@ class GlossaryEditor(QDialog):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(ENGLISH, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(CHINESE, QHeaderView.ResizeMode.Stretch)
+        for column in (ON, CASE):  # a checkbox under a header as wide as its words, in any language
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.table.verticalHeader().setVisible(False)
         self.problems = QLabel()
         self.problems.setWordWrap(True)

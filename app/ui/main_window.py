@@ -38,6 +38,7 @@ from app.ui.workers import Worker, WorkerPool
 # Joining the stage threads waits for a Whisper pass in progress (it cannot be interrupted);
 # on a loaded 2-core machine that has taken over 10 s.
 STOP_TIMEOUT_S = 60.0
+_windows: list = []  # the window run_app shows (or its rebuilt replacement)
 # Pipeline states as the status bar names them (translated where shown).
 STATE_NAMES = {"loading": QT_TRANSLATE_NOOP("MainWindow", "Loading"), "running": QT_TRANSLATE_NOOP("MainWindow", "Running"),
                "direction": QT_TRANSLATE_NOOP("MainWindow", "Direction"), "finished": QT_TRANSLATE_NOOP("MainWindow", "Finished"),
@@ -46,6 +47,7 @@ STATE_NAMES = {"loading": QT_TRANSLATE_NOOP("MainWindow", "Loading"), "running":
 
 class MainWindow(QMainWindow):
     events_shown = Signal(list)  # each batch of pipeline events, after the window has drawn it
+    replaced = Signal(object)    # the window built again in another interface language
 
     def __init__(self, store: QSettings | None = None, parent=None):
         super().__init__(parent)
@@ -149,13 +151,33 @@ class MainWindow(QMainWindow):
             menu.addAction(action)
             self.language_actions[code] = action
 
-    def set_language(self, code: str) -> None:
-        """Remember the interface language; the window is built in it at the next start."""
+    def set_language(self, code: str) -> MainWindow:
+        """Remember the interface language and apply it at once: with no session running, the
+        window is built again in that language where it stood (every text is set as it is
+        built, so rebuilding is the whole retranslation); during a session, from the next start.
+        Returns the window now showing (self, or its replacement)."""
         self.settings.language = code
         self.language_actions[code].setChecked(True)
+        if self.running() or self.stopping or self.captions.serving:  # a session or a caption page in use
+            save_settings(self.settings, self.store)
+            self.alert.show_message(translate("MainWindow", "The interface language changes when you restart Live Translator."),
+                                    "", "info", topic="language")
+            return self
+        self._remember_layout()
         save_settings(self.settings, self.store)
-        self.alert.show_message(translate("MainWindow", "The interface language changes when you restart Live Translator."),
-                                "", "info", topic="language")
+        install_translators(choose_language(None, code))
+        replacement = MainWindow(self.store)
+        replacement.audio_source, replacement.realtime = self.audio_source, self.realtime
+        replacement.show()
+        _windows[:] = [replacement]  # a top-level window lives as long as Python holds it
+        self.close()
+        self.replaced.emit(replacement)
+        return replacement
+
+    def _remember_layout(self) -> None:
+        self.settings.geometry = self.saveGeometry()
+        self.settings.splitter = self.split.saveState()
+        self.settings.direction = self.direction()
 
     def _action(self, menu, text, slot, shortcut=None) -> QAction:
         action = QAction(text, self)
@@ -499,9 +521,7 @@ class MainWindow(QMainWindow):
 
     # --- closing ----------------------------------------------------------------------------
     def closeEvent(self, event) -> None:
-        self.settings.geometry = self.saveGeometry()
-        self.settings.splitter = self.split.saveState()
-        self.settings.direction = self.direction()
+        self._remember_layout()
         save_settings(self.settings, self.store)
         pipeline, self.pipeline = self.pipeline, None
         if pipeline is not None:  # closing mid-sentence: cancel, join every stage thread
@@ -522,10 +542,11 @@ def run_app(argv: list[str] | None = None, overlay: bool = False, lang: str | No
     install_translators(choose_language(lang, load_settings().language))
     app.setWindowIcon(QIcon(str(paths.resource("icon", "live-translator.png"))))
     window = MainWindow()
+    _windows[:] = [window]
     window.show()
     if overlay:  # python -m app --overlay
         window.view_options.set_overlay_visible(True)
     quit_after_ms = paths.quit_after_ms()
     if quit_after_ms is not None:  # smoke test of packaged builds: close as a user would, after N ms
-        QTimer.singleShot(quit_after_ms, window.close)
+        QTimer.singleShot(quit_after_ms, lambda: _windows[0].close())
     return app.exec()

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFontComboBox,
     QGroupBox,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
@@ -285,11 +286,39 @@ def test_the_language_follows_the_system_unless_chosen(store):
         build_parser(["--lang", "fr"]).parse_args(["--lang", "fr"])
 
 
-def test_the_language_menu_remembers_the_choice(qtbot, store):
+def test_the_language_menu_applies_at_once(qtbot, store):
+    """With no session running the window is built again in the chosen language, where it was."""
     window = make_window(qtbot, store)
+    window.resize(760, 540)  # inside the offscreen screen (800x600): restoreGeometry keeps windows on screen
+    size = window.size()
+    replaced = []
+    window.replaced.connect(replaced.append)
     window.language_actions["zh_TW"].trigger()
-    assert load_settings(store).language == "zh_TW" and window.language_actions["zh_TW"].isChecked()
-    assert window.alert.isVisible() and "restart" in window.alert.message
+    assert load_settings(store).language == "zh_TW"
+    (rebuilt,) = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
+    qtbot.addWidget(rebuilt)
+    try:
+        assert replaced == [rebuilt] and not window.isVisible()
+        assert rebuilt.menuBar().actions()[0].text() == "檔案(&F)" and rebuilt.language_actions["zh_TW"].isChecked()
+        assert rebuilt.size().height() == size.height()  # where it stood (the width: at least its minimum in Chinese)
+        # While a caption page is served the window stays, and says when the change applies.
+        rebuilt.captions.port.setValue(free_port())
+        rebuilt.captions.set_serving(True)
+        assert rebuilt.set_language("en") is rebuilt and rebuilt.alert.isVisible()
+        assert load_settings(store).language == "en"
+        assert rebuilt.menuBar().actions()[0].text() == "檔案(&F)"
+        rebuilt.captions.set_serving(False)
+    finally:
+        install_translators("en")
+        rebuilt.close()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def test_the_command_line_opens_the_window_in_the_language_asked(tmp_path):
@@ -322,6 +351,13 @@ def clipped(root: QWidget) -> list[tuple[str, str, int, int]]:
         text = widget.text()
         if text and widget.sizeHint().width() > widget.width():
             found.append((type(widget).__name__, text, widget.sizeHint().width(), widget.width()))
+    for view in root.findChildren(QTableView):  # column headers: each name fits its column
+        header = view.horizontalHeader()
+        for column in range(header.count()):
+            if view.isVisible() and header.sectionResizeMode(column) != QHeaderView.ResizeMode.Stretch \
+                    and header.sectionSize(column) < header.sectionSizeHint(column):
+                name = view.model().headerData(column, Qt.Orientation.Horizontal)
+                found.append(("header", name, header.sectionSizeHint(column), header.sectionSize(column)))
     return found
 
 
