@@ -113,7 +113,16 @@ def downloadable(direction: str) -> list[tuple[str, str]]:
     """(key, label) of the catalog's downloadable models for `direction`."""
     from app.model_store import catalog
 
-    return [(entry.key, entry.label) for entry in catalog.for_direction(direction)]
+    return [(entry.key, catalog_label(entry.label)) for entry in catalog.for_direction(direction)]
+
+
+def catalog_label(label: str) -> str:
+    """A catalog entry's label (app.model_store, English) in the interface's language: its
+    directions translated, the model names as they are."""
+    for english, translated in (("English → Chinese", direction_words("en-zh")), ("Chinese → English", direction_words("zh-en")),
+                                ("both directions", translate("ModelState", "both directions"))):
+        label = label.replace(english, translated)
+    return label
 
 
 def download(key: str, cancel, progress, endpoint: str = "") -> str:

@@ -701,6 +701,10 @@
         <source>Open Models… to choose another folder or download the model again.</source>
         <translation>请打开“模型”菜单选择其他文件夹或重新下载模型。</translation>
     </message>
+    <message>
+        <source>both directions</source>
+        <translation>双向</translation>
+    </message>
 </context>
 <context>
     <name>ModelsBar</name>

@@ -701,6 +701,10 @@
         <source>Open Models… to choose another folder or download the model again.</source>
         <translation>請開啟「模型」選單選擇其他資料夾或重新下載模型。</translation>
     </message>
+    <message>
+        <source>both directions</source>
+        <translation>雙向</translation>
+    </message>
 </context>
 <context>
     <name>ModelsBar</name>
