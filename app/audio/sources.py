@@ -9,7 +9,6 @@ resampler, which keeps its filter state between blocks) in `read()`, off the Por
 
 from __future__ import annotations
 
-import collections
 import threading
 import time
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from app.audio.buffer import BlockBuffer
 from app.shared.audio import SAMPLE_RATE, SourceKind
 from app.shared.errors import LiveTranslatorError
 
@@ -104,21 +104,19 @@ class MicrophoneSource:
         self.device = device
         self.kind = SourceKind.MICROPHONE
         self.realtime = True
-        self.buffer_s, self.stall_s, self.start_timeout_s = buffer_s, stall_s, start_timeout_s
         self.device_info: InputDevice | None = None
         self.level = (0.0, 0.0)
-        self.overflow_s = 0.0  # audio dropped because nobody read it in time (seconds)
         self.captured_at = 0.0  # monotonic time at which the end of the last read block was recorded
         self.finished = False  # a microphone never runs out
         self._stream = None
-        self._cond = threading.Condition()
-        self._blocks: collections.deque[tuple[np.ndarray, float]] = collections.deque()
-        self._buffered = 0
+        self._buffer = BlockBuffer(buffer_s, stall_s, start_timeout_s)
         self._rate = SAMPLE_RATE
         self._resampler = None
-        self._failure: str | None = None
-        self._last_callback = 0.0
-        self._flowing = False  # the first block has arrived
+
+    @property
+    def overflow_s(self) -> float:
+        """Audio dropped because nobody read it in time (seconds)."""
+        return self._buffer.overflow_s
 
     @property
     def name(self) -> str:
@@ -130,21 +128,11 @@ class MicrophoneSource:
     def _callback(self, indata, frames, time_info, status) -> None:
         now = time.monotonic()
         mono = indata.mean(axis=1) if indata.shape[1] > 1 else indata[:, 0].copy()
-        with self._cond:
-            self._last_callback, self._flowing = now, True
-            self._blocks.append((mono, now))
-            self._buffered += len(mono)
-            while self._buffered > self.buffer_s * self._rate and len(self._blocks) > 1:
-                dropped, _ = self._blocks.popleft()
-                self._buffered -= len(dropped)
-                self.overflow_s += len(dropped) / self._rate
-            self._cond.notify()
+        self._buffer.put(mono, now)
 
     def _finished_callback(self) -> None:
-        with self._cond:
-            if self._stream is not None and self._failure is None:
-                self._failure = "the audio stream ended"
-            self._cond.notify()
+        if self._stream is not None:
+            self._buffer.fail("the audio stream ended")
 
     # -- reader thread ----------------------------------------------------------------------
     def start(self) -> None:
@@ -161,10 +149,7 @@ class MicrophoneSource:
         self.device_info = info
         self._rate = int(info.default_samplerate)
         self._resampler = av.AudioResampler(format="flt", layout="mono", rate=SAMPLE_RATE)
-        with self._cond:
-            self._blocks.clear()
-            self._buffered, self._failure = 0, None
-            self._last_callback, self._flowing = time.monotonic(), False
+        self._buffer.reset(self._rate)
         try:
             stream = sd.InputStream(device=info.index, samplerate=self._rate, channels=min(info.channels, 2),
                                     # blocksize 0: PortAudio's own choice; fixed sizes made ALSA's
@@ -182,17 +167,7 @@ class MicrophoneSource:
         """All audio recorded since the last call (16 kHz mono float32), or None if none came in time."""
         if self._stream is None:
             raise LiveTranslatorError("The microphone is not started.", "Call start() first.")
-        with self._cond:
-            if not self._blocks and self._failure is None:
-                self._cond.wait(timeout)
-            blocks = list(self._blocks)
-            self._blocks.clear()
-            self._buffered = 0
-            failure = self._failure
-            # Some devices (ALSA's pulse plugin, seen here) take ~2 s to deliver the first block.
-            limit = self.stall_s if self._flowing else self.start_timeout_s
-            if not blocks and failure is None and time.monotonic() - self._last_callback > limit:
-                failure = f"no audio for {limit:g} s"
+        blocks, failure = self._buffer.take(timeout)
         if not blocks:
             if failure is not None:
                 self._fail(failure)

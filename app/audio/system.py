@@ -19,7 +19,6 @@ soundcard connects to PulseAudio once, when it is first imported; if that server
 
 from __future__ import annotations
 
-import collections
 import logging
 import os
 import sys
@@ -29,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from app.audio.buffer import BlockBuffer
 from app.audio.sources import MicrophoneSource, level_of, list_input_devices
 from app.shared.audio import SAMPLE_RATE, SourceKind
 from app.shared.errors import LiveTranslatorError
@@ -172,21 +172,20 @@ class SystemAudioSource:
         self.kind = SourceKind.SYSTEM
         self.realtime = True
         self.finished = False
-        self.buffer_s, self.stall_s, self.start_timeout_s = buffer_s, stall_s, start_timeout_s
+        self.stall_s = stall_s
         self.device_info: SystemDevice | None = None
         self.level = (0.0, 0.0)
-        self.overflow_s = 0.0
         self.captured_at = 0.0
-        self._cond = threading.Condition()
-        self._blocks: collections.deque[tuple[np.ndarray, float]] = collections.deque()
-        self._buffered = 0
-        self._failure: str | None = None
-        self._last_block = 0.0
-        self._opened = False
-        self._flowing = False  # the first block has come (a null sink's monitor takes ~2 s, seen here)
+        self._buffer = BlockBuffer(buffer_s, stall_s, start_timeout_s)
+        self._opened = False  # the recorder is open (guarded by the buffer's condition)
         self._quit = threading.Event()
         self._thread: threading.Thread | None = None
         self._mac: MicrophoneSource | None = None
+
+    @property
+    def overflow_s(self) -> float:
+        """Audio dropped because nobody read it in time (seconds)."""
+        return self._mac.overflow_s if self._mac is not None else self._buffer.overflow_s
 
     @property
     def name(self) -> str:
@@ -209,17 +208,17 @@ class SystemAudioSource:
         except Exception as error:
             raise LiveTranslatorError(f"Could not open system audio {info.name!r}: {error}.",
                                       "Check the sound settings, or pick another output (python -m app devices).") from error
-        with self._cond:
-            self._blocks.clear()
-            self._buffered, self._failure, self._opened, self._flowing = 0, None, False, False
-            self._last_block = time.monotonic()
+        self._buffer.reset(SAMPLE_RATE)
+        with self._buffer.cond:
+            self._opened = False
         self._quit = threading.Event()
         self._thread = threading.Thread(target=self._record, args=(sc, recorder, info.id, self._quit), name="system-audio",
                                         daemon=True)
         self._thread.start()
-        with self._cond:
-            self._cond.wait_for(lambda: self._opened or self._failure is not None, 5.0)
-            failure, opened = self._failure, self._opened
+        buffer = self._buffer
+        with buffer.cond:
+            buffer.cond.wait_for(lambda: self._opened or buffer.failure is not None, 5.0)
+            failure, opened = buffer.failure, self._opened
         if not opened:
             self.stop()
             raise LiveTranslatorError(
@@ -231,10 +230,9 @@ class SystemAudioSource:
         next_check = time.monotonic() + CHECK_DEVICE_EVERY_S
         try:
             with recorder as stream:
-                with self._cond:
+                with self._buffer.cond:
                     self._opened = True
-                    self._last_block = time.monotonic()
-                    self._cond.notify_all()
+                self._buffer.alive()
                 while not quit.is_set():
                     data = stream.record(numframes=None)
                     now = time.monotonic()
@@ -243,41 +241,22 @@ class SystemAudioSource:
                         if device_id not in {m.id for m in sc.all_microphones(include_loopback=True)}:
                             raise RuntimeError("the output device was removed")
                     mono = np.asarray(data, np.float32).reshape(len(data), -1).mean(axis=1)
-                    with self._cond:
-                        if quit.is_set():
-                            break
-                        self._blocks.append((mono, now))
-                        self._buffered += len(mono)
-                        self._last_block, self._flowing = now, True
-                        while self._buffered > self.buffer_s * SAMPLE_RATE and len(self._blocks) > 1:
-                            dropped, _ = self._blocks.popleft()
-                            self._buffered -= len(dropped)
-                            self.overflow_s += len(dropped) / SAMPLE_RATE
-                        self._cond.notify_all()
+                    if quit.is_set():
+                        break
+                    self._buffer.put(mono, now)
         except Exception as error:  # soundcard raises RuntimeError when the stream fails
-            with self._cond:
-                if not quit.is_set():
-                    self._failure = str(error) or type(error).__name__
-                self._cond.notify_all()
+            if not quit.is_set():
+                self._buffer.fail(str(error) or type(error).__name__)
 
     # -- the caller's thread ----------------------------------------------------------------
     def read(self, timeout: float = 0.1) -> np.ndarray | None:
         if self._mac is not None:
             block = self._mac.read(timeout)
-            self.level, self.overflow_s, self.captured_at = self._mac.level, self._mac.overflow_s, self._mac.captured_at
+            self.level, self.captured_at = self._mac.level, self._mac.captured_at
             return block
         if self._thread is None:
             raise LiveTranslatorError("System audio is not started.", "Call start() first.")
-        with self._cond:
-            if not self._blocks and self._failure is None:
-                self._cond.wait(timeout)
-            blocks = list(self._blocks)
-            self._blocks.clear()
-            self._buffered = 0
-            failure = self._failure
-            limit = self.stall_s if self._flowing else self.start_timeout_s
-            if not blocks and failure is None and time.monotonic() - self._last_block > limit:
-                failure = f"no audio for {limit:g} s"
+        blocks, failure = self._buffer.take(timeout)
         if not blocks:
             if failure is not None:
                 self.stop()
