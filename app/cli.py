@@ -10,6 +10,7 @@ import argparse
 import importlib
 import logging
 import sys
+from collections.abc import Callable
 
 from app.shared.errors import LiveTranslatorError
 
@@ -61,16 +62,26 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     configure_logging(args.verbose)
+    return run_reporting_errors(lambda: _dispatch(args))
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.self_test:
+        from app.selftest import run_self_test
+
+        return run_self_test()
+    if args.command is None:
+        from app.ui.main_window import run_app
+
+        return run_app(overlay=args.overlay)
+    return args.run(args)
+
+
+def run_reporting_errors(command: Callable[[], int]) -> int:
+    """Run a command as the command line does: a LiveTranslatorError is printed with its hint
+    on stderr (exit status 2), Ctrl-C ends with 130; anything else is a bug and shows its traceback."""
     try:
-        if args.self_test:
-            from app.selftest import run_self_test
-
-            return run_self_test()
-        if args.command is None:
-            from app.ui.main_window import run_app
-
-            return run_app(overlay=args.overlay)
-        return args.run(args)
+        return command()
     except LiveTranslatorError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

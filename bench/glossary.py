@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from translation_speed import SENTENCES  # noqa: E402
+
 from app.shared.glossary import Glossary  # noqa: E402
 from app.translation import DecodeOptions, Translator  # noqa: E402
 
@@ -32,16 +34,7 @@ from app.translation import DecodeOptions, Translator  # noqa: E402
 # its (padded, fixture-corpus) target vocabulary can write.
 SPEED_GLOSSARY = "meeting\t会议\nweather\t天气\ntrain\t火车\nrestaurant\t饭店\nhospital\t医院\nBeijing\t北京\n" \
                  "office\t工作\nwater\t水\n"
-SPEED_SENTENCES = [
-    "Good morning everyone, and thank you for joining the meeting today.",
-    "The weather will be cold tomorrow, so please bring a warm coat with you.",
-    "I don't know whether the train leaves at nine or at ten in the evening.",
-    "We are going to eat at the new restaurant near the station after work.",
-    "Could you please tell me where the nearest hospital is?",
-    "My friend from Beijing is visiting us next week for the first time.",
-    "Please sit down and let me explain what happened yesterday at the office.",
-    "It has been raining outside all day, and the streets are full of water.",
-]
+SPEED_SENTENCES = SENTENCES  # the speed bench's sentences, each with a term of SPEED_GLOSSARY
 
 
 def term_success() -> None:

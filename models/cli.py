@@ -8,10 +8,9 @@ and the exit status (0; 2 with `error: ...` on stderr, as the app prints) are wh
 from __future__ import annotations
 
 import argparse
-import sys
 
+from app.cli import run_reporting_errors
 from app.model_store.cli import add_export_arguments
-from app.shared.errors import LiveTranslatorError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,10 +34,4 @@ def run_export(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    try:
-        return args.run(args)
-    except LiveTranslatorError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+    return run_reporting_errors(lambda: args.run(args))

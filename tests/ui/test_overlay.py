@@ -12,17 +12,9 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from app.shared import events as ev
 from app.ui.accessibility import CONTROLS, name_controls
-from app.ui.main_window import MainWindow
 from app.ui.overlay import load_overlay_settings
 from app.ui.theme import Theme
-
-
-def make_window(qtbot, store) -> MainWindow:
-    store.setValue("tts_enabled", False)
-    window = MainWindow(store)
-    qtbot.addWidget(window)
-    window.show()
-    return window
+from tests.ui.test_window import make_window
 
 
 def final(uid: int, text: str, **extra) -> ev.Translation:

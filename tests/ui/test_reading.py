@@ -2,16 +2,8 @@
 
 from app.shared.chinese import ChineseScript
 from app.ui import model_state
-from app.ui.main_window import MainWindow
 from app.ui.settings import load_settings
-
-
-def make_window(qtbot, store) -> MainWindow:
-    store.setValue("tts_enabled", False)
-    window = MainWindow(store)
-    qtbot.addWidget(window)
-    window.show()
-    return window
+from tests.ui.test_window import make_window
 
 
 def test_chinese_script_setting_is_saved_and_reaches_the_pipeline(qtbot, store):
