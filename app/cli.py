@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Callable
 
@@ -57,11 +58,28 @@ def configure_logging(verbose: int) -> None:
     logging.basicConfig(level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s", force=True)
 
 
+def _compose(args: argparse.Namespace) -> None:
+    """Join what the stages may not import themselves: `translate` gets the model store's
+    optimiser (app.translation never imports app.model_store).
+
+    The app uses transformers for tokenizers only. Where torch is installed too (the `export`
+    extra), transformers imports it with the first tokenizer: +240 MB resident for nothing
+    (docs/performance.md, 'Memory'). So every command but `models export` tells it not to."""
+    if not (args.command == "models" and getattr(args, "models_command", None) == "export"):
+        os.environ.setdefault("USE_TORCH", "0")
+        os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")  # its "no PyTorch found" notice
+    if getattr(args, "prepare_graphs", False) is None:
+        from app.model_store.optimized import prepare_on_stderr
+
+        args.prepare_graphs = prepare_on_stderr
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     configure_logging(args.verbose)
+    _compose(args)
     return run_reporting_errors(lambda: _dispatch(args))
 
 

@@ -34,6 +34,7 @@ class BenchModels:
     hf: Path  # transformers folder (PyTorch + tokenizer)
     onnx: Path  # our export (models.export defaults): merged decoder, fused attention, int8 twins
     onnx_optimum: Path  # optimum's plain split graphs (+ int8 twins), for ORTModelForSeq2SeqLM
+    onnx_catalog: Path  # the catalog's layout: plain optimum merged graphs under onnx/, transformers.js int8 twins
     ct2_fp32: Path
     ct2_int8: Path
 
@@ -150,6 +151,20 @@ def _export_plain(hf: Path, out: Path) -> None:
     export_onnx(hf, out, layouts=("split",), quantize=True, validate=False, fuse=False)
 
 
+def _export_catalog(hf: Path, out: Path) -> None:
+    """What the catalog downloads (Xenova/opus-mt-en-zh): optimum's plain graphs (merged decoder,
+    no fusion) under onnx/, with `_quantized` twins made as transformers.js makes them."""
+    from models.export import export_onnx, quantize_like_transformers_js
+
+    export_onnx(hf, out / "staging", layouts=("merged",), quantize=False, validate=False, fuse=False)
+    staged = out / "staging"
+    (out / "onnx").mkdir()
+    for item in staged.iterdir():
+        item.rename(out / "onnx" / item.name if item.suffix == ".onnx" else out / item.name)
+    staged.rmdir()
+    quantize_like_transformers_js(out / "onnx")
+
+
 def _convert_ct2(hf: Path, out: Path, quantization: str | None) -> None:
     import ctranslate2
 
@@ -163,7 +178,8 @@ def build(log=print) -> BenchModels:
         log(f"building random-weight model in {hf} ...")
     _build_into(hf, _build_hf)
     exports = {}
-    for name, export in (("onnx-ours-v3", _export_ours), ("onnx-optimum-v2", _export_plain)):
+    for name, export in (("onnx-ours-v3", _export_ours), ("onnx-optimum-v2", _export_plain),
+                         ("onnx-catalog-v1", _export_catalog)):
         if not _built(root / name):
             log(f"exporting ONNX to {root / name} ...")
         exports[name] = _build_into(root / name, lambda tmp, export=export: export(hf, tmp))
@@ -173,6 +189,7 @@ def build(log=print) -> BenchModels:
             log(f"converting for CTranslate2 ({name}) ...")
         ct2[name] = _build_into(root / name, lambda tmp, q=quantization: _convert_ct2(hf, tmp, q))
     return BenchModels(hf=hf, onnx=exports["onnx-ours-v3"], onnx_optimum=exports["onnx-optimum-v2"],
+                       onnx_catalog=exports["onnx-catalog-v1"],
                        ct2_fp32=ct2["ct2-fp32"], ct2_int8=ct2["ct2-int8"])
 
 

@@ -3,8 +3,13 @@
     .venv/bin/python bench/translation_speed.py --quick     # a couple of minutes
     .venv/bin/python bench/translation_speed.py             # the table in docs/performance.md
 
-Builds (once, cached) the full-size opus-mt-en-zh architecture with random weights, our ONNX
-export of it and its CTranslate2 conversion (bench_model.py). Each engine runs in its own
+Builds (once, cached) the full-size opus-mt-en-zh architecture with random weights, a replica
+of what the catalog downloads (optimum's plain merged graphs under onnx/, int8 twins made as
+transformers.js makes them), our own export of it and its CTranslate2 conversion
+(bench_model.py). "ours" runs the catalog replica (`--layout export`: our export), loaded as the
+app loads it after a first load: optimised, from the cache. The first load (optimisation
+included), a later load and the peak RSS of `python -m app translate` are measured first, in
+their own processes, with an empty cache. Each engine runs in its own
 worker process (so peak memory and load time are its own); the main process sends the same
 sentence to each worker in turn, rotating the order, so background load hits all alike.
 Output length is forced (min = max new tokens) because random weights make EOS meaningless.
@@ -158,8 +163,10 @@ def row_line(row, others) -> str:
 
 
 def report(results, infos, wanted, args, models) -> None:
-    print("\nModel: opus-mt-en-zh architecture, random weights, ours exported by models.export "
-          "(merged, fused attention, shared self-attention cache), optimum's by optimum (split); "
+    ours = ("the catalog replica (optimum's merged graphs, transformers.js int8 twins), optimised by the app on "
+            "first load" if args.layout == "catalog" else "exported by models.export (merged, fused attention, "
+            "shared self-attention cache)")
+    print(f"\nModel: opus-mt-en-zh architecture, random weights; ours: {ours}; optimum's graphs by optimum (split); "
           f"{engines.THREADS} intra-op threads everywhere; {len(args.sentences)} sentences x {args.repeats} "
           f"repeats, interleaved; load average at start {args.load_at_start}; peers' threads "
           f"{'passive (no spinning)' if args.passive_peers else 'as they come (spinning)'}.")
@@ -221,6 +228,49 @@ def report(results, infos, wanted, args, models) -> None:
             print(f"| {precision} | {name} | {fmt(load_s, 2)} | {fmt(info.get('peak_rss_mb'), 0)} |")
 
 
+def first_loads(folder: Path, precisions: list[str]) -> list[dict]:
+    """`python -m app translate` on the folder with an empty optimisation cache, twice per
+    precision: the first load (optimises), then a later one (from the cache); wall time and the
+    process's peak RSS."""
+    import shutil
+    import subprocess
+
+    cache = Path(os.environ["LIVE_TRANSLATOR_CACHE"])
+    shutil.rmtree(cache / "optimized", ignore_errors=True)
+    code = ("import resource, sys; from app.cli import main; rc = main(sys.argv[1:]); "
+            "sys.stderr.write(f'PEAK_RSS_KB {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'); sys.exit(rc)")
+    rows = []
+    for precision in precisions:
+        int8 = precision == "int8"
+        weights = sum(p.stat().st_size for p in (folder / "onnx").glob("*_quantized.onnx" if int8 else "*.onnx")
+                      if int8 or not p.stem.endswith("_quantized"))
+        for which in ("first load (optimises)", "later load (cache)"):
+            command = [sys.executable, "-c", code, "translate", "--model", str(folder), "--direction", "en-zh",
+                       "--max-new-tokens", "8", "--json", SENTENCES[0]] + (["--quantized"] if int8 else [])
+            start = time.perf_counter()
+            done = subprocess.run(command, cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True)
+            seconds = time.perf_counter() - start
+            if done.returncode != 0:
+                print(f"[{precision}] translate failed:\n{done.stderr}", file=sys.stderr)
+                continue
+            peak = next(int(line.split()[1]) for line in done.stderr.splitlines() if line.startswith("PEAK_RSS_KB"))
+            rows.append({"precision": precision, "which": which, "s": seconds, "peak_rss_mb": peak / 1024,
+                         "weights_mb": weights / 2**20, "stderr": done.stderr.strip().splitlines()[:-1]})
+            print(f"[{precision}] {which}: {seconds:.1f} s, peak RSS {peak / 1024:.0f} MB", file=sys.stderr, flush=True)
+    return rows
+
+
+def report_first_loads(rows) -> None:
+    print("\n`python -m app translate` (8 tokens) on the catalog replica, each in its own process; the process's "
+          "wall time (Python start-up and imports included) and peak RSS; target RSS = 1.2 x weights + 150 MB:\n")
+    print("| precision | load | s | peak RSS MB | weights on disk MiB | target MB | what it said |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        said = "; ".join(line for line in r["stderr"] if not line.startswith(("WARNING", "INFO")))[:120]
+        print(f"| {r['precision']} | {r['which']} | {r['s']:.1f} | {r['peak_rss_mb']:.0f} | {r['weights_mb']:.0f} | "
+              f"{1.2 * r['weights_mb'] * 2**20 / 1e6 + 150:.0f} | {said} |")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="2 sentences, 1 repeat, fewer rows")
@@ -231,13 +281,21 @@ def main(argv=None) -> int:
     parser.add_argument("--passive-peers", action="store_true",
                         help="peers' threads sleep instead of spinning too (OMP_WAIT_POLICY=PASSIVE for "
                              "CTranslate2/PyTorch, allow_spinning=0 for optimum): fairer on a busy machine")
+    parser.add_argument("--layout", choices=("catalog", "export"), default="catalog",
+                        help="what 'ours' runs: the catalog replica, optimised on first load (default), or our export")
+    parser.add_argument("--no-first-load", action="store_true", help="skip the first-load and memory rows")
     args = parser.parse_args(argv)
     os.environ["OMP_NUM_THREADS"] = str(engines.THREADS)  # before any worker imports torch / CTranslate2
     if args.passive_peers:
         os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
     models = build(log=lambda m: print(m, file=sys.stderr, flush=True))
+    # The app's cache (optimised graphs) for this benchmark only; the workers inherit it.
+    os.environ["LIVE_TRANSLATOR_CACHE"] = str(models.hf.parent / "app-cache")
     paths = {"hf": models.hf, "onnx": models.onnx, "onnx_optimum": models.onnx_optimum,
-             "ct2_fp32": models.ct2_fp32, "ct2_int8": models.ct2_int8}
+             "onnx_catalog": models.onnx_catalog, "ct2_fp32": models.ct2_fp32, "ct2_int8": models.ct2_int8,
+             "ours": "onnx_catalog" if args.layout == "catalog" else "onnx"}
+    loads = [] if args.no_first_load or args.layout != "catalog" else first_loads(models.onnx_catalog,
+                                                                                    args.precisions.split(","))
     wanted = [e for e in args.engines.split(",") if e]
     long = STEP_LATE + 4  # long enough to time step 100
     if args.quick:
@@ -253,6 +311,8 @@ def main(argv=None) -> int:
         r, infos[precision] = measure(precision, rows, args.sentences, args.repeats, paths, wanted)
         results += r
     report(results, infos, wanted, args, models)
+    if loads:
+        report_first_loads(loads)
     print(f"\nload average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 

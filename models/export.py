@@ -69,7 +69,7 @@ def export_onnx(
     One layout: `out_dir` is the model folder. Several: one folder per layout, `out_dir/<layout>`.
     `quantize` adds `*_quantized.onnx` int8 twins (the "onnx-subdir" layout always has them).
     `fuse` rewrites the decoders' attention blocks into MultiHeadAttention nodes, and the cached
-    self-attention into GroupQueryAttention over a shared cache buffer (models.optimize: same
+    self-attention into GroupQueryAttention over a shared cache buffer (app.model_store.optimize: same
     outputs, faster steps); False keeps optimum's graphs as they are.
     """
     hf_model_dir, out_dir = Path(hf_model_dir), Path(out_dir)
@@ -85,7 +85,7 @@ def export_onnx(
         staging = Path(tmp)
         export_optimum(hf_model_dir, staging, validate=validate)
         if fuse:  # before any layout or int8 twin is made from the staged graphs
-            from models.optimize import fuse_attention_folder, share_self_cache_folder
+            from app.model_store.optimize import fuse_attention_folder, share_self_cache_folder
 
             fuse_attention_folder(staging, config_dir=hf_model_dir)
             share_self_cache_folder(staging)
@@ -173,6 +173,25 @@ def quantize_dynamic_folder(folder: str | Path) -> list[Path]:
         # EnableSubgraph: the merged decoder's weights are used inside its If branches, which
         # quantize_dynamic otherwise skips (the "_quantized" twin came out fp32, 368 MB for opus-mt).
         quantize_dynamic(str(path), str(twin), weight_type=QuantType.QInt8, extra_options={"EnableSubgraph": True})
+        written.append(twin)
+    return written
+
+
+def quantize_like_transformers_js(folder: str | Path) -> list[Path]:
+    """Write `*_quantized.onnx` twins the way transformers.js makes the catalog's (its
+    scripts/convert.py): QInt8 weights per channel, reduced range, If branches included, and the
+    attention's activation-by-activation MatMuls quantized too (no MatMulConstBOnly, which
+    onnxruntime's quantize_dynamic would otherwise turn on)."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    folder = Path(folder)
+    written = []
+    for path in sorted(folder.glob("*.onnx")):
+        if path.stem.endswith("_quantized"):
+            continue
+        twin = path.with_name(f"{path.stem}_quantized.onnx")
+        quantize_dynamic(str(path), str(twin), weight_type=QuantType.QInt8, per_channel=True, reduce_range=True,
+                         extra_options={"EnableSubgraph": True, "MatMulConstBOnly": False})
         written.append(twin)
     return written
 

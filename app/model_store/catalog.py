@@ -21,11 +21,39 @@ DIRECTIONS = ("en-zh", "zh-en")
 BUNDLED_MODELS_DIR = bundled_models_dir()
 
 
+# The commit each catalog repo is fetched at (`revision=` to huggingface_hub), so a repo that
+# changes under its `main` cannot change what the app downloads. The ids must be read from the hub
+# (each repo's "Files and versions" page: the latest commit's full 40-hex id); this build had no
+# access to it, so they are empty and those repos are fetched at `main` until filled in.
+PINNED: dict[str, str | None] = {
+    "Xenova/opus-mt-en-zh": None,
+    "Helsinki-NLP/opus-mt-en-zh": None,
+    "onnx-community/opus-mt-zh-en": None,
+    "Xenova/m2m100_418M": None,
+    "facebook/m2m100_418M": None,
+}
+
+
+def pinned_revision(repo: str) -> str | None:
+    return PINNED.get(repo)
+
+
 @dataclass(frozen=True)
 class HubFile:
     repo: str
     path: str               # path inside the repo, and inside the model folder
     optional: bool = False  # fetched when present; its absence is not an error
+
+
+def with_external_data(files: tuple[HubFile, ...]) -> tuple[HubFile, ...]:
+    """Each graph followed by its external-data file (`x.onnx_data`, what optimum writes for a
+    graph over protobuf's 2 GB limit), fetched when the repo has it."""
+    out = []
+    for f in files:
+        out.append(f)
+        if f.path.endswith(".onnx"):
+            out.append(HubFile(f.repo, f.path + "_data", optional=True))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -46,10 +74,11 @@ def _marian(onnx_repo: str, tokenizer_repo: str, quantized: bool, root_files: tu
     suffix = "_quantized" if quantized else ""
     graphs = tuple(HubFile(onnx_repo, f"onnx/{name}{suffix}.onnx") for name in ("encoder_model", "decoder_model_merged"))
     tokenizer = tuple(HubFile(tokenizer_repo, name) for name in root_files)
-    return (HubFile(onnx_repo, "config.json"),) + tokenizer + graphs
+    return (HubFile(onnx_repo, "config.json"),) + tokenizer + with_external_data(graphs)
 
 
 _EN_ZH_TOKENIZER = ("source.spm", "target.spm", "vocab.json", "tokenizer_config.json", "generation_config.json")
+# (the repo's tokenizer.json is not fetched: with source.spm + target.spm beside it the app never reads it)
 _ZH_EN_FILES = ("source.spm", "target.spm", "vocab.json", "generation_config.json")
 _M2M100_TOKENIZER = tuple(
     HubFile("facebook/m2m100_418M", name)
@@ -71,27 +100,27 @@ CATALOG: tuple[CatalogEntry, ...] = (
     CatalogEntry(
         "opus-mt-zh-en-int8", "Marian opus-mt Chinese → English (int8, ~115 MB)", ("zh-en",),
         _marian("onnx-community/opus-mt-zh-en", "onnx-community/opus-mt-zh-en", True,
-                _ZH_EN_FILES + ("tokenizer.json",)) + (HubFile("onnx-community/opus-mt-zh-en", "tokenizer_config.json", True),),
+                _ZH_EN_FILES) + (HubFile("onnx-community/opus-mt-zh-en", "tokenizer_config.json", True),),
         115, "Helsinki-NLP/opus-mt-zh-en (CC-BY 4.0), ONNX by onnx-community/opus-mt-zh-en",
     ),
     CatalogEntry(
         "opus-mt-zh-en", "Marian opus-mt Chinese → English (fp32, ~450 MB)", ("zh-en",),
         _marian("onnx-community/opus-mt-zh-en", "onnx-community/opus-mt-zh-en", False,
-                _ZH_EN_FILES + ("tokenizer.json",)) + (HubFile("onnx-community/opus-mt-zh-en", "tokenizer_config.json", True),),
+                _ZH_EN_FILES) + (HubFile("onnx-community/opus-mt-zh-en", "tokenizer_config.json", True),),
         450, "Helsinki-NLP/opus-mt-zh-en (CC-BY 4.0), ONNX by onnx-community/opus-mt-zh-en",
     ),
     CatalogEntry(
         "m2m100-418M-int8", "M2M100 418M, both directions (int8, ~630 MB)", ("en-zh", "zh-en"),
-        (HubFile("Xenova/m2m100_418M", "config.json"),) + _M2M100_TOKENIZER + tuple(
+        (HubFile("Xenova/m2m100_418M", "config.json"),) + _M2M100_TOKENIZER + with_external_data(tuple(
             HubFile("Xenova/m2m100_418M", f"onnx/{name}_quantized.onnx") for name in ("encoder_model", "decoder_model_merged")
-        ),
+        )),
         630, "facebook/m2m100_418M (MIT), ONNX by Xenova/m2m100_418M",
     ),
     CatalogEntry(
         "m2m100-418M", "M2M100 418M, both directions (fp32, ~2.5 GB)", ("en-zh", "zh-en"),
-        (HubFile("Xenova/m2m100_418M", "config.json"),) + _M2M100_TOKENIZER + tuple(
+        (HubFile("Xenova/m2m100_418M", "config.json"),) + _M2M100_TOKENIZER + with_external_data(tuple(
             HubFile("Xenova/m2m100_418M", f"onnx/{name}.onnx") for name in ("encoder_model", "decoder_model_merged")
-        ),
+        )),
         2500, "facebook/m2m100_418M (MIT), ONNX by Xenova/m2m100_418M",
     ),
 )

@@ -48,15 +48,17 @@ def files_for(key_or_repo: str) -> tuple[catalog.HubFile, ...]:
         return catalog.entry(key_or_repo).files
     check_repo_id(key_or_repo)
     side = tuple(catalog.HubFile(key_or_repo, name, optional=True) for name in REPO_SIDE_FILES)
-    return side + tuple(catalog.HubFile(key_or_repo, name) for name in REPO_GRAPHS)
+    return side + catalog.with_external_data(tuple(catalog.HubFile(key_or_repo, name) for name in REPO_GRAPHS))
 
 
 def download(key_or_repo: str, dest: str | Path | None = None, progress: Progress | None = None,
              endpoint: str | None = None, revision: str = "main") -> Path:
-    """Fetch a model folder into `dest` (default: the user model folder); returns `dest`."""
+    """Fetch a model folder into `dest` (default: the user model folder); returns `dest`.
+    Catalog repos are fetched at their pinned commit (catalog.PINNED); `revision` is for the rest."""
     files = files_for(key_or_repo)  # first: a bad name is refused before any folder is made
     dest = Path(dest) if dest is not None else catalog.model_dest(key_or_repo)
-    sizes = {f: _remote_size(f, endpoint, revision) for f in files}  # also checks all exist, before any download
+    revisions = {f: catalog.pinned_revision(f.repo) or revision for f in files}
+    sizes = {f: _remote_size(f, endpoint, revisions[f]) for f in files}  # also checks all exist, before any download
     wanted = [f for f in files if sizes[f] is not None]
     total = sum(sizes[f] for f in wanted)
     done = 0
@@ -65,7 +67,7 @@ def download(key_or_repo: str, dest: str | Path | None = None, progress: Progres
 
     for hub_file in wanted:
         with _bytes_reported(lambda n, base=done: progress and progress(base + n, total)):
-            _fetch(hub_file, dest, endpoint, revision)
+            _fetch(hub_file, dest, endpoint, revisions[hub_file])
         done += sizes[hub_file]
         if progress:
             progress(done, total)
@@ -116,6 +118,10 @@ def _hub_errors(hub_file: catalog.HubFile, endpoint: str | None):
         raise LiveTranslatorError(f"The model hub at {where} has no repository '{hub_file.repo}'.",
                                   "Check the name (owner/name), or choose a model from `python -m app models list`.") from None
     except RevisionNotFoundError:
+        if catalog.pinned_revision(hub_file.repo):
+            raise LiveTranslatorError(
+                f"{hub_file.repo} no longer has commit {catalog.pinned_revision(hub_file.repo)}, which the catalog pins.",
+                "Update the commit in app/model_store/catalog.py PINNED (or download the repo by its id).") from None
         raise LiveTranslatorError(f"{hub_file.repo} has no such revision.", "Use the default revision (main).") from None
     except LocalEntryNotFoundError:  # (a subclass of EntryNotFoundError) offline and nothing on disk
         raise unreachable from None

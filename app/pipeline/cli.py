@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, models: dict, out) -> int:
+    from app.model_store.optimized import prepare_on_stderr
     from app.pipeline import Pipeline, PipelineConfig
     from app.pipeline.conversation import Conversation, ConversationConfig
 
@@ -129,7 +130,8 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
         config = ConversationConfig(direction=args.direction, nmt_models=models, asr_model=args.asr_model,
                                     microphone=args.device, system_device=args.system_device,
                                     tts_enabled=not args.no_tts, spoken=frozenset(SPOKEN_CHOICES[args.speak]),
-                                    tts_out=args.tts_out, glossary=args.glossary, chinese=args.chinese)
+                                    tts_out=args.tts_out, glossary=args.glossary, chinese=args.chinese,
+                                    prepare_graphs=prepare_on_stderr)
         session = Conversation(config, on_event=observe)
     else:
         from app.audio.devices import parse_device
@@ -139,7 +141,7 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
                                 input_device=parse_device(args.device),
                                 realtime=args.realtime or args.input is None,
                                 tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False,
-                                glossary=args.glossary, chinese=args.chinese)
+                                glossary=args.glossary, chinese=args.chinese, prepare_graphs=prepare_on_stderr)
         session = Pipeline(config, on_event=observe)
     with stop:
         try:

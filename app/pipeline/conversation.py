@@ -52,6 +52,7 @@ class ConversationConfig:
     transcript_path: str | Path | None = None
     glossary: Any = None  # see PipelineConfig
     chinese: str = "simplified"  # see PipelineConfig
+    prepare_graphs: Any = None  # see PipelineConfig
 
     def lane(self, speaker: Speaker) -> PipelineConfig:
         """The PipelineConfig of one side."""
@@ -65,7 +66,7 @@ class ConversationConfig:
             decode_overrides=dict(self.decode_overrides),
             translate_partials=self.translate_partials, emit_steps=self.emit_steps,
             mute_while_speaking=self.mute_while_speaking, save_transcript=False, glossary=self.glossary,
-            chinese=self.chinese)
+            chinese=self.chinese, prepare_graphs=self.prepare_graphs)
 
 
 class Conversation:

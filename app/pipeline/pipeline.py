@@ -81,6 +81,9 @@ class PipelineConfig:
     chinese: str = "simplified"  # script of all Chinese shown, spoken and saved (app.shared.chinese)
     source_confidence: bool = False  # mark the words Whisper was unsure of (slower finals: RecognizerOptions)
     calm: str = "agree"  # how provisional translations settle: agree | force | off (app/pipeline/calm.py; bench/calm_text.py)
+    # (folder, direction, prefer_quantized) -> {stem: path}: optimised graphs to load instead of
+    # the folder's (app.model_store.optimized.prepare_graphs); None loads the folder as it is.
+    prepare_graphs: Callable[[str | Path, Direction, bool], dict[str, Path]] | None = None
 
 
 @dataclass
@@ -491,7 +494,9 @@ class Pipeline:
             from app.translation import Translator
 
             self._emit(Status(state=State.LOADING, detail=f"translation model {folder}"))
-            self._translators[direction] = Translator.load(folder, direction=direction, chinese=self.config.chinese)
+            graphs = self.config.prepare_graphs(folder, direction, False) if self.config.prepare_graphs else None
+            self._translators[direction] = Translator.load(folder, direction=direction, chinese=self.config.chinese,
+                                                           graphs=graphs)
             return self._translators[direction]
         except Exception as error:
             self._translator_errors[direction] = getattr(error, "message", None) or str(error)

@@ -1,5 +1,5 @@
 """`python -m app translate --model DIR --direction en-zh|zh-en [--beams N] [--max-new-tokens N]
-[--verify] [--json] [--glossary FILE ...]
+[--verify] [--json] [--quantized] [--no-optimize] [--glossary FILE ...]
 [--chinese simplified|traditional|hongkong] TEXT...`: one translation per input (plain), or one JSON object per line."""
 
 from __future__ import annotations
@@ -22,12 +22,16 @@ def add_parser(subparsers) -> None:
     p.add_argument("--verify", action="store_true", help="recompute every step without the cache; report max_abs_diff")
     p.add_argument("--json", action="store_true", help="one JSON object per input, with per-step diagnostics")
     p.add_argument("--quantized", action="store_true", help="prefer *_quantized.onnx files when the folder has them")
+    p.add_argument("--no-optimize", action="store_true",
+                   help="load the folder's graphs as they are (no optimised copy from the cache)")
     p.add_argument("--glossary", action="append", default=[], metavar="FILE",
                    help="a glossary (english<TAB>chinese per line) whose terms the translation must use; repeatable")
     p.add_argument("--chinese", choices=CHINESE_SCRIPTS, default="simplified",
                    help="script of translations into Chinese: simplified, traditional (Taiwan) or hongkong")
     p.add_argument("text", nargs="+", metavar="TEXT", help="texts to translate (each is one input)")
-    p.set_defaults(run=run)
+    # prepare_graphs(folder, direction, prefer_quantized) -> {stem: path}: the optimised graphs,
+    # handed in by app/cli.py (the model store does it; this package never imports it).
+    p.set_defaults(run=run, prepare_graphs=None)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,8 +49,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"warning: TEXT {n} holds bytes that are not UTF-8; each is translated as U+FFFD (�)",
                   file=sys.stderr)
     glossary = load_glossaries(args.glossary)
+    prepare = None if args.no_optimize else args.prepare_graphs
+    graphs = prepare(args.model, args.direction, args.quantized) if prepare else None
     translator = Translator.load(args.model, direction=args.direction, prefer_quantized=args.quantized,
-                                 chinese=args.chinese)
+                                 chinese=args.chinese, graphs=graphs)
     options = DecodeOptions(num_beams=args.beams, max_new_tokens=args.max_new_tokens, verify=args.verify,
                             glossary=glossary)
     for text in args.text:

@@ -21,22 +21,42 @@ from app.translation.tokenization import PromptCodec, read_json, tokenizer_files
 
 FAMILIES = {"marian": "Marian (opus-mt)", "m2m_100": "M2M100"}
 DECODER_FILES = ("decoder_model_merged", "decoder_model", "decoder_with_past_model")
+# transformers.js' other weight variants (onnx-community repos of 2024 ship them beside
+# `_quantized`). onnxruntime's CPU provider runs the integer ones (MatMulInteger, MatMulNBits,
+# MatMulBnb4); they are used, in this order, when a folder has neither plain nor `_quantized`
+# files. The half-precision ones are made for WebGPU: refused, naming what to use instead.
+INT8_VARIANTS = ("_quantized", "_int8", "_uint8")
+CPU_VARIANTS = INT8_VARIANTS + ("_q4", "_bnb4")
+GPU_VARIANTS = ("_fp16", "_q4f16")
+
+
+def variant_of(path: Path) -> str:
+    """"" for a plain graph, else its suffix ("_quantized", "_q4", ...)."""
+    return next((v for v in CPU_VARIANTS + GPU_VARIANTS if path.stem.endswith(v)), "")
 
 
 def find_onnx_files(folder: Path, prefer_quantized: bool = False) -> dict[str, Path]:
     """{"encoder_model": path, "decoder_model_merged": path, ...} for the first of folder, folder/onnx
-    that holds an encoder. Plain files win unless prefer_quantized; a lone twin is used either way."""
+    that holds an encoder. Plain files win unless prefer_quantized; a lone twin is used either way,
+    then the other CPU variants (_int8, _uint8, _q4, _bnb4)."""
     for where in (folder, folder / "onnx"):
         found = {}
         for stem in ("encoder_model",) + DECODER_FILES:
             plain, quantized = where / f"{stem}.onnx", where / f"{stem}_quantized.onnx"
             options = [quantized, plain] if prefer_quantized else [plain, quantized]
+            options += [where / f"{stem}{v}.onnx" for v in CPU_VARIANTS[1:]]
             chosen = next((p for p in options if p.is_file()), None)
             if chosen:
                 found[stem] = chosen
         if "encoder_model" in found:
             return found
     return {}
+
+
+def gpu_only_variants(folder: Path) -> list[str]:
+    """The half-precision encoder files of a folder that has no CPU variant: what to refuse."""
+    return sorted(p.name for where in (folder, folder / "onnx") for v in GPU_VARIANTS
+                  for p in where.glob(f"encoder_model{v}.onnx"))
 
 
 def _lang(code: str | None) -> str | None:
@@ -84,7 +104,7 @@ class LoadedModel:
 
     @property
     def quantized(self) -> bool:
-        return any(p.stem.endswith("_quantized") for p in self.files.values())
+        return any(variant_of(p) for p in self.files.values())
 
     @property
     def vocab_size(self) -> int | None:
@@ -104,8 +124,11 @@ def model_root(folder: Path | str) -> Path:
     return folder
 
 
-def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int | None = None) -> LoadedModel:
-    """Open a model folder's sessions; any problem raises LiveTranslatorError naming it."""
+def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int | None = None,
+               graphs: dict[str, Path] | None = None) -> LoadedModel:
+    """Open a model folder's sessions; any problem raises LiveTranslatorError naming it.
+    `graphs` ({"decoder_model_merged": path, ...}) replaces some of the folder's ONNX files by
+    other copies of them (the optimised ones in the cache, app.model_store.optimized)."""
     folder = model_root(folder)
     if folder.is_file():
         raise LiveTranslatorError(f"{folder} is a file, not a model folder.",
@@ -122,6 +145,15 @@ def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int 
             "Use an opus-mt-en-zh / opus-mt-zh-en or m2m100 model.",
         )
     files = find_onnx_files(folder, prefer_quantized)
+    files.update({stem: Path(path) for stem, path in (graphs or {}).items() if stem in files})
+    if "encoder_model" not in files and gpu_only_variants(folder):
+        found = gpu_only_variants(folder)
+        raise LiveTranslatorError(
+            f"{folder} holds only half-precision graphs ({', '.join(found)}), made for WebGPU in a browser; "
+            "onnxruntime on the CPU runs them poorly or not at all.",
+            "Download the same repo's int8 files instead (onnx/encoder_model_quantized.onnx and "
+            "onnx/decoder_model_merged_quantized.onnx), or its plain fp32 ones (encoder_model.onnx, decoder_model_merged.onnx).",
+        )
     if "encoder_model" not in files:
         raise LiveTranslatorError(
             f"No encoder_model.onnx in {folder} or {folder / 'onnx'}.",
@@ -222,7 +254,7 @@ def _inspect(report: ModelFolderReport, probe: bool) -> None:
     report.family = family if isinstance(family, str) else None
     onnx = find_onnx_files(folder) if folder.is_dir() else {}
     report.quantized_available = bool(find_onnx_files(folder, prefer_quantized=True)) and any(
-        p.stem.endswith("_quantized") for p in find_onnx_files(folder, prefer_quantized=True).values())
+        variant_of(p) for p in find_onnx_files(folder, prefer_quantized=True).values())
     if folder.is_dir():
         if not config:
             report.missing.append("config.json")

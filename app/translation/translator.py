@@ -218,9 +218,11 @@ class Translator:
 
     @classmethod
     def load(cls, model_dir: Path | str, direction: Direction | str = Direction.EN_ZH, prefer_quantized: bool = False,
-             threads: int | None = None, chinese: ChineseScript | str = ChineseScript.SIMPLIFIED) -> Translator:
+             threads: int | None = None, chinese: ChineseScript | str = ChineseScript.SIMPLIFIED,
+             graphs: dict[str, Path] | None = None) -> Translator:
+        """`graphs`: ONNX files to use instead of the folder's own (see folder.load_model)."""
         direction = Direction.parse(direction)
-        model = load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads)
+        model = load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads, graphs=graphs)
         if direction not in model.directions:
             raise LiveTranslatorError(
                 f"{model.folder} holds a {model.directions[0]} model; it cannot translate {direction}.",

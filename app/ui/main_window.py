@@ -202,7 +202,8 @@ class MainWindow(QMainWindow):
         configured = {d.value: self.settings.nmt_dir(d) for d in Direction}
         for direction, path in configured.items():
             self.models_bar.set_checking(direction, path)
-        worker = Worker(model_state.find_and_check_all, configured)
+        worker = Worker(model_state.find_and_check_all, configured, with_progress=True)
+        worker.progress.connect(lambda message, _: self.statusBar().showMessage(str(message), 10000))
         worker.finished.connect(self._models_checked)
         self.pool.start(worker)
         self.models_bar.set_asr(self.settings.asr_model)

@@ -40,7 +40,7 @@ def nmt_dir(direction: str, configured: str = "") -> str | None:
     return str(found) if found else None
 
 
-def find_and_check(direction: str, configured: str = "") -> ModelState:
+def find_and_check(direction: str, configured: str = "", progress=None) -> ModelState:
     """The model for `direction` and the doctor's finding on it (slow: use a worker)."""
     try:
         path = nmt_dir(direction, configured)
@@ -48,17 +48,19 @@ def find_and_check(direction: str, configured: str = "") -> ModelState:
         return ModelState(direction, None, False, "missing",
                           f"Could not look for a {Direction(direction).words} model: {error}",
                           "Open Models… to choose a model folder.", missing=True)
-    return check_nmt(direction, path)
+    return check_nmt(direction, path, progress)
 
 
-def find_and_check_all(configured: dict[str, str]) -> list[ModelState]:
+def find_and_check_all(configured: dict[str, str], progress=None) -> list[ModelState]:
     """Both directions, one after the other: loading tokenizers from two threads at once
     can fail inside transformers' lazy imports ("cannot import name MarianTokenizer")."""
-    return [find_and_check(direction, path) for direction, path in configured.items()]
+    return [find_and_check(direction, path, progress) for direction, path in configured.items()]
 
 
-def check_nmt(direction: str, path: str | None) -> ModelState:
-    """Run the model doctor on `path` (slow: call it on a worker thread)."""
+def check_nmt(direction: str, path: str | None, progress=None) -> ModelState:
+    """Run the model doctor on `path`, then optimise a usable model for this computer on its
+    first check (app.model_store.optimized; slow: call it on a worker thread). `progress(message,
+    None)` hears how the optimisation goes."""
     words = Direction(direction).words
     if not path:
         return ModelState(direction, None, False, "missing",
@@ -81,7 +83,7 @@ def check_nmt(direction: str, path: str | None) -> ModelState:
     name = Path(path).name
     name = f"{FAMILY_NAMES.get(report.family, report.family or 'model')} · {name}"
     if report.can_run and direction in report.directions:
-        return ModelState(direction, path, True, name, f"{words}: {name}", "", finding)
+        return ModelState(direction, path, True, name, f"{words}: {name}", "", finding + _optimised(path, direction, progress))
     if report.can_run:  # a good model, for the other direction (Marian folders do one)
         return ModelState(direction, path, False, name,
                           f"The model in {path} translates {', '.join(report.directions)}, not {direction}.",
@@ -90,6 +92,17 @@ def check_nmt(direction: str, path: str | None) -> ModelState:
     return ModelState(direction, path, False, name,
                       f"The {words} model in {path} cannot be used: {reasons[0] if reasons else 'see the finding'}.",
                       "Open Models… to choose another folder or download the model again.", finding)
+
+
+def _optimised(path: str, direction: str, progress) -> str:
+    """The optimisation's outcome as a line of the finding (made now on first use, else cached)."""
+    from app.model_store.optimized import prepare
+
+    try:
+        done = prepare(path, direction, progress=(lambda message: progress(message, None)) if progress else None)
+    except Exception as error:  # the model still runs as it is
+        return f"\nOptimised copy: none ({error})"
+    return "\nOptimised copy: " + ("in the cache" if done.optimized else f"none, runs as it is ({done.reason})")
 
 
 def pipeline_config(settings, direction: str, states: dict[str, ModelState], input_path: str | None,
@@ -108,7 +121,9 @@ def pipeline_config(settings, direction: str, states: dict[str, ModelState], inp
                 path = None
             if path:
                 models[d.value] = path
-    return PipelineConfig(direction=direction, nmt_models=models, asr_model=settings.asr_model,
+    from app.model_store.optimized import prepare_graphs
+
+    return PipelineConfig(direction=direction, nmt_models=models, asr_model=settings.asr_model, prepare_graphs=prepare_graphs,
                           input_path=input_path, realtime=realtime, tts_enabled=settings.tts_enabled,
                           verify=settings.verify, input_device=settings.input_device or None,
                           chinese=settings.chinese or "simplified", source_confidence=settings.mark_unsure_source)

@@ -67,7 +67,7 @@ def test_layout_files_and_names(family, layout):
     base = ["encoder_attention_mask", "input_ids", "encoder_hidden_states"]
     if (onnx_dir / "decoder_model_merged.onnx").is_file():
         ins, outs = names(onnx_dir / "decoder_model_merged.onnx")
-        shared_cache = ["seqlens_k", "total_sequence_length"] if layout == "merged-fused" else []  # ours: models.optimize
+        shared_cache = ["seqlens_k", "total_sequence_length"] if layout == "merged-fused" else []  # ours: app.model_store.optimize
         assert ins == base + [n for i in range(LAYERS) for n in past("decoder")[2 * i:2 * i + 2] + past("encoder")[2 * i:2 * i + 2]] + \
             ["use_cache_branch"] + shared_cache
         assert outs == ["logits"] + present("decoder", "encoder")

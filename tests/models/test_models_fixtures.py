@@ -50,7 +50,7 @@ def test_rebuilt_model_exports_to_the_committed_graphs(rebuilt, tmp_path):
     assert set(made[0].onnx_files) == {"encoder_model.onnx", "decoder_model_merged.onnx",
                                        "encoder_model_quantized.onnx", "decoder_model_merged_quantized.onnx"}
     assert not list(tmp_path.rglob("*.safetensors")) and not list(tmp_path.rglob("*.bin"))  # no torch weights
-    # attention is fused and the self-attention cache shared by default (models.optimize), before
+    # attention is fused and the self-attention cache shared by default (app.model_store.optimize), before
     # the int8 twin is made from it
     for name in ("decoder_model_merged.onnx", "decoder_model_merged_quantized.onnx"):
         merged = onnx.load(str(tmp_path / "out" / "merged" / name)).graph

@@ -1,4 +1,4 @@
-"""models.optimize: attention fusion changes how the decoders compute, never what they compute."""
+"""app.model_store.optimize: attention fusion changes how the decoders compute, never what they compute."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import onnxruntime as ort
 import pytest
 from conftest import FIXTURES, references
 
+from app.model_store.optimize import fuse_attention, fuse_attention_folder, share_self_cache, share_self_cache_folder
 from app.translation import DecodeOptions, Translator
 from models.export import quantize_dynamic_folder
-from models.optimize import fuse_attention, fuse_attention_folder, share_self_cache, share_self_cache_folder
 
 FAMILIES = ("marian-en-zh", "marian-zh-en", "m2m100")
 LAYERS = 2  # fixture models: 2 decoder layers, each with self- and cross-attention

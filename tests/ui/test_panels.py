@@ -136,3 +136,33 @@ def test_transcript_follows_the_talk_unless_scrolled_back(qtbot):
     view.show_final(99, "a new sentence")
     qtbot.wait(50)
     assert bar.value() == 0
+
+
+def test_the_window_optimises_a_plain_model_on_its_check_and_says_so(qtbot, store, tmp_path, monkeypatch):
+    """The models check optimises a plain optimum folder on first use (progress in the status
+    bar, the outcome in the finding) and finds it in the cache the next time."""
+    import shutil
+
+    from app.ui.main_window import MainWindow
+    from tests.ui.conftest import random_model
+
+    monkeypatch.setenv("LIVE_TRANSLATOR_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "plain-en-zh"
+    shutil.copytree(random_model("en-zh"), folder)
+    store.setValue("nmt_en_zh", str(folder))
+    store.setValue("nmt_zh_en", str(random_model("zh-en")))
+    store.setValue("tts_enabled", False)
+    messages = []
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    window.statusBar().messageChanged.connect(messages.append)
+    window.show()
+    qtbot.waitUntil(lambda: len(window.models_bar.states) == 2, timeout=120000)
+    assert any(m.startswith("Optimising plain-en-zh") for m in messages), messages
+    assert "Optimised copy: in the cache" in window.models_bar.states["en-zh"].finding
+    assert len(list((tmp_path / "cache" / "optimized").iterdir())) == 2  # one per direction's model
+    messages.clear()
+    window.refresh_models()
+    qtbot.waitUntil(lambda: len(window.models_bar.states) == 2, timeout=120000)
+    assert not any(m.startswith("Optimising") for m in messages)
+    assert "Optimised copy: in the cache" in window.models_bar.states["en-zh"].finding

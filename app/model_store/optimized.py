@@ -1,0 +1,309 @@
+"""A user's model folder, optimised for onnxruntime on first load, in the cache.
+
+Models from the catalog are plain optimum exports (Xenova, onnx-community), with int8 twins that
+transformers.js made. They run 1.2-2x slower than the graphs `models export` writes. On first
+load `prepare` applies the same rewrites to the decoder graphs the app would load (attention
+fused, self-attention cache shared in place: app.model_store.optimize), writes the results to
+cache_dir()/optimized/<key>/, and checks them on a probe against the originals: the same token
+ids, greedy and beam 4. If a rewrite does not apply or the ids differ, the folder's own graphs
+are used and the reason is logged and kept. The user's folder is only read.
+
+The key is a hash of each source graph's name, size, modification time and first and last MiB,
+with the rewrite's version: a changed graph gets a new entry (and the old one is removed), an
+unchanged one is found again without reading more than that.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from app.shared.languages import Direction, Language
+from app.shared.paths import cache_dir
+
+log = logging.getLogger(__name__)
+
+VERSION = 1  # of the rewrites and of the record: a change re-optimises every model
+RECORD = "optimized.json"
+HEAD_BYTES = 1 << 20
+# Probe sentences per source language: decoded greedy and with 4 beams, forced to PROBE_TOKENS
+# tokens (EOS cannot end it early), by the original graphs and by the rewritten ones.
+PROBES = {
+    Language.EN: ("Could you please tell me where the nearest train station is?", "Good morning, everyone."),
+    Language.ZH: ("请问最近的火车站在哪里？", "大家早上好。"),
+}
+PROBE_TOKENS = 16
+_locks: dict[str, threading.Lock] = {}
+_locks_guard = threading.Lock()
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Preparation:
+    """What `prepare` found: the optimised graphs to load instead of the folder's, or why none."""
+
+    graphs: dict[str, Path] = field(default_factory=dict)  # stem -> optimised copy; empty: the folder's own
+    reason: str = ""  # why the folder's own graphs are used ("" when optimised)
+    reused: bool = False  # taken from the cache: nothing was rewritten this time
+    entry: Path | None = None  # the cache entry
+
+    @property
+    def optimized(self) -> bool:
+        return bool(self.graphs)
+
+
+def optimized_root() -> Path:
+    return cache_dir() / "optimized"
+
+
+def graphs_to_load(folder: Path, prefer_quantized: bool) -> dict[str, Path]:
+    """The decoder graphs `load_model` would open for this folder (the ones worth rewriting)."""
+    from app.translation.folder import find_onnx_files
+
+    files = find_onnx_files(folder, prefer_quantized)
+    if "decoder_model_merged" in files:
+        return {"decoder_model_merged": files["decoder_model_merged"]}
+    return {s: files[s] for s in ("decoder_model", "decoder_with_past_model") if s in files}
+
+
+def source_key(graphs: dict[str, Path]) -> str:
+    digest = hashlib.sha256(f"v{VERSION} onnxruntime {_ort_version()}".encode())
+    for stem, path in sorted(graphs.items()):
+        for part in [path, *_external_data(path)]:
+            stat = part.stat()
+            digest.update(f"{stem} {part.name} {stat.st_size} {stat.st_mtime_ns}".encode())
+            with part.open("rb") as f:
+                digest.update(f.read(HEAD_BYTES))
+                if stat.st_size > 2 * HEAD_BYTES:
+                    f.seek(-HEAD_BYTES, os.SEEK_END)
+                    digest.update(f.read())
+    return digest.hexdigest()[:32]
+
+
+def prepare(folder: Path | str, direction: Direction | str, prefer_quantized: bool = False,
+            progress: Progress | None = None) -> Preparation:
+    """The optimised graphs for `folder` (made now on first load, else taken from the cache), or
+    the reason the folder's own graphs are to be used. Never raises for a graph it cannot
+    rewrite; a folder the app cannot load at all gives an empty Preparation (loading it then
+    reports what is wrong)."""
+    from app.translation.folder import model_root
+
+    folder = model_root(folder)
+    say = progress or (lambda message: None)
+    try:
+        graphs = graphs_to_load(folder, prefer_quantized)
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return Preparation(reason="not a model folder the app can load")
+    if not graphs:
+        return Preparation(reason="no decoder graph")
+    key = source_key(graphs)
+    entry = optimized_root() / key
+    with _lock(key):
+        found = _read_record(entry, graphs)
+        if found is not None:
+            if found.reason:
+                log.info("%s: using the folder's own graphs (%s; decided on first load)", folder, found.reason)
+            return found
+        say(f"Optimising {folder.name} for this computer (first load only)…")
+        started = time.monotonic()
+        result = _optimise(folder, config, Direction.parse(direction), prefer_quantized, graphs, entry, say)
+        if result.reason and all(n.endswith("already optimised") for n in result.reason.split("; ")):
+            log.info("%s: %s", folder, result.reason)
+            say(f"{folder.name}: already optimised.")
+        elif result.reason:
+            log.warning("%s: not optimised, using its own graphs: %s", folder, result.reason)
+            say(f"{folder.name}: not optimised ({result.reason}); using it as it is.")
+        else:
+            log.info("%s: optimised in %.1f s into %s", folder, time.monotonic() - started, entry)
+            say(f"{folder.name}: optimised in {time.monotonic() - started:.0f} s.")
+        return result
+
+
+def load_translator(folder: Path | str, direction: Direction | str, prefer_quantized: bool = False,
+                    threads: int | None = None, optimize: bool = True, progress: Progress | None = None):
+    """Translator.load on the optimised graphs when there are some (see prepare)."""
+    from app.translation import Translator
+
+    graphs = prepare(folder, direction, prefer_quantized, progress).graphs if optimize else {}
+    return Translator.load(folder, direction=direction, prefer_quantized=prefer_quantized, threads=threads,
+                           graphs=graphs)
+
+
+def prepare_graphs(folder: Path | str, direction: Direction | str, prefer_quantized: bool = False) -> dict[str, Path]:
+    """prepare() as PipelineConfig.prepare_graphs wants it: the graphs to load instead, or none."""
+    return prepare(folder, direction, prefer_quantized).graphs
+
+
+def prepare_on_stderr(folder: Path | str, direction: Direction | str, prefer_quantized: bool = False) -> dict[str, Path]:
+    """prepare() for a command: progress lines on stderr (stdout is the command's output)."""
+    import sys
+
+    return prepare(folder, direction, prefer_quantized, progress=lambda m: sys.stderr.write(m + "\n")).graphs
+
+
+# -- the work ---------------------------------------------------------------------------------
+
+def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized: bool,
+              graphs: dict[str, Path], entry: Path, say: Progress) -> Preparation:
+    from app.model_store.optimize import externalize, fuse_attention, share_self_cache
+
+    heads = config.get("decoder_attention_heads") or config.get("num_attention_heads")
+    if not heads:
+        return _decided(entry, graphs, {}, "config.json names no decoder_attention_heads")
+    work = entry.with_name(f"{entry.name}.partial-{os.getpid()}-{threading.get_ident()}")
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    try:
+        rewritten, notes = {}, []
+        for stem, source in graphs.items():
+            say(f"Rewriting {source.name}…")
+            copy = work / source.name
+            for part in [source, *_external_data(source)]:
+                shutil.copyfile(part, work / part.name)
+            try:
+                fused = fuse_attention(copy, int(heads))
+                shared = share_self_cache(copy) if fused else 0
+            except Exception as error:  # a graph the rewrite trips on: keep the original
+                log.debug("rewriting %s failed", source, exc_info=True)
+                notes.append(f"{source.name}: the rewrite failed ({type(error).__name__}: {error})")
+                continue
+            if fused:
+                rewritten[stem] = copy
+                log.info("%s: %d attention blocks fused, %d self-attention caches shared", source.name, fused, shared)
+            elif _has_fused_attention(copy):
+                notes.append(f"{source.name}: already optimised")
+            else:
+                notes.append(f"{source.name}: no attention block the rewrite knows (another exporter's graph?)")
+        if not rewritten:
+            shutil.rmtree(work, ignore_errors=True)
+            return _decided(entry, graphs, {}, "; ".join(notes))
+        # Weights in external-data files, which onnxruntime maps instead of copying (the
+        # encoder too, unchanged otherwise): a loaded model then holds its weights about once.
+        say("Laying out the weights for a lean load…")
+        for path in rewritten.values():
+            externalize(path)
+        encoder = _encoder_file(folder, prefer_quantized)
+        if encoder is not None:
+            rewritten["encoder_model"] = externalize(encoder, work / encoder.name)
+        say("Checking the optimised model against the original…")
+        mismatch = _probe(folder, direction, prefer_quantized, rewritten)
+        if mismatch:
+            shutil.rmtree(work, ignore_errors=True)
+            return _decided(entry, graphs, {}, mismatch)
+        return _decided(entry, graphs, rewritten, "", work=work)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+
+
+def _probe(folder: Path, direction: Direction, prefer_quantized: bool, rewritten: dict[str, Path]) -> str:
+    """"" when the rewritten graphs give the originals' token ids on every probe, else what
+    differed. One model at a time: the first load's memory peak stays that of one model."""
+    from app.translation import DecodeOptions, Translator
+
+    cases = [(beams, text) for beams in (1, 4) for text in PROBES[direction.source]]
+    ids = {}
+    for which, graphs in (("original", None), ("rewritten", rewritten)):
+        try:
+            translator = Translator.load(folder, direction=direction, prefer_quantized=prefer_quantized, threads=1,
+                                         graphs=graphs)
+        except Exception as error:
+            return f"the {which} graphs do not load ({type(error).__name__}: {error})"
+        try:
+            for beams, text in cases:
+                options = DecodeOptions(num_beams=beams, max_new_tokens=PROBE_TOKENS, min_new_tokens=PROBE_TOKENS,
+                                        loop_window=0)
+                ids[which, beams, text] = [s.token_ids for s in translator.translate(text, options).sentences]
+        except Exception as error:
+            return f"the probe failed on the {which} graphs ({type(error).__name__}: {error})"
+        del translator
+    for beams, text in cases:
+        if ids["original", beams, text] != ids["rewritten", beams, text]:
+            return f"the rewritten graphs gave other token ids on the probe ({beams} beam(s), {text!r})"
+    return ""
+
+
+def _decided(entry: Path, graphs: dict[str, Path], rewritten: dict[str, Path], reason: str,
+             work: Path | None = None) -> Preparation:
+    """Keep the decision (optimised graphs, or the reason not to) in the cache entry."""
+    record = {"version": VERSION, "sources": {stem: str(path) for stem, path in graphs.items()},
+              "graphs": {stem: path.name for stem, path in rewritten.items()}, "reason": reason}
+    target = work or entry.with_name(f"{entry.name}.partial-{os.getpid()}-{threading.get_ident()}")
+    target.mkdir(parents=True, exist_ok=True)
+    (target / RECORD).write_text(json.dumps(record, indent=1), encoding="utf-8")
+    _forget_older(entry, graphs)
+    shutil.rmtree(entry, ignore_errors=True)
+    try:
+        target.rename(entry)
+    except OSError:  # another process finished first: use its entry
+        shutil.rmtree(target, ignore_errors=True)
+        return _read_record(entry, graphs) or Preparation(reason=reason or "the cache could not be written")
+    return Preparation(graphs={stem: entry / name for stem, name in record["graphs"].items()}, reason=reason,
+                       entry=entry)
+
+
+def _encoder_file(folder: Path, prefer_quantized: bool) -> Path | None:
+    from app.translation.folder import find_onnx_files
+
+    return find_onnx_files(folder, prefer_quantized).get("encoder_model")
+
+
+def _read_record(entry: Path, graphs: dict[str, Path]) -> Preparation | None:
+    try:
+        record = json.loads((entry / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    made = {stem: entry / name for stem, name in record.get("graphs", {}).items()}
+    if record.get("version") != VERSION or not all(p.is_file() for p in made.values()) or not (made or record.get("reason")):
+        return None
+    return Preparation(graphs=made, reason=record.get("reason", ""), reused=True, entry=entry)
+
+
+def _forget_older(entry: Path, graphs: dict[str, Path]) -> None:
+    """Remove entries made from an earlier version of the same files (the source changed)."""
+    sources = {stem: str(path) for stem, path in graphs.items()}
+    for other in entry.parent.glob("*"):
+        if other == entry or ".partial-" in other.name:
+            continue
+        try:
+            if json.loads((other / RECORD).read_text(encoding="utf-8")).get("sources") == sources:
+                shutil.rmtree(other, ignore_errors=True)
+        except (OSError, ValueError):
+            continue
+
+
+def _external_data(path: Path) -> list[Path]:
+    """The external-data files beside a graph (`x.onnx_data`, `x.onnx.data`, `x.onnx_data_1`…)."""
+    return sorted(p for p in path.parent.glob(f"{path.name}*") if p != path and p.is_file()
+                  and p.name[len(path.name):].startswith(("_data", ".data")))
+
+
+def _has_fused_attention(path: Path) -> bool:
+    import onnx
+
+    model = onnx.load(str(path), load_external_data=False)
+    ops = {n.op_type for n in model.graph.node}
+    ops |= {n.op_type for node in model.graph.node for a in node.attribute if a.type == onnx.AttributeProto.GRAPH
+            for n in a.g.node}
+    return bool(ops & {"MultiHeadAttention", "GroupQueryAttention", "Attention"})
+
+
+def _lock(key: str) -> threading.Lock:
+    with _locks_guard:
+        return _locks.setdefault(key, threading.Lock())
+
+
+def _ort_version() -> str:
+    import onnxruntime
+
+    return onnxruntime.__version__

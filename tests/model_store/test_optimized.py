@@ -1,0 +1,194 @@
+"""app.model_store.optimized: a user's plain optimum folder is optimised on first load, in the
+cache, checked against the original on a probe, reused, invalidated on change, never written."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import onnx
+import pytest
+
+from app.model_store.optimized import prepare
+from app.translation import DecodeOptions, Translator
+
+from .conftest import FIXTURES
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("LIVE_TRANSLATOR_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "optimized"
+
+
+def user_copy(tmp_path, family: str, layout: str) -> Path:
+    folder = tmp_path / "user" / family / layout
+    shutil.copytree(FIXTURES / family / layout, folder)
+    return folder
+
+
+def fingerprint(folder: Path) -> dict[str, tuple[str, int]]:
+    """Every file of a folder: content hash and modification time."""
+    return {str(p.relative_to(folder)): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def reference_sources(family: str, direction: str) -> list[str]:
+    refs = json.loads((FIXTURES / family / "references.json").read_text(encoding="utf-8"))
+    cases = next(d for d in refs["directions"] if d["direction"] == direction)["cases"]
+    return [r["text"] for r in cases[0]["results"]]
+
+
+def ops(path: Path) -> set[str]:
+    model = onnx.load(str(path))
+    found = {n.op_type for n in model.graph.node}
+    return found | {n.op_type for node in model.graph.node for a in node.attribute
+                    if a.type == onnx.AttributeProto.GRAPH for n in a.g.node}
+
+
+def transformers_js_twins(folder: Path) -> None:
+    """Remake the folder's int8 twins the way transformers.js makes them (its scripts/convert.py):
+    QInt8 per channel, reduced range, subgraphs included, the attention's activation MatMuls too."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    for twin in sorted((folder / "onnx").glob("*_quantized.onnx")):
+        plain = twin.with_name(twin.name.replace("_quantized", ""))
+        quantize_dynamic(str(plain), str(twin), weight_type=QuantType.QInt8, per_channel=True, reduce_range=True,
+                         extra_options={"EnableSubgraph": True, "MatMulConstBOnly": False})
+
+
+CASES = [("marian-en-zh", "merged", "en-zh", False), ("marian-zh-en", "split", "zh-en", False),
+         ("marian-zh-en", "onnx-subdir", "zh-en", True), ("m2m100", "onnx-subdir", "en-zh", True),
+         ("m2m100", "merged", "zh-en", False)]
+
+
+@pytest.mark.parametrize("family,layout,direction,quantized", CASES)
+def test_the_optimised_graphs_give_the_original_token_ids_and_the_folder_is_untouched(
+        tmp_path, family, layout, direction, quantized):
+    folder = user_copy(tmp_path, family, layout)
+    before = fingerprint(folder)
+    done = prepare(folder, direction, prefer_quantized=quantized)
+    assert done.optimized, done.reason
+    assert done.reason == "" and not done.reused
+    for stem, path in done.graphs.items():
+        assert path.is_relative_to(done.entry) and folder not in path.parents
+        assert (stem + ("_quantized" if quantized else "")) == path.stem
+        assert stem == "encoder_model" or "MultiHeadAttention" in ops(path)
+        # weights outside the graph: onnxruntime maps them instead of copying them
+        assert path.with_name(path.name + "_data").stat().st_size > 10_000
+    assert "encoder_model" in done.graphs
+    assert any("GroupQueryAttention" in ops(p) for p in done.graphs.values())  # the cached step shares its cache
+    original = Translator.load(folder, direction, prefer_quantized=quantized)
+    optimised = Translator.load(folder, direction, prefer_quantized=quantized, graphs=done.graphs)
+    assert optimised.model.decoders.first_sig != original.model.decoders.first_sig or len(done.graphs) == 1
+    for beams in (1, 4):
+        for text in reference_sources(family, direction):
+            options = DecodeOptions(num_beams=beams, max_new_tokens=24)
+            assert optimised.translate(text, options).token_ids == original.translate(text, options).token_ids, text
+    assert fingerprint(folder) == before
+
+
+def test_later_loads_reuse_the_cache_and_a_changed_graph_is_optimised_again(tmp_path, cache):
+    folder = user_copy(tmp_path, "marian-en-zh", "merged")
+    first = prepare(folder, "en-zh")
+    made = {stem: path.stat().st_mtime_ns for stem, path in first.graphs.items()}
+    again = prepare(folder, "en-zh")
+    assert again.reused and again.graphs == first.graphs
+    assert {stem: path.stat().st_mtime_ns for stem, path in again.graphs.items()} == made  # not rewritten
+    # The user replaces the decoder (a re-download, another export): same name, other bytes.
+    decoder = folder / "decoder_model_merged.onnx"
+    model = onnx.load(str(decoder))
+    model.doc_string = "re-exported"
+    onnx.save(model, str(decoder))
+    changed = prepare(folder, "en-zh")
+    assert changed.optimized and not changed.reused and changed.entry != first.entry
+    assert not first.entry.exists()  # the entry made from the old graph is gone
+    assert sorted(p.name for p in cache.iterdir()) == [changed.entry.name]
+    # Touching the file (same bytes, new time) counts as a change too: the key is cheap, not clever.
+    os.utime(decoder, ns=(decoder.stat().st_atime_ns, decoder.stat().st_mtime_ns + 10**9))
+    assert not prepare(folder, "en-zh").reused
+
+
+@pytest.mark.parametrize("family,layout,direction,why", [
+    ("marian-en-zh", "merged-fused", "en-zh", "already optimised"),
+    ("marian-en-zh", "legacy", "en-zh", "no attention block the rewrite knows"),
+])
+def test_a_graph_the_rewrite_does_not_apply_to_is_used_as_it_is_with_a_reason(
+        tmp_path, caplog, family, layout, direction, why):
+    caplog.set_level("INFO", logger="app.model_store.optimized")
+    folder = user_copy(tmp_path, family, layout)
+    before = fingerprint(folder)
+    done = prepare(folder, direction)
+    assert not done.optimized and why in done.reason
+    assert why in caplog.text
+    assert prepare(folder, direction).reused  # the decision is kept: no second attempt
+    assert fingerprint(folder) == before
+    assert Translator.load(folder, direction, graphs=done.graphs).translate("Hello.").text  # runs as it is
+
+
+def agreement(a: list[int], b: list[int]) -> float:
+    return sum(x == y for x, y in zip(a, b)) / max(len(a), len(b), 1)
+
+
+def test_transformers_js_int8_twins_are_optimised_when_the_probe_agrees(tmp_path):
+    # Their attention ran on 8-bit scores and probabilities; fused, it runs in float. So the ids
+    # are the original's on the probe (or the rewrite would not be used), and elsewhere at least
+    # as close to the fp32 model's as the original int8 graph's were.
+    folder = user_copy(tmp_path, "marian-zh-en", "onnx-subdir")
+    transformers_js_twins(folder)
+    assert "MatMulInteger" in ops(folder / "onnx" / "decoder_model_merged_quantized.onnx")
+    done = prepare(folder, "zh-en", prefer_quantized=True)
+    assert done.optimized, done.reason
+    fused = ops(done.graphs["decoder_model_merged"])
+    assert {"MultiHeadAttention", "GroupQueryAttention"} <= fused
+    fp32 = Translator.load(folder, "zh-en")
+    original = Translator.load(folder, "zh-en", prefer_quantized=True)
+    optimised = Translator.load(folder, "zh-en", prefer_quantized=True, graphs=done.graphs)
+    options = DecodeOptions(max_new_tokens=24)
+    scores = {"original": 0.0, "optimised": 0.0}
+    for text in reference_sources("marian-zh-en", "zh-en"):
+        want = fp32.translate(text, options).token_ids
+        scores["original"] += agreement(original.translate(text, options).token_ids, want)
+        scores["optimised"] += agreement(optimised.translate(text, options).token_ids, want)
+    assert scores["optimised"] >= scores["original"], scores
+
+
+def test_a_rewrite_whose_ids_differ_on_the_probe_is_not_used(tmp_path, caplog):
+    # transformers.js' int8 attention quantizes the scores and the softmax to 8 bits; the fused
+    # attention computes them in float. On this random-weight model that changes a token on the
+    # probe, so the original is kept, and the log says why.
+    folder = user_copy(tmp_path, "m2m100", "onnx-subdir")
+    transformers_js_twins(folder)
+    done = prepare(folder, "en-zh", prefer_quantized=True)
+    assert not done.optimized
+    assert "other token ids on the probe" in done.reason and "other token ids on the probe" in caplog.text
+    assert prepare(folder, "en-zh", prefer_quantized=True).reused
+
+
+def test_translate_optimises_on_first_load_and_says_so_on_stderr(tmp_path, cache):
+    folder = user_copy(tmp_path, "marian-en-zh", "onnx-subdir")
+    env = {**os.environ, "LIVE_TRANSLATOR_CACHE": str(cache.parent)}
+    command = [sys.executable, "-m", "app", "translate", "--model", str(folder), "--direction", "en-zh", "--quantized",
+               "--json", "Hello, everyone."]
+
+    def run(*extra):
+        done = subprocess.run(command[:-1] + list(extra) + command[-1:], cwd=REPO, env=env, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout), done.stderr
+
+    first, first_err = run()
+    assert "Optimising onnx-subdir" in first_err and "optimised in" in first_err
+    assert len(list(cache.iterdir())) == 1
+    second, second_err = run()
+    assert "Optimising" not in second_err
+    plain, _ = run("--no-optimize")
+    ids = [s["token_ids"] for s in first["sentences"]]
+    assert ids == [s["token_ids"] for s in second["sentences"]] == [s["token_ids"] for s in plain["sentences"]]
