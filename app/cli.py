@@ -31,6 +31,8 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="live-translator", description=__doc__.splitlines()[0])
     parser.add_argument("--self-test", action="store_true", help="check that every part of the app works, then exit")
     parser.add_argument("--overlay", action="store_true", help="open the window with the subtitle overlay shown")
+    parser.add_argument("--lang", choices=("en", "zh_CN", "zh_TW"),
+                        help="the window's language (default: the setting in View > Interface language, else the system's)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     # Only import the module of the command being run: start-up stays fast.
     wanted = next((a for a in argv if not a.startswith("-")), None)
@@ -91,7 +93,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command is None:
         from app.ui.main_window import run_app
 
-        return run_app(overlay=args.overlay)
+        return run_app(overlay=args.overlay, lang=args.lang)
     return args.run(args)
 
 

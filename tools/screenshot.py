@@ -2,7 +2,7 @@
 
     .venv/bin/python tools/screenshot.py [--out docs/screenshot.png] [--direction en-zh]
         [--recording FILE.wav] [--nmt-model DIR] [--asr-model NAME|DIR] [--text "..."]
-        [--verify] [--theme system|light|dark] [--overlay]
+        [--verify] [--theme system|light|dark] [--overlay] [--lang en|zh_CN|zh_TW]
 
 --overlay films the subtitle overlay over another window (a stand-in for a video call) instead
 of the main window; under Xvfb it runs Debian's xcompmgr, so the overlay's translucency is
@@ -48,6 +48,7 @@ def parse_args(argv=None):
     parser.add_argument("--verify", action="store_true", help="show the verify column filled in")
     parser.add_argument("--theme", default="light", choices=("system", "light", "dark"))
     parser.add_argument("--overlay", action="store_true", help="film the subtitle overlay over another window")
+    parser.add_argument("--lang", default="en", choices=("en", "zh_CN", "zh_TW"), help="the window's interface language")
     return parser.parse_args(argv)
 
 
@@ -102,6 +103,9 @@ def film(args) -> int:
         speak(args.text or DEFAULT_TEXT[args.direction], VOICE[args.direction], recording)
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
+    from app.ui.i18n import install_translators
+
+    install_translators(args.lang)
     store = QSettings(str(work / "settings.ini"), QSettings.Format.IniFormat)
     store.setValue("direction", args.direction)
     store.setValue("tts_enabled", False)

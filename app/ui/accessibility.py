@@ -5,6 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QAbstractSlider, QAbstractSpinBox, QComboBox, QLineEdit, QProgressBar, QScrollBar, QWidget
 
+from app.ui.i18n import translate  # noqa: E402
+
 CONTROLS = (QAbstractButton, QComboBox, QAbstractSlider, QAbstractSpinBox, QLineEdit, QProgressBar)
 
 
@@ -16,13 +18,15 @@ def name_controls(root: QWidget) -> list[QWidget]:
         if not isinstance(widget, CONTROLS) or widget.accessibleName():
             continue
         text = widget.text() if isinstance(widget, QAbstractButton) else ""
-        name = (text.replace("&", "").strip() or widget.toolTip().split("\n")[0].strip()
-                or widget.objectName().replace("_", " ").strip())
+        name = text.replace("&", "").strip() or widget.toolTip().split("\n")[0].strip()
         parent = widget.parentWidget()
         if not name and parent is not None and parent.accessibleName():
-            name = parent.accessibleName()  # the editor inside an editable combo box, ...
+            name = parent.accessibleName()  # the editor inside a spin box or an editable combo box, ...
+        if not name:  # Qt's own object names ("qt_spinbox_lineedit") are a last resort
+            name = widget.objectName().replace("_", " ").strip()
         if not name and isinstance(widget, QScrollBar):
-            name = "Vertical scroll bar" if widget.orientation() == Qt.Orientation.Vertical else "Horizontal scroll bar"
+            name = (translate("Accessibility", "Vertical scroll bar") if widget.orientation() == Qt.Orientation.Vertical
+                    else translate("Accessibility", "Horizontal scroll bar"))
         if name:
             widget.setAccessibleName(name)
         else:

@@ -7,6 +7,7 @@ import html
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from app.shared.errors import LiveTranslatorError
+from app.ui.i18n import translate
 
 STYLES = {
     "error": "background:#fdecea; color:#8e1c1c; border:1px solid #e57373;",
@@ -16,10 +17,11 @@ STYLES = {
 
 
 def describe(error: BaseException) -> tuple[str, str]:
-    """(message, hint) for any exception; LiveTranslatorError carries both."""
+    """(message, hint) for any exception; LiveTranslatorError carries both. The core's own
+    messages stay in English (it has no Qt); what the window adds is translated."""
     if isinstance(error, LiveTranslatorError):
         return error.message, error.hint
-    return f"{type(error).__name__}: {error}", "This is a bug; the window keeps running."
+    return f"{type(error).__name__}: {error}", translate("Alerts", "This is a bug; the window keeps running.")
 
 
 class AlertBanner(QWidget):
@@ -29,6 +31,8 @@ class AlertBanner(QWidget):
         self.label.setWordWrap(True)
         self.label.setOpenExternalLinks(False)
         self.close_button = QPushButton("✕")
+        self.close_button.setToolTip(translate("Alerts", "Dismiss"))
+        self.close_button.setAccessibleName(translate("Alerts", "Dismiss"))
         self.close_button.setFlat(True)
         self.close_button.setFixedWidth(28)
         self.close_button.clicked.connect(self.hide)

@@ -25,10 +25,11 @@ from PySide6.QtWidgets import (
 
 from app.captions import CaptionServer
 from app.shared.errors import LiveTranslatorError
+from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 
 DEFAULT_PORT = 8765
-WHO = [("This computer only (OBS, a second screen)", "127.0.0.1"),
-       ("Phones and computers on this network (with an access key)", "0.0.0.0")]
+WHO = [(QT_TRANSLATE_NOOP("CaptionsPanel", "This computer only (OBS, a second screen)"), "127.0.0.1"),
+       (QT_TRANSLATE_NOOP("CaptionsPanel", "Phones and computers on this network (with an access key)"), "0.0.0.0")]  # translated where shown
 
 
 def qr_pixmap(text: str, scale: int = 6) -> QPixmap:
@@ -47,35 +48,35 @@ class CaptionsPanel(QDialog):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.setWindowTitle("Live captions in a browser")
+        self.setWindowTitle(translate("CaptionsPanel", "Live captions in a browser"))
         self.server: CaptionServer | None = None
 
         self.who = QComboBox()
         for label, host in WHO:
-            self.who.addItem(label, host)
+            self.who.addItem(translate("CaptionsPanel", label), host)
         self.port = QSpinBox()
         self.port.setRange(1024, 65535)
         self.port.setValue(DEFAULT_PORT)
-        self.who.setAccessibleName("Who can open the captions")
-        self.port.setAccessibleName("Caption server port")
-        self.toggle = QPushButton("Start serving captions")
+        self.who.setAccessibleName(translate("CaptionsPanel", "Who can open the captions"))
+        self.port.setAccessibleName(translate("CaptionsPanel", "Caption server port"))
+        self.toggle = QPushButton(translate("CaptionsPanel", "Start serving captions"))
         self.toggle.setCheckable(True)
         self.toggle.toggled.connect(self.set_serving)
         self.url = QLabel()
         self.url.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.url.setOpenExternalLinks(True)
         self.url.setWordWrap(True)
-        self.copy = QPushButton("Copy URL")
+        self.copy = QPushButton(translate("CaptionsPanel", "Copy URL"))
         self.copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.server.url if self.server else ""))
         self.qr = QLabel()
         self.qr.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.note = QLabel("Page options: ?show=translation|source|both &lines=N &size=48 &font=… &bg=transparent")
+        self.note = QLabel(translate("CaptionsPanel", "Page options: ?show=translation|source|both &lines=N &size=48 &font=… &bg=transparent"))
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: palette(mid)")
 
         form = QFormLayout()
-        form.addRow("Who can open the page:", self.who)
-        form.addRow("Port:", self.port)
+        form.addRow(translate("CaptionsPanel", "Who can open the page:"), self.who)
+        form.addRow(translate("CaptionsPanel", "Port:"), self.port)
         url_row = QHBoxLayout()
         url_row.addWidget(self.url, 1)
         url_row.addWidget(self.copy)
@@ -133,7 +134,7 @@ class CaptionsPanel(QDialog):
         self.toggle.blockSignals(True)
         self.toggle.setChecked(serving)
         self.toggle.blockSignals(False)
-        self.toggle.setText("Stop serving captions" if serving else "Start serving captions")
+        self.toggle.setText(translate("CaptionsPanel", "Stop serving captions") if serving else translate("CaptionsPanel", "Start serving captions"))
         self.who.setEnabled(not serving)
         self.port.setEnabled(not serving)
         self.copy.setEnabled(serving)
@@ -141,7 +142,7 @@ class CaptionsPanel(QDialog):
             url = self.server.url
             self.url.setText(f'<a href="{url}">{url}</a>')
             self.qr.setPixmap(qr_pixmap(url))
-            self.qr.setToolTip("Scan with a phone on the same network")
+            self.qr.setToolTip(translate("CaptionsPanel", "Scan with a phone on the same network"))
         else:
-            self.url.setText("Not serving. Start to get a page address for a browser, OBS or phones.")
+            self.url.setText(translate("CaptionsPanel", "Not serving. Start to get a page address for a browser, OBS or phones."))
             self.qr.clear()

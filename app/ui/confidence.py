@@ -14,6 +14,8 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QTextCursor, QTextDocument
 from PySide6.QtWidgets import QLabel, QToolTip
 
+from app.ui.i18n import translate
+
 UNSURE_STYLE = "text-decoration: underline;"  # subtle: the text keeps its colour and weight
 
 
@@ -29,9 +31,9 @@ def _valid(text: str, spans: Sequence[Sequence]) -> list[tuple[int, int, float, 
 
 
 def _span_line(word: str, p: float, options: Sequence[Sequence] = ()) -> str:
-    line = f"“{word}”: {round(p * 100)}% sure"
+    line = translate("Confidence", "“{word}”: {percent}% sure").format(word=word, percent=round(p * 100))
     shown = [f"{alt.strip()} ({round(q * 100)}%)" for alt, q in options if alt.strip()][:4]
-    return line + (" — or: " + ", ".join(shown) if shown else "")
+    return line + (translate("Confidence", " — or: {alternatives}").format(alternatives=", ".join(shown)) if shown else "")
 
 
 def marked_html(text: str, spans: Sequence[Sequence], style: str = "", alternatives: Sequence[Sequence] = ()) -> str:
@@ -50,11 +52,14 @@ def marked_html(text: str, spans: Sequence[Sequence], style: str = "", alternati
 
 
 def unsure_tooltip(text: str, spans: Sequence[Sequence], alternatives: Sequence[Sequence] = (),
-                   who: str = "the translator") -> str:
+                   who: str | None = None) -> str:
     """One line per unsure span: the words, how sure the model was, its alternatives."""
     lines = [_span_line(text[start:end], p, alternatives[index] if index < len(alternatives) else ())
              for start, end, p, index in _valid(text, spans)]
-    return f"Words {who} was unsure of:\n" + "\n".join(lines) if lines else ""
+    if not lines:
+        return ""
+    who = who if who is not None else translate("Confidence", "the translator")
+    return translate("Confidence", "Words {who} was unsure of:").format(who=who) + "\n" + "\n".join(lines)
 
 
 def clip_spans(spans: Sequence[Sequence], start: int, end: int, alternatives: Sequence[Sequence] = ()

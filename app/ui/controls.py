@@ -9,6 +9,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from app.shared.languages import Direction
+from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 from app.ui.sources import SourceChooser, SourceList
 
 METER_FLOOR_DB = -60.0
@@ -35,29 +36,30 @@ class Controls(QWidget):
         self.direction = QComboBox()
         for direction in Direction:
             self.direction.addItem(direction.label, direction.value)
-        self.direction.setToolTip("Translation direction (Ctrl+D swaps)")
+        self.direction.setToolTip(translate("Controls", "Translation direction (Ctrl+D swaps)"))
         self.direction.currentIndexChanged.connect(
             lambda _i: self.direction_changed.emit(self.direction.currentData()))
-        self.button = QPushButton("Start")
-        self.button.setToolTip("Start or stop listening (Ctrl+Return)")
+        self.button = QPushButton(translate("Controls", "Start"))
+        self.button.setToolTip(translate("Controls", "Start or stop listening (Ctrl+Return)"))
         self.button.setMinimumWidth(96)
         self.button.clicked.connect(self.start_stop)
         self.device = SourceChooser()
         self.device.currentIndexChanged.connect(lambda _i: self.device_changed.emit(self.device.choice().key))
-        self.level = self._meter("Level of the source listened to (in a conversation: mine)")
-        self.level_them = self._meter("Conversation: level of system audio (theirs)")
+        self.level = self._meter(translate("Controls", "Level of the source listened to (in a conversation: mine)"))
+        self.level_them = self._meter(translate("Controls", "Conversation: level of system audio (theirs)"))
         self.level_them.hide()
-        self.tts = QCheckBox("Speak")
-        self.tts.setToolTip("Speak each final translation aloud")
+        self.tts = QCheckBox(translate("Controls", "Speak"))
+        self.tts.setToolTip(translate("Controls", "Speak each final translation aloud"))
         self.tts.toggled.connect(self.tts_toggled)
         self.spoken = QComboBox()
-        for label, side in (("their words", "them"), ("my words", "me"), ("both", "both")):
-            self.spoken.addItem(label, side)
-        self.spoken.setToolTip("Conversation: whose translations are spoken")
+        for label, side in ((QT_TRANSLATE_NOOP("Controls", "their words"), "them"), (QT_TRANSLATE_NOOP("Controls", "my words"), "me"),
+                            (QT_TRANSLATE_NOOP("Controls", "both"), "both")):
+            self.spoken.addItem(translate("Controls", label), side)
+        self.spoken.setToolTip(translate("Controls", "Conversation: whose translations are spoken"))
         self.spoken.currentIndexChanged.connect(lambda _i: self.spoken_changed.emit(self.spoken.currentData()))
         self.spoken.hide()
         self.voice = QComboBox()
-        self.voice.setToolTip("Voice for the translation's language")
+        self.voice.setToolTip(translate("Controls", "Voice for the translation's language"))
         self.voice.setMinimumWidth(140)
         self.voice.currentIndexChanged.connect(
             lambda _i: self.voice_changed.emit(self.voice.currentData() or ""))
@@ -67,7 +69,7 @@ class Controls(QWidget):
         layout.addWidget(self.direction)
         layout.addWidget(self.button)
         layout.addSpacing(12)
-        layout.addWidget(QLabel("Listen to"))
+        layout.addWidget(QLabel(translate("Controls", "Listen to")))
         layout.addWidget(self.device)
         layout.addWidget(self.level)
         layout.addWidget(self.level_them)
@@ -101,7 +103,7 @@ class Controls(QWidget):
         """`voices`: (id, label) pairs for the current target language."""
         self.voice.blockSignals(True)
         self.voice.clear()
-        self.voice.addItem("Default voice", "")
+        self.voice.addItem(translate("Controls", "Default voice"), "")
         for voice_id, label in voices:
             self.voice.addItem(label, voice_id)
         self.voice.setCurrentIndex(max(0, self.voice.findData(current)))
@@ -109,7 +111,7 @@ class Controls(QWidget):
 
     def set_running(self, running: bool, busy: str = "") -> None:
         """`busy`: a word for the button while it cannot be pressed ("Stopping…")."""
-        self.button.setText(busy or ("Stop" if running else "Start"))
+        self.button.setText(busy or (translate("Controls", "Stop") if running else translate("Controls", "Start")))
         self.button.setEnabled(not busy)
         self.device.setEnabled(not running and not busy)
         if not running:

@@ -16,6 +16,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from app.shared.events import DecodeStep, StopReason
+from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 
 WARN_BACKGROUND = QColor("#ffd6d6")
 PROVISIONAL_FOREGROUND = QColor("#8a8a8a")
@@ -75,7 +76,7 @@ class RowTableModel(QAbstractTableModel):
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.columns[section]
+            return translate("Diagnostics", self.columns[section])
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -95,10 +96,21 @@ class RowTableModel(QAbstractTableModel):
 
 # --- turning the pipeline's steps and summaries into rows ---------------------------------------------
 
-STEP_COLUMNS = ["utt", "sent", "step", "token", "top alternatives (p)", "self kv", "cross kv",
-                "cache", "ms", "verify Δ", "glossary"]
-SENTENCE_COLUMNS = ["utt", "kind", "encoder ms", "decode ms", "tokens", "tokens/s", "stop",
-                    "translation"]
+# Column names in English (the keys of WIDTHS); the headers show them translated.
+STEP_COLUMNS = [
+    QT_TRANSLATE_NOOP("Diagnostics", "utt"), QT_TRANSLATE_NOOP("Diagnostics", "sent"),
+    QT_TRANSLATE_NOOP("Diagnostics", "step"), QT_TRANSLATE_NOOP("Diagnostics", "token"),
+    QT_TRANSLATE_NOOP("Diagnostics", "top alternatives (p)"), QT_TRANSLATE_NOOP("Diagnostics", "self kv"),
+    QT_TRANSLATE_NOOP("Diagnostics", "cross kv"), QT_TRANSLATE_NOOP("Diagnostics", "cache"),
+    QT_TRANSLATE_NOOP("Diagnostics", "ms"), QT_TRANSLATE_NOOP("Diagnostics", "verify Δ"),
+    QT_TRANSLATE_NOOP("Diagnostics", "glossary"),
+]
+SENTENCE_COLUMNS = [
+    QT_TRANSLATE_NOOP("Diagnostics", "utt"), QT_TRANSLATE_NOOP("Diagnostics", "kind"),
+    QT_TRANSLATE_NOOP("Diagnostics", "encoder ms"), QT_TRANSLATE_NOOP("Diagnostics", "decode ms"),
+    QT_TRANSLATE_NOOP("Diagnostics", "tokens"), QT_TRANSLATE_NOOP("Diagnostics", "tokens/s"),
+    QT_TRANSLATE_NOOP("Diagnostics", "stop"), QT_TRANSLATE_NOOP("Diagnostics", "translation"),
+]
 
 
 def _fmt(value: Any, digits: int = 1) -> str:
@@ -110,9 +122,9 @@ def step_row(utterance_id: int, provisional: bool, step: DecodeStep) -> Row:
     diff = step.max_abs_diff
     cells = (str(utterance_id), _fmt(step.sentence_index), _fmt(step.step),
              step.token, alternatives, _fmt(step.self_kv_len),
-             _fmt(step.cross_kv_len), "yes" if step.used_cache_branch else "no",
+             _fmt(step.cross_kv_len), translate("Diagnostics", "yes") if step.used_cache_branch else translate("Diagnostics", "no"),
              _fmt(step.ms, 2), "" if diff is None else f"{diff:.1e}",
-             "forced" if step.forced else "")  # part of a glossary term the search is writing
+             translate("Diagnostics", "forced") if step.forced else "")  # part of a glossary term the search is writing
     too_far = diff is not None and diff > VERIFY_TOLERANCE
     return Row(cells, provisional=provisional, warn_column=9 if too_far else 10 if step.forced else -1)
 
@@ -123,8 +135,8 @@ def sentence_row(utterance_id: int, provisional: bool, summary: dict[str, Any]) 
         tokens = len(summary.get("token_ids") or ())
     stop = str(summary.get("stop_reason", ""))
     if stop == StopReason.LOOP and summary.get("loop_detail"):
-        stop = f"loop: {summary['loop_detail']}"
-    cells = (str(utterance_id), "provisional" if provisional else "final",
+        stop = translate("Diagnostics", "loop: {detail}").format(detail=summary["loop_detail"])
+    cells = (str(utterance_id), translate("Diagnostics", "provisional") if provisional else translate("Diagnostics", "final"),
              _fmt(summary.get("encoder_ms")), _fmt(summary.get("decode_ms")), str(tokens),
              _fmt(summary.get("tokens_per_s")), stop, str(summary.get("translation", "")))
     return Row(cells, provisional=provisional, warn=summary.get("stop_reason") == StopReason.LOOP)
@@ -140,11 +152,11 @@ class DiagnosticsPanel(QWidget):
         super().__init__(parent)
         self.steps = RowTableModel(STEP_COLUMNS, max_step_rows, self)
         self.sentences = RowTableModel(SENTENCE_COLUMNS, 1000, self)
-        self.verify = QCheckBox("Verify (recompute each step without the cache)")
-        self.verify.setToolTip("Shows the largest cached-vs-uncached logit difference per step; "
-                               "slower, for checking the decoder.")
+        self.verify = QCheckBox(translate("Diagnostics", "Verify (recompute each step without the cache)"))
+        self.verify.setToolTip(translate("Diagnostics", "Shows the largest cached-vs-uncached logit difference per step; "
+                                         "slower, for checking the decoder."))
         self.verify.toggled.connect(self.verify_toggled)
-        self.follow = QCheckBox("Follow")
+        self.follow = QCheckBox(translate("Diagnostics", "Follow"))
         self.follow.setChecked(True)
         self.counter = QLabel()
         self.banner = QLabel()
@@ -186,7 +198,8 @@ class DiagnosticsPanel(QWidget):
         header = view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column, name in enumerate(model.columns):
-            view.setColumnWidth(column, WIDTHS.get(name, max(48, 9 * len(name) + 16)))
+            # the header's own words, measured: Chinese characters are about twice as wide as Latin ones
+            view.setColumnWidth(column, WIDTHS.get(name, max(48, view.fontMetrics().horizontalAdvance(translate("Diagnostics", name)) + 20)))
         header.setSectionResizeMode(stretch_column, QHeaderView.ResizeMode.Stretch)
         return view
 
@@ -197,18 +210,21 @@ class DiagnosticsPanel(QWidget):
     def add_sentence(self, utterance_id: int, provisional: bool, summary: dict[str, Any]) -> None:
         self.sentences.add(sentence_row(utterance_id, provisional, summary))
         if summary.get("stop_reason") == StopReason.LOOP:
-            detail = summary.get("loop_detail") or "a token or short cycle kept repeating"
-            self.banner.setText(f"⚠ Loop guard stopped the decoder on utterance {utterance_id}: "
-                                f"{detail}. The translation was cut there.")
+            detail = summary.get("loop_detail") or translate("Diagnostics", "a token or short cycle kept repeating")
+            self.banner.setText(translate("Diagnostics", "⚠ Loop guard stopped the decoder on utterance {utterance}: {detail}. "
+                                          "The translation was cut there.")
+                                .format(utterance=utterance_id, detail=detail))
             self.banner.show()
 
     def flush(self) -> None:
         for model, view in ((self.steps, self.step_view), (self.sentences, self.sentence_view)):
             if model.flush() and self.follow.isChecked():
                 view.scrollToBottom()
-        dropped = f" ({self.steps.dropped} older dropped)" if self.steps.dropped else ""
-        self.counter.setText(f"{len(self.steps.rows)} steps{dropped}, "
-                             f"{len(self.sentences.rows)} sentences")
+        if self.steps.dropped:
+            text = translate("Diagnostics", "{steps} steps ({dropped} older dropped), {sentences} sentences")
+        else:
+            text = translate("Diagnostics", "{steps} steps, {sentences} sentences")
+        self.counter.setText(text.format(steps=len(self.steps.rows), dropped=self.steps.dropped, sentences=len(self.sentences.rows)))
 
     def clear(self) -> None:
         self.steps.clear()

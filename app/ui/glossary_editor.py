@@ -13,10 +13,13 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QHBoxLayout, QHeaderView, QL
 from app.shared import paths
 from app.shared.errors import LiveTranslatorError
 from app.shared.glossary import Glossary, GlossaryEntry
+from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 
 log = logging.getLogger(__name__)
 
-COLUMNS = ("on", "English", "Chinese", "match case")
+# translated where shown
+COLUMNS = (QT_TRANSLATE_NOOP("GlossaryEditor", "on"), QT_TRANSLATE_NOOP("GlossaryEditor", "English"),
+           QT_TRANSLATE_NOOP("GlossaryEditor", "Chinese"), QT_TRANSLATE_NOOP("GlossaryEditor", "match case"))
 ON, ENGLISH, CHINESE, CASE = range(4)
 
 
@@ -52,31 +55,35 @@ class GlossaryEditor(QDialog):
     def __init__(self, path: Path | None = None, parent=None):
         super().__init__(parent)
         self.path = Path(path) if path is not None else user_glossary_path()
-        self.setWindowTitle("Glossary")
+        self.setWindowTitle(translate("GlossaryEditor", "Glossary"))
         self.resize(640, 440)
         self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setHorizontalHeaderLabels([translate("GlossaryEditor", c) for c in COLUMNS])
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(ENGLISH, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(CHINESE, QHeaderView.ResizeMode.Stretch)
+        for column in (ON, CASE):  # a checkbox under a header as wide as its words, in any language
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.table.verticalHeader().setVisible(False)
         self.problems = QLabel()
         self.problems.setWordWrap(True)
         self.problems.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        explain = QLabel("Each term on the left is translated as the one on the right (and the other way round); "
-                         "terms in the spoken language are also given to speech recognition.")
+        explain = QLabel(translate("GlossaryEditor", "Each term on the left is translated as the one on the right (and the other way round); "
+                                           "terms in the spoken language are also given to speech recognition."))
         explain.setWordWrap(True)
 
         buttons = QHBoxLayout()
         self.buttons = {}
-        for name, slot in (("Add", self.add_entry), ("Remove", self.remove_selected), ("Import…", self.choose_import),
-                           ("Export…", self.choose_export)):
-            button = self.buttons[name] = QPushButton(name)
+        for name, slot in ((QT_TRANSLATE_NOOP("GlossaryEditor", "Add"), self.add_entry),
+                           (QT_TRANSLATE_NOOP("GlossaryEditor", "Remove"), self.remove_selected),
+                           (QT_TRANSLATE_NOOP("GlossaryEditor", "Import…"), self.choose_import),
+                           (QT_TRANSLATE_NOOP("GlossaryEditor", "Export…"), self.choose_export)):
+            button = self.buttons[name] = QPushButton(translate("GlossaryEditor", name))
             button.clicked.connect(slot)
             buttons.addWidget(button)
         buttons.addStretch(1)
-        for name, slot in (("Save", self.save), ("Close", self.reject)):
-            button = self.buttons[name] = QPushButton(name)
+        for name, slot in ((QT_TRANSLATE_NOOP("GlossaryEditor", "Save"), self.save), (QT_TRANSLATE_NOOP("GlossaryEditor", "Close"), self.reject)):
+            button = self.buttons[name] = QPushButton(translate("GlossaryEditor", name))
             button.clicked.connect(slot)
             buttons.addWidget(button)
         self.buttons["Save"].setDefault(True)
@@ -154,12 +161,14 @@ class GlossaryEditor(QDialog):
         self.glossary().save(path)
 
     def choose_import(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import a glossary", "", "Glossary (*.tsv *.txt);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, translate("GlossaryEditor", "Import a glossary"), "",
+                                              translate("GlossaryEditor", "Glossary (*.tsv *.txt);;All files (*)"))
         if path:
             self.import_file(path)
 
     def choose_export(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export the glossary", "glossary.tsv", "Glossary (*.tsv)")
+        path, _ = QFileDialog.getSaveFileName(self, translate("GlossaryEditor", "Export the glossary"), "glossary.tsv",
+                                              translate("GlossaryEditor", "Glossary (*.tsv)"))
         if path:
             self.export_file(path)
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QIcon, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from app.pipeline.export import export
@@ -26,6 +26,7 @@ from app.ui.bridge import EventBridge
 from app.ui.captions_panel import CaptionsPanel
 from app.ui.controls import Controls
 from app.ui.diagnostics import DiagnosticsPanel
+from app.ui.i18n import LANGUAGES, NATIVE_NAMES, QT_TRANSLATE_NOOP, choose_language, install_translators, translate
 from app.ui.models_panel import ModelsBar
 from app.ui.settings import UiSettings, load_settings, qsettings, save_settings
 from app.ui.sources import chosen, make_session, source_choices
@@ -37,10 +38,16 @@ from app.ui.workers import Worker, WorkerPool
 # Joining the stage threads waits for a Whisper pass in progress (it cannot be interrupted);
 # on a loaded 2-core machine that has taken over 10 s.
 STOP_TIMEOUT_S = 60.0
+_windows: list = []  # the window run_app shows (or its rebuilt replacement)
+# Pipeline states as the status bar names them (translated where shown).
+STATE_NAMES = {"loading": QT_TRANSLATE_NOOP("MainWindow", "Loading"), "running": QT_TRANSLATE_NOOP("MainWindow", "Running"),
+               "direction": QT_TRANSLATE_NOOP("MainWindow", "Direction"), "finished": QT_TRANSLATE_NOOP("MainWindow", "Finished"),
+               "stopped": QT_TRANSLATE_NOOP("MainWindow", "Stopped")}
 
 
 class MainWindow(QMainWindow):
     events_shown = Signal(list)  # each batch of pipeline events, after the window has drawn it
+    replaced = Signal(object)    # the window built again in another interface language
 
     def __init__(self, store: QSettings | None = None, parent=None):
         super().__init__(parent)
@@ -57,7 +64,7 @@ class MainWindow(QMainWindow):
         self.stopping = 0                     # stops still joining threads on workers
         self.latencies: list[float] = []
 
-        self.setWindowTitle("Live Translator")
+        self.setWindowTitle(translate("MainWindow", "Live Translator"))
         self.controls = Controls()
         self.models_bar = ModelsBar()
         self.alert = AlertBanner()
@@ -77,9 +84,9 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.split, 1)
         self.setCentralWidget(central)
 
-        self.state_label = QLabel("Stopped")
-        self.latency_label = QLabel("latency –")
-        self.latency_label.setToolTip("End of speech → final translation: last (median of the session)")
+        self.state_label = QLabel(translate("MainWindow", "Stopped"))
+        self.latency_label = QLabel(translate("MainWindow", "latency –"))
+        self.latency_label.setToolTip(translate("MainWindow", "End of speech → final translation: last (median of the session)"))
         self.models_label = QLabel()
         status = self.statusBar()
         status.addWidget(self.state_label, 1)
@@ -103,31 +110,74 @@ class MainWindow(QMainWindow):
 
     # --- set-up -----------------------------------------------------------------------------
     def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        self._action(file_menu, "Translate a &recording…", self.choose_recording, "Ctrl+O")
+        file_menu = self.menuBar().addMenu(translate("MainWindow", "&File"))
+        self._action(file_menu, translate("MainWindow", "Translate a &recording…"), self.choose_recording, "Ctrl+O")
         file_menu.addSeparator()
-        self._action(file_menu, "Export transcript as &text…", lambda: self.export("txt"), "Ctrl+S")
-        self._action(file_menu, "Export transcript as S&RT…", lambda: self.export("srt"), "Ctrl+Shift+S")
-        self._action(file_menu, "Export transcript as &WebVTT…", lambda: self.export("vtt"))
+        self._action(file_menu, translate("MainWindow", "Export transcript as &text…"), lambda: self.export("txt"), "Ctrl+S")
+        self._action(file_menu, translate("MainWindow", "Export transcript as S&RT…"), lambda: self.export("srt"), "Ctrl+Shift+S")
+        self._action(file_menu, translate("MainWindow", "Export transcript as &WebVTT…"), lambda: self.export("vtt"))
         file_menu.addSeparator()
-        self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
-        session = self.menuBar().addMenu("&Session")
-        self._action(session, "&Start / stop", self.toggle, "Ctrl+Return")
-        self._action(session, "Swap &direction", self.swap_direction, "Ctrl+D")
-        self._action(session, "&Clear panels", self.clear, "Ctrl+L")
-        view = self.menuBar().addMenu("&View")
-        self.show_diagnostics = self._action(view, "&Diagnostics panel", self.toggle_diagnostics, "Ctrl+I")
+        self._action(file_menu, translate("MainWindow", "&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        session = self.menuBar().addMenu(translate("MainWindow", "&Session"))
+        self._action(session, translate("MainWindow", "&Start / stop"), self.toggle, "Ctrl+Return")
+        self._action(session, translate("MainWindow", "Swap &direction"), self.swap_direction, "Ctrl+D")
+        self._action(session, translate("MainWindow", "&Clear panels"), self.clear, "Ctrl+L")
+        view = self.menuBar().addMenu(translate("MainWindow", "&View"))
+        self.show_diagnostics = self._action(view, translate("MainWindow", "&Diagnostics panel"), self.toggle_diagnostics, "Ctrl+I")
         self.show_diagnostics.setCheckable(True)
         self.show_diagnostics.setChecked(True)
-        self.serve_captions = self._action(view, "Live &captions in a browser", self.toggle_captions, "Ctrl+B")
+        self.serve_captions = self._action(view, translate("MainWindow", "Live &captions in a browser"), self.toggle_captions, "Ctrl+B")
         self.serve_captions.setCheckable(True)
         self.captions.serving_changed.connect(self.serve_captions.setChecked)
         self.view_options = ViewOptions(self, view)
-        models = self.menuBar().addMenu("&Models")
-        self._action(models, "&Manage models…", lambda: self.open_model_dialog(self.direction()), "Ctrl+M")
-        self._action(models, "&Glossary…", self.open_glossary_editor, "Ctrl+G")
+        self._build_language_menu(view)
+        models = self.menuBar().addMenu(translate("MainWindow", "&Models"))
+        self._action(models, translate("MainWindow", "&Manage models…"), lambda: self.open_model_dialog(self.direction()), "Ctrl+M")
+        self._action(models, translate("MainWindow", "&Glossary…"), self.open_glossary_editor, "Ctrl+G")
         # F5 too: a key that works while a text panel has focus.
         QShortcut(QKeySequence("F5"), self, self.toggle)
+
+    def _build_language_menu(self, view) -> None:
+        """View -> Interface language: the system's, or one chosen; used from the next start."""
+        menu = view.addMenu(translate("MainWindow", "Interface &language"))
+        group = QActionGroup(self)
+        self.language_actions: dict[str, QAction] = {}
+        for code in ("", *LANGUAGES):
+            label = NATIVE_NAMES.get(code) or translate("MainWindow", "Follow the system")
+            action = QAction(label, self, checkable=True)
+            action.setChecked(code == self.settings.language)
+            action.triggered.connect(lambda _=False, c=code: self.set_language(c))
+            group.addAction(action)
+            menu.addAction(action)
+            self.language_actions[code] = action
+
+    def set_language(self, code: str) -> MainWindow:
+        """Remember the interface language and apply it at once: with no session running, the
+        window is built again in that language where it stood (every text is set as it is
+        built, so rebuilding is the whole retranslation); during a session, from the next start.
+        Returns the window now showing (self, or its replacement)."""
+        self.settings.language = code
+        self.language_actions[code].setChecked(True)
+        if self.running() or self.stopping or self.captions.serving:  # a session or a caption page in use
+            save_settings(self.settings, self.store)
+            self.alert.show_message(translate("MainWindow", "The interface language changes when you restart Live Translator."),
+                                    "", "info", topic="language")
+            return self
+        self._remember_layout()
+        save_settings(self.settings, self.store)
+        install_translators(choose_language(None, code))
+        replacement = MainWindow(self.store)
+        replacement.audio_source, replacement.realtime = self.audio_source, self.realtime
+        replacement.show()
+        _windows[:] = [replacement]  # a top-level window lives as long as Python holds it
+        self.close()
+        self.replaced.emit(replacement)
+        return replacement
+
+    def _remember_layout(self) -> None:
+        self.settings.geometry = self.saveGeometry()
+        self.settings.splitter = self.split.saveState()
+        self.settings.direction = self.direction()
 
     def _action(self, menu, text, slot, shortcut=None) -> QAction:
         action = QAction(text, self)
@@ -225,8 +275,8 @@ class MainWindow(QMainWindow):
 
     def _update_models_label(self) -> None:
         state = self.models_bar.states.get(self.direction())
-        nmt = state.name if state and state.can_run else "no translation model"
-        self.models_label.setText(f"ASR: Whisper {self.settings.asr_model} · MT: {nmt}")
+        nmt = state.name if state and state.can_run else translate("MainWindow", "no translation model")
+        self.models_label.setText(translate("MainWindow", "ASR: Whisper {asr} · MT: {nmt}").format(asr=self.settings.asr_model, nmt=nmt))
 
     # --- session ----------------------------------------------------------------------------
     def toggle(self) -> None:
@@ -268,7 +318,7 @@ class MainWindow(QMainWindow):
         if conversation:
             self.transcript.set_conversation(direction)
         self.controls.set_running(True)
-        self.state_label.setText("Loading models…")
+        self.state_label.setText(translate("MainWindow", "Loading models…"))
 
     def new_session(self) -> EventBridge:
         """A bridge for one session's events: rows are keyed by (session, utterance_id), since
@@ -288,14 +338,15 @@ class MainWindow(QMainWindow):
             bridge.stop()
             bridge.deleteLater()
 
-    def stop(self, after: str = "Stopped") -> None:
+    def stop(self, after: str | None = None) -> None:
         """Stop on a worker: joining the stage threads can wait for a Whisper pass to end."""
         pipeline, self.pipeline = self.pipeline, None
         if pipeline is None:
             return
+        after = after if after is not None else translate("MainWindow", "Stopped")
         self.stopping += 1
-        self.controls.set_running(False, busy="Stopping…")
-        self.state_label.setText("Stopping…")
+        self.controls.set_running(False, busy=translate("MainWindow", "Stopping…"))
+        self.state_label.setText(translate("MainWindow", "Stopping…"))
         worker = Worker(pipeline.stop, timeout=STOP_TIMEOUT_S)
         session = self.session
         worker.finished.connect(lambda _r: self._stopped(after, session))
@@ -341,8 +392,8 @@ class MainWindow(QMainWindow):
             self.pipeline.config.verify = enabled
 
     def choose_recording(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Translate a recording", "",
-                                              "Audio (*.wav *.flac *.ogg *.mp3);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, translate("MainWindow", "Translate a recording"), "",
+                                              translate("MainWindow", "Audio (*.wav *.flac *.ogg *.mp3);;All files (*)"))
         if path:
             self.play_recording(path)
 
@@ -395,7 +446,7 @@ class MainWindow(QMainWindow):
             elif isinstance(event, ev.Error):
                 self._show_pipeline_error(event, session)
             elif isinstance(event, ev.Speech):
-                self.statusBar().showMessage(f"Spoke: {event.text}", 4000)
+                self.statusBar().showMessage(translate("MainWindow", "Spoke: {text}").format(text=event.text), 4000)
         if level is not None and session == self.session:
             self.controls.set_level(level.rms)
         if level_them is not None and session == self.session:
@@ -408,15 +459,18 @@ class MainWindow(QMainWindow):
         self.latencies.append(latency_ms)
         ordered = sorted(self.latencies)
         median = ordered[len(ordered) // 2]
-        self.latency_label.setText(f"latency {latency_ms:.0f} ms (median {median:.0f} ms)")
+        self.latency_label.setText(translate("MainWindow", "latency {last} ms (median {median} ms)").format(
+            last=f"{latency_ms:.0f}", median=f"{median:.0f}"))
 
     def _show_status(self, event: ev.Status) -> None:
         if event.state == "finished" and self.pipeline is not None:  # the recording ended
             self.input_path = None
-            self.stop(after="Finished: the recording has been translated")
+            self.stop(after=translate("MainWindow", "Finished: the recording has been translated"))
         elif event.state != "stopped":
-            self.state_label.setText(f"{event.state.capitalize()}: {event.detail}" if event.detail
-                                     else event.state.capitalize())
+            # The state's name is the window's; its detail comes from the core, in English.
+            name = translate("MainWindow", STATE_NAMES.get(event.state, event.state.capitalize()))
+            self.state_label.setText(translate("MainWindow", "{state}: {detail}").format(state=name, detail=event.detail)
+                                     if event.detail else name)
 
     def _show_pipeline_error(self, event: ev.Error, session: int) -> None:
         if event.utterance_id is not None and event.stage == "translation":
@@ -430,11 +484,12 @@ class MainWindow(QMainWindow):
     # --- export -----------------------------------------------------------------------------
     def export(self, kind: str) -> None:
         if self.session_transcript is None:
-            self.alert.show_message("There is no transcript yet.",
-                                    "Start a session; the transcript is saved as it goes.", "info")
+            self.alert.show_message(translate("MainWindow", "There is no transcript yet."),
+                                    translate("MainWindow", "Start a session; the transcript is saved as it goes."), "info")
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Export transcript", f"transcript.{kind}",
-                                              "Text (*.txt)" if kind == "txt" else f"Subtitles (*.{kind})")
+        path, _ = QFileDialog.getSaveFileName(self, translate("MainWindow", "Export transcript"), f"transcript.{kind}",
+                                              translate("MainWindow", "Text (*.txt)") if kind == "txt"
+                                              else translate("MainWindow", "Subtitles (*.{kind})").format(kind=kind))
         if path:
             self.export_to(kind, path)
 
@@ -446,7 +501,7 @@ class MainWindow(QMainWindow):
         except Exception as error:
             self.alert.show_error(error)
             return
-        self.statusBar().showMessage(f"Saved {path}", 5000)
+        self.statusBar().showMessage(translate("MainWindow", "Saved {path}").format(path=path), 5000)
 
     # --- models -----------------------------------------------------------------------------
     def open_model_dialog(self, direction: str) -> None:
@@ -471,9 +526,7 @@ class MainWindow(QMainWindow):
 
     # --- closing ----------------------------------------------------------------------------
     def closeEvent(self, event) -> None:
-        self.settings.geometry = self.saveGeometry()
-        self.settings.splitter = self.split.saveState()
-        self.settings.direction = self.direction()
+        self._remember_layout()
         save_settings(self.settings, self.store)
         pipeline, self.pipeline = self.pipeline, None
         if pipeline is not None:  # closing mid-sentence: cancel, join every stage thread
@@ -487,15 +540,18 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
 
-def run_app(argv: list[str] | None = None, overlay: bool = False) -> int:
+def run_app(argv: list[str] | None = None, overlay: bool = False, lang: str | None = None) -> int:
+    """`lang`: python -m app --lang (en, zh_CN, zh_TW); else the setting, else the system locale."""
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)
     app.setApplicationName("Live Translator")
+    install_translators(choose_language(lang, load_settings().language))
     app.setWindowIcon(QIcon(str(paths.resource("icon", "live-translator.png"))))
     window = MainWindow()
+    _windows[:] = [window]
     window.show()
     if overlay:  # python -m app --overlay
         window.view_options.set_overlay_visible(True)
     quit_after_ms = paths.quit_after_ms()
     if quit_after_ms is not None:  # smoke test of packaged builds: close as a user would, after N ms
-        QTimer.singleShot(quit_after_ms, window.close)
+        QTimer.singleShot(quit_after_ms, lambda: _windows[0].close())
     return app.exec()

@@ -25,16 +25,16 @@ from PySide6.QtWidgets import (
 )
 
 from app.shared.errors import LiveTranslatorError
-from app.shared.languages import Direction
 from app.ui import model_state
 from app.ui.alerts import describe
+from app.ui.i18n import direction_words, translate
 from app.ui.model_state import ModelState
 from app.ui.workers import Worker, WorkerPool
 
 
 class DownloadCancelled(LiveTranslatorError):
     def __init__(self):
-        super().__init__("The download was cancelled.", "Start it again when you are ready.")
+        super().__init__(translate("ModelDialog", "The download was cancelled."), translate("ModelDialog", "Start it again when you are ready."))
 
 
 class ModelDialog(QDialog):
@@ -48,47 +48,47 @@ class ModelDialog(QDialog):
         self.candidate: ModelState | None = None
         self.pool = WorkerPool(self)
         self.cancel = threading.Event()
-        self.setWindowTitle(f"Translation model: {Direction(direction).words}")
+        self.setWindowTitle(translate("ModelDialog", "Translation model: {direction}").format(direction=direction_words(direction)))
         self.resize(640, 480)
 
         self.current = QLabel()
         self.current.setWordWrap(True)
         self.finding = QPlainTextEdit()
         self.finding.setReadOnly(True)
-        self.finding.setPlaceholderText("The model doctor's finding appears here.")
+        self.finding.setPlaceholderText(translate("ModelDialog", "The model doctor's finding appears here."))
 
-        self.choose = QPushButton("Choose folder…")
+        self.choose = QPushButton(translate("ModelDialog", "Choose folder…"))
         self.choose.clicked.connect(self.choose_folder)
-        self.use = QPushButton("Use this model")
+        self.use = QPushButton(translate("ModelDialog", "Use this model"))
         self.use.setEnabled(False)
         self.use.clicked.connect(self.accept_candidate)
-        folder_box = QGroupBox("A model folder on this computer")
+        folder_box = QGroupBox(translate("ModelDialog", "A model folder on this computer"))
         row = QHBoxLayout(folder_box)
-        row.addWidget(QLabel("ONNX encoder + decoder, tokenizer files, config"), 1)
+        row.addWidget(QLabel(translate("ModelDialog", "ONNX encoder + decoder, tokenizer files, config")), 1)
         row.addWidget(self.choose)
 
         self.catalog = QComboBox()
-        self.download_button = QPushButton("Download")
+        self.download_button = QPushButton(translate("ModelDialog", "Download"))
         self.download_button.clicked.connect(self.download)
         try:
             for key, label in model_state.downloadable(direction):
                 self.catalog.addItem(label, key)
         except Exception as error:  # no catalog: picking a folder still works
-            self.catalog.addItem(f"Downloads unavailable: {describe(error)[0]}")
+            self.catalog.addItem(translate("ModelDialog", "Downloads unavailable: {reason}").format(reason=describe(error)[0]))
         self.download_button.setEnabled(self.catalog.itemData(0) is not None)
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
         self.progress.setValue(0)
         self.endpoint = QLineEdit(endpoint)
-        self.endpoint.setPlaceholderText("default Hugging Face Hub; or a mirror's address")
-        download_box = QGroupBox("Download (needs access to a model hub)")
+        self.endpoint.setPlaceholderText(translate("ModelDialog", "default Hugging Face Hub; or a mirror's address"))
+        download_box = QGroupBox(translate("ModelDialog", "Download (needs access to a model hub)"))
         box = QVBoxLayout(download_box)
         top = QHBoxLayout()
         top.addWidget(self.catalog, 1)
         top.addWidget(self.download_button)
         box.addLayout(top)
         mirror = QHBoxLayout()
-        mirror.addWidget(QLabel("Hub"))
+        mirror.addWidget(QLabel(translate("ModelDialog", "Hub")))
         mirror.addWidget(self.endpoint, 1)
         box.addLayout(mirror)
         box.addWidget(self.progress)
@@ -101,7 +101,7 @@ class ModelDialog(QDialog):
         buttons = QHBoxLayout()
         buttons.addStretch()
         buttons.addWidget(self.use)
-        close = QPushButton("Close")
+        close = QPushButton(translate("ModelDialog", "Close"))
         close.clicked.connect(self.close)
         buttons.addWidget(close)
         layout.addLayout(buttons)
@@ -109,24 +109,27 @@ class ModelDialog(QDialog):
 
     def show_state(self, state: ModelState | None, current: bool = False) -> None:
         if state is None:
-            self.current.setText("Checking the model folder…")
+            self.current.setText(translate("ModelDialog", "Checking the model folder…"))
             return
-        where = state.path or "no folder"
-        prefix = "In use" if current else "Checked"
-        verdict = "can be used" if state.can_run else "cannot be used"
-        self.current.setText(f"<b>{prefix}:</b> {html.escape(where)} — {verdict}.<br>"
-                             f"{html.escape(state.headline)} {html.escape(state.hint)}")
+        where = html.escape(state.path or translate("ModelDialog", "no folder"))
+        if current:
+            line = (translate("ModelDialog", "<b>In use:</b> {folder} — can be used.") if state.can_run else
+                    translate("ModelDialog", "<b>In use:</b> {folder} — cannot be used."))
+        else:
+            line = (translate("ModelDialog", "<b>Checked:</b> {folder} — can be used.") if state.can_run else
+                    translate("ModelDialog", "<b>Checked:</b> {folder} — cannot be used."))
+        self.current.setText(line.format(folder=where) + f"<br>{html.escape(state.headline)} {html.escape(state.hint)}")
         self.finding.setPlainText(state.finding or f"{state.headline}\n{state.hint}")
 
     # --- a folder ---------------------------------------------------------------------------
     def choose_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Choose a model folder")
+        path = QFileDialog.getExistingDirectory(self, translate("ModelDialog", "Choose a model folder"))
         if path:
             self.check_folder(path)
 
     def check_folder(self, path: str) -> None:
         self.use.setEnabled(False)
-        self.current.setText(f"Checking {path}…")
+        self.current.setText(translate("ModelDialog", "Checking {path}…").format(path=path))
         worker = Worker(model_state.check_nmt, self.direction, path)
         worker.finished.connect(self._checked)
         worker.failed.connect(lambda error: self.finding.setPlainText("\n".join(describe(error))))
@@ -148,7 +151,7 @@ class ModelDialog(QDialog):
         self.cancel.clear()
         self.download_button.setEnabled(False)
         self.progress.setValue(0)
-        self.current.setText(f"Downloading {self.catalog.currentText()}…")
+        self.current.setText(translate("ModelDialog", "Downloading {model}…").format(model=self.catalog.currentText()))
         endpoint = self.endpoint.text().strip()
         self.endpoint_changed.emit(endpoint)
         worker = Worker(model_state.download, key, self.cancel, endpoint=endpoint, with_progress=True)
@@ -173,7 +176,7 @@ class ModelDialog(QDialog):
         self.progress.setRange(0, 100)
         self.download_button.setEnabled(True)
         message, hint = describe(error)
-        self.current.setText(f"<b>Download failed:</b> {html.escape(message)}")
+        self.current.setText(translate("ModelDialog", "<b>Download failed:</b> {message}").format(message=html.escape(message)))
         self.finding.setPlainText(f"{message}\n{hint}")
 
     def closeEvent(self, event) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.shared.languages import Direction
+from app.ui.i18n import direction_words, translate
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +47,9 @@ def find_and_check(direction: str, configured: str = "", progress=None) -> Model
         path = nmt_dir(direction, configured)
     except Exception as error:  # the catalog could not look: say so, stay usable
         return ModelState(direction, None, False, "missing",
-                          f"Could not look for a {Direction(direction).words} model: {error}",
-                          "Open Models… to choose a model folder.", missing=True)
+                          translate("ModelState", "Could not look for a {direction} model: {error}").format(
+                              direction=direction_words(direction), error=error),
+                          translate("ModelState", "Open Models… to choose a model folder."), missing=True)
     return check_nmt(direction, path, progress)
 
 
@@ -61,37 +63,43 @@ def check_nmt(direction: str, path: str | None, progress=None) -> ModelState:
     """Run the model doctor on `path`, then optimise a usable model for this computer on its
     first check (app.model_store.optimized; slow: call it on a worker thread). `progress(message,
     None)` hears how the optimisation goes."""
-    words = Direction(direction).words
+    words = direction_words(direction)
     if not path:
         return ModelState(direction, None, False, "missing",
-                          f"No translation model for {words}.",
-                          "Open Models… to download one or to choose a model folder.", missing=True)
+                          translate("ModelState", "No translation model for {direction}.").format(
+                              direction=words),
+                          translate("ModelState", "Open Models… to download one or to choose a model folder."), missing=True)
     if not Path(path).is_dir():
-        what = "is a file, not a folder" if Path(path).is_file() else "does not exist"
-        return ModelState(direction, path, False, "missing",
-                          f"The {words} model folder {path} {what}.",
-                          "Open Models… to choose another folder or download a model.", missing=True)
+        problem = (translate("ModelState", "The {direction} model folder {path} is a file, not a folder.") if Path(path).is_file()
+                   else translate("ModelState", "The {direction} model folder {path} does not exist."))
+        return ModelState(direction, path, False, "missing", problem.format(direction=words, path=path),
+                          translate("ModelState", "Open Models… to choose another folder or download a model."), missing=True)
     from app.translation import inspect_model_folder
 
     try:
         report = inspect_model_folder(path)
     except Exception as error:  # the doctor itself failed: still a finding in words
         return ModelState(direction, path, False, Path(path).name,
-                          f"The {words} model in {path} cannot be read: {error}",
-                          "Choose another folder or download the model again.", str(error))
+                          translate("ModelState", "The {direction} model in {path} cannot be read: {error}").format(
+                              direction=words, path=path, error=error),
+                          translate("ModelState", "Choose another folder or download the model again."), str(error))
     finding = report.text
     name = Path(path).name
-    name = f"{FAMILY_NAMES.get(report.family, report.family or 'model')} · {name}"
+    name = f"{FAMILY_NAMES.get(report.family, report.family or translate('ModelState', 'model'))} · {name}"
     if report.can_run and direction in report.directions:
         return ModelState(direction, path, True, name, f"{words}: {name}", "", finding + _optimised(path, direction, progress))
     if report.can_run:  # a good model, for the other direction (Marian folders do one)
         return ModelState(direction, path, False, name,
-                          f"The model in {path} translates {', '.join(report.directions)}, not {direction}.",
-                          "Choose a model for this direction.", finding)
-    reasons = ([f"missing {', '.join(report.missing)}"] if report.missing else []) + report.problems
+                          translate("ModelState", "The model in {path} translates {directions}, not {direction}.").format(
+                              path=path, directions=", ".join(report.directions), direction=direction),
+                          translate("ModelState", "Choose a model for this direction."), finding)
+    # The doctor's own problems (report.problems) come from the core, in English.
+    reasons = ([translate("ModelState", "missing {files}").format(files=", ".join(report.missing))] if report.missing else []) + report.problems
+    reason = reasons[0] if reasons else translate("ModelState", "see the finding")
     return ModelState(direction, path, False, name,
-                      f"The {words} model in {path} cannot be used: {reasons[0] if reasons else 'see the finding'}.",
-                      "Open Models… to choose another folder or download the model again.", finding)
+                      translate("ModelState", "The {direction} model in {path} cannot be used: {reason}.").format(
+                              direction=words, path=path, reason=reason),
+                      translate("ModelState", "Open Models… to choose another folder or download the model again."), finding)
 
 
 def _optimised(path: str, direction: str, progress) -> str:
@@ -101,8 +109,10 @@ def _optimised(path: str, direction: str, progress) -> str:
     try:
         done = prepare(path, direction, progress=(lambda message: progress(message, None)) if progress else None)
     except Exception as error:  # the model still runs as it is
-        return f"\nOptimised copy: none ({error})"
-    return "\nOptimised copy: " + ("in the cache" if done.optimized else f"none, runs as it is ({done.reason})")
+        return "\n" + translate("ModelState", "Optimised copy: none ({error})").format(error=error)
+    if done.optimized:
+        return "\n" + translate("ModelState", "Optimised copy: in the cache")
+    return "\n" + translate("ModelState", "Optimised copy: none, runs as it is ({reason})").format(reason=done.reason)
 
 
 def pipeline_config(settings, direction: str, states: dict[str, ModelState], input_path: str | None,
@@ -133,7 +143,16 @@ def downloadable(direction: str) -> list[tuple[str, str]]:
     """(key, label) of the catalog's downloadable models for `direction`."""
     from app.model_store import catalog
 
-    return [(entry.key, entry.label) for entry in catalog.for_direction(direction)]
+    return [(entry.key, catalog_label(entry.label)) for entry in catalog.for_direction(direction)]
+
+
+def catalog_label(label: str) -> str:
+    """A catalog entry's label (app.model_store, English) in the interface's language: its
+    directions translated, the model names as they are."""
+    for english, translated in (("English → Chinese", direction_words("en-zh")), ("Chinese → English", direction_words("zh-en")),
+                                ("both directions", translate("ModelState", "both directions"))):
+        label = label.replace(english, translated)
+    return label
 
 
 def download(key: str, cancel, progress, endpoint: str = "") -> str:

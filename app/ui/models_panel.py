@@ -8,6 +8,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from app.shared.languages import Direction
+from app.ui.i18n import direction_words, translate
 from app.ui.model_state import ModelState
 
 
@@ -23,7 +24,7 @@ class ModelsBar(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         for direction in Direction:
             label = QLabel()
-            button = QPushButton("Get model…")
+            button = QPushButton(translate("ModelsBar", "Get model…"))
             button.clicked.connect(lambda _=False, d=direction: self.manage.emit(d))
             self.labels[direction], self.buttons[direction] = label, button
             layout.addWidget(label)
@@ -35,7 +36,7 @@ class ModelsBar(QWidget):
 
     def set_checking(self, direction: str, path: str | None) -> None:
         self.states.pop(direction, None)
-        self.labels[direction].setText(f"{Direction(direction).short_label}: checking…")
+        self.labels[direction].setText(translate("ModelsBar", "{direction}: checking…").format(direction=Direction(direction).short_label))
         self.labels[direction].setToolTip(path or "")
 
     def set_state(self, state: ModelState) -> None:
@@ -44,12 +45,12 @@ class ModelsBar(QWidget):
         short = Direction(state.direction).short_label
         if state.can_run:
             label.setText(f'{short}: <span style="color:#2e7d32">✔ {html.escape(state.name)}</span>')
-            button.setText("Change…")
+            button.setText(translate("ModelsBar", "Change…"))
         else:
-            word = "missing" if state.missing else "unusable"
+            word = translate("ModelsBar", "missing") if state.missing else translate("ModelsBar", "unusable")
             label.setText(f'{short}: <span style="color:#c62828; font-weight:bold">✖ {word}</span>')
-            button.setText("Get model…")
-        label.setToolTip(f"{Direction(state.direction).words}\n{state.headline}\n{state.hint}".strip())
+            button.setText(translate("ModelsBar", "Get model…"))
+        label.setToolTip(f"{direction_words(state.direction)}\n{state.headline}\n{state.hint}".strip())
 
     def set_asr(self, name: str) -> None:
-        self.asr.setText(f"Speech recognition: Whisper {html.escape(name)}")
+        self.asr.setText(translate("ModelsBar", "Speech recognition: Whisper {name}").format(name=html.escape(name)))

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QLabel, QSizeGrip, QSizePolicy, QVBoxLayout, QWidg
 from app.shared import events as ev
 from app.shared.events import State
 from app.ui.confidence import clip_spans, marked_html, unsure_tooltip
+from app.ui.i18n import translate
 
 PREFIX = "overlay/"
 
@@ -90,8 +91,8 @@ class SubtitleOverlay(QWidget):
                          | Qt.WindowType.Tool)
         self.store = store
         self.settings = load_overlay_settings(store)
-        self.setWindowTitle("Live Translator subtitles")
-        self.setAccessibleName("Subtitle overlay")
+        self.setWindowTitle(translate("Overlay", "Live Translator subtitles"))
+        self.setAccessibleName(translate("Overlay", "Subtitle overlay"))
         self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground)
         self.setMinimumSize(240, 60)
         self.reading_mode = False
@@ -100,13 +101,13 @@ class SubtitleOverlay(QWidget):
         self._drag_from: QPoint | None = None
 
         self.label = QLabel()
-        self.label.setAccessibleName("Subtitles")
+        self.label.setAccessibleName(translate("Overlay", "Subtitles"))
         self.label.setWordWrap(True)
         self.label.setTextFormat(Qt.TextFormat.RichText)
         self.label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom)
         self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)  # the window decides
         self.grip = QSizeGrip(self)
-        self.grip.setAccessibleName("Resize subtitles")
+        self.grip.setAccessibleName(translate("Overlay", "Resize subtitles"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(18, 10, 18, 4)
         layout.addWidget(self.label, 1)

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QCheckBox, QColorDialog, QDialog, QDialogButtonBox, QFontComboBox, QFormLayout, QPushButton, QSlider, QSpinBox
 
+from app.ui.i18n import translate
 from app.ui.overlay import SubtitleOverlay, save_overlay_settings
 
 
@@ -15,34 +16,37 @@ class OverlayDialog(QDialog):
     def __init__(self, overlay: SubtitleOverlay, parent=None):
         super().__init__(parent)
         self.overlay = overlay
-        self.setWindowTitle("Subtitle overlay settings")
+        self.setWindowTitle(translate("OverlayDialog", "Subtitle overlay settings"))
         s = overlay.settings
         self.font_box = QFontComboBox()
         self.font_box.setCurrentFont(QFont(s.font_family))
-        self.size = QSpinBox(minimum=8, maximum=96, value=s.font_size, suffix=" pt")
+        self.size = QSpinBox(minimum=8, maximum=96, value=s.font_size, suffix=translate("OverlayDialog", " pt"))
         self.text_color = QPushButton()
         self.source_color = QPushButton()
         self.background = QPushButton()
         self.opacity = QSlider(Qt.Orientation.Horizontal, minimum=0, maximum=100, value=round(s.opacity * 100))
         self.lines = QSpinBox(minimum=1, maximum=3, value=s.lines)
-        self.show_source = QCheckBox("Show the source text above the translation", checked=s.show_source)
-        for widget, name in ((self.font_box, "Font"), (self.size, "Font size"), (self.text_color, "Text colour"),
-                             (self.source_color, "Source text colour"), (self.background, "Background colour"),
-                             (self.opacity, "Background opacity"), (self.lines, "Lines shown"),
-                             (self.show_source, "Show source text")):
+        self.show_source = QCheckBox(translate("OverlayDialog", "Show the source text above the translation"), checked=s.show_source)
+        for widget, name in ((self.font_box, translate("OverlayDialog", "Font")), (self.size, translate("OverlayDialog", "Font size")),
+                             (self.text_color, translate("OverlayDialog", "Text colour")),
+                             (self.source_color, translate("OverlayDialog", "Source text colour")),
+                             (self.background, translate("OverlayDialog", "Background colour")),
+                             (self.opacity, translate("OverlayDialog", "Background opacity")),
+                             (self.lines, translate("OverlayDialog", "Lines shown")),
+                             (self.show_source, translate("OverlayDialog", "Show source text"))):
             widget.setAccessibleName(name)
         form = QFormLayout(self)
-        form.addRow("Font", self.font_box)
-        form.addRow("Size", self.size)
-        form.addRow("Text colour", self.text_color)
-        form.addRow("Source colour", self.source_color)
-        form.addRow("Background", self.background)
-        form.addRow("Background opacity", self.opacity)
-        form.addRow("Lines", self.lines)
+        form.addRow(translate("OverlayDialog", "Font"), self.font_box)
+        form.addRow(translate("OverlayDialog", "Size"), self.size)
+        form.addRow(translate("OverlayDialog", "Text colour"), self.text_color)
+        form.addRow(translate("OverlayDialog", "Source colour"), self.source_color)
+        form.addRow(translate("OverlayDialog", "Background"), self.background)
+        form.addRow(translate("OverlayDialog", "Background opacity"), self.opacity)
+        form.addRow(translate("OverlayDialog", "Lines"), self.lines)
         form.addRow(self.show_source)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.close)
-        buttons.button(QDialogButtonBox.StandardButton.Close).setAccessibleName("Close")
+        buttons.button(QDialogButtonBox.StandardButton.Close).setAccessibleName(translate("OverlayDialog", "Close"))
         form.addRow(buttons)
         self._show_colors()
         self.font_box.currentFontChanged.connect(lambda f: self.set("font_family", f.family()))
@@ -61,7 +65,7 @@ class OverlayDialog(QDialog):
         self._show_colors()
 
     def choose_color(self, name: str) -> None:
-        color = QColorDialog.getColor(QColor(getattr(self.overlay.settings, name)), self, "Choose a colour")
+        color = QColorDialog.getColor(QColor(getattr(self.overlay.settings, name)), self, translate("OverlayDialog", "Choose a colour"))
         if color.isValid():
             self.set(name, color.name())
 

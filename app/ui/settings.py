@@ -33,6 +33,7 @@ class UiSettings:
     reading_mode: bool = False      # live translations: settled text only
     text_size: int = 0              # panels' point size; 0 = the default
     theme: str = "system"           # system | light | dark
+    language: str = ""              # interface: "" = the system's, or en | zh_CN | zh_TW (app.ui.i18n)
     mark_unsure_source: bool = False  # underline words Whisper was unsure of (its alignment pass: slower finals)
     geometry: QByteArray | None = None
     splitter: QByteArray | None = None
@@ -76,6 +77,10 @@ def load_settings(store: QSettings | None = None) -> UiSettings:
                         store.fileName(), getattr(defaults, f.name))
             continue
         values[f.name] = value
+    if "language" in values:  # a hand-edited value that is no language: follow the system
+        from app.ui.i18n import parse_language
+
+        values["language"] = parse_language(str(values["language"]))
     return UiSettings(**values)
 
 

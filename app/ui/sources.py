@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import QComboBox
 
 from app.shared.audio import SourceKind
+from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 
 CONVERSATION = "conversation"  # the chooser's third kind: both sources at once
 
@@ -45,25 +46,25 @@ def source_choices() -> SourceList:
     from app.audio.system import system_devices_or_reason
 
     systems, problem = system_devices_or_reason()
-    choices = [SourceChoice(SourceKind.MICROPHONE.value, "", "Default microphone")]
-    choices += [SourceChoice(SourceKind.MICROPHONE.value, name, f"Mic: {name}") for name in microphones]
+    choices = [SourceChoice(SourceKind.MICROPHONE.value, "", translate("Sources", "Default microphone"))]
+    choices += [SourceChoice(SourceKind.MICROPHONE.value, name, translate("Sources", "Mic: {name}").format(name=name)) for name in microphones]
     if systems:
-        choices.append(SourceChoice(SourceKind.SYSTEM.value, "", "System audio (what the computer plays)"))
-        choices += [SourceChoice(SourceKind.SYSTEM.value, d.id, f"System: {d.name}") for d in systems]
-        choices.append(SourceChoice(CONVERSATION, "", "Conversation: me (mic) + them (system audio)"))
+        choices.append(SourceChoice(SourceKind.SYSTEM.value, "", translate("Sources", "System audio (what the computer plays)")))
+        choices += [SourceChoice(SourceKind.SYSTEM.value, d.id, translate("Sources", "System: {name}").format(name=d.name)) for d in systems]
+        choices.append(SourceChoice(CONVERSATION, "", translate("Sources", "Conversation: me (mic) + them (system audio)")))
     return SourceList(choices, problem)
 
 
 class SourceChooser(QComboBox):
     """A combo box of SourceChoices; `choice()` is the one selected."""
 
-    NO_SYSTEM_AUDIO = "System audio: not available"
+    NO_SYSTEM_AUDIO = QT_TRANSLATE_NOOP("Sources", "System audio: not available")  # translated where shown
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setMinimumWidth(240)
-        self.setToolTip("What to listen to: a microphone, system audio, or both as a conversation")
-        self.set_sources(SourceList([SourceChoice(SourceKind.MICROPHONE.value, "", "Default microphone")]), "")
+        self.setToolTip(translate("Sources", "What to listen to: a microphone, system audio, or both as a conversation"))
+        self.set_sources(SourceList([SourceChoice(SourceKind.MICROPHONE.value, "", translate("Sources", "Default microphone"))]), "")
 
     def set_sources(self, sources: SourceList, current_key: str) -> None:
         self.blockSignals(True)
@@ -71,7 +72,7 @@ class SourceChooser(QComboBox):
         for choice in sources.choices:
             self.addItem(choice.label, choice)
         if sources.system_problem:
-            self.addItem(self.NO_SYSTEM_AUDIO, None)
+            self.addItem(translate("Sources", self.NO_SYSTEM_AUDIO), None)
             index = self.count() - 1
             item = self.model().item(index)
             item.setEnabled(False)

@@ -20,12 +20,13 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushBut
 
 from app.shared.languages import Direction
 from app.ui.confidence import MarkedLabel, clip_spans, marked_html, unsure_tooltip
+from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 
 PROVISIONAL_STYLE = "color:#8a8a8a; font-style:italic;"
 SETTLED_STYLE = "color:#5f6b73;"  # provisional, but settled: it stays as it is until the final
 ERROR_STYLE = "color:#c62828;"
 SPEAKER_STYLES = {"me": "color:#1565c0; font-weight:bold;", "them": "color:#2e7d32; font-weight:bold;"}
-SPEAKER_NAMES = {"me": "Me", "them": "Them"}
+SPEAKER_NAMES = {"me": QT_TRANSLATE_NOOP("TranscriptView", "Me"), "them": QT_TRANSLATE_NOOP("TranscriptView", "Them")}  # translated where shown
 TEXT_POINT_SIZE = 17
 
 
@@ -108,16 +109,16 @@ class TranscriptView(QWidget):
         super().__init__(parent)
         self.rows: dict = {}  # key -> UtteranceRow, in the order they appeared
         self.reading_mode = False  # provisional translations: settled text only
-        self.source_title = QLabel("Speech")
-        self.target_title = QLabel("Translation")
+        self.source_title = QLabel(translate("TranscriptView", "Speech"))
+        self.target_title = QLabel(translate("TranscriptView", "Translation"))
         for title in (self.source_title, self.target_title):
             title.setStyleSheet("font-weight:bold; font-size:13pt; color:#37474f;")
-        self.copy_source = QPushButton("Copy")
-        self.copy_source.setToolTip("Copy every source sentence")
-        self.copy_target = QPushButton("Copy")
-        self.copy_target.setToolTip("Copy every translation")
-        self.clear_button = QPushButton("Clear")
-        self.clear_button.setToolTip("Clear both panels (the saved transcript is kept)")
+        self.copy_source = QPushButton(translate("TranscriptView", "Copy"))
+        self.copy_source.setToolTip(translate("TranscriptView", "Copy every source sentence"))
+        self.copy_target = QPushButton(translate("TranscriptView", "Copy"))
+        self.copy_target.setToolTip(translate("TranscriptView", "Copy every translation"))
+        self.clear_button = QPushButton(translate("TranscriptView", "Clear"))
+        self.clear_button.setToolTip(translate("TranscriptView", "Clear both panels (the saved transcript is kept)"))
         self.copy_source.clicked.connect(lambda: self.copy("source"))
         self.copy_target.clicked.connect(lambda: self.copy("target"))
         self.clear_button.clicked.connect(self.clear)
@@ -139,8 +140,8 @@ class TranscriptView(QWidget):
         self.grid.setHorizontalSpacing(24)
         self.grid.setVerticalSpacing(0)
         self.grid.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self.placeholder = QLabel("Press Start (Ctrl+Return) and speak, "
-                                  "or choose File ▸ Translate a recording…")
+        self.placeholder = QLabel(translate("TranscriptView", "Press Start (Ctrl+Return) and speak, "
+                                                    "or choose File ▸ Translate a recording…"))
         self.placeholder.setStyleSheet("color:#90a4ae; font-size:14pt; padding:24px;")
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.grid.addWidget(self.placeholder, 0, 0, 1, 2)
@@ -160,8 +161,8 @@ class TranscriptView(QWidget):
 
     def set_direction(self, direction: str) -> None:
         source, target = Direction(direction).source.name_in_itself, Direction(direction).target.name_in_itself
-        self.source_title.setText(f"Speech ({source})")
-        self.target_title.setText(f"Translation ({target})")
+        self.source_title.setText(translate("TranscriptView", "Speech ({language})").format(language=source))
+        self.target_title.setText(translate("TranscriptView", "Translation ({language})").format(language=target))
 
     point_size = TEXT_POINT_SIZE
     dark = False
@@ -189,8 +190,8 @@ class TranscriptView(QWidget):
     def set_conversation(self, direction: str) -> None:
         """Titles for a conversation: each row says who spoke, in either language."""
         source, target = Direction(direction).source.name_in_itself, Direction(direction).target.name_in_itself
-        self.source_title.setText(f"Speech (me: {source}, them: {target})")
-        self.target_title.setText("Translation")
+        self.source_title.setText(translate("TranscriptView", "Speech (me: {mine}, them: {theirs})").format(mine=source, theirs=target))
+        self.target_title.setText(translate("TranscriptView", "Translation"))
 
     def _label(self) -> QLabel:
         label = MarkedLabel()
@@ -222,7 +223,7 @@ class TranscriptView(QWidget):
     def _who(row: UtteranceRow) -> str:
         if not row.speaker:
             return ""
-        name = SPEAKER_NAMES.get(row.speaker, row.speaker)
+        name = translate("TranscriptView", SPEAKER_NAMES.get(row.speaker, row.speaker))
         return f'<span style="{SPEAKER_STYLES.get(row.speaker, "")}">{html.escape(name)}:</span> '
 
     def _set_marked(self, row: UtteranceRow, label: QLabel, text: str, spans, alternatives, who: str) -> None:
@@ -252,9 +253,9 @@ class TranscriptView(QWidget):
         if revised:
             row.source.setTextFormat(Qt.TextFormat.RichText)
             row.source.setText(self._who(row) + revision_html(text, revised))
-            row.source.setToolTip(f"Corrected by the final recognition; the live text read: {revised}")
+            row.source.setToolTip(translate("TranscriptView", "Corrected by the final recognition; the live text read: {text}").format(text=revised))
         else:
-            self._set_marked(row, row.source, text, low_confidence, (), "Whisper")
+            self._set_marked(row, row.source, text, low_confidence, (), translate("Confidence", "Whisper"))
         if not row.target_final and not row.translation:  # translating: say so until it lands
             row.target.setTextFormat(Qt.TextFormat.RichText)
             row.target.setText(f'{self._who(row)}<span style="{PROVISIONAL_STYLE}">…</span>')
@@ -272,7 +273,7 @@ class TranscriptView(QWidget):
             row.target.setToolTip(unsure_tooltip(text, low_confidence, alternatives))
         else:
             row.target_final = True
-            self._set_marked(row, row.target, text, low_confidence, alternatives, "the translator")
+            self._set_marked(row, row.target, text, low_confidence, alternatives, translate("Confidence", "the translator"))
 
     def show_error(self, key, message: str) -> None:
         row = self.row(key)
@@ -289,7 +290,7 @@ class TranscriptView(QWidget):
         for r in rows:
             text = r.source_text if column == "source" else r.translation
             if text:  # in a conversation each line says who spoke
-                lines.append(f"{SPEAKER_NAMES.get(r.speaker, r.speaker)}: {text}" if r.speaker else text)
+                lines.append(f"{translate('TranscriptView', SPEAKER_NAMES.get(r.speaker, r.speaker))}: {text}" if r.speaker else text)
         return "\n".join(lines)
 
     def copy(self, column: str) -> None:
