@@ -104,6 +104,8 @@ def prepare(folder: Path | str, direction: Direction | str, prefer_quantized: bo
         config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return Preparation(reason="not a model folder the app can load")
+    if not isinstance(config, dict):  # loading the folder names this problem to the user
+        return Preparation(reason="config.json is not a JSON object")
     if not graphs:
         return Preparation(reason="no decoder graph")
     key = source_key(graphs)
@@ -116,7 +118,11 @@ def prepare(folder: Path | str, direction: Direction | str, prefer_quantized: bo
             return found
         say(f"Optimising {folder.name} for this computer (first load only)…")
         started = time.monotonic()
-        result = _optimise(folder, config, Direction.parse(direction), prefer_quantized, graphs, entry, say)
+        try:
+            result = _optimise(folder, config, Direction.parse(direction), prefer_quantized, graphs, entry, say)
+        except Exception as error:  # the cache cannot be written, a graph cannot be read...: run as it is
+            log.debug("optimising %s failed", folder, exc_info=True)
+            result = Preparation(reason=f"optimisation failed ({type(error).__name__}: {error})")
         if result.reason and all(n.endswith("already optimised") for n in result.reason.split("; ")):
             log.info("%s: %s", folder, result.reason)
             say(f"{folder.name}: already optimised.")

@@ -38,12 +38,12 @@
         <translation>在浏览器中显示实时字幕</translation>
     </message>
     <message>
-        <source>Who can open the page</source>
-        <translation>谁可以打开页面</translation>
+        <source>Who can open the captions</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Port</source>
-        <translation>端口</translation>
+        <source>Caption server port</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Start serving captions</source>
@@ -662,6 +662,10 @@
         <translation>请打开“模型”菜单下载模型或选择模型文件夹。</translation>
     </message>
     <message>
+        <source>The {direction} model folder {path} is a file, not a folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The {direction} model folder {path} does not exist.</source>
         <translation>{direction}模型文件夹 {path} 不存在。</translation>
     </message>
@@ -700,6 +704,18 @@
     <message>
         <source>Open Models… to choose another folder or download the model again.</source>
         <translation>请打开“模型”菜单选择其他文件夹或重新下载模型。</translation>
+    </message>
+    <message>
+        <source>Optimised copy: none ({error})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimised copy: in the cache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimised copy: none, runs as it is ({reason})</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>both directions</source>
@@ -907,6 +923,10 @@
     <message>
         <source>Speech (me: {mine}, them: {theirs})</source>
         <translation>语音（我：{mine}，对方：{theirs}）</translation>
+    </message>
+    <message>
+        <source>Corrected by the final recognition; the live text read: {text}</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

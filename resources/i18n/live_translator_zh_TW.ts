@@ -38,12 +38,12 @@
         <translation>在瀏覽器中顯示即時字幕</translation>
     </message>
     <message>
-        <source>Who can open the page</source>
-        <translation>誰可以開啟頁面</translation>
+        <source>Who can open the captions</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Port</source>
-        <translation>連接埠</translation>
+        <source>Caption server port</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Start serving captions</source>
@@ -662,6 +662,10 @@
         <translation>請開啟「模型」選單下載模型或選擇模型資料夾。</translation>
     </message>
     <message>
+        <source>The {direction} model folder {path} is a file, not a folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The {direction} model folder {path} does not exist.</source>
         <translation>{direction}模型資料夾 {path} 不存在。</translation>
     </message>
@@ -700,6 +704,18 @@
     <message>
         <source>Open Models… to choose another folder or download the model again.</source>
         <translation>請開啟「模型」選單選擇其他資料夾或重新下載模型。</translation>
+    </message>
+    <message>
+        <source>Optimised copy: none ({error})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimised copy: in the cache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimised copy: none, runs as it is ({reason})</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>both directions</source>
@@ -907,6 +923,10 @@
     <message>
         <source>Speech (me: {mine}, them: {theirs})</source>
         <translation>語音（我：{mine}，對方：{theirs}）</translation>
+    </message>
+    <message>
+        <source>Corrected by the final recognition; the live text read: {text}</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -192,3 +192,20 @@ def test_translate_optimises_on_first_load_and_says_so_on_stderr(tmp_path, cache
     plain, _ = run("--no-optimize")
     ids = [s["token_ids"] for s in first["sentences"]]
     assert ids == [s["token_ids"] for s in second["sentences"]] == [s["token_ids"] for s in plain["sentences"]]
+
+
+def test_a_cache_that_cannot_be_written_leaves_the_model_running_as_it_is(tmp_path, monkeypatch):
+    folder = user_copy(tmp_path, "marian-en-zh", "merged")
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache should be", encoding="utf-8")
+    monkeypatch.setenv("LIVE_TRANSLATOR_CACHE", str(blocker))
+    done = prepare(folder, "en-zh")
+    assert not done.optimized and done.reason.startswith("optimisation failed")
+    assert Translator.load(folder, direction="en-zh", graphs=done.graphs).translate("Hello.").text
+
+
+def test_a_config_that_is_not_an_object_is_left_to_the_loader_to_report(tmp_path):
+    folder = user_copy(tmp_path, "marian-en-zh", "merged")
+    (folder / "config.json").write_text("[1, 2]", encoding="utf-8")
+    done = prepare(folder, "en-zh")
+    assert not done.optimized and "not a JSON object" in done.reason
