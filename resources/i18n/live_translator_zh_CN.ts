@@ -39,11 +39,11 @@
     </message>
     <message>
         <source>Who can open the captions</source>
-        <translation type="unfinished"></translation>
+        <translation>谁可以打开字幕</translation>
     </message>
     <message>
         <source>Caption server port</source>
-        <translation type="unfinished"></translation>
+        <translation>字幕服务器端口</translation>
     </message>
     <message>
         <source>Start serving captions</source>
@@ -663,7 +663,7 @@
     </message>
     <message>
         <source>The {direction} model folder {path} is a file, not a folder.</source>
-        <translation type="unfinished"></translation>
+        <translation>{direction}模型文件夹 {path} 是一个文件，不是文件夹。</translation>
     </message>
     <message>
         <source>The {direction} model folder {path} does not exist.</source>
@@ -707,15 +707,15 @@
     </message>
     <message>
         <source>Optimised copy: none ({error})</source>
-        <translation type="unfinished"></translation>
+        <translation>优化副本：无（{error}）</translation>
     </message>
     <message>
         <source>Optimised copy: in the cache</source>
-        <translation type="unfinished"></translation>
+        <translation>优化副本：已在缓存中</translation>
     </message>
     <message>
         <source>Optimised copy: none, runs as it is ({reason})</source>
-        <translation type="unfinished"></translation>
+        <translation>优化副本：无，按原样运行（{reason}）</translation>
     </message>
     <message>
         <source>both directions</source>
@@ -926,7 +926,7 @@
     </message>
     <message>
         <source>Corrected by the final recognition; the live text read: {text}</source>
-        <translation type="unfinished"></translation>
+        <translation>已由最终识别更正；实时文字原为：{text}</translation>
     </message>
 </context>
 <context>

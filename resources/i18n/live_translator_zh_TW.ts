@@ -39,11 +39,11 @@
     </message>
     <message>
         <source>Who can open the captions</source>
-        <translation type="unfinished"></translation>
+        <translation>誰可以開啟字幕</translation>
     </message>
     <message>
         <source>Caption server port</source>
-        <translation type="unfinished"></translation>
+        <translation>字幕伺服器連接埠</translation>
     </message>
     <message>
         <source>Start serving captions</source>
@@ -663,7 +663,7 @@
     </message>
     <message>
         <source>The {direction} model folder {path} is a file, not a folder.</source>
-        <translation type="unfinished"></translation>
+        <translation>{direction}模型資料夾 {path} 是一個檔案，不是資料夾。</translation>
     </message>
     <message>
         <source>The {direction} model folder {path} does not exist.</source>
@@ -707,15 +707,15 @@
     </message>
     <message>
         <source>Optimised copy: none ({error})</source>
-        <translation type="unfinished"></translation>
+        <translation>最佳化副本：無（{error}）</translation>
     </message>
     <message>
         <source>Optimised copy: in the cache</source>
-        <translation type="unfinished"></translation>
+        <translation>最佳化副本：已在快取中</translation>
     </message>
     <message>
         <source>Optimised copy: none, runs as it is ({reason})</source>
-        <translation type="unfinished"></translation>
+        <translation>最佳化副本：無，依原樣執行（{reason}）</translation>
     </message>
     <message>
         <source>both directions</source>
@@ -926,7 +926,7 @@
     </message>
     <message>
         <source>Corrected by the final recognition; the live text read: {text}</source>
-        <translation type="unfinished"></translation>
+        <translation>已由最終辨識更正；即時文字原為：{text}</translation>
     </message>
 </context>
 <context>
