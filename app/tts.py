@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import soundfile
 
+from app.shared.errors import QT_TRANSLATE_NOOP, Text
 from app.shared.events import Error, Event, Speaker, Speech, Stage
 from app.shared.languages import Language
 
@@ -147,8 +148,8 @@ class SpeechOutput:
                 self._pending += 1
                 self._idle.clear()
         if not queued:
-            self._emit(Error(stage=Stage.TTS, text="Speech output is behind; a translation was not spoken.",
-                             hint="Lower the speech rate or turn speech off.", utterance_id=utterance_id, speaker=speaker))
+            self._emit(Error.of(Stage.TTS, Text(QT_TRANSLATE_NOOP("Errors", "Speech output is behind; a translation was not spoken.")),
+                                Text(QT_TRANSLATE_NOOP("Errors", "Lower the speech rate or turn speech off.")), utterance_id, speaker=speaker))
         return queued
 
     @property
@@ -195,9 +196,9 @@ class SpeechOutput:
                     self._emit(Speech(utterance_id=utterance_id, text=text, language=language,
                                       path=str(self.out_path) if self.out_path else None, speaker=speaker))
                 except Exception as error:  # the engine failed on this text: report, go on
-                    self._emit(Error(stage=Stage.TTS, text=f"Speech output failed: {error}",
-                                     hint="Speech continues with the next translation.", utterance_id=utterance_id,
-                                     speaker=speaker))
+                    self._emit(Error.of(Stage.TTS, Text(QT_TRANSLATE_NOOP("Errors", "Speech output failed: {reason}"), {"reason": error}),
+                                        Text(QT_TRANSLATE_NOOP("Errors", "Speech continues with the next translation.")), utterance_id,
+                                        speaker=speaker))
                 finally:
                     self._quiet_after = time.monotonic() + self.echo_tail_s
                     if self._playing_since is not None:
@@ -225,9 +226,9 @@ class SpeechOutput:
         except Exception as error:  # no espeak-ng / SAPI / NSSpeech, or a broken driver
             self.available = False
             self._drain()
-            self._emit(Error(stage=Stage.TTS, text=f"Speech output is unavailable: {error}",
-                             hint="Install espeak-ng (Linux: apt-get install espeak-ng alsa-utils); "
-                                  "translations are still shown."))
+            self._emit(Error.of(Stage.TTS, Text(QT_TRANSLATE_NOOP("Errors", "Speech output is unavailable: {reason}"), {"reason": error}),
+                                Text(QT_TRANSLATE_NOOP("Errors", "Install espeak-ng (Linux: apt-get install espeak-ng alsa-utils); "
+                                                       "translations are still shown."))))
             return None
 
     def _prepare(self, engine, language: str) -> None:
@@ -235,8 +236,10 @@ class SpeechOutput:
         if voice is None:
             if language not in self._missing_voice_reported:
                 self._missing_voice_reported.add(language)
-                self._emit(Error(stage=Stage.TTS, text=f"No speech voice for language '{language}'; using the default voice.",
-                                 hint="Install a voice for it (espeak-ng has cmn-latn-pinyin for Mandarin)."))
+                self._emit(Error.of(Stage.TTS, Text(QT_TRANSLATE_NOOP("Errors", "No speech voice for language '{language}'; using the default "
+                                                                                "voice."),
+                                                    {"language": language}),
+                                    Text(QT_TRANSLATE_NOOP("Errors", "Install a voice for it (espeak-ng has cmn-latn-pinyin for Mandarin)."))))
         else:
             engine.setProperty("voice", voice)
         if self.rate:

@@ -1,4 +1,4 @@
-"""Refresh the window's translations: pyside6-lupdate over app/ui into the Qt Linguist sources
+"""Refresh the window's translations: pyside6-lupdate over app/ into the Qt Linguist sources
 (resources/i18n/live_translator_<lang>.ts), then pyside6-lrelease into the .qm files the app loads.
 
     .venv/bin/python tools/translations.py            # refresh .ts and .qm
@@ -23,7 +23,9 @@ BIN = Path(sys.executable).parent  # the venv's pyside6-* tools sit beside its p
 
 
 def sources() -> list[Path]:
-    return sorted((ROOT / "app" / "ui").glob("*.py"))
+    """The window's files, and the core's: its error messages and progress lines are marked
+    with QT_TRANSLATE_NOOP("Errors", ...) (app/shared/errors.py) and translated by the window."""
+    return sorted((ROOT / "app").rglob("*.py"))
 
 
 def ts_path(language: str) -> Path:

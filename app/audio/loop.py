@@ -19,6 +19,7 @@ from enum import Enum
 import numpy as np
 
 from app.shared.audio import AudioSource, SourceKind
+from app.shared.errors import QT_TRANSLATE_NOOP, Text, texts_of
 from app.shared.events import Error, Event, Level, Stage, State, Status
 
 log = logging.getLogger(__name__)
@@ -40,9 +41,8 @@ SOURCE_LOST = CaptureSignal.SOURCE_LOST
 
 
 def _capture_error(error: BaseException) -> Error:
-    text = getattr(error, "message", None) or str(error) or type(error).__name__
-    hint = getattr(error, "hint", "") or "Check the audio input, then start listening again."
-    return Error(stage=Stage.CAPTURE, text=text, hint=hint)
+    message, hint = texts_of(error)
+    return Error.of(Stage.CAPTURE, message, hint or Text(QT_TRANSLATE_NOOP("Errors", "Check the audio input, then start listening again.")))
 
 
 def capture(source: AudioSource, stop: threading.Event, *, retry_s: float | None = None,
@@ -94,9 +94,11 @@ def capture(source: AudioSource, stop: threading.Event, *, retry_s: float | None
                 yield Level(rms=float(rms), peak=float(peak))
             if source.overflow_s > overflow_reported:
                 overflow_reported = source.overflow_s
-                yield Error(stage=Stage.CAPTURE,
-                            text=f"Recognition fell behind: {overflow_reported:.1f} s of audio were dropped.",
-                            hint="Use a smaller Whisper model (e.g. tiny.en for English) or close other busy programs.")
+                yield Error.of(Stage.CAPTURE,
+                               Text(QT_TRANSLATE_NOOP("Errors", "Recognition fell behind: {seconds} s of audio were dropped."),
+                                    {"seconds": f"{overflow_reported:.1f}"}),
+                               Text(QT_TRANSLATE_NOOP("Errors", "Use a smaller Whisper model (e.g. tiny.en for English) or close other busy "
+                                                                "programs.")))
             yield AudioBlock(samples, source.captured_at if source.realtime else None)
     finally:
         try:

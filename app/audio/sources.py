@@ -18,7 +18,7 @@ import numpy as np
 
 from app.audio.buffer import BlockBuffer
 from app.shared.audio import SAMPLE_RATE, SourceKind
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,8 @@ def _sounddevice():
     try:
         import sounddevice
     except OSError as error:  # the PortAudio library itself is missing
-        raise LiveTranslatorError(f"Audio input is unavailable: {error}.",
-                                  "Install PortAudio (Debian: apt-get install libportaudio2).") from error
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Audio input is unavailable: {reason}."),
+                                  QT_TRANSLATE_NOOP("Errors", "Install PortAudio (Debian: apt-get install libportaudio2)."), reason=error) from error
     return sounddevice
 
 
@@ -67,8 +67,8 @@ def find_input_device(device: int | str | None) -> InputDevice:
     """The device by index, exact name, or unique part of a name; None = the system default."""
     devices = list_input_devices()
     if not devices:
-        raise LiveTranslatorError("No microphone found: this computer has no audio input device.",
-                                  "Connect a microphone (or start the sound server), then start listening again.")
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No microphone found: this computer has no audio input device."),
+                                  QT_TRANSLATE_NOOP("Errors", "Connect a microphone (or start the sound server), then start listening again."))
     if device is None or device == "":
         return next((d for d in devices if d.is_default), devices[0])
     if isinstance(device, int) or str(device).isdigit():
@@ -77,9 +77,10 @@ def find_input_device(device: int | str | None) -> InputDevice:
         found = [d for d in devices if d.name == device] or [d for d in devices if str(device).lower() in d.name.lower()]
     if len(found) != 1:
         listing = "; ".join(f"{d.index}: {d.name}" for d in devices)
-        what = "matches several input devices" if found else "is not an input device"
-        raise LiveTranslatorError(f"Microphone {device!r} {what}. Available: {listing}.",
-                                  "Pick one by its number or full name (python -m app listen --list-devices).")
+        message = (QT_TRANSLATE_NOOP("Errors", "Microphone {device} matches several input devices. Available: {listing}.") if found
+                   else QT_TRANSLATE_NOOP("Errors", "Microphone {device} is not an input device. Available: {listing}."))
+        raise LiveTranslatorError(message, QT_TRANSLATE_NOOP("Errors", "Pick one by its number or full name (python -m app listen --list-devices)."),
+                                  device=repr(device), listing=listing)
     return found[0]
 
 
@@ -160,13 +161,16 @@ class MicrophoneSource:
             stream.start()
         except sd.PortAudioError as error:
             self._stream = None
-            raise LiveTranslatorError(f"Could not open the microphone {info.name!r}: {error}.",
-                                      "Check that it is connected and not used exclusively by another program, or pick another one.") from error
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Could not open the microphone {name}: {reason}."),
+                                      QT_TRANSLATE_NOOP("Errors", "Check that it is connected and not used exclusively by another program, or pick "
+                                                                  "another one."),
+                                      name=repr(info.name), reason=error) from error
 
     def read(self, timeout: float = 0.1) -> np.ndarray | None:
         """All audio recorded since the last call (16 kHz mono float32), or None if none came in time."""
         if self._stream is None:
-            raise LiveTranslatorError("The microphone is not started.", "Call start() first.")
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The microphone is not started."),
+                                      QT_TRANSLATE_NOOP("Errors", "Call start() first."))
         blocks, failure = self._buffer.take(timeout)
         if not blocks:
             if failure is not None:
@@ -189,8 +193,10 @@ class MicrophoneSource:
 
     def _fail(self, why: str) -> None:
         self._close()
-        raise LiveTranslatorError(f"The microphone {self.name!r} stopped delivering audio ({why}); it may have been unplugged.",
-                                  "Reconnect it or pick another input device, then start listening again.")
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The microphone {name} stopped delivering audio ({reason}); it may have been "
+                                                              "unplugged."),
+                                  QT_TRANSLATE_NOOP("Errors", "Reconnect it or pick another input device, then start listening again."),
+                                  name=repr(self.name), reason=why)
 
     def _close(self) -> None:
         stream, self._stream = self._stream, None
@@ -239,20 +245,23 @@ class FileSource:
             from faster_whisper import decode_audio
 
             if self.path.is_dir():
-                raise LiveTranslatorError(f"{self.path} is a folder, not an audio file.",
-                                          "Give the path of a WAV/FLAC/OGG/MP3 file inside it.")
+                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{path} is a folder, not an audio file."),
+                                          QT_TRANSLATE_NOOP("Errors", "Give the path of a WAV/FLAC/OGG/MP3 file inside it."), path=self.path)
             if not self.path.is_file():
-                raise LiveTranslatorError(f"Audio file {self.path} does not exist.", "Check the path.")
+                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Audio file {path} does not exist."),
+                                          QT_TRANSLATE_NOOP("Errors", "Check the path."), path=self.path)
             try:
                 self._audio = decode_audio(str(self.path), sampling_rate=SAMPLE_RATE)
             except Exception as error:  # PyAV raises its own error types for every codec problem
-                raise LiveTranslatorError(f"Cannot read audio file {self.path}: {error}",
-                                          "Give a WAV, FLAC, MP3 or other file ffmpeg can decode.") from error
+                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Cannot read audio file {path}: {reason}"),
+                                          QT_TRANSLATE_NOOP("Errors", "Give a WAV, FLAC, MP3 or other file ffmpeg can decode."),
+                                          path=self.path, reason=error) from error
         self._pos, self._t0 = 0, time.monotonic()
 
     def read(self, timeout: float = 0.1) -> np.ndarray | None:
         if self._audio is None:
-            raise LiveTranslatorError("The audio file is not started.", "Call start() first.")
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The audio file is not started."),
+                                      QT_TRANSLATE_NOOP("Errors", "Call start() first."))
         if self.finished:
             return None
         if self.realtime:

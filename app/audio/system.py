@@ -31,14 +31,14 @@ import numpy as np
 from app.audio.buffer import BlockBuffer
 from app.audio.sources import MicrophoneSource, level_of, list_input_devices
 from app.shared.audio import SAMPLE_RATE, SourceKind
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 log = logging.getLogger(__name__)
 
 # Input devices on macOS that carry what the computer plays (lower-case name parts).
 MAC_LOOPBACK_NAMES = ("blackhole", "loopback", "soundflower")
-MAC_HINT = ("Install a loopback device such as BlackHole (brew install blackhole-2ch), make it (or a "
-            "multi-output device containing it) the sound output, then choose it as system audio.")
+MAC_HINT = QT_TRANSLATE_NOOP("Errors", "Install a loopback device such as BlackHole (brew install blackhole-2ch), make it (or a "
+                             "multi-output device containing it) the sound output, then choose it as system audio.")
 BLOCK_S = 0.1
 # PulseAudio moves a stream whose source is removed to another source (the microphone, seen
 # here) instead of ending it, and soundcard cannot ask it not to: check this often that the
@@ -62,16 +62,19 @@ _connect_lock = threading.Lock()
 def _soundcard():
     """The soundcard module, connected to the current sound server; LiveTranslatorError if none answers."""
     global _connected_to
-    hint = "Start the sound server (PulseAudio or PipeWire), or use a microphone (--source microphone)."
+    hint = QT_TRANSLATE_NOOP("Errors", "Start the sound server (PulseAudio or PipeWire), or use a microphone (--source microphone).")
     with _connect_lock:
         try:
             import soundcard
         except (AssertionError, RuntimeError, OSError, IndexError) as error:
             # soundcard asserts that its connection to PulseAudio is ready when imported
-            detail = f" ({error})" if str(error) else ""
-            raise LiveTranslatorError(f"System audio cannot be captured: no sound server answered{detail}.", hint) from error
+            if str(error):
+                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "System audio cannot be captured: no sound server answered ({reason})."), hint,
+                                          reason=error) from error
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "System audio cannot be captured: no sound server answered."), hint) from error
         except ImportError as error:
-            raise LiveTranslatorError("System audio needs the soundcard package.", "pip install soundcard") from error
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "System audio needs the soundcard package."),
+                                      QT_TRANSLATE_NOOP("Errors", "pip install soundcard")) from error
         if sys.platform.startswith("linux"):
             pulse = soundcard.pulseaudio
             server = os.environ.get("PULSE_SERVER", "")
@@ -84,7 +87,7 @@ def _soundcard():
                 try:
                     pulse._pulse = pulse._PulseAudio()
                 except AssertionError as error:
-                    raise LiveTranslatorError("System audio cannot be captured: the sound server does not answer.",
+                    raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "System audio cannot be captured: the sound server does not answer."),
                                               hint) from error
                 _connected_to = server
         return soundcard
@@ -123,7 +126,9 @@ def _list_system_devices() -> list[SystemDevice]:
         default = sc.default_speaker()
         loopbacks = [m for m in sc.all_microphones(include_loopback=True) if m.isloopback]
     except Exception as error:  # the server went away while we asked
-        raise LiveTranslatorError(f"System audio cannot be listed: {error}.", "Check the sound server.") from error
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "System audio cannot be listed: {reason}."),
+                                  QT_TRANSLATE_NOOP("Errors", "Check the sound server."),
+                                  reason=error) from error
     default_id = _loopback_id(default.id) if default is not None else None
     return [SystemDevice(m.id, m.name, m.id == default_id) for m in loopbacks]
 
@@ -138,9 +143,9 @@ def find_system_device(device: str | int | None) -> SystemDevice:
     devices = _list_system_devices()
     if not devices:
         if _is_mac():
-            raise LiveTranslatorError("No system-audio capture on this Mac: macOS has no loopback of its own.", MAC_HINT)
-        raise LiveTranslatorError("No system audio to capture: the sound server has no output device.",
-                                  "Check the sound settings, or use a microphone (--source microphone).")
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No system-audio capture on this Mac: macOS has no loopback of its own."), MAC_HINT)
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No system audio to capture: the sound server has no output device."),
+                                  QT_TRANSLATE_NOOP("Errors", "Check the sound settings, or use a microphone (--source microphone)."))
     if device is None or device == "":
         return next((d for d in devices if d.is_default), devices[0])
     device = str(device)
@@ -148,9 +153,10 @@ def find_system_device(device: str | int | None) -> SystemDevice:
              or [d for d in devices if device.lower() in d.name.lower() or device.lower() in d.id.lower()])
     if len(found) != 1:
         listing = "; ".join(f"{d.id}: {d.name}" for d in devices)
-        what = "matches several outputs" if found else "is not a system-audio source"
-        raise LiveTranslatorError(f"System audio {device!r} {what}. Available: {listing}.",
-                                  "Pick one by its id or full name (python -m app devices).")
+        message = (QT_TRANSLATE_NOOP("Errors", "System audio {device} matches several outputs. Available: {listing}.") if found
+                   else QT_TRANSLATE_NOOP("Errors", "System audio {device} is not a system-audio source. Available: {listing}."))
+        raise LiveTranslatorError(message, QT_TRANSLATE_NOOP("Errors", "Pick one by its id or full name (python -m app devices)."),
+                                  device=repr(device), listing=listing)
     return found[0]
 
 
@@ -206,8 +212,9 @@ class SystemAudioSource:
             microphone = sc.get_microphone(info.id, include_loopback=True)
             recorder = microphone.recorder(samplerate=SAMPLE_RATE, channels=1, blocksize=int(BLOCK_S * SAMPLE_RATE))
         except Exception as error:
-            raise LiveTranslatorError(f"Could not open system audio {info.name!r}: {error}.",
-                                      "Check the sound settings, or pick another output (python -m app devices).") from error
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Could not open system audio {name}: {reason}."),
+                                      QT_TRANSLATE_NOOP("Errors", "Check the sound settings, or pick another output (python -m app devices)."),
+                                      name=repr(info.name), reason=error) from error
         self._buffer.reset(SAMPLE_RATE)
         with self._buffer.cond:
             self._opened = False
@@ -221,9 +228,13 @@ class SystemAudioSource:
             failure, opened = buffer.failure, self._opened
         if not opened:
             self.stop()
-            raise LiveTranslatorError(
-                f"Could not open system audio {info.name!r}: {failure or 'no answer from the sound server'}.",
-                "Check the sound settings, or pick another output (python -m app devices).")
+            if failure:
+                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Could not open system audio {name}: {reason}."),
+                                          QT_TRANSLATE_NOOP("Errors", "Check the sound settings, or pick another output (python -m app devices)."),
+                                          name=repr(info.name), reason=failure)
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Could not open system audio {name}: no answer from the sound server."),
+                                      QT_TRANSLATE_NOOP("Errors", "Check the sound settings, or pick another output (python -m app devices)."),
+                                      name=repr(info.name))
 
     # -- reader thread ---------------------------------------------------------------------
     def _record(self, sc, recorder, device_id: str, quit: threading.Event) -> None:
@@ -255,15 +266,16 @@ class SystemAudioSource:
             self.level, self.captured_at = self._mac.level, self._mac.captured_at
             return block
         if self._thread is None:
-            raise LiveTranslatorError("System audio is not started.", "Call start() first.")
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "System audio is not started."), QT_TRANSLATE_NOOP("Errors", "Call start() first."))
         blocks, failure = self._buffer.take(timeout)
         if not blocks:
             if failure is not None:
                 self.stop()
                 raise LiveTranslatorError(
-                    f"System audio {self.name!r} stopped ({failure}).",
-                    "The output device may have been removed: check the sound settings or pick another output; "
-                    "listening resumes when it is back.")
+                    QT_TRANSLATE_NOOP("Errors", "System audio {name} stopped ({reason})."),
+                    QT_TRANSLATE_NOOP("Errors", "The output device may have been removed: check the sound settings or pick another output; "
+                                       "listening resumes when it is back."),
+                    name=repr(self.name), reason=failure)
             return None
         self.captured_at = blocks[-1][1]
         samples = np.concatenate([b for b, _ in blocks]).astype(np.float32, copy=False)

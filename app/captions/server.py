@@ -33,7 +33,7 @@ from aiohttp import web
 
 from app.captions.state import CAPTION_EVENTS, Captions
 from app.shared import paths
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import Event
 
 log = logging.getLogger(__name__)
@@ -68,8 +68,9 @@ def parse_address(text: str) -> tuple[str, int]:
         host = DEFAULT_HOST
     host = host.strip("[]") or DEFAULT_HOST
     if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise LiveTranslatorError(f"'{text}' is not an address to serve captions on.",
-                                  "Give a port (8765) or HOST:PORT (127.0.0.1:8765, 0.0.0.0:8765 for phones).")
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "'{text}' is not an address to serve captions on."),
+                                  QT_TRANSLATE_NOOP("Errors", "Give a port (8765) or HOST:PORT (127.0.0.1:8765, 0.0.0.0:8765 for phones)."),
+                                  text=text)
     return host, int(port)
 
 
@@ -104,8 +105,9 @@ def load_assets() -> dict[str, tuple[bytes, str]]:
         try:
             assets[route] = (path.read_bytes(), content_type)
         except OSError as error:
-            raise LiveTranslatorError(f"The caption page's file {path} cannot be read: {error.strerror}.",
-                                      "Reinstall the app; resources/captions/ is part of it.") from error
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The caption page's file {path} cannot be read: {reason}."),
+                                      QT_TRANSLATE_NOOP("Errors", "Reinstall the app; resources/captions/ is part of it."),
+                                      path=path, reason=error.strerror) from error
     return assets
 
 
@@ -129,8 +131,8 @@ class CaptionServer:
         if key is None:
             key = secrets.token_urlsafe(16) if self.needs_key else ""
         if self.needs_key and not key:
-            raise LiveTranslatorError(f"Serving captions on {host} needs an access key.",
-                                      "Serve on 127.0.0.1, or let the app make a key.")
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Serving captions on {host} needs an access key."),
+                                      QT_TRANSLATE_NOOP("Errors", "Serve on 127.0.0.1, or let the app make a key."), host=host)
         self.key = key
         self.queue_size = queue_size
         self.captions = Captions()
@@ -169,8 +171,9 @@ class CaptionServer:
             self._thread = None
             error = failure[0]
             if isinstance(error, OSError):
-                raise LiveTranslatorError(f"Cannot serve captions on {self.host}:{self.port}: {error.strerror or error}.",
-                                          "Pick another port, or stop the program using this one.") from error
+                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Cannot serve captions on {host}:{port}: {reason}."),
+                                          QT_TRANSLATE_NOOP("Errors", "Pick another port, or stop the program using this one."),
+                                          host=self.host, port=self.port, reason=error.strerror or error) from error
             raise error
         log.info("captions: serving on %s:%s", self.host, self.port)
 

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.paths import bundled_models_dir, user_models_dir
 
 DIRECTIONS = ("en-zh", "zh-en")
@@ -131,8 +131,9 @@ def entry(key: str) -> CatalogEntry:
         if item.key == key:
             return item
     raise LiveTranslatorError(
-        f"'{key}' is not a model this app knows.",
-        f"Known models: {', '.join(item.key for item in CATALOG)} (or pass a Hub repo id, owner/name).",
+        QT_TRANSLATE_NOOP("Errors", "'{key}' is not a model this app knows."),
+        QT_TRANSLATE_NOOP("Errors", "Known models: {known} (or pass a Hub repo id, owner/name)."),
+        key=key, known=", ".join(item.key for item in CATALOG),
     )
 
 
@@ -201,7 +202,9 @@ def default_nmt_dir(direction: str, bundled_dir: Path | None = None) -> Path | N
     """The installed model to use for `direction`: in the user model folder, catalog models in
     catalog order, then others; failing that, one bundled with the build."""
     if direction not in DIRECTIONS:
-        raise LiveTranslatorError(f"unknown direction '{direction}'", f"Use one of: {', '.join(DIRECTIONS)}.")
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "unknown direction '{direction}'"),
+                                  QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
+                                  direction=direction, choices=", ".join(DIRECTIONS))
     order = {item.key: i for i, item in enumerate(CATALOG)}
     for root in (None, bundled_dir or BUNDLED_MODELS_DIR):
         installed = [m for m in installed_models(root) if direction in m.directions]

@@ -13,14 +13,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 # models.export.LAYOUTS' names (tests/model_store/test_cli.py checks they agree).
 EXPORT_LAYOUTS = ("merged", "split", "both", "onnx-subdir", "legacy")
 # What the export needs besides the `models` package (top-level names: found without importing).
 EXPORT_MODULES = ("torch", "optimum", "onnx")
-INSTALL_EXPORT = ("From a checkout of the source: pip install -e '.[export]' "
-                  "(or pip install 'live-translator[export]'), then run the same command again.")
+INSTALL_EXPORT = QT_TRANSLATE_NOOP("Errors", "From a checkout of the source: pip install -e '.[export]' "
+                                   "(or pip install 'live-translator[export]'), then run the same command again.")
 
 
 def add_parser(subparsers) -> None:
@@ -72,15 +72,15 @@ def export_argv(args: argparse.Namespace) -> list[str]:
 def export_tooling_problem() -> LiveTranslatorError | None:
     """Why `python -m models export` cannot run here, or None. Looks without importing."""
     if getattr(sys, "frozen", False):
-        return LiveTranslatorError("The packaged app does not include the model export tooling.", INSTALL_EXPORT)
+        return LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The packaged app does not include the model export tooling."), INSTALL_EXPORT)
     spec = importlib.util.find_spec("models")
     locations = list(spec.submodule_search_locations or []) if spec else []
     if not any((Path(folder) / "export.py").is_file() for folder in locations):
-        return LiveTranslatorError("The model export tooling (the `models` package) is not installed.", INSTALL_EXPORT)
+        return LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The model export tooling (the `models` package) is not installed."), INSTALL_EXPORT)
     missing = [name for name in EXPORT_MODULES if importlib.util.find_spec(name) is None]
     if missing:
-        return LiveTranslatorError(f"Exporting needs the `export` extra; not installed: {', '.join(missing)}.",
-                                   INSTALL_EXPORT)
+        return LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Exporting needs the `export` extra; not installed: {missing}."),
+                                   INSTALL_EXPORT, missing=", ".join(missing))
     return None
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app.model_store import catalog
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 Progress = Callable[[int, int], None]
 
@@ -39,8 +39,9 @@ def check_repo_id(repo: str) -> None:
         validate_repo_id(repo)
     except HFValidationError:
         raise LiveTranslatorError(
-            f"'{repo}' is neither a model this app knows nor a Hub repo id (owner/name).",
-            "Choose a name from `python -m app models list`, or give a repo id such as Xenova/opus-mt-en-zh.") from None
+            QT_TRANSLATE_NOOP("Errors", "'{repo}' is neither a model this app knows nor a Hub repo id (owner/name)."),
+            QT_TRANSLATE_NOOP("Errors", "Choose a name from `python -m app models list`, or give a repo id such as Xenova/opus-mt-en-zh."),
+            repo=repo) from None
 
 
 def files_for(key_or_repo: str) -> tuple[catalog.HubFile, ...]:
@@ -109,33 +110,41 @@ def _hub_errors(hub_file: catalog.HubFile, endpoint: str | None):
 
     where = endpoint or "https://huggingface.co"
     unreachable = LiveTranslatorError(
-        f"Cannot reach the model hub at {where}, or the connection broke, fetching {hub_file.repo}/{hub_file.path}.",
-        "Check the network connection (or --endpoint), then run the same command again: it resumes where it stopped.",
+        QT_TRANSLATE_NOOP("Errors", "Cannot reach the model hub at {where}, or the connection broke, fetching {repo}/{file}."),
+        QT_TRANSLATE_NOOP("Errors", "Check the network connection (or --endpoint), then run the same command again: it resumes where it stopped."),
+        where=where, repo=hub_file.repo, file=hub_file.path,
     )
     try:
         yield
     except RepositoryNotFoundError:
-        raise LiveTranslatorError(f"The model hub at {where} has no repository '{hub_file.repo}'.",
-                                  "Check the name (owner/name), or choose a model from `python -m app models list`.") from None
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The model hub at {where} has no repository '{repo}'."),
+                                  QT_TRANSLATE_NOOP("Errors", "Check the name (owner/name), or choose a model from `python -m app models list`."),
+                                  where=where, repo=hub_file.repo) from None
     except RevisionNotFoundError:
         if catalog.pinned_revision(hub_file.repo):
             raise LiveTranslatorError(
-                f"{hub_file.repo} no longer has commit {catalog.pinned_revision(hub_file.repo)}, which the catalog pins.",
-                "Update the commit in app/model_store/catalog.py PINNED (or download the repo by its id).") from None
-        raise LiveTranslatorError(f"{hub_file.repo} has no such revision.", "Use the default revision (main).") from None
+                QT_TRANSLATE_NOOP("Errors", "{repo} no longer has commit {commit}, which the catalog pins."),
+                QT_TRANSLATE_NOOP("Errors", "Update the commit in app/model_store/catalog.py PINNED (or download the repo by its id)."),
+                repo=hub_file.repo, commit=catalog.pinned_revision(hub_file.repo)) from None
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{repo} has no such revision."),
+                                  QT_TRANSLATE_NOOP("Errors", "Use the default revision (main)."),
+                                  repo=hub_file.repo) from None
     except LocalEntryNotFoundError:  # (a subclass of EntryNotFoundError) offline and nothing on disk
         raise unreachable from None
     except EntryNotFoundError:
-        raise LiveTranslatorError(f"{hub_file.repo} has no file '{hub_file.path}', which the model folder needs.",
-                                  "The repository may have changed; choose another model or report it.") from None
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{repo} has no file '{file}', which the model folder needs."),
+                                  QT_TRANSLATE_NOOP("Errors", "The repository may have changed; choose another model or report it."),
+                                  repo=hub_file.repo, file=hub_file.path) from None
     except HfHubHTTPError as error:
-        raise LiveTranslatorError(f"The model hub at {where} refused {hub_file.repo}/{hub_file.path}: "
-                                  f"{str(error).splitlines()[0]}", "Try again later.") from None
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The model hub at {where} refused {repo}/{file}: {reason}"),
+                                  QT_TRANSLATE_NOOP("Errors", "Try again later."), where=where, repo=hub_file.repo, file=hub_file.path,
+                                  reason=str(error).splitlines()[0]) from None
     except RequestException:  # refused, timed out, cut mid-file (the partial file is kept)
         raise unreachable from None
     except OSError as error:
-        raise LiveTranslatorError(f"Could not write {hub_file.path}: {error}",
-                                  "Check the free disk space and that the model folder is writable.") from None
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Could not write {file}: {reason}"),
+                                  QT_TRANSLATE_NOOP("Errors", "Check the free disk space and that the model folder is writable."),
+                                  file=hub_file.path, reason=error) from None
 
 
 _patch_lock = threading.Lock()

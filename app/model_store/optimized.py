@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app.shared.errors import QT_TRANSLATE_NOOP, Text
 from app.shared.languages import Direction, Language
 from app.shared.paths import cache_dir
 
@@ -44,7 +45,7 @@ PROBE_TOKENS = 16
 _locks: dict[str, threading.Lock] = {}
 _locks_guard = threading.Lock()
 
-Progress = Callable[[str], None]
+Progress = Callable[[Text], None]  # a line for people: str() is English, the window translates it
 
 
 @dataclass
@@ -116,7 +117,7 @@ def prepare(folder: Path | str, direction: Direction | str, prefer_quantized: bo
             if found.reason:
                 log.info("%s: using the folder's own graphs (%s; decided on first load)", folder, found.reason)
             return found
-        say(f"Optimising {folder.name} for this computer (first load only)…")
+        say(Text(QT_TRANSLATE_NOOP("Errors", "Optimising {name} for this computer (first load only)…"), {"name": folder.name}))
         started = time.monotonic()
         try:
             result = _optimise(folder, config, Direction.parse(direction), prefer_quantized, graphs, entry, say)
@@ -125,13 +126,15 @@ def prepare(folder: Path | str, direction: Direction | str, prefer_quantized: bo
             result = Preparation(reason=f"optimisation failed ({type(error).__name__}: {error})")
         if result.reason and all(n.endswith("already optimised") for n in result.reason.split("; ")):
             log.info("%s: %s", folder, result.reason)
-            say(f"{folder.name}: already optimised.")
+            say(Text(QT_TRANSLATE_NOOP("Errors", "{name}: already optimised."), {"name": folder.name}))
         elif result.reason:
             log.warning("%s: not optimised, using its own graphs: %s", folder, result.reason)
-            say(f"{folder.name}: not optimised ({result.reason}); using it as it is.")
+            say(Text(QT_TRANSLATE_NOOP("Errors", "{name}: not optimised ({reason}); using it as it is."),
+                     {"name": folder.name, "reason": result.reason}))
         else:
             log.info("%s: optimised in %.1f s into %s", folder, time.monotonic() - started, entry)
-            say(f"{folder.name}: optimised in {time.monotonic() - started:.0f} s.")
+            say(Text(QT_TRANSLATE_NOOP("Errors", "{name}: optimised in {seconds} s."),
+                     {"name": folder.name, "seconds": f"{time.monotonic() - started:.0f}"}))
         return result
 
 
@@ -154,7 +157,7 @@ def prepare_on_stderr(folder: Path | str, direction: Direction | str, prefer_qua
     """prepare() for a command: progress lines on stderr (stdout is the command's output)."""
     import sys
 
-    return prepare(folder, direction, prefer_quantized, progress=lambda m: sys.stderr.write(m + "\n")).graphs
+    return prepare(folder, direction, prefer_quantized, progress=lambda m: sys.stderr.write(f"{m}\n")).graphs
 
 
 # -- the work ---------------------------------------------------------------------------------
@@ -172,7 +175,7 @@ def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized
     try:
         rewritten, notes = {}, []
         for stem, source in graphs.items():
-            say(f"Rewriting {source.name}…")
+            say(Text(QT_TRANSLATE_NOOP("Errors", "Rewriting {file}…"), {"file": source.name}))
             copy = work / source.name
             for part in [source, *_external_data(source)]:
                 shutil.copyfile(part, work / part.name)
@@ -195,13 +198,13 @@ def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized
             return _decided(entry, graphs, {}, "; ".join(notes))
         # Weights in external-data files, which onnxruntime maps instead of copying (the
         # encoder too, unchanged otherwise): a loaded model then holds its weights about once.
-        say("Laying out the weights for a lean load…")
+        say(Text(QT_TRANSLATE_NOOP("Errors", "Laying out the weights for a lean load…")))
         for path in rewritten.values():
             externalize(path)
         encoder = _encoder_file(folder, prefer_quantized)
         if encoder is not None:
             rewritten["encoder_model"] = externalize(encoder, work / encoder.name)
-        say("Checking the optimised model against the original…")
+        say(Text(QT_TRANSLATE_NOOP("Errors", "Checking the optimised model against the original…")))
         mismatch = _probe(folder, direction, prefer_quantized, rewritten)
         if mismatch:
             shutil.rmtree(work, ignore_errors=True)

@@ -10,7 +10,7 @@ import sys
 from app.audio.cli import StopRequests, add_live_options
 from app.shared.audio import SourceKind
 from app.shared.chinese import CHINESE_SCRIPTS
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import DecodeStepEvent, Error, Event, Level, Speaker, State, Status, Translation
 from app.shared.languages import DIRECTIONS, Direction
 
@@ -66,19 +66,21 @@ def model_for(direction: Direction, folders: list[str]):
             return folder
     model = None if folders else default_nmt_dir(str(direction))
     if model is None:
-        given = f" None of {', '.join(folders)} translates {direction}." if folders else ""
-        raise LiveTranslatorError(
-            f"No translation model for {direction} is installed.{given}",
-            "Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: "
-            "python -m app models download (see README, 'Translation models').")
+        hint = QT_TRANSLATE_NOOP("Errors", "Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: "
+                                 "python -m app models download (see README, 'Translation models').")
+        if folders:
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No translation model for {direction} is installed. None of {folders} translates "
+                                                                  "{direction}."),
+                                      hint, direction=direction, folders=", ".join(folders))
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No translation model for {direction} is installed."), hint, direction=direction)
     return model
 
 
 def run(args: argparse.Namespace) -> int:
     direction = Direction.parse(args.direction)
     if args.conversation and args.input:
-        raise LiveTranslatorError("--conversation listens to live sources; it cannot take --input.",
-                                  "Leave out --input (or --conversation).")
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "--conversation listens to live sources; it cannot take --input."),
+                                  QT_TRANSLATE_NOOP("Errors", "Leave out --input (or --conversation)."))
     from app.translation.cli import load_glossaries
 
     args.glossary = load_glossaries(args.glossary)  # a bad file fails before any model loads

@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from app.pipeline.transcript import TranscriptEntry, read_entries
 from app.shared.chinese import to_script
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 
 class ExportFormat(StrEnum):
@@ -29,11 +29,12 @@ def load(path: str | os.PathLike, chinese: str | None = None) -> list[Transcript
     try:
         entries = read_entries(path)
     except FileNotFoundError:
-        raise LiveTranslatorError(f"No such transcript: {path}",
-                                  "Give a session .jsonl file (the app prints its path at the end of a run).") from None
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No such transcript: {path}"),
+                                  QT_TRANSLATE_NOOP("Errors", "Give a session .jsonl file (the app prints its path at the end of a run)."),
+                                  path=path) from None
     except (OSError, UnicodeDecodeError) as error:
-        raise LiveTranslatorError(f"Cannot read the transcript {path}: {error}",
-                                  "Give a session .jsonl file saved by the app.") from None
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Cannot read the transcript {path}: {reason}"),
+                                  QT_TRANSLATE_NOOP("Errors", "Give a session .jsonl file saved by the app."), path=path, reason=error) from None
     if chinese is not None:  # OpenCC leaves non-Chinese text as it is
         entries = [dataclasses.replace(e, source=to_script(e.source, chinese), translation=to_script(e.translation, chinese))
                    for e in entries]

@@ -24,7 +24,7 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from app.pipeline.export import export, load
-    from app.shared.errors import LiveTranslatorError
+    from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
     text = export(load(args.transcript, args.chinese), args.format, args.bilingual)
     if args.out is None:
@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         Path(args.out).write_text(text, encoding="utf-8")
     except OSError as error:
-        raise LiveTranslatorError(f"Cannot write {args.out}: {error.strerror or error}",
-                                  "Choose a folder that exists and that you may write to.") from None
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Cannot write {path}: {reason}"),
+                                  QT_TRANSLATE_NOOP("Errors", "Choose a folder that exists and that you may write to."),
+                                  path=args.out, reason=error.strerror or error) from None
     sys.stderr.write(f"wrote {args.out}\n")
     return 0

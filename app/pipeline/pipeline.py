@@ -28,7 +28,7 @@ from app.pipeline.calm import CalmText, latin_word_boundary
 from app.pipeline.transcript import Transcript
 from app.shared.audio import SAMPLE_RATE, AudioSource, SourceKind
 from app.shared.chinese import ChineseScript
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text, texts_of
 from app.shared.events import (
     DecodeStepEvent,
     Error,
@@ -145,7 +145,7 @@ class Pipeline:
         self._recognizer = recognizer
         self._utterance_ids = utterance_ids
         self._translators: dict[str, Any] = dict(translators or {})
-        self._translator_errors: dict[str, str] = {}
+        self._translator_errors: dict[str, Text] = {}
         if speech_output is None:
             from app.tts import SpeechOutput
 
@@ -177,11 +177,12 @@ class Pipeline:
             if self.running:
                 return
             if self.config.input_path is not None and Path(self.config.input_path).is_dir():
-                raise LiveTranslatorError(f"{self.config.input_path} is a folder, not a recording.",
-                                          "Give the path of a WAV/FLAC/OGG file inside it.")
+                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{path} is a folder, not a recording."),
+                                          QT_TRANSLATE_NOOP("Errors", "Give the path of a WAV/FLAC/OGG file inside it."), path=self.config.input_path)
             if self.config.input_path is not None and not Path(self.config.input_path).is_file():
-                raise LiveTranslatorError(f"No such recording: {self.config.input_path}",
-                                          "Give the path of a WAV/FLAC/OGG file, or omit --input to use the microphone.")
+                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No such recording: {path}"),
+                                          QT_TRANSLATE_NOOP("Errors", "Give the path of a WAV/FLAC/OGG file, or omit --input to use the microphone."),
+                                          path=self.config.input_path)
             from app.translation.search import check_setting
 
             for key, value in {"num_beams": self.config.num_beams, **self.config.decode_overrides}.items():
@@ -302,18 +303,21 @@ class Pipeline:
         if self._transcript_told:
             return []
         self._transcript_told = True
-        error = Error(stage=Stage.TRANSCRIPT,
-                      text=f"The transcript cannot be saved to {transcript.path} ({transcript.problem}). "
-                           "Translation goes on; what is not saved yet is kept in memory.",
-                      hint="Free some disk space or make the folder writable: saving resumes by itself. "
-                           "Or choose another folder with LIVE_TRANSLATOR_TRANSCRIPTS.")
+        error = Error.of(Stage.TRANSCRIPT,
+                         Text(QT_TRANSLATE_NOOP("Errors", "The transcript cannot be saved to {path} ({reason}). "
+                                                "Translation goes on; what is not saved yet is kept in memory."),
+                              {"path": transcript.path, "reason": transcript.problem}),
+                         Text(QT_TRANSLATE_NOOP("Errors", "Free some disk space or make the folder writable: saving resumes by itself. "
+                                                "Or choose another folder with LIVE_TRANSLATOR_TRANSCRIPTS.")))
         transcript.record(error)
         return [error]
 
-    def _error(self, stage: Stage, error: BaseException | str, utterance_id: int | None = None, prefix: str = "") -> None:
-        hint = getattr(error, "hint", "") or "The pipeline goes on with the next utterance."
-        text = getattr(error, "message", None) or str(error) or type(error).__name__
-        self._emit(Error(stage=stage, text=prefix + text, hint=hint, utterance_id=utterance_id))
+    def _error(self, stage: Stage, error: BaseException, utterance_id: int | None = None, prefix: str = "", **values) -> None:
+        """Report `error`; `prefix` is a marked template that holds it as {reason} ("Translation failed: {reason}")."""
+        message, hint = texts_of(error)
+        if prefix:
+            message = Text(prefix, {**values, "reason": message})
+        self._emit(Error.of(stage, message, hint or Text(QT_TRANSLATE_NOOP("Errors", "The pipeline goes on with the next utterance.")), utterance_id))
 
     # -- capture --------------------------------------------------------------------------
     def _make_source(self) -> AudioSource:
@@ -398,7 +402,7 @@ class Pipeline:
         try:
             recognizer = self._load_recognizer(direction.source)
         except Exception as error:
-            self._error(Stage.ASR, error, prefix="Speech recognition could not start: ")
+            self._error(Stage.ASR, error, prefix=QT_TRANSLATE_NOOP("Errors", "Speech recognition could not start: {reason}"))
             session.stop.set()
             self._end_recognition(session)
             return
@@ -446,7 +450,7 @@ class Pipeline:
         try:
             events = step()
         except Exception as error:  # a failing recognizer loses this utterance, not the session
-            self._error(Stage.ASR, error, prefix="Speech recognition failed: ")
+            self._error(Stage.ASR, error, prefix=QT_TRANSLATE_NOOP("Errors", "Speech recognition failed: {reason}"))
             try:
                 self._recognizer.reset()
             except Exception:
@@ -489,8 +493,9 @@ class Pipeline:
         folder = self.config.nmt_models.get(direction)
         try:
             if folder is None:
-                raise LiveTranslatorError(f"No translation model is set for {direction}.",
-                                          "Choose a model folder for this direction (run: --nmt-model DIR).")
+                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No translation model is set for {direction}."),
+                                          QT_TRANSLATE_NOOP("Errors", "Choose a model folder for this direction (run: --nmt-model DIR)."),
+                                          direction=direction)
             from app.translation import Translator
 
             self._emit(Status(state=State.LOADING, detail=f"translation model {folder}"))
@@ -499,8 +504,10 @@ class Pipeline:
                                                            graphs=graphs)
             return self._translators[direction]
         except Exception as error:
-            self._translator_errors[direction] = getattr(error, "message", None) or str(error)
-            self._error(Stage.TRANSLATION, error, prefix=f"The {direction} translation model could not be loaded: ")
+            self._translator_errors[direction] = texts_of(error)[0]
+            self._error(Stage.TRANSLATION, error, prefix=QT_TRANSLATE_NOOP("Errors", "The {direction} translation model could not be loaded: "
+                                                                                     "{reason}"),
+                        direction=direction)
             return None
 
     def _next_job(self, session: _Session) -> tuple[_Job, threading.Event] | None:
@@ -533,7 +540,7 @@ class Pipeline:
             try:
                 self._translate(job, cancel)
             except Exception as error:
-                self._error(Stage.TRANSLATION, error, job.event.utterance_id, prefix="Translation failed: ")
+                self._error(Stage.TRANSLATION, error, job.event.utterance_id, prefix=QT_TRANSLATE_NOOP("Errors", "Translation failed: {reason}"))
             finally:
                 with session.cond:
                     session.current = None
@@ -557,10 +564,10 @@ class Pipeline:
         translator = self._translator(job.direction)
         if translator is None:
             if not provisional:
-                reason = self._translator_errors.get(job.direction, "no translation model")
-                self._emit(Error(stage=Stage.TRANSLATION, text=f"Not translated: {reason}",
-                                 hint="Fix or choose the translation model, then start again.",
-                                 utterance_id=event.utterance_id))
+                reason = self._translator_errors.get(job.direction) or Text(QT_TRANSLATE_NOOP("Errors", "no translation model"))
+                self._emit(Error.of(Stage.TRANSLATION, Text(QT_TRANSLATE_NOOP("Errors", "Not translated: {reason}"), {"reason": reason}),
+                                    Text(QT_TRANSLATE_NOOP("Errors", "Fix or choose the translation model, then start again.")),
+                                    event.utterance_id))
             return
         options = DecodeOptions(**{**self.config.decode_overrides, "num_beams": 1 if provisional else self.config.num_beams,
                                    "verify": self.config.verify and not provisional, "glossary": self.config.glossary})

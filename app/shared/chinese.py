@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from enum import StrEnum
 
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 
 class ChineseScript(StrEnum):
@@ -28,8 +28,9 @@ class ChineseScript(StrEnum):
         try:
             return cls(value)
         except ValueError:
-            raise LiveTranslatorError(f"Unknown Chinese script {value!r}.",
-                                      f"Use one of: {', '.join(s.value for s in cls)}.") from None
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Unknown Chinese script {value}."),
+                                      QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
+                                      value=repr(value), choices=", ".join(s.value for s in cls)) from None
 
     @property
     def label(self) -> str:

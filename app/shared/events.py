@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from app.shared.errors import Text
 from app.shared.languages import Direction, Language
 
 
@@ -237,3 +238,19 @@ class Error(Event, type="error"):
     text: str
     hint: str = ""
     utterance_id: int | None = None
+    # The same two sentences as templates and values, for the window to translate (app/ui/i18n.py);
+    # not part of the JSON, which stays English.
+    message_text: Text | None = field(default=None, kw_only=True, compare=False)
+    hint_text: Text | None = field(default=None, kw_only=True, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        del data["message_text"], data["hint_text"]
+        return data
+
+    @classmethod
+    def of(cls, stage: Stage, message: Text, hint: Text | str = "", utterance_id: int | None = None, **kwargs) -> Error:
+        """An Error whose text and hint are templates: English in `text`/`hint`, translatable in the window."""
+        hint = hint if isinstance(hint, Text) else Text(hint)
+        return cls(stage=stage, text=str(message), hint=str(hint), utterance_id=utterance_id, message_text=message,
+                   hint_text=hint, **kwargs)

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.languages import Direction, Language
 
 log = logging.getLogger(__name__)
@@ -125,13 +125,15 @@ class Glossary:
         try:
             data = path.read_bytes()
         except OSError as error:
-            raise LiveTranslatorError(f"Cannot read the glossary {path}: {error.strerror or error}.",
-                                      "Check the path; a glossary is a UTF-8 text file: english<TAB>chinese per line.") from None
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Cannot read the glossary {path}: {reason}."),
+                                      QT_TRANSLATE_NOOP("Errors", "Check the path; a glossary is a UTF-8 text file: english<TAB>chinese per line."),
+                                      path=path, reason=error.strerror or error) from None
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as error:
-            raise LiveTranslatorError(f"The glossary {path} is not UTF-8 text (byte {error.start}).",
-                                      "Save it as UTF-8 (a TSV file: english<TAB>chinese per line).") from None
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The glossary {path} is not UTF-8 text (byte {byte})."),
+                                      QT_TRANSLATE_NOOP("Errors", "Save it as UTF-8 (a TSV file: english<TAB>chinese per line)."),
+                                      path=path, byte=error.start) from None
         return cls.parse(text, str(path))
 
     @classmethod

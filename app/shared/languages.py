@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 
 class Language(StrEnum):
@@ -40,8 +40,9 @@ class Direction(StrEnum):
         try:
             return cls(value)
         except ValueError:
-            raise LiveTranslatorError(f"Unknown direction {value!r}.",
-                                      f"Use one of: {', '.join(d.value for d in cls)}.") from None
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Unknown direction {value}."),
+                                      QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
+                                      value=repr(value), choices=", ".join(d.value for d in cls)) from None
 
     @classmethod
     def spoken(cls, language: Language | str) -> Direction:

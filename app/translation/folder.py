@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
 from app.shared.languages import DIRECTIONS
 from app.translation.onnx_model import Decoders, Encoder, choose_decoders, open_session, read_decoder_signature
 from app.translation.search import resolve_settings
@@ -131,33 +131,37 @@ def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int 
     other copies of them (the optimised ones in the cache, app.model_store.optimized)."""
     folder = model_root(folder)
     if folder.is_file():
-        raise LiveTranslatorError(f"{folder} is a file, not a model folder.",
-                                  "Pass the folder that holds it: config.json and the .onnx files.")
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{folder} is a file, not a model folder."),
+                                  QT_TRANSLATE_NOOP("Errors", "Pass the folder that holds it: config.json and the .onnx files."), folder=folder)
     if not folder.is_dir():
-        raise LiveTranslatorError(f"Model folder {folder} does not exist.", "Pass the folder that holds config.json and the .onnx files.")
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Model folder {folder} does not exist."),
+                                  QT_TRANSLATE_NOOP("Errors", "Pass the folder that holds config.json and the .onnx files."), folder=folder)
     config = read_json(folder / "config.json")
     if not config:
-        raise LiveTranslatorError(f"{folder} has no config.json.", "Copy config.json of the original model into the folder.")
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{folder} has no config.json."),
+                                  QT_TRANSLATE_NOOP("Errors", "Copy config.json of the original model into the folder."), folder=folder)
     family = config.get("model_type")
     if not isinstance(family, str) or family not in FAMILIES:
         raise LiveTranslatorError(
-            f"{folder} holds a {family or 'unknown'} model; this app runs Marian (opus-mt) and M2M100 models.",
-            "Use an opus-mt-en-zh / opus-mt-zh-en or m2m100 model.",
+            QT_TRANSLATE_NOOP("Errors", "{folder} holds a {family} model; this app runs Marian (opus-mt) and M2M100 models."),
+            QT_TRANSLATE_NOOP("Errors", "Use an opus-mt-en-zh / opus-mt-zh-en or m2m100 model."), folder=folder, family=family or "unknown",
         )
     files = find_onnx_files(folder, prefer_quantized)
     files.update({stem: Path(path) for stem, path in (graphs or {}).items() if stem in files})
     if "encoder_model" not in files and gpu_only_variants(folder):
         found = gpu_only_variants(folder)
         raise LiveTranslatorError(
-            f"{folder} holds only half-precision graphs ({', '.join(found)}), made for WebGPU in a browser; "
-            "onnxruntime on the CPU runs them poorly or not at all.",
-            "Download the same repo's int8 files instead (onnx/encoder_model_quantized.onnx and "
-            "onnx/decoder_model_merged_quantized.onnx), or its plain fp32 ones (encoder_model.onnx, decoder_model_merged.onnx).",
+            QT_TRANSLATE_NOOP("Errors", "{folder} holds only half-precision graphs ({found}), made for WebGPU in a browser; "
+                               "onnxruntime on the CPU runs them poorly or not at all."),
+            QT_TRANSLATE_NOOP("Errors", "Download the same repo's int8 files instead (onnx/encoder_model_quantized.onnx and "
+                               "onnx/decoder_model_merged_quantized.onnx), or its plain fp32 ones (encoder_model.onnx, decoder_model_merged.onnx)."),
+            folder=folder, found=", ".join(found),
         )
     if "encoder_model" not in files:
         raise LiveTranslatorError(
-            f"No encoder_model.onnx in {folder} or {folder / 'onnx'}.",
-            "Export the model (`python -m app models export`) or download a ready ONNX model.",
+            QT_TRANSLATE_NOOP("Errors", "No encoder_model.onnx in {folder} or {subfolder}."),
+            QT_TRANSLATE_NOOP("Errors", "Export the model (`python -m app models export`) or download a ready ONNX model."),
+            folder=folder, subfolder=folder / "onnx",
         )
     stems = set(files)
     if "decoder_model_merged" in stems:
@@ -166,9 +170,9 @@ def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int 
         wanted = [s for s in ("decoder_model", "decoder_with_past_model") if s in stems]
     if not wanted:
         raise LiveTranslatorError(
-            f"No decoder in {files['encoder_model'].parent}: expected decoder_model_merged.onnx, or "
-            "decoder_model.onnx + decoder_with_past_model.onnx.",
-            "The download or export is incomplete: fetch the decoder files too.",
+            QT_TRANSLATE_NOOP("Errors", "No decoder in {folder}: expected decoder_model_merged.onnx, or decoder_model.onnx + "
+                                        "decoder_with_past_model.onnx."),
+            QT_TRANSLATE_NOOP("Errors", "The download or export is incomplete: fetch the decoder files too."), folder=files["encoder_model"].parent,
         )
     encoder = Encoder(open_session(files["encoder_model"], threads), files["encoder_model"])
     candidates = []
@@ -187,17 +191,20 @@ def check_tokenizer(model: LoadedModel, codec: PromptCodec) -> None:
     problem = None
     prompt_ids = codec.source_prefix + [t for t in [codec.forced_bos_token_id] if t is not None]
     if vocab is not None and (len(codec) > vocab or model.family == "marian" and len(codec) != vocab):
-        problem = f"has {len(codec)} tokens but the model has {vocab}"
+        problem = Text(QT_TRANSLATE_NOOP("Errors", "has {count} tokens but the model has {vocab}"), {"count": len(codec), "vocab": vocab})
     elif vocab is not None and any(t >= vocab for t in prompt_ids):
-        problem = f"gives prompt token ids {prompt_ids} but the model has only {vocab} tokens"
+        problem = Text(QT_TRANSLATE_NOOP("Errors", "gives prompt token ids {ids} but the model has only {vocab} tokens"),
+                       {"ids": prompt_ids, "vocab": vocab})
     for key, piece in (("eos_token_id", "</s>"), ("pad_token_id", "<pad>")):
         token_id = model.config.get(key)
         if problem is None and isinstance(token_id, int) and 0 <= token_id < len(codec) and codec.piece(token_id) != piece:
-            problem = f"calls token {token_id} {codec.piece(token_id)!r}, but the model's {key} expects {piece!r}"
+            problem = Text(QT_TRANSLATE_NOOP("Errors", "calls token {token} {piece}, but the model's {key} expects {expected}"),
+                           {"token": token_id, "piece": repr(codec.piece(token_id)), "key": key, "expected": repr(piece)})
     if problem:
         raise LiveTranslatorError(
-            f"The tokenizer in {model.folder} {problem}: they do not belong together.",
-            "Copy the tokenizer files (vocab.json, *.spm / tokenizer.json) of this very model.",
+            QT_TRANSLATE_NOOP("Errors", "The tokenizer in {folder} {problem}: they do not belong together."),
+            QT_TRANSLATE_NOOP("Errors", "Copy the tokenizer files (vocab.json, *.spm / tokenizer.json) of this very model."),
+            folder=model.folder, problem=problem,
         )
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 PAST = re.compile(r"^past_key_values\.(\d+)\.(decoder|encoder)\.(key|value)$")
 PRESENT = re.compile(r"^present\.(\d+)\.(decoder|encoder)\.(key|value)$")
@@ -116,10 +116,10 @@ def read_decoder_signature(session: ort.InferenceSession, path: Path) -> Decoder
             problem = "a shared-cache decoder needs seqlens_k, total_sequence_length and self-attention pasts together"
     if problem:
         raise LiveTranslatorError(
-            f"{path.name}: not a decoder this app can run ({problem}). "
-            f"It declares inputs: {', '.join(ins)}.",
-            "Export the model with `python -m app models export` (optimum-onnx layout: input_ids, "
-            "encoder_hidden_states, encoder_attention_mask, past_key_values.N.decoder|encoder.key|value).",
+            QT_TRANSLATE_NOOP("Errors", "{file}: not a decoder this app can run ({problem}). It declares inputs: {inputs}."),
+            QT_TRANSLATE_NOOP("Errors", "Export the model with `python -m app models export` (optimum-onnx layout: input_ids, "
+                               "encoder_hidden_states, encoder_attention_mask, past_key_values.N.decoder|encoder.key|value)."),
+            file=path.name, problem=problem, inputs=", ".join(ins),
         )
     shape_source = [ins[n] for pair in self_past for n in pair] or [
         o for o in session.get_outputs() if PRESENT.match(o.name)
@@ -168,9 +168,9 @@ def open_session(path: Path, threads: int | None = None) -> ort.InferenceSession
         return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as error:  # onnxruntime raises its own exception types for bad files
         raise LiveTranslatorError(
-            f"{path.name} in {path.parent} could not be opened by onnxruntime: "
-            f"{str(error).splitlines()[0][:300]}",
-            "The file is damaged or incomplete (an interrupted download?). Download or export the model again.",
+            QT_TRANSLATE_NOOP("Errors", "{file} in {folder} could not be opened by onnxruntime: {reason}"),
+            QT_TRANSLATE_NOOP("Errors", "The file is damaged or incomplete (an interrupted download?). Download or export the model again."),
+            file=path.name, folder=path.parent, reason=str(error).splitlines()[0][:300],
         ) from None
 
 
@@ -214,16 +214,17 @@ def choose_decoders(candidates: list[tuple[ort.InferenceSession, DecoderSignatur
             needs_cross = later[1].cross_past
             if len(first[1].cross_present) != len(needs_cross) or len(first[1].self_present) != len(later[1].self_past):
                 raise LiveTranslatorError(
-                    f"{later[1].path.name} needs {len(needs_cross)} layers of cross-attention cache but "
-                    f"{first[1].path.name} gives {len(first[1].cross_present)}: the two decoders do not belong together.",
-                    "Use the decoder files of one export.",
+                    QT_TRANSLATE_NOOP("Errors", "{later} needs {needed} layers of cross-attention cache but {first} gives {given}: "
+                                       "the two decoders do not belong together."),
+                    QT_TRANSLATE_NOOP("Errors", "Use the decoder files of one export."),
+                    later=later[1].path.name, needed=len(needs_cross), first=first[1].path.name, given=len(first[1].cross_present),
                 )
             return Decoders(first[0], first[1], later[0], later[1])
         return Decoders(first[0], first[1], None, None)
     sig = candidates[0][1]
     raise LiveTranslatorError(
-        f"{sig.path.name} needs a cache from an earlier step, and no decoder for the first step is in the folder.",
-        "Add decoder_model.onnx (or use decoder_model_merged.onnx).",
+        QT_TRANSLATE_NOOP("Errors", "{file} needs a cache from an earlier step, and no decoder for the first step is in the folder."),
+        QT_TRANSLATE_NOOP("Errors", "Add decoder_model.onnx (or use decoder_model_merged.onnx)."), file=sig.path.name,
     )
 
 
@@ -250,9 +251,9 @@ class Encoder:
         unknown = [n for n in names if n not in ENCODER_INPUTS]
         if unknown or "input_ids" not in names or not any(o.name == "last_hidden_state" for o in session.get_outputs()):
             raise LiveTranslatorError(
-                f"{path.name}: not an encoder this app can run; it declares inputs {', '.join(names)} "
-                f"and outputs {', '.join(o.name for o in session.get_outputs())}.",
-                "Expected inputs input_ids (+ attention_mask) and output last_hidden_state: re-export the model.",
+                QT_TRANSLATE_NOOP("Errors", "{file}: not an encoder this app can run; it declares inputs {inputs} and outputs {outputs}."),
+                QT_TRANSLATE_NOOP("Errors", "Expected inputs input_ids (+ attention_mask) and output last_hidden_state: re-export the model."),
+                file=path.name, inputs=", ".join(names), outputs=", ".join(o.name for o in session.get_outputs()),
             )
         self.session = session
         self.types = {n: _numpy_type(i) for n, i in names.items()}

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
 from app.shared.events import StopReason
 
 log = logging.getLogger(__name__)
@@ -79,54 +79,57 @@ def check_setting(key: str, value, origin: str, vocab_size: int | None = None) -
     """Raise a LiveTranslatorError naming `origin` (the file or option it came from) when a
     generation setting has the wrong type or lies outside its sane range."""
 
-    def bad(why: str) -> LiveTranslatorError:
+    def bad(why: Text) -> LiveTranslatorError:
         shown = repr(value)
         shown = shown if len(shown) <= 80 else shown[:60] + f"… ({len(shown)} characters)"
-        return LiveTranslatorError(f"{origin}: {key} is {shown}; {why}.", _hint(origin, key))
+        return LiveTranslatorError(Text(QT_TRANSLATE_NOOP("Errors", "{origin}: {key} is {shown}; {why}."),
+                                        {"origin": origin, "key": key, "shown": shown, "why": why}), _hint(origin, key))
 
     def check_token(token) -> None:
         if not _is_int(token) or token < 0:
-            raise bad("token ids are whole numbers from 0")
+            raise bad(Text(QT_TRANSLATE_NOOP("Errors", "token ids are whole numbers from 0")))
         if vocab_size and token >= vocab_size:
-            raise bad(f"the model has only {vocab_size} tokens (ids 0 to {vocab_size - 1})")
+            raise bad(Text(QT_TRANSLATE_NOOP("Errors", "the model has only {count} tokens (ids 0 to {last})"),
+                           {"count": vocab_size, "last": vocab_size - 1}))
 
     if key in INT_LIMITS:
         low, high = INT_LIMITS[key]
         if not _is_int(value) or not low <= value <= high:
-            raise bad(f"it must be a whole number from {low} to {high}")
+            raise bad(Text(QT_TRANSLATE_NOOP("Errors", "it must be a whole number from {low} to {high}"), {"low": low, "high": high}))
     elif key in FLOAT_LIMITS:
         low, high = FLOAT_LIMITS[key]
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not low <= value <= high:
-            raise bad(f"it must be a number from {low:g} to {high:g}")
+            raise bad(Text(QT_TRANSLATE_NOOP("Errors", "it must be a number from {low} to {high}"), {"low": f"{low:g}", "high": f"{high:g}"}))
     elif key == "early_stopping":
         if value not in (True, False, "never") or isinstance(value, (int, float)) and not isinstance(value, bool):
-            raise bad('it must be true, false or "never"')
+            raise bad(Text(QT_TRANSLATE_NOOP("Errors", 'it must be true, false or "never"')))
     elif key == "renormalize_logits":
         if not isinstance(value, bool):
-            raise bad("it must be true or false")
+            raise bad(Text(QT_TRANSLATE_NOOP("Errors", "it must be true or false")))
     elif key in TOKEN_KEYS:
         check_token(value)
     elif key in TOKEN_LIST_KEYS:
         tokens = value if isinstance(value, list) else [value]
         if key == "eos_token_id" and not tokens or len(tokens) > MAX_BAD_WORDS:
-            raise bad("it must be a token id or a short list of them")
+            raise bad(Text(QT_TRANSLATE_NOOP("Errors", "it must be a token id or a short list of them")))
         for token in tokens:
             check_token(token)
     elif key == "bad_words_ids":
         if not isinstance(value, list) or len(value) > MAX_BAD_WORDS or not all(
                 isinstance(seq, list) and 0 < len(seq) <= 64 for seq in value):
-            raise bad(f"it must be a list of up to {MAX_BAD_WORDS} lists of token ids")
+            raise bad(Text(QT_TRANSLATE_NOOP("Errors", "it must be a list of up to {count} lists of token ids"), {"count": MAX_BAD_WORDS}))
         for seq in value:
             for token in seq:
                 check_token(token)
 
 
-def _hint(origin: str, key: str) -> str:
+def _hint(origin: str, key: str) -> Text:
     if origin.endswith(".json"):
-        return f"Correct or delete {key} in the model's {origin} (the original model's file has a sane value)."
+        return Text(QT_TRANSLATE_NOOP("Errors", "Correct or delete {key} in the model's {origin} (the original model's file has a sane value)."),
+                    {"key": key, "origin": origin})
     if origin.startswith("--"):
-        return f"Give {origin} a value within the range."
-    return f"Give a {key} within the range."
+        return Text(QT_TRANSLATE_NOOP("Errors", "Give {origin} a value within the range."), {"origin": origin})
+    return Text(QT_TRANSLATE_NOOP("Errors", "Give a {key} within the range."), {"key": key})
 
 
 def resolve_settings(generation_config: dict, model_config: dict, overrides: dict, max_positions: int | None,
@@ -160,16 +163,17 @@ def resolve_settings(generation_config: dict, model_config: dict, overrides: dic
     eos = _ids(values.get("eos_token_id"))
     if start is None or not eos:
         missing = "decoder_start_token_id" if start is None else "eos_token_id"
-        raise LiveTranslatorError(f"Neither generation_config.json nor config.json names the model's {missing}.",
-                                  f"Copy config.json and generation_config.json of the original model ({missing} "
-                                  "is usually 0 or 2 for Marian, 2 for M2M100).")
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Neither generation_config.json nor config.json names the model's {missing}."),
+                                  QT_TRANSLATE_NOOP("Errors", "Copy config.json and generation_config.json of the original model ({missing} "
+                                                     "is usually 0 or 2 for Marian, 2 for M2M100)."), missing=missing)
     max_length = int(values["max_length"])
     if values.get("max_new_tokens") is not None:
         max_length = int(values["max_new_tokens"]) + 1  # the decoder prompt is decoder_start_token_id
     if max_positions is not None:  # the decoder cannot look past its position table
         if not _is_int(max_positions) or max_positions < 2:
-            raise LiveTranslatorError(f"config.json: max_position_embeddings is {max_positions!r}; it must be a "
-                                      "whole number of at least 2.", _hint("config.json", "max_position_embeddings"))
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "config.json: max_position_embeddings is {value}; it must be a whole number of at "
+                                                                  "least 2."),
+                                      _hint("config.json", "max_position_embeddings"), value=repr(max_positions))
         max_length = min(max_length, max_positions)
     bad = tuple(tuple(seq) for seq in values.get("bad_words_ids") or () if list(seq) not in [[e] for e in eos])
     return GenerationSettings(

@@ -16,7 +16,7 @@ import threading
 import warnings
 from pathlib import Path
 
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 MARIAN_ZH_TARGET_TOKENS = (">>cmn_Hans<<", ">>zho_Hans<<", ">>cmn<<", ">>zho<<", ">>zh<<")
 # Language tokens (M2M100 `__zh__`, Marian `>>cmn_Hans<<`) are prompts, never part of a translation.
@@ -123,15 +123,18 @@ class PromptCodec:
                 self.kind = "tokenizer.json"
             else:
                 raise LiveTranslatorError(
-                    f"No tokenizer in {folder}: expected {' + '.join(p.name for p in files)} or tokenizer.json.",
-                    "Copy the tokenizer files of the original model next to config.json.",
+                    QT_TRANSLATE_NOOP("Errors", "No tokenizer in {folder}: expected {files} or tokenizer.json."),
+                    QT_TRANSLATE_NOOP("Errors", "Copy the tokenizer files of the original model next to config.json."),
+                    folder=folder, files=" + ".join(p.name for p in files),
                 )
         except LiveTranslatorError:
             raise
         except Exception as error:
             raise LiveTranslatorError(
-                f"The tokenizer in {folder} could not be loaded ({type(error).__name__}: {str(error)[:200]}).",
-                "The tokenizer files are damaged or belong to another kind of model: copy them again from the original model.",
+                QT_TRANSLATE_NOOP("Errors", "The tokenizer in {folder} could not be loaded ({kind}: {reason})."),
+                QT_TRANSLATE_NOOP("Errors", "The tokenizer files are damaged or belong to another kind of model: copy them again from the original "
+                                            "model."),
+                folder=folder, kind=type(error).__name__, reason=str(error)[:200],
             ) from None
         # Not text: language tokens, and the control tokens a bare tokenizer.json may not flag as special.
         self.skipped_ids = {i for t, i in self.backend.tokens().items() if LANGUAGE_TOKEN.match(t)}
@@ -149,8 +152,9 @@ class PromptCodec:
             src, tgt = (self.backend.token_id(f"__{lang}__") for lang in (self.source_lang, self.target_lang))
             if src is None or tgt is None:
                 raise LiveTranslatorError(
-                    f"The M2M100 tokenizer in {folder} has no language token __{self.source_lang}__ or __{self.target_lang}__.",
-                    "Use the tokenizer files that came with the model.",
+                    QT_TRANSLATE_NOOP("Errors", "The M2M100 tokenizer in {folder} has no language token __{source}__ or __{target}__."),
+                    QT_TRANSLATE_NOOP("Errors", "Use the tokenizer files that came with the model."),
+                    folder=folder, source=self.source_lang, target=self.target_lang,
                 )
             self.source_prefix, self.forced_bos_token_id = [src], tgt
 
@@ -213,8 +217,10 @@ def read_json(path: Path) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     except (OSError, ValueError) as error:
-        raise LiveTranslatorError(f"{path} is not valid JSON ({error}).", "Copy the file again from the original model.") from None
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{path} is not valid JSON ({reason})."),
+                                  QT_TRANSLATE_NOOP("Errors", "Copy the file again from the original model."),
+                                  path=path, reason=error) from None
     if not isinstance(data, dict):
-        raise LiveTranslatorError(f"{path} is valid JSON but not an object ({{...}}): it holds a {type(data).__name__}.",
-                                  "Copy the file again from the original model.")
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{path} is valid JSON but not an object ({{...}}): it holds a {kind}."),
+                                  QT_TRANSLATE_NOOP("Errors", "Copy the file again from the original model."), path=path, kind=type(data).__name__)
     return data

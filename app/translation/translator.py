@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from app.shared.chinese import ChineseScript, map_offset, to_script, to_simplified
-from app.shared.errors import LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import DecodeStep, StopReason
 from app.shared.glossary import Glossary, GlossaryMatch
 from app.shared.languages import Direction, Language
@@ -188,8 +188,9 @@ def _model_settings(model: LoadedModel, overrides: dict, forced_bos_token_id: in
     except LiveTranslatorError as error:
         if "the options given" in error.message:
             raise
-        where = f"{model.folder}/" if error.message.split(":")[0].endswith(".json") else f"{model.folder}: "
-        raise LiveTranslatorError(where + error.message, error.hint) from None
+        in_file = error.message.split(":")[0].endswith(".json")  # "config.json: ..." becomes "<folder>/config.json: ..."
+        where = QT_TRANSLATE_NOOP("Errors", "{folder}/{reason}") if in_file else QT_TRANSLATE_NOOP("Errors", "{folder}: {reason}")
+        raise LiveTranslatorError(where, error.hint_text, folder=model.folder, reason=error.text) from None
 
 
 def model_label(model: LoadedModel) -> str:
@@ -225,8 +226,9 @@ class Translator:
         model = load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads, graphs=graphs)
         if direction not in model.directions:
             raise LiveTranslatorError(
-                f"{model.folder} holds a {model.directions[0]} model; it cannot translate {direction}.",
-                f"Use a model made for {direction} (e.g. opus-mt-{direction}) or an M2M100 model.",
+                QT_TRANSLATE_NOOP("Errors", "{folder} holds a {model_direction} model; it cannot translate {direction}."),
+                QT_TRANSLATE_NOOP("Errors", "Use a model made for {direction} (e.g. opus-mt-{direction}) or an M2M100 model."),
+                folder=model.folder, model_direction=model.directions[0], direction=direction,
             )
         # Checked here, before the tokenizer loads: a null or out-of-range eos_token_id is named.
         eos = _model_settings(model, {}).eos_token_ids[0]
@@ -293,8 +295,8 @@ class Translator:
         forced[i]: tokens sentence i's translation must begin with (a live translation's settled part)."""
         options = options or DecodeOptions()
         if not isinstance(text, str):
-            raise LiveTranslatorError(f"Text to translate must be a string, not {type(text).__name__}.",
-                                      "Pass the text as str (decode bytes first).")
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Text to translate must be a string, not {kind}."),
+                                      QT_TRANSLATE_NOOP("Errors", "Pass the text as str (decode bytes first)."), kind=type(text).__name__)
         text = clean_text(text)
         if self.direction.startswith("zh"):
             text = to_simplified(text)  # the models read Simplified; recognised text may be Traditional
@@ -342,8 +344,9 @@ class Translator:
         try:
             states = self.model.encoder(ids, mask)
         except Exception as error:
-            raise LiveTranslatorError(f"The encoder failed on {len(source_ids)} tokens: {str(error)[:300]}",
-                                      "Check that the model folder is complete and consistent.") from None
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The encoder failed on {count} tokens: {reason}"),
+                                      QT_TRANSLATE_NOOP("Errors", "Check that the model folder is complete and consistent."),
+                                      count=len(source_ids), reason=str(error)[:300]) from None
         encoder_ms = (time.perf_counter() - started) * 1000
         if constraints:
             run = DecoderRun(self.model.decoders, states, mask, batch=constrained_width(settings, constraints),
@@ -368,8 +371,9 @@ class Translator:
                 raise
             except Exception as error:  # onnxruntime failing mid-sentence: say where
                 raise LiveTranslatorError(
-                    f"The decoder failed at step {run.step} ({type(error).__name__}: {str(error)[:300]}).",
-                    "Run `python -m app models doctor` on the model folder.") from None
+                    QT_TRANSLATE_NOOP("Errors", "The decoder failed at step {step} ({kind}: {reason})."),
+                    QT_TRANSLATE_NOOP("Errors", "Run `python -m app models doctor` on the model folder."),
+                    step=run.step, kind=type(error).__name__, reason=str(error)[:300]) from None
             ms = (time.perf_counter() - t0) * 1000
             decode_ms += ms
             diff = None

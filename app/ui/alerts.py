@@ -7,7 +7,7 @@ import html
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from app.shared.errors import LiveTranslatorError
-from app.ui.i18n import translate
+from app.ui.i18n import error_texts, translate
 
 STYLES = {
     "error": "background:#fdecea; color:#8e1c1c; border:1px solid #e57373;",
@@ -17,10 +17,10 @@ STYLES = {
 
 
 def describe(error: BaseException) -> tuple[str, str]:
-    """(message, hint) for any exception; LiveTranslatorError carries both. The core's own
-    messages stay in English (it has no Qt); what the window adds is translated."""
+    """(message, hint) for any exception, in the interface's language; LiveTranslatorError
+    carries both (as templates the window translates); anything else is a bug, said as it is."""
     if isinstance(error, LiveTranslatorError):
-        return error.message, error.hint
+        return error_texts(error)
     return f"{type(error).__name__}: {error}", translate("Alerts", "This is a bug; the window keeps running.")
 
 

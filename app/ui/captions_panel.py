@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.captions import CaptionServer
 from app.shared.errors import LiveTranslatorError
-from app.ui.i18n import QT_TRANSLATE_NOOP, translate
+from app.ui.i18n import QT_TRANSLATE_NOOP, error_texts, translate
 
 DEFAULT_PORT = 8765
 WHO = [(QT_TRANSLATE_NOOP("CaptionsPanel", "This computer only (OBS, a second screen)"), "127.0.0.1"),
@@ -116,8 +116,8 @@ class CaptionsPanel(QDialog):
             try:
                 server.start()  # binding is quick: the serving itself runs on the server's thread
             except LiveTranslatorError as error:
-                self.url.setText(f'<span style="color:#c62828">{html.escape(error.message)}</span><br>'
-                                 f'{html.escape(error.hint)}')
+                message, hint = error_texts(error)
+                self.url.setText(f'<span style="color:#c62828">{html.escape(message)}</span><br>{html.escape(hint)}')
                 self.toggle.blockSignals(True)
                 self.toggle.setChecked(False)
                 self.toggle.blockSignals(False)

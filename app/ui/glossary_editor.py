@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QHBoxLayout, QHeaderView, QL
 from app.shared import paths
 from app.shared.errors import LiveTranslatorError
 from app.shared.glossary import Glossary, GlossaryEntry
-from app.ui.i18n import QT_TRANSLATE_NOOP, translate
+from app.ui.i18n import QT_TRANSLATE_NOOP, error_line, translate
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ class GlossaryEditor(QDialog):
         except LiveTranslatorError as error:  # e.g. not UTF-8: say so, start empty, keep the file until Save
             glossary = Glossary()
             self.set_glossary(glossary)
-            self.show_problems([error])
+            self.show_problems([error_line(error)])
             return
         self.set_glossary(glossary)
 
@@ -150,7 +150,7 @@ class GlossaryEditor(QDialog):
         try:
             imported = Glossary.load(path)
         except LiveTranslatorError as error:
-            self.show_problems([error])
+            self.show_problems([error_line(error)])
             return 0
         for entry in imported.entries:
             self.add_entry(entry)

@@ -14,6 +14,7 @@ import logging
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from app.shared import paths
+from app.shared.errors import CONTEXT, Text, texts_of
 
 log = logging.getLogger(__name__)
 
@@ -103,3 +104,41 @@ def direction_words(direction) -> str:
     """A direction in a sentence, in the interface's language ("English → Chinese")."""
     words = {"en-zh": translate("Languages", "English → Chinese"), "zh-en": translate("Languages", "Chinese → English")}
     return words[str(direction)]
+
+
+def translate_text(text: Text | str | None) -> str:
+    """A core sentence (app/shared/errors.py Text) in the interface's language: its template
+    translated in the "Errors" context and filled in, values that are Texts translated too.
+    English when it has no translation, or when the translation breaks the template (a lost
+    or misspelt placeholder): never a sentence with a hole in it."""
+    if text is None:
+        return ""
+    if not isinstance(text, Text):
+        return str(text)
+    if not text.template:
+        return ""
+    values = {key: translate_text(value) if isinstance(value, Text) else value for key, value in text.values.items()}
+    translated = translate(CONTEXT, text.template)
+    try:
+        return translated.format(**values) if values else translated
+    except (KeyError, IndexError, ValueError):
+        log.warning("translation of %r does not fit its values; shown in English", text.template)
+        return str(text)
+
+
+def error_line(error) -> str:
+    """An error as one text in the interface's language: the message, then "→ hint"."""
+    message, hint = error_texts(error)
+    return f"{message}\n  → {hint}" if hint else message
+
+
+def error_texts(error) -> tuple[str, str]:
+    """(message, hint) of a LiveTranslatorError or any exception, or of an Error event, in the
+    interface's language (the core's English when a sentence carries no template)."""
+    if isinstance(error, BaseException):
+        message, hint = texts_of(error)
+        return translate_text(message), translate_text(hint)
+    message = getattr(error, "message_text", None)
+    hint = getattr(error, "hint_text", None)
+    return (translate_text(message) if message else error.text,
+            translate_text(hint) if hint is not None else error.hint)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.shared.languages import Direction
-from app.ui.i18n import direction_words, translate
+from app.ui.i18n import direction_words, error_texts, translate
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ def find_and_check(direction: str, configured: str = "", progress=None) -> Model
     except Exception as error:  # the catalog could not look: say so, stay usable
         return ModelState(direction, None, False, "missing",
                           translate("ModelState", "Could not look for a {direction} model: {error}").format(
-                              direction=direction_words(direction), error=error),
+                              direction=direction_words(direction), error=error_texts(error)[0]),
                           translate("ModelState", "Open Models… to choose a model folder."), missing=True)
     return check_nmt(direction, path, progress)
 
@@ -81,7 +81,7 @@ def check_nmt(direction: str, path: str | None, progress=None) -> ModelState:
     except Exception as error:  # the doctor itself failed: still a finding in words
         return ModelState(direction, path, False, Path(path).name,
                           translate("ModelState", "The {direction} model in {path} cannot be read: {error}").format(
-                              direction=words, path=path, error=error),
+                              direction=words, path=path, error=error_texts(error)[0]),
                           translate("ModelState", "Choose another folder or download the model again."), str(error))
     finding = report.text
     name = Path(path).name
@@ -109,7 +109,7 @@ def _optimised(path: str, direction: str, progress) -> str:
     try:
         done = prepare(path, direction, progress=(lambda message: progress(message, None)) if progress else None)
     except Exception as error:  # the model still runs as it is
-        return "\n" + translate("ModelState", "Optimised copy: none ({error})").format(error=error)
+        return "\n" + translate("ModelState", "Optimised copy: none ({error})").format(error=error_texts(error)[0])
     if done.optimized:
         return "\n" + translate("ModelState", "Optimised copy: in the cache")
     return "\n" + translate("ModelState", "Optimised copy: none, runs as it is ({reason})").format(reason=done.reason)
