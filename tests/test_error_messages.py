@@ -141,3 +141,19 @@ def test_command_lines_mark_their_errors_too(path):
     """The command lines' errors are marked as well (the window may raise the same), though
     the command line itself prints them in English."""
     assert Module(path).unmarked() == []
+
+
+def test_the_command_line_prints_the_english_sentences_under_a_chinese_locale(tmp_path):
+    """Marking changes nothing on the command line: the same English message and hint, word for
+    word, even when the system speaks Chinese (only the window is translated)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "LANG": "zh_CN.UTF-8", "LC_ALL": "zh_CN.UTF-8", "LANGUAGE": "zh_CN"}
+    done = subprocess.run([sys.executable, "-m", "app", "translate", "--model", str(tmp_path / "nowhere"), "--direction", "en-zh",
+                           "Good morning."], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert f"Model folder {tmp_path / 'nowhere'} does not exist." in done.stderr
+    assert "→ Pass the folder that holds config.json and the .onnx files." in done.stderr
+    assert not re.search(r"[\u3400-\u9fff]", done.stderr), done.stderr
