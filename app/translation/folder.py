@@ -220,6 +220,7 @@ class ModelFolderReport:
     directions: tuple[str, ...] = ()
     missing: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    problem_texts: list[Text] = field(default_factory=list)  # the same problems as templates, for the window
     can_run: bool = False
 
     @property
@@ -250,6 +251,7 @@ def inspect_model_folder(path: Path | str, probe: bool = True) -> ModelFolderRep
         _inspect(report, probe)
     except LiveTranslatorError as error:  # every finding is a problem in the report, never an exception
         report.problems.append(error.message)
+        report.problem_texts.append(error.text)
     report.can_run = not report.problems and not report.missing
     return report
 
@@ -285,7 +287,9 @@ def _inspect(report: ModelFolderReport, probe: bool) -> None:
         codec = PromptCodec(folder, model.family, direction, eos)
         check_tokenizer(model, codec)
         if probe and not report.missing:
-            report.problems += probe_problems(model, codec, direction)
+            found = probe_problems(model, codec, direction)
+            report.problems += [str(t) for t in found]
+            report.problem_texts += found
         if report.problems:
             break
 
@@ -312,36 +316,40 @@ def swapped_sentencepiece(folder: Path, source: str, target: str) -> bool:
             and unknown(tgt, PROBES[target]) > unknown(src, PROBES[target]))
 
 
-def probe_problems(model: LoadedModel, codec: PromptCodec, direction: str) -> list[str]:
+def probe_problems(model: LoadedModel, codec: PromptCodec, direction: str) -> list[Text]:
     """Check that tokenizer and model agree beyond their sizes, and that a short translation
     comes out: the probe sentence is tokenized without unknown pieces, special ids name the
-    tokens they should, and greedy decoding of it gives some text before it stops."""
+    tokens they should, and greedy decoding of it gives some text before it stops. Each
+    problem is a Text (str() is English; the window translates it)."""
     from app.translation.translator import DecodeOptions, Translator  # translator imports this module
 
     source, target = direction.split("-")
     problems = []
     if model.family == "marian" and codec.kind.startswith("MarianTokenizer") and swapped_sentencepiece(
             model.folder, source, target):
-        problems.append("source.spm and target.spm are swapped (each fits the other language): exchange the two "
-                        "files, or copy them again from the original model")
+        problems.append(Text(QT_TRANSLATE_NOOP("Errors", "source.spm and target.spm are swapped (each fits the other language): exchange the two "
+                                                   "files, or copy them again from the original model")))
     unk = codec.backend.token_id("<unk>")
     ids = codec.backend.encode(PROBES[source])
     if unk is not None and ids and ids.count(unk) > len(ids) // 3:
-        problems.append(f"the tokenizer does not know the {source} probe sentence ({ids.count(unk)} of {len(ids)} "
-                        "pieces unknown): it belongs to another model or language")
+        problems.append(Text(QT_TRANSLATE_NOOP("Errors", "the tokenizer does not know the {language} probe sentence ({unknown} of {count} "
+                                                   "pieces unknown): it belongs to another model or language"),
+                             {"language": source, "unknown": ids.count(unk), "count": len(ids)}))
     decoder_start = model.generation_config.get("decoder_start_token_id", model.config.get("decoder_start_token_id"))
     if isinstance(decoder_start, int) and 0 <= decoder_start < len(codec):
         if codec.piece(decoder_start) not in ("<pad>", "</s>", "<s>"):
-            problems.append(f"decoder_start_token_id {decoder_start} is {codec.piece(decoder_start)!r} in the tokenizer, "
-                            "not a start token (<pad> for Marian, </s> for M2M100): correct generation_config.json")
+            problems.append(Text(QT_TRANSLATE_NOOP("Errors", "decoder_start_token_id {token} is {piece} in the tokenizer, "
+                                                       "not a start token (<pad> for Marian, </s> for M2M100): correct generation_config.json"),
+                                 {"token": decoder_start, "piece": repr(codec.piece(decoder_start))}))
     if problems:
         return problems
     translator = Translator(model, codec, direction)
     result = translator.translate(PROBES[source], DecodeOptions(num_beams=1, max_new_tokens=24, loop_window=0))
     if not result.text.strip():
         settings = translator.settings()
-        problems.append(f"the probe translation of {PROBES[source]!r} came out empty (stopped by {result.stop_reason} "
-                        f"after {len(result.token_ids)} tokens; max_length {settings.max_length}, "
-                        f"{len(settings.bad_words_ids)} bad_words_ids): check generation_config.json against the "
-                        "original model's")
+        problems.append(Text(QT_TRANSLATE_NOOP("Errors", "the probe translation of {probe} came out empty (stopped by {reason} "
+                                                   "after {count} tokens; max_length {max_length}, {bad} bad_words_ids): "
+                                                   "check generation_config.json against the original model's"),
+                             {"probe": repr(PROBES[source]), "reason": result.stop_reason, "count": len(result.token_ids),
+                              "max_length": settings.max_length, "bad": len(settings.bad_words_ids)}))
     return problems

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.shared.languages import Direction
-from app.ui.i18n import direction_words, error_texts, translate
+from app.ui.i18n import direction_words, error_texts, translate, translate_text
 
 log = logging.getLogger(__name__)
 
@@ -93,8 +93,9 @@ def check_nmt(direction: str, path: str | None, progress=None) -> ModelState:
                           translate("ModelState", "The model in {path} translates {directions}, not {direction}.").format(
                               path=path, directions=", ".join(report.directions), direction=direction),
                           translate("ModelState", "Choose a model for this direction."), finding)
-    # The doctor's own problems (report.problems) come from the core, in English.
-    reasons = ([translate("ModelState", "missing {files}").format(files=", ".join(report.missing))] if report.missing else []) + report.problems
+    # The doctor's problems come from the core: their templates (problem_texts) are translated here.
+    problems = [translate_text(t) for t in report.problem_texts] or report.problems
+    reasons = ([translate("ModelState", "missing {files}").format(files=", ".join(report.missing))] if report.missing else []) + problems
     reason = reasons[0] if reasons else translate("ModelState", "see the finding")
     return ModelState(direction, path, False, name,
                       translate("ModelState", "The {direction} model in {path} cannot be used: {reason}.").format(

@@ -898,6 +898,22 @@
         <translation>请复制这个模型自己的分词器文件（vocab.json、*.spm / tokenizer.json）。</translation>
     </message>
     <message>
+        <source>source.spm and target.spm are swapped (each fits the other language): exchange the two files, or copy them again from the original model</source>
+        <translation>source.spm 和 target.spm 放反了（各自适合另一种语言）：请交换这两个文件，或从原始模型重新复制</translation>
+    </message>
+    <message>
+        <source>the tokenizer does not know the {language} probe sentence ({unknown} of {count} pieces unknown): it belongs to another model or language</source>
+        <translation>分词器不认识 {language} 测试句（{count} 个片段中有 {unknown} 个未知）：它属于另一个模型或语言</translation>
+    </message>
+    <message>
+        <source>decoder_start_token_id {token} is {piece} in the tokenizer, not a start token (&lt;pad&gt; for Marian, &lt;/s&gt; for M2M100): correct generation_config.json</source>
+        <translation>decoder_start_token_id {token} 在分词器中是 {piece}，不是起始词元（Marian 为 &lt;pad&gt;，M2M100 为 &lt;/s&gt;）：请修正 generation_config.json</translation>
+    </message>
+    <message>
+        <source>the probe translation of {probe} came out empty (stopped by {reason} after {count} tokens; max_length {max_length}, {bad} bad_words_ids): check generation_config.json against the original model&apos;s</source>
+        <translation>测试句 {probe} 的译文为空（{count} 个词元后因 {reason} 停止；max_length {max_length}，{bad} 个 bad_words_ids）：请对照原始模型检查 generation_config.json</translation>
+    </message>
+    <message>
         <source>{file}: not a decoder this app can run ({problem}). It declares inputs: {inputs}.</source>
         <translation>{file}：不是本应用能运行的解码器（{problem}）。它声明的输入：{inputs}。</translation>
     </message>

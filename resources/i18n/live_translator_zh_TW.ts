@@ -898,6 +898,22 @@
         <translation>請複製這個模型本身的分詞器檔案（vocab.json、*.spm / tokenizer.json）。</translation>
     </message>
     <message>
+        <source>source.spm and target.spm are swapped (each fits the other language): exchange the two files, or copy them again from the original model</source>
+        <translation>source.spm 與 target.spm 放反了（各自適合另一種語言）：請交換這兩個檔案，或從原始模型重新複製</translation>
+    </message>
+    <message>
+        <source>the tokenizer does not know the {language} probe sentence ({unknown} of {count} pieces unknown): it belongs to another model or language</source>
+        <translation>分詞器不認得 {language} 測試句（{count} 個片段中有 {unknown} 個未知）：它屬於另一個模型或語言</translation>
+    </message>
+    <message>
+        <source>decoder_start_token_id {token} is {piece} in the tokenizer, not a start token (&lt;pad&gt; for Marian, &lt;/s&gt; for M2M100): correct generation_config.json</source>
+        <translation>decoder_start_token_id {token} 在分詞器中是 {piece}，不是起始詞元（Marian 為 &lt;pad&gt;，M2M100 為 &lt;/s&gt;）：請修正 generation_config.json</translation>
+    </message>
+    <message>
+        <source>the probe translation of {probe} came out empty (stopped by {reason} after {count} tokens; max_length {max_length}, {bad} bad_words_ids): check generation_config.json against the original model&apos;s</source>
+        <translation>測試句 {probe} 的譯文為空（{count} 個詞元後因 {reason} 停止；max_length {max_length}，{bad} 個 bad_words_ids）：請對照原始模型檢查 generation_config.json</translation>
+    </message>
+    <message>
         <source>{file}: not a decoder this app can run ({problem}). It declares inputs: {inputs}.</source>
         <translation>{file}：不是本應用程式能執行的解碼器（{problem}）。它宣告的輸入：{inputs}。</translation>
     </message>
