@@ -62,8 +62,10 @@ class Module:
             if node.func.id in self.functions and node.func.id not in seen:  # a helper: all it returns
                 returns = [n.value for n in ast.walk(self.functions[node.func.id]) if isinstance(n, ast.Return) and n.value]
                 return bool(returns) and all(self.marked(r, (*seen, node.func.id)) for r in returns)
-        if isinstance(node, ast.Subscript):  # texts_of(error)[0]
+        if isinstance(node, ast.Subscript):  # texts_of(error)[0], WORDS[language]
             return self.marked(node.value, seen)
+        if isinstance(node, ast.Dict):  # a table of marked words
+            return bool(node.values) and all(self.marked(v, seen) for v in node.values)
         if isinstance(node, ast.Name) and node.id not in seen:
             values = self.assigned.get(node.id, []) + self.arguments(node.id)
             return bool(values) and all(self.marked(v, (*seen, node.id)) for v in values)

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
 from app.shared.languages import Direction, Language
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,10 @@ class GlossaryEntry:
         return "\t".join([self.english, self.chinese] + ([",".join(flags)] if flags else []))
 
 
+# A language named inside a problem (its english_name), marked so the window says it in Chinese.
+LANGUAGE_WORDS = {Language.EN: QT_TRANSLATE_NOOP("Errors", "English"), Language.ZH: QT_TRANSLATE_NOOP("Errors", "Chinese")}
+
+
 @dataclass(frozen=True)
 class GlossaryProblem:
     """A line that was skipped (malformed) or an entry that conflicts with an earlier one."""
@@ -59,6 +63,11 @@ class GlossaryProblem:
     origin: str  # the file (or "<glossary>")
     line: int
     message: str
+    text: Text | None = field(default=None, compare=False)  # `message` as a template, for the window
+
+    @classmethod
+    def of(cls, origin: str, line: int, text: Text) -> GlossaryProblem:
+        return cls(origin, line, str(text), text)
 
     def __str__(self) -> str:
         return f"{self.origin}:{self.line}: {self.message}"
@@ -111,7 +120,7 @@ class Glossary:
             columns = [c.strip() for c in line.split("\t")]
             problem = _line_problem(columns)
             if problem:
-                glossary.problems.append(GlossaryProblem(origin, number, problem))
+                glossary.problems.append(GlossaryProblem.of(origin, number, problem))
                 continue
             flags = {f.strip().lower() for f in columns[2].split(",") if f.strip()} if len(columns) == 3 else set()
             glossary.entries.append(GlossaryEntry(columns[0], columns[1], "case" in flags, "off" not in flags,
@@ -169,10 +178,13 @@ class Glossary:
             for entry in self.active():
                 earlier = first.setdefault(key_of(entry), entry)
                 if earlier is not entry and not _same_term(earlier.side(target), entry.side(target)):
-                    problems.append(GlossaryProblem(entry.origin or "<glossary>", entry.line, (
-                        f"conflict: {source.english_name} {entry.side(source)!r} already means {earlier.side(target)!r} "
-                        f"(line {earlier.line}{'' if earlier.origin == entry.origin else ' of ' + earlier.origin}); "
-                        f"{entry.side(target)!r} is not used for it")))
+                    values = {"language": Text(LANGUAGE_WORDS[source]), "term": repr(entry.side(source)), "meaning": repr(earlier.side(target)),
+                              "line": earlier.line, "origin": earlier.origin, "unused": repr(entry.side(target))}
+                    text = (Text(QT_TRANSLATE_NOOP("Errors", "conflict: {language} {term} already means {meaning} (line {line}); "
+                                                    "{unused} is not used for it"), values) if earlier.origin == entry.origin
+                            else Text(QT_TRANSLATE_NOOP("Errors", "conflict: {language} {term} already means {meaning} (line {line} of {origin}); "
+                                                         "{unused} is not used for it"), values))
+                    problems.append(GlossaryProblem.of(entry.origin or "<glossary>", entry.line, text))
         return problems
 
     def active(self) -> list[GlossaryEntry]:
@@ -224,22 +236,23 @@ def _same_term(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold() or "".join(a.split()) == "".join(b.split())
 
 
-def _line_problem(columns: list[str]) -> str | None:
+def _line_problem(columns: list[str]) -> Text | None:
     if len(columns) < 2:
-        return "expected english<TAB>chinese (no TAB on this line)"
+        return Text(QT_TRANSLATE_NOOP("Errors", "expected english<TAB>chinese (no TAB on this line)"))
     if len(columns) > 3:
-        return f"expected 2 or 3 columns separated by TABs, found {len(columns)}"
+        return Text(QT_TRANSLATE_NOOP("Errors", "expected 2 or 3 columns separated by TABs, found {count}"), {"count": len(columns)})
     english, chinese = columns[0], columns[1]
     if not english or not chinese:
-        return "the English or the Chinese term is empty"
+        return Text(QT_TRANSLATE_NOOP("Errors", "the English or the Chinese term is empty"))
     if HAN.search(english) and not HAN.search(chinese):
-        return "the first column holds Chinese: write english<TAB>chinese"
+        return Text(QT_TRANSLATE_NOOP("Errors", "the first column holds Chinese: write english<TAB>chinese"))
     if HAN.search(english):
-        return f"the English term {english!r} contains Chinese characters"
+        return Text(QT_TRANSLATE_NOOP("Errors", "the English term {term} contains Chinese characters"), {"term": repr(english)})
     if len(columns) == 3:
         unknown = [f for f in (f.strip().lower() for f in columns[2].split(",")) if f and f not in FLAGS]
         if unknown:
-            return f"unknown flag {unknown[0]!r} in the third column (known: {', '.join(FLAGS)})"
+            return Text(QT_TRANSLATE_NOOP("Errors", "unknown flag {flag} in the third column (known: {known})"),
+                        {"flag": repr(unknown[0]), "known": ", ".join(FLAGS)})
     return None
 
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QHBoxLayout, QHeaderView, QL
 from app.shared import paths
 from app.shared.errors import LiveTranslatorError
 from app.shared.glossary import Glossary, GlossaryEntry
-from app.ui.i18n import QT_TRANSLATE_NOOP, error_line, translate
+from app.ui.i18n import QT_TRANSLATE_NOOP, error_line, translate, translate_text
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,9 @@ class GlossaryEditor(QDialog):
         return Glossary.parse("\n".join(lines), "row")
 
     def show_problems(self, problems) -> None:
-        self.problems.setText("\n".join(f"⚠ {p}" for p in problems))
+        """Glossary problems (their templates translated) or lines already said."""
+        lines = [f"{p.origin}:{p.line}: {translate_text(p.text)}" if getattr(p, "text", None) else str(p) for p in problems]
+        self.problems.setText("\n".join(f"⚠ {line}" for line in lines))
         self.problems.setVisible(bool(problems))
 
     # -- files ----------------------------------------------------------------------------------

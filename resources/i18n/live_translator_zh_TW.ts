@@ -802,6 +802,14 @@
         <translation>未知的中文書寫方式 {value}。</translation>
     </message>
     <message>
+        <source>English</source>
+        <translation>英文</translation>
+    </message>
+    <message>
+        <source>Chinese</source>
+        <translation>中文</translation>
+    </message>
+    <message>
         <source>Cannot read the glossary {path}: {reason}.</source>
         <translation>無法讀取詞彙表 {path}：{reason}。</translation>
     </message>
@@ -816,6 +824,38 @@
     <message>
         <source>Save it as UTF-8 (a TSV file: english&lt;TAB&gt;chinese per line).</source>
         <translation>請將它儲存為 UTF-8（TSV 檔案：每行為 英文&lt;TAB&gt;中文）。</translation>
+    </message>
+    <message>
+        <source>conflict: {language} {term} already means {meaning} (line {line}); {unused} is not used for it</source>
+        <translation>衝突：{language} {term} 已表示 {meaning}（第 {line} 行）；不會使用 {unused}</translation>
+    </message>
+    <message>
+        <source>conflict: {language} {term} already means {meaning} (line {line} of {origin}); {unused} is not used for it</source>
+        <translation>衝突：{language} {term} 已表示 {meaning}（{origin} 第 {line} 行）；不會使用 {unused}</translation>
+    </message>
+    <message>
+        <source>expected english&lt;TAB&gt;chinese (no TAB on this line)</source>
+        <translation>應為 英文&lt;TAB&gt;中文（這一行沒有 TAB）</translation>
+    </message>
+    <message>
+        <source>expected 2 or 3 columns separated by TABs, found {count}</source>
+        <translation>應為以 TAB 分隔的 2 或 3 欄，實際為 {count} 欄</translation>
+    </message>
+    <message>
+        <source>the English or the Chinese term is empty</source>
+        <translation>英文或中文詞彙為空</translation>
+    </message>
+    <message>
+        <source>the first column holds Chinese: write english&lt;TAB&gt;chinese</source>
+        <translation>第一欄是中文：請寫成 英文&lt;TAB&gt;中文</translation>
+    </message>
+    <message>
+        <source>the English term {term} contains Chinese characters</source>
+        <translation>英文詞彙 {term} 含有漢字</translation>
+    </message>
+    <message>
+        <source>unknown flag {flag} in the third column (known: {known})</source>
+        <translation>第三欄中有未知標記 {flag}（已知：{known}）</translation>
     </message>
     <message>
         <source>Unknown direction {value}.</source>

@@ -50,6 +50,18 @@ def test_a_core_error_is_shown_in_chinese(qtbot, store, tmp_path, language):
     message, hint = error_texts(event)
     assert words[0] in message and words[2] in hint
 
+    # A glossary's problems (a line without a TAB, a conflict) in the glossary editor.
+    from app.ui.glossary_editor import GlossaryEditor
+
+    tsv = tmp_path / "terms.tsv"
+    tsv.write_text("apple\t苹果\nno tab here\napple\t平果\n", encoding="utf-8")
+    editor = GlossaryEditor(parent=window)
+    assert editor.import_file(tsv) == 2
+    problems = editor.problems.text().replace(str(tsv), "")
+    expected = {"zh_CN": ("应为", "冲突：英文"), "zh_TW": ("應為", "衝突：英文")}[language]
+    assert all(w in problems for w in expected) and not SENTENCE.search(problems), problems
+    editor.close()
+
 
 @pytest.mark.parametrize("language", ["zh_CN"], indirect=True)
 def test_pipeline_errors_reach_the_window_in_chinese(qtbot, store, tmp_path, language):
