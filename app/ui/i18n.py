@@ -4,7 +4,8 @@ Every string the window shows goes through `translate(context, text)` (Qt's
 QCoreApplication.translate, under a name pyside6-lupdate recognises), so the Qt Linguist
 sources in resources/i18n/ (refreshed by tools/translations.py) list them all. The language
 is, first to last: `python -m app --lang`, the window's setting (View -> Interface language),
-the system locale. The command line stays English: only app/ui is translated.
+the system locale. The command line stays English: only the window translates, its own words
+and the core's messages (templates marked in app/shared/errors.py; `error_texts`, `translate_text`).
 """
 
 from __future__ import annotations
