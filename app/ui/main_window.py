@@ -26,7 +26,7 @@ from app.ui.bridge import EventBridge
 from app.ui.captions_panel import CaptionsPanel
 from app.ui.controls import Controls
 from app.ui.diagnostics import DiagnosticsPanel
-from app.ui.i18n import LANGUAGES, NATIVE_NAMES, QT_TRANSLATE_NOOP, choose_language, error_texts, install_translators, translate, translate_text
+from app.ui.i18n import LANGUAGES, NATIVE_NAMES, QT_TRANSLATE_NOOP, choose_language, error_texts, install_translators, translate
 from app.ui.models_panel import ModelsBar
 from app.ui.settings import UiSettings, load_settings, qsettings, save_settings
 from app.ui.sources import chosen, make_session, source_choices
@@ -253,7 +253,7 @@ class MainWindow(QMainWindow):
         for direction, path in configured.items():
             self.models_bar.set_checking(direction, path)
         worker = Worker(model_state.find_and_check_all, configured, with_progress=True)
-        worker.progress.connect(lambda message, _: self.statusBar().showMessage(translate_text(message), 10000))
+        worker.progress.connect(lambda message, _: self.statusBar().showMessage(str(message), 10000))  # translated on the worker
         worker.finished.connect(self._models_checked)
         self.pool.start(worker)
         self.models_bar.set_asr(self.settings.asr_model)

@@ -108,7 +108,8 @@ def _optimised(path: str, direction: str, progress) -> str:
     from app.model_store.optimized import prepare
 
     try:
-        done = prepare(path, direction, progress=(lambda message: progress(message, None)) if progress else None)
+        # Said here, on the worker thread (Qt's translate is thread-safe): a plain str crosses to the window.
+        done = prepare(path, direction, progress=(lambda message: progress(translate_text(message), None)) if progress else None)
     except Exception as error:  # the model still runs as it is
         return "\n" + translate("ModelState", "Optimised copy: none ({error})").format(error=error_texts(error)[0])
     if done.optimized:

@@ -14,7 +14,6 @@ from app.shared import events as ev
 from app.shared.errors import LiveTranslatorError
 from app.ui.i18n import error_texts, install_translators
 from tests.ui.conftest import nmt_model, speak
-from tests.ui.test_window import Watcher, finish, make_window, row_of
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 SENTENCE = re.compile(r"[A-Za-z]{2,} [A-Za-z]{2,} [A-Za-z]{2,}")  # three English words in a row
@@ -33,6 +32,8 @@ def plain(text: str) -> str:
 
 @pytest.mark.parametrize("language", ["zh_CN", "zh_TW"], indirect=True)
 def test_a_core_error_is_shown_in_chinese(qtbot, store, tmp_path, language):
+    from tests.ui.test_window import make_window
+
     missing = tmp_path / "nowhere.wav"
     with pytest.raises(LiveTranslatorError) as raised:  # the core raises it in English, as ever
         FileSource(missing).start()
@@ -68,6 +69,8 @@ def test_pipeline_errors_reach_the_window_in_chinese(qtbot, store, tmp_path, lan
     """A model folder without config.json: the pipeline's Error events (the model cannot be
     loaded; each utterance not translated) in the banner and the transcript row, in Chinese,
     the core's reason inside the window's sentence translated too."""
+    from tests.ui.test_window import Watcher, finish, make_window, row_of
+
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "encoder_model.onnx").write_bytes(b"not a model")
