@@ -185,7 +185,7 @@ def share_tied_embedding(path: str | Path) -> int:
 
     path = Path(path)
     model = onnx.load(str(path))
-    graphs = _graphs(model.graph)
+    graphs = all_graphs(model.graph)
     # Every initializer by name, with the graph holding it (a branch may read the outer graph's).
     initializers = {i.name: (i, g) for g in graphs for i in g.initializer}
     tables = {}  # name of an fp32 2-D Gather table -> its values
@@ -254,7 +254,7 @@ def share_tied_embedding(path: str | Path) -> int:
         return 0
     _drop_dead_nodes(model.graph)
     used = _used_names(model.graph)
-    for g in _graphs(model.graph)[1:]:  # the outer graph's were swept; a branch's own initializers too
+    for g in all_graphs(model.graph)[1:]:  # the outer graph's were swept; a branch's own initializers too
         kept = [i for i in g.initializer if i.name in used]
         if len(kept) != len(g.initializer):
             del g.initializer[:]
@@ -273,7 +273,7 @@ def share_tied_embedding_folder(folder: str | Path) -> dict[str, int]:
     return {name: share_tied_embedding(onnx_dir / name) for name in DECODER_FILES if (onnx_dir / name).is_file()}
 
 
-def _graphs(graph) -> list:
+def all_graphs(graph) -> list:
     """A graph and every graph nested in its nodes (If branches), outer first."""
     import onnx
 
@@ -281,10 +281,10 @@ def _graphs(graph) -> list:
     for node in graph.node:
         for attr in node.attribute:
             if attr.type == onnx.AttributeProto.GRAPH:
-                found += _graphs(attr.g)
+                found += all_graphs(attr.g)
             elif attr.type == onnx.AttributeProto.GRAPHS:
                 for sub in attr.graphs:
-                    found += _graphs(sub)
+                    found += all_graphs(sub)
     return found
 
 
@@ -297,7 +297,7 @@ def _attr(node, name, default=None):
 def _used_names(graph) -> set:
     """Every name read by a node of the graph or of a graph nested in it, and its outputs."""
     used = set()
-    for g in _graphs(graph):
+    for g in all_graphs(graph):
         used.update(o.name for o in g.output)
         for n in g.node:
             used.update(n.input)
@@ -582,7 +582,7 @@ def _save_external(model, path: Path, threshold: int = 1024) -> None:
     stored = {}  # sha256 of the bytes -> (offset, length)
     partial = data.with_name(data.name + ".partial")
     with partial.open("wb") as f:
-        for graph in _graphs(model.graph):
+        for graph in all_graphs(model.graph):
             for tensor in graph.initializer:
                 if tensor.data_location == TensorProto.EXTERNAL or tensor.data_type in (TensorProto.STRING, TensorProto.UNDEFINED):
                     continue
