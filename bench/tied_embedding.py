@@ -1,15 +1,17 @@
 """The tied embedding stored once vs twice: disk, resident memory and step time of the fp32 decoder.
 
-    .venv/bin/python bench/tied_embedding.py [--rounds 3] [--tokens 40]
+    .venv/bin/python bench/tied_embedding.py [--rounds 3] [--repeats 6] [--tokens 40]
 
 On the catalog replica (bench_model.py: the full-size opus-mt-en-zh architecture, vocab 65001),
 the fp32 merged decoder is optimised as the app optimised it before (attention fused,
 self-attention cache shared, weights external: "two copies") and as it does now (the same,
-then `share_tied_embedding`: the LM head reads the embedding table, "one copy"). Each variant
-is loaded in its own process, alternately, `rounds` times: RSS after load, the process's peak,
-the median ms of a greedy step and of a beam-4 step (steps 1.., the first step excluded), with
-the token ids compared between the two. Printed: medians over rounds, the ratio one/two, the
-decoder's size on disk, and the load average.
+then `share_tied_embedding`: the LM head reads the embedding table's bytes, "one copy").
+Memory: each variant loaded in its own process, alternately, `rounds` times: RSS after load,
+after decoding, the process's peak, and the token ids (greedy and beam 4), compared. Speed:
+both variants loaded in one process, taking turns sentence by sentence `repeats` times, so the
+machine's other load falls on both alike: the median ms of a greedy and of a beam-4 step (the
+first step excluded). Printed: medians, the ratio one/two, the decoder's size on disk, and the
+load average.
 """
 
 from __future__ import annotations
