@@ -108,7 +108,10 @@ def prepare(folder: Path | str, direction: Direction | str, prefer_quantized: bo
         return Preparation(reason="config.json is not a JSON object")
     if not graphs:
         return Preparation(reason="no decoder graph")
-    key = source_key(graphs)
+    # The key covers every graph the entry may stand in for: the decoders it rewrites and the
+    # encoder it lays out again (a folder whose encoder changed must not get a cached one).
+    encoder = _encoder_file(folder, prefer_quantized)
+    key = source_key({**graphs, **({"encoder_model": encoder} if encoder else {})})
     entry = optimized_root() / key
     with _lock(key):
         found = _read_record(entry, graphs)

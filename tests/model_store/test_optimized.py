@@ -15,6 +15,7 @@ import onnx
 import pytest
 
 from app.model_store.optimized import prepare
+from app.shared.errors import LiveTranslatorError
 from app.translation import DecodeOptions, Translator
 from models.fixtures import tie_head_to_embedding
 
@@ -239,3 +240,16 @@ def test_a_tied_embedding_is_stored_once_in_the_cache_and_the_ids_stay(tmp_path,
         for text in reference_sources(family, direction)[:6]:
             options = DecodeOptions(num_beams=beams, max_new_tokens=24)
             assert optimised.translate(text, options).token_ids == original.translate(text, options).token_ids, text
+
+
+def test_a_copy_whose_encoder_is_broken_is_not_served_the_cached_good_encoder(tmp_path):
+    good = user_copy(tmp_path, "marian-en-zh", "merged")
+    assert prepare(good, "en-zh").graphs.get("encoder_model")  # the cache now holds a laid-out encoder
+    broken = tmp_path / "broken"
+    shutil.copytree(good, broken)  # same decoder, same times: only the encoder differs
+    encoder = broken / "encoder_model.onnx"
+    encoder.write_bytes(encoder.read_bytes()[:1000])  # a download cut short
+    done = prepare(broken, "en-zh")
+    assert done.graphs.get("encoder_model") != prepare(good, "en-zh").graphs.get("encoder_model")
+    with pytest.raises(LiveTranslatorError, match="encoder_model"):  # the broken encoder is what loads, and is named
+        Translator.load(broken, direction="en-zh", graphs=done.graphs)
