@@ -70,7 +70,9 @@ def export_onnx(
     `quantize` adds `*_quantized.onnx` int8 twins (the "onnx-subdir" layout always has them).
     `fuse` rewrites the decoders' attention blocks into MultiHeadAttention nodes, and the cached
     self-attention into GroupQueryAttention over a shared cache buffer (app.model_store.optimize: same
-    outputs, faster steps); False keeps optimum's graphs as they are.
+    outputs, faster steps), and, once the int8 twins are made, stores a tied embedding once in the
+    fp32 decoders (their LM head reads the embedding table; weights then in `<graph>_data`
+    beside each); False keeps optimum's graphs as they are.
     """
     hf_model_dir, out_dir = Path(hf_model_dir), Path(out_dir)
     unknown = [name for name in layouts if name not in LAYOUTS]
@@ -94,8 +96,23 @@ def export_onnx(
         results = []
         for name in layouts:
             target = out_dir if len(layouts) == 1 else out_dir / name
-            results.append(arrange(staging, hf_model_dir, target, name, quantize=quantize))
+            folder = arrange(staging, hf_model_dir, target, name, quantize=quantize)
+            if fuse:  # after the int8 twins: the quantizer knows the head's MatMul, not FusedMatMul
+                folder = share_tied_embedding_in(folder)
+            results.append(folder)
         return results
+
+
+def share_tied_embedding_in(folder: ExportedFolder) -> ExportedFolder:
+    """The exported folder with each fp32 decoder's tied embedding stored once (its weights then
+    in an external-data file, listed beside it)."""
+    from app.model_store.optimize import share_tied_embedding
+
+    files = list(folder.onnx_files)
+    for name in folder.onnx_files:
+        if Path(name).name in (DECODER, DECODER_WITH_PAST, DECODER_MERGED) and share_tied_embedding(folder.path / name):
+            files.insert(files.index(name) + 1, name + "_data")
+    return ExportedFolder(folder.layout, folder.path, tuple(files))
 
 
 def export_optimum(hf_model_dir: Path, out_dir: Path, validate: bool = True) -> None:

@@ -343,6 +343,32 @@ def fused_variant(family_dir: Path) -> Path:
     return target
 
 
+def tie_head_to_embedding(path: Path) -> str:
+    """Make the LM head of the decoder graph at `path` the transpose of its token embedding, as
+    optimum exports a model whose head is tied (opus-mt, m2m100). The fixtures' heads are untied
+    (drawn larger, see above); this makes tied twins of their graphs for the tests of
+    `share_tied_embedding`. Returns the name of the head's weight."""
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+
+    from app.model_store.optimize import all_graphs
+
+    model = onnx.load(str(path))
+    graphs = all_graphs(model.graph)
+    tensors = {i.name: i for g in graphs for i in g.initializer}
+    read_by = {(n.op_type, n.input[k]) for g in graphs for n in g.node for k in (0, 1) if len(n.input) > k}
+    tables = [t for name, t in tensors.items() if ("Gather", name) in read_by and len(t.dims) == 2]
+    for table in tables:
+        head = next((t for name, t in tensors.items() if ("MatMul", name) in read_by and list(t.dims) == list(table.dims)[::-1]),
+                    None)
+        if head is not None:
+            head.CopyFrom(numpy_helper.from_array(np.ascontiguousarray(numpy_helper.to_array(table).T), head.name))
+            onnx.save(model, str(path))
+            return head.name
+    raise ValueError(f"{path}: no MatMul weight of the embedding's transposed shape")
+
+
 def tokenizer_json_variant(hf_dir: Path, family_dir: Path) -> Path:
     """The merged layout with tokenizer.json as its only tokenizer file (onnx-community style)."""
     variant = family_dir / "tokenizer-json"

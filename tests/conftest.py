@@ -5,10 +5,29 @@ import os
 import shutil
 import tempfile
 
+import pytest
+
 # Set at import, before any test module imports the app: subprocesses inherit it too.
 _OWN_HOME = None if os.environ.get("LIVE_TRANSLATOR_HOME") else tempfile.mkdtemp(prefix="live-translator-tests-")
 if _OWN_HOME:
     os.environ["LIVE_TRANSLATOR_HOME"] = _OWN_HOME
+
+# The app's commands set USE_TORCH=0 (app/cli.py) so transformers leaves torch alone. Tests
+# that call app.cli.main in this process must not pass that on: transformers decides once, at
+# its first import, and the export tooling's tests (and their child processes) need torch.
+_TORCH_SWITCHES = ("USE_TORCH", "TRANSFORMERS_NO_ADVISORY_WARNINGS")
+import transformers.utils.import_utils  # noqa: E402, F401  (decided here, with torch when installed)
+
+
+@pytest.fixture(autouse=True)
+def _keep_the_torch_switches():
+    before = {name: os.environ.get(name) for name in _TORCH_SWITCHES}
+    yield
+    for name, value in before.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 def pytest_unconfigure(config):

@@ -22,20 +22,37 @@ BUNDLED_MODELS_DIR = bundled_models_dir()
 
 
 # The commit each catalog repo is fetched at (`revision=` to huggingface_hub), so a repo that
-# changes under its `main` cannot change what the app downloads. The ids must be read from the hub
-# (each repo's "Files and versions" page: the latest commit's full 40-hex id); this build had no
-# access to it, so they are empty and those repos are fetched at `main` until filled in.
-PINNED: dict[str, str | None] = {
-    "Xenova/opus-mt-en-zh": None,
-    "Helsinki-NLP/opus-mt-en-zh": None,
-    "onnx-community/opus-mt-zh-en": None,
-    "Xenova/m2m100_418M": None,
-    "facebook/m2m100_418M": None,
+# changes under its `main` cannot change what the app downloads. This build could not reach the
+# hub; each id is the one several independent projects pin or hold in their hub cache for that
+# repo (docs/models.md, 'Pinned commits'). A commit the hub no longer has is reported by name.
+PINNED: dict[str, str] = {
+    "Xenova/opus-mt-en-zh": "046f55aec303cdee3e0318604406d4df20f1e8ea",
+    "Helsinki-NLP/opus-mt-en-zh": "408d9bc410a388e1d9aef112a2daba955b945255",
+    "onnx-community/opus-mt-zh-en": "8e3032ebeebbacda779fe95efa64c03b962f83f3",
+    "Xenova/m2m100_418M": "9c374f0b7aca709787cea97b047bfbbd1559d177",
+    "facebook/m2m100_418M": "55c2e61bbf05dfb8d7abccdc3fae6fc8512fd636",
+}
+
+# Byte sizes of pinned files at their pinned commit, where two independent records agree. The
+# download compares them with what the hub announces before fetching anything: another size is
+# not the file the catalog pins (a mirror serving something else, a repo rewritten in place).
+PINNED_SIZES: dict[tuple[str, str], int] = {
+    ("Xenova/opus-mt-en-zh", "onnx/encoder_model_quantized.onnx"): 52_899_742,
+    ("Xenova/opus-mt-en-zh", "onnx/decoder_model_merged_quantized.onnx"): 60_212_804,
+    ("onnx-community/opus-mt-zh-en", "onnx/encoder_model_quantized.onnx"): 52_875_078,
+    ("onnx-community/opus-mt-zh-en", "source.spm"): 804_677,
+    ("Xenova/m2m100_418M", "config.json"): 908,
+    ("Xenova/m2m100_418M", "onnx/encoder_model_quantized.onnx"): 287_856_370,
+    ("Xenova/m2m100_418M", "onnx/decoder_model_merged_quantized.onnx"): 344_128_178,
 }
 
 
 def pinned_revision(repo: str) -> str | None:
     return PINNED.get(repo)
+
+
+def pinned_size(repo: str, path: str) -> int | None:
+    return PINNED_SIZES.get((repo, path))
 
 
 @dataclass(frozen=True)
@@ -98,10 +115,10 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "Helsinki-NLP/opus-mt-en-zh (CC-BY 4.0), ONNX by Xenova/opus-mt-en-zh",
     ),
     CatalogEntry(
-        "opus-mt-zh-en-int8", "Marian opus-mt Chinese → English (int8, ~115 MB)", ("zh-en",),
+        "opus-mt-zh-en-int8", "Marian opus-mt Chinese → English (int8, ~250 MB)", ("zh-en",),
         _marian("onnx-community/opus-mt-zh-en", "onnx-community/opus-mt-zh-en", True,
                 _ZH_EN_FILES) + (HubFile("onnx-community/opus-mt-zh-en", "tokenizer_config.json", True),),
-        115, "Helsinki-NLP/opus-mt-zh-en (CC-BY 4.0), ONNX by onnx-community/opus-mt-zh-en",
+        250, "Helsinki-NLP/opus-mt-zh-en (CC-BY 4.0), ONNX by onnx-community/opus-mt-zh-en",
     ),
     CatalogEntry(
         "opus-mt-zh-en", "Marian opus-mt Chinese → English (fp32, ~450 MB)", ("zh-en",),
@@ -110,11 +127,11 @@ CATALOG: tuple[CatalogEntry, ...] = (
         450, "Helsinki-NLP/opus-mt-zh-en (CC-BY 4.0), ONNX by onnx-community/opus-mt-zh-en",
     ),
     CatalogEntry(
-        "m2m100-418M-int8", "M2M100 418M, both directions (int8, ~630 MB)", ("en-zh", "zh-en"),
+        "m2m100-418M-int8", "M2M100 418M, both directions (int8, ~640 MB)", ("en-zh", "zh-en"),
         (HubFile("Xenova/m2m100_418M", "config.json"),) + _M2M100_TOKENIZER + with_external_data(tuple(
             HubFile("Xenova/m2m100_418M", f"onnx/{name}_quantized.onnx") for name in ("encoder_model", "decoder_model_merged")
         )),
-        630, "facebook/m2m100_418M (MIT), ONNX by Xenova/m2m100_418M",
+        640, "facebook/m2m100_418M (MIT), ONNX by Xenova/m2m100_418M",
     ),
     CatalogEntry(
         "m2m100-418M", "M2M100 418M, both directions (fp32, ~2.5 GB)", ("en-zh", "zh-en"),

@@ -60,6 +60,8 @@ def download(key_or_repo: str, dest: str | Path | None = None, progress: Progres
     dest = Path(dest) if dest is not None else catalog.model_dest(key_or_repo)
     revisions = {f: catalog.pinned_revision(f.repo) or revision for f in files}
     sizes = {f: _remote_size(f, endpoint, revisions[f]) for f in files}  # also checks all exist, before any download
+    for hub_file in files:
+        _check_pinned_size(hub_file, sizes[hub_file], endpoint)
     wanted = [f for f in files if sizes[f] is not None]
     total = sum(sizes[f] for f in wanted)
     done = 0
@@ -73,6 +75,20 @@ def download(key_or_repo: str, dest: str | Path | None = None, progress: Progres
         if progress:
             progress(done, total)
     return dest
+
+
+def _check_pinned_size(hub_file: catalog.HubFile, size: int | None, endpoint: str | None) -> None:
+    """A pinned file announced at another size than the catalog records is not the pinned file."""
+    expected = catalog.pinned_size(hub_file.repo, hub_file.path)
+    if expected is None or size is None or size == expected:
+        return
+    raise LiveTranslatorError(
+        QT_TRANSLATE_NOOP("Errors", "{where} offers {repo}/{file} with {size} bytes; the file the catalog pins has {expected}."),
+        QT_TRANSLATE_NOOP("Errors", "Nothing was downloaded. If you use a mirror (--endpoint), check that it mirrors the "
+                                    "Hugging Face Hub; otherwise the catalog's record (app/model_store/catalog.py "
+                                    "PINNED_SIZES) is out of date: please report it."),
+        where=endpoint or "https://huggingface.co", repo=hub_file.repo, file=hub_file.path, size=f"{size:,}",
+        expected=f"{expected:,}")
 
 
 def _remote_size(hub_file: catalog.HubFile, endpoint: str | None, revision: str) -> int | None:

@@ -165,6 +165,145 @@ def share_self_cache_folder(folder: str | Path) -> dict[str, int]:
     return {name: share_self_cache(onnx_dir / name) for name in DECODER_FILES if (onnx_dir / name).is_file()}
 
 
+def share_tied_embedding(path: str | Path) -> int:
+    """Store a tied embedding once. optimum writes the decoder's token embedding (the Gather's
+    table E, [vocab, d]) and the LM head (a MatMul with the constant E transposed, [d, vocab])
+    as two initializers even when the model ties them: in opus-mt 2 x 133 MB of a 368 MB decoder.
+    Each head MatMul whose constant is exactly (value for value) the transpose of a Gather's table,
+    or a Transpose node of that table, becomes `com.microsoft.FusedMatMul(x, E, transB=1)`,
+    reading the table itself; the transposed copy is dropped. onnxruntime pre-packs that B as it
+    pre-packs the MatMul's (the same packed panels, so the same numbers), and a step takes as long
+    (docs/performance.md, "Memory").
+
+    Only fp32 tables are shared: an int8 twin quantizes the two differently (per row, per column),
+    so they are not the same numbers. The merged decoder's initializers live in the outer graph
+    and are read in its If branches: both are searched. Returns how many heads now read the table;
+    0 leaves the file untouched."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    path = Path(path)
+    model = onnx.load(str(path))
+    graphs = all_graphs(model.graph)
+    # Every initializer by name, with the graph holding it (a branch may read the outer graph's).
+    initializers = {i.name: (i, g) for g in graphs for i in g.initializer}
+    tables = {}  # name of an fp32 2-D Gather table -> its values
+    for g in graphs:
+        for node in g.node:
+            name = node.input[0] if node.op_type == "Gather" and node.input else None
+            if name in initializers and name not in tables and _attr(node, "axis", 0) == 0:
+                tensor = initializers[name][0]
+                if tensor.data_type == TensorProto.FLOAT and len(tensor.dims) == 2:
+                    tables[name] = numpy_helper.to_array(tensor)
+    if not tables:
+        return 0
+    transposes = {}  # output of Transpose(table) -> table
+    for g in graphs:
+        for node in g.node:
+            if node.op_type == "Transpose" and node.input[0] in tables and list(_attr(node, "perm", [1, 0])) == [1, 0]:
+                transposes[node.output[0]] = node.input[0]
+    same = {}  # a head weight's name -> the table it is the transpose of
+
+    def tied_table(weight: str) -> str | None:
+        if weight in transposes:
+            return transposes[weight]
+        if weight not in initializers or weight in tables:
+            return None
+        if weight not in same:
+            tensor = initializers[weight][0]
+            same[weight] = None
+            if tensor.data_type == TensorProto.FLOAT and len(tensor.dims) == 2:
+                for name, table in tables.items():
+                    if tuple(tensor.dims) == table.shape[::-1]:
+                        values = numpy_helper.to_array(tensor)
+                        if np.array_equal(values, table.T):
+                            same[weight] = name
+                            break
+        return same[weight]
+
+    head_weights = {}  # table -> the head's own initializer holding the same values
+
+    def head_weight(table: str) -> str:
+        if table not in head_weights:
+            name = f"{table}.lm_head"
+            while name in initializers:
+                name += "_"
+            initializers[table][1].initializer.append(numpy_helper.from_array(tables[table], name))
+            head_weights[table] = name
+        return head_weights[table]
+
+    shared = 0
+    for g in reversed(graphs):  # branches first: rewriting the outer graph's nodes would detach them
+        declared = {v.name for v in list(g.value_info) + list(g.output)}
+        nodes, made = [], 0
+        for node in g.node:
+            table = tied_table(node.input[1]) if node.op_type == "MatMul" and len(node.input) == 2 else None
+            if table is not None:
+                node = helper.make_node("FusedMatMul", [node.input[0], head_weight(table)], list(node.output), domain=MS_DOMAIN,
+                                        name=(node.name or "lm_head") + "_tied", transB=1, alpha=1.0)
+                # onnx's inference does not know com.microsoft ops: declare what it makes
+                g.value_info.extend(helper.make_tensor_value_info(o, TensorProto.FLOAT, None)
+                                    for o in node.output if o not in declared)
+                made += 1
+            nodes.append(node)
+        if made:
+            _set_nodes(g, nodes)
+            shared += made
+    if not shared:
+        return 0
+    _drop_dead_nodes(model.graph)
+    used = _used_names(model.graph)
+    for g in all_graphs(model.graph)[1:]:  # the outer graph's were swept; a branch's own initializers too
+        kept = [i for i in g.initializer if i.name in used]
+        if len(kept) != len(g.initializer):
+            del g.initializer[:]
+            g.initializer.extend(kept)
+    if not any(o.domain == MS_DOMAIN for o in model.opset_import):
+        model.opset_import.append(helper.make_opsetid(MS_DOMAIN, 1))
+    _save_external(model, path)  # the table and the head's copy of it: the same bytes, stored once
+    return shared
+
+
+def share_tied_embedding_folder(folder: str | Path) -> dict[str, int]:
+    """`share_tied_embedding` on every fp32 decoder graph of a model folder (or its onnx/
+    subfolder). Run it after making int8 twins: the quantizer knows MatMul, not FusedMatMul."""
+    folder = Path(folder)
+    onnx_dir = folder / "onnx" if (folder / "onnx").is_dir() else folder
+    return {name: share_tied_embedding(onnx_dir / name) for name in DECODER_FILES if (onnx_dir / name).is_file()}
+
+
+def all_graphs(graph) -> list:
+    """A graph and every graph nested in its nodes (If branches), outer first."""
+    import onnx
+
+    found = [graph]
+    for node in graph.node:
+        for attr in node.attribute:
+            if attr.type == onnx.AttributeProto.GRAPH:
+                found += all_graphs(attr.g)
+            elif attr.type == onnx.AttributeProto.GRAPHS:
+                for sub in attr.graphs:
+                    found += all_graphs(sub)
+    return found
+
+
+def _attr(node, name, default=None):
+    from onnx import helper
+
+    return next((helper.get_attribute_value(a) for a in node.attribute if a.name == name), default)
+
+
+def _used_names(graph) -> set:
+    """Every name read by a node of the graph or of a graph nested in it, and its outputs."""
+    used = set()
+    for g in all_graphs(graph):
+        used.update(o.name for o in g.output)
+        for n in g.node:
+            used.update(n.input)
+    return used
+
+
 class _Graph:
     """Producer/consumer lookups over one graph's nodes."""
 
@@ -409,11 +548,7 @@ def externalize(source: str | Path, target: str | Path | None = None) -> Path:
 
     source = Path(source)
     target = Path(target) if target else source
-    model = onnx.load(str(source))
-    data = target.with_name(target.name + "_data")
-    data.unlink(missing_ok=True)
-    onnx.save(model, str(target), save_as_external_data=True, all_tensors_to_one_file=True, location=data.name,
-              size_threshold=1024)
+    _save_external(onnx.load(str(source)), target)
     return target
 
 
@@ -425,4 +560,47 @@ def _save(model, path: Path) -> None:
         onnx.save(model, str(path))
         data.unlink(missing_ok=True)
     else:  # protobuf's 2 GB limit: weights beside the graph, as optimum writes them
-        onnx.save(model, str(path), save_as_external_data=True, all_tensors_to_one_file=True, location=data.name)
+        _save_external(model, path)
+
+
+PAGE = 4096
+_VALUE_FIELDS = ("raw_data", "float_data", "int32_data", "int64_data", "double_data", "uint64_data")
+
+
+def _save_external(model, path: Path, threshold: int = 1024) -> None:
+    """Save `model` at `path` with every initializer of at least `threshold` bytes (If branches'
+    too) in one external-data file `<name>_data`, each at a page boundary. Initializers with the
+    same bytes are stored once: their entries point at the same place (share_tied_embedding
+    relies on it). onnxruntime maps each initializer on its own, so one it pre-packs and
+    releases is unmapped without taking the other's pages with it."""
+    import hashlib
+
+    import onnx
+    from onnx import TensorProto, numpy_helper
+
+    data = path.with_name(path.name + "_data")
+    stored = {}  # sha256 of the bytes -> (offset, length)
+    partial = data.with_name(data.name + ".partial")
+    with partial.open("wb") as f:
+        for graph in all_graphs(model.graph):
+            for tensor in graph.initializer:
+                if tensor.data_location == TensorProto.EXTERNAL or tensor.data_type in (TensorProto.STRING, TensorProto.UNDEFINED):
+                    continue
+                raw = tensor.raw_data if tensor.HasField("raw_data") else numpy_helper.to_array(tensor).tobytes()
+                if len(raw) < threshold:
+                    continue
+                key = hashlib.sha256(raw).digest()
+                if key not in stored:
+                    f.write(b"\0" * (-f.tell() % PAGE))
+                    stored[key] = (f.tell(), len(raw))
+                    f.write(raw)
+                offset, length = stored[key]
+                for name in _VALUE_FIELDS:
+                    tensor.ClearField(name)
+                del tensor.external_data[:]
+                tensor.data_location = TensorProto.EXTERNAL
+                for k, v in (("location", data.name), ("offset", offset), ("length", length)):
+                    entry = tensor.external_data.add()
+                    entry.key, entry.value = k, str(v)
+    partial.replace(data)
+    onnx.save(model, str(path))

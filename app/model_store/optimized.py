@@ -3,9 +3,9 @@
 Models from the catalog are plain optimum exports (Xenova, onnx-community), with int8 twins that
 transformers.js made. They run 1.2-2x slower than the graphs `models export` writes. On first
 load `prepare` applies the same rewrites to the decoder graphs the app would load (attention
-fused, self-attention cache shared in place: app.model_store.optimize), writes the results to
-cache_dir()/optimized/<key>/, and checks them on a probe against the originals: the same token
-ids, greedy and beam 4. If a rewrite does not apply or the ids differ, the folder's own graphs
+fused, self-attention cache shared in place, a tied embedding stored once:
+app.model_store.optimize), writes the results to cache_dir()/optimized/<key>/, and checks them
+on a probe against the originals: the same token ids, greedy and beam 4. If a rewrite does not apply or the ids differ, the folder's own graphs
 are used and the reason is logged and kept. The user's folder is only read.
 
 The key is a hash of each source graph's name, size, modification time and first and last MiB,
@@ -32,7 +32,7 @@ from app.shared.paths import cache_dir
 
 log = logging.getLogger(__name__)
 
-VERSION = 1  # of the rewrites and of the record: a change re-optimises every model
+VERSION = 2  # of the rewrites and of the record: a change re-optimises every model (2: tied embedding stored once)
 RECORD = "optimized.json"
 HEAD_BYTES = 1 << 20
 # Probe sentences per source language: decoded greedy and with 4 beams, forced to PROBE_TOKENS
@@ -109,7 +109,10 @@ def prepare(folder: Path | str, direction: Direction | str, prefer_quantized: bo
         return Preparation(reason="config.json is not a JSON object")
     if not graphs:
         return Preparation(reason="no decoder graph")
-    key = source_key(graphs)
+    # The key covers every graph the entry may stand in for: the decoders it rewrites and the
+    # encoder it lays out again (a folder whose encoder changed must not get a cached one).
+    encoder = _encoder_file(folder, prefer_quantized)
+    key = source_key({**graphs, **({"encoder_model": encoder} if encoder else {})})
     entry = optimized_root() / key
     with _lock(key):
         found = _read_record(entry, graphs)
@@ -164,7 +167,7 @@ def prepare_on_stderr(folder: Path | str, direction: Direction | str, prefer_qua
 
 def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized: bool,
               graphs: dict[str, Path], entry: Path, say: Progress) -> Preparation:
-    from app.model_store.optimize import externalize, fuse_attention, share_self_cache
+    from app.model_store.optimize import externalize, fuse_attention, share_self_cache, share_tied_embedding
 
     heads = config.get("decoder_attention_heads") or config.get("num_attention_heads")
     if not heads:
@@ -173,7 +176,7 @@ def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     try:
-        rewritten, notes = {}, []
+        rewritten, notes, tied = {}, [], set()
         for stem, source in graphs.items():
             say(Text(QT_TRANSLATE_NOOP("Errors", "Rewriting {file}…"), {"file": source.name}))
             copy = work / source.name
@@ -182,13 +185,17 @@ def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized
             try:
                 fused = fuse_attention(copy, int(heads))
                 shared = share_self_cache(copy) if fused else 0
+                # fp32 only (int8 twins quantize the two tables differently); written external
+                if fused and share_tied_embedding(copy):
+                    tied.add(stem)
             except Exception as error:  # a graph the rewrite trips on: keep the original
                 log.debug("rewriting %s failed", source, exc_info=True)
                 notes.append(f"{source.name}: the rewrite failed ({type(error).__name__}: {error})")
                 continue
             if fused:
                 rewritten[stem] = copy
-                log.info("%s: %d attention blocks fused, %d self-attention caches shared", source.name, fused, shared)
+                log.info("%s: %d attention blocks fused, %d self-attention caches shared%s", source.name, fused, shared,
+                         ", the tied embedding stored once" if stem in tied else "")
             elif _has_fused_attention(copy):
                 notes.append(f"{source.name}: already optimised")
             else:
@@ -199,8 +206,9 @@ def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized
         # Weights in external-data files, which onnxruntime maps instead of copying (the
         # encoder too, unchanged otherwise): a loaded model then holds its weights about once.
         say(Text(QT_TRANSLATE_NOOP("Errors", "Laying out the weights for a lean load…")))
-        for path in rewritten.values():
-            externalize(path)
+        for stem, path in rewritten.items():
+            if stem not in tied:  # share_tied_embedding wrote its graph that way already
+                externalize(path)
         encoder = _encoder_file(folder, prefer_quantized)
         if encoder is not None:
             rewritten["encoder_model"] = externalize(encoder, work / encoder.name)

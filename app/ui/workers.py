@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 
 class _Relay(QObject):
@@ -50,9 +50,15 @@ class Worker(QObject):
         try:
             result = self.fn(*self.args, **self.kwargs)
         except Exception as error:  # shown to the user by the owner; the window goes on
-            self._failed.emit(error)
+            outcome, value = self._failed, error
         else:
-            self._finished.emit(result)
+            outcome, value = self._finished, result
+        # Done with the thread: drop the progress callback (a cycle back to this worker) and go
+        # home to the GUI thread, so the worker is freed there, when its owner lets go of it,
+        # never by a garbage collection on some thread while its own is winding down.
+        self.fn, self.args, self.kwargs = None, (), {}
+        self.moveToThread(QCoreApplication.instance().thread())
+        outcome.emit(value)
 
 
 class WorkerPool(QObject):
@@ -85,9 +91,13 @@ class WorkerPool(QObject):
         return any(t.isRunning() for t in self.threads)
 
     def shutdown(self, timeout_ms: int = 60000) -> bool:
-        """Ask every thread to finish and wait; True when all have stopped."""
+        """Ask every thread to finish and wait; True when all have stopped. The stopped ones
+        are let go of now, while their owner still exists."""
         done = True
         for thread in list(self.threads):
             thread.quit()
-            done = thread.wait(timeout_ms) and done
+            if thread.wait(timeout_ms):
+                self.threads.pop(thread, None)
+            else:
+                done = False
         return done

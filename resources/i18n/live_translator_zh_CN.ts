@@ -606,6 +606,14 @@
         <translation>请从 `python -m app models list` 中选一个名称，或给出仓库 ID，例如 Xenova/opus-mt-en-zh。</translation>
     </message>
     <message>
+        <source>{where} offers {repo}/{file} with {size} bytes; the file the catalog pins has {expected}.</source>
+        <translation>{where} 提供的 {repo}/{file} 大小为 {size} 字节；目录固定的文件大小为 {expected} 字节。</translation>
+    </message>
+    <message>
+        <source>Nothing was downloaded. If you use a mirror (--endpoint), check that it mirrors the Hugging Face Hub; otherwise the catalog&apos;s record (app/model_store/catalog.py PINNED_SIZES) is out of date: please report it.</source>
+        <translation>未下载任何内容。如果使用镜像（--endpoint），请检查它是否镜像 Hugging Face Hub；否则是目录的记录（app/model_store/catalog.py PINNED_SIZES）已过时：请报告此问题。</translation>
+    </message>
+    <message>
         <source>Cannot reach the model hub at {where}, or the connection broke, fetching {repo}/{file}.</source>
         <translation>无法连接 {where} 的模型中心，或下载 {repo}/{file} 时连接中断。</translation>
     </message>

@@ -606,6 +606,14 @@
         <translation>請從 `python -m app models list` 中選一個名稱，或提供儲存庫 ID，例如 Xenova/opus-mt-en-zh。</translation>
     </message>
     <message>
+        <source>{where} offers {repo}/{file} with {size} bytes; the file the catalog pins has {expected}.</source>
+        <translation>{where} 提供的 {repo}/{file} 大小為 {size} 位元組；目錄固定的檔案大小為 {expected} 位元組。</translation>
+    </message>
+    <message>
+        <source>Nothing was downloaded. If you use a mirror (--endpoint), check that it mirrors the Hugging Face Hub; otherwise the catalog&apos;s record (app/model_store/catalog.py PINNED_SIZES) is out of date: please report it.</source>
+        <translation>未下載任何內容。若使用鏡像站（--endpoint），請確認它鏡像的是 Hugging Face Hub；否則是目錄的紀錄（app/model_store/catalog.py PINNED_SIZES）已過時：請回報此問題。</translation>
+    </message>
+    <message>
         <source>Cannot reach the model hub at {where}, or the connection broke, fetching {repo}/{file}.</source>
         <translation>無法連線到 {where} 的模型中心，或下載 {repo}/{file} 時連線中斷。</translation>
     </message>

@@ -18,11 +18,20 @@ from urllib.parse import unquote
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 
 
+def served_revisions() -> set[str]:
+    """What the stand-in answers to: main, its own commit, and the commits the catalog pins
+    (it plays the hub at those commits, holding the fixture models)."""
+    from app.model_store import catalog
+
+    return {"main", COMMIT, *catalog.PINNED.values()}
+
+
 class LocalHub:
     def __init__(self, root: Path):
         self.root = root  # root/<owner>/<name>/<files>
         self.requests: list[tuple[str, str, str | None]] = []
         self.fail_after_bytes: int | None = None  # cut the next longer GET after this many bytes
+        self.revisions = served_revisions()  # fixed when made: a pin a test changes later is not served
         hub = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -40,11 +49,25 @@ class LocalHub:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
+    def sizes_to_pin(self) -> dict[tuple[str, str], int]:
+        """The catalog's recorded sizes as this stand-in holds them: it serves the fixture
+        models, not the real weights, so while it runs the catalog records their sizes."""
+        from app.model_store import catalog
+
+        return {(repo, path): (self.root / repo / path).stat().st_size
+                for repo, path in catalog.PINNED_SIZES if (self.root / repo / path).is_file()}
+
     def __enter__(self):
+        from app.model_store import catalog
+
+        self._real_sizes, catalog.PINNED_SIZES = catalog.PINNED_SIZES, self.sizes_to_pin()
         self.thread.start()
         return self
 
     def __exit__(self, *exc):
+        from app.model_store import catalog
+
+        catalog.PINNED_SIZES = self._real_sizes
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(timeout=5)
@@ -58,7 +81,7 @@ class LocalHub:
         repo_dir = self.root / parts[0] / parts[1]
         if not repo_dir.is_dir():
             return self._error(handler, 404, "RepoNotFound")
-        if parts[3] not in ("main", COMMIT):
+        if parts[3] not in self.revisions:
             return self._error(handler, 404, "RevisionNotFound")
         file = repo_dir.joinpath(*parts[4:])
         if not file.is_file() or repo_dir.resolve() not in file.resolve().parents:

@@ -14,16 +14,40 @@ from app.shared.errors import LiveTranslatorError
 from app.translation import Translator, inspect_model_folder
 
 from .conftest import FIXTURES
-from .local_hub import COMMIT as PIN
 
 
-def test_a_pinned_repo_is_fetched_at_its_commit_the_others_at_main(local_hub, tmp_path, monkeypatch):
-    monkeypatch.setitem(catalog.PINNED, "Xenova/opus-mt-en-zh", PIN)
+def test_every_catalog_file_is_fetched_at_its_repos_pinned_commit(local_hub, tmp_path):
     download("opus-mt-en-zh-int8", tmp_path / "m", endpoint=local_hub.url)
     asked = {path for _, path, _ in local_hub.requests}
-    assert "Xenova/opus-mt-en-zh/resolve/" + PIN + "/onnx/encoder_model_quantized.onnx" in asked
-    assert not any(p.startswith("Xenova/opus-mt-en-zh/resolve/main/") for p in asked)
-    assert "Helsinki-NLP/opus-mt-en-zh/resolve/main/source.spm" in asked  # not pinned here: main
+    assert f"Xenova/opus-mt-en-zh/resolve/{catalog.PINNED['Xenova/opus-mt-en-zh']}/onnx/encoder_model_quantized.onnx" in asked
+    assert f"Helsinki-NLP/opus-mt-en-zh/resolve/{catalog.PINNED['Helsinki-NLP/opus-mt-en-zh']}/source.spm" in asked
+    assert not any("/resolve/main/" in p for p in asked)
+
+
+def test_a_repo_outside_the_catalog_is_fetched_at_main(local_hub, tmp_path):
+    download("someone/opus-mt-zh-en-onnx", tmp_path / "m", endpoint=local_hub.url)
+    assert all("/resolve/main/" in path for _, path, _ in local_hub.requests)
+
+
+def test_a_pinned_file_of_another_size_is_refused_before_anything_is_fetched(local_hub, tmp_path, monkeypatch):
+    key = ("Xenova/opus-mt-en-zh", "onnx/decoder_model_merged_quantized.onnx")
+    real = catalog.PINNED_SIZES[key]
+    monkeypatch.setitem(catalog.PINNED_SIZES, key, real + 1)
+    with pytest.raises(LiveTranslatorError) as caught:
+        download("opus-mt-en-zh-int8", tmp_path / "m", endpoint=local_hub.url)
+    assert f"{real:,} bytes" in caught.value.message and f"{real + 1:,}" in caught.value.message
+    assert "PINNED_SIZES" in caught.value.hint
+    assert not any(method == "GET" for method, _, _ in local_hub.requests)
+    assert not (tmp_path / "m" / "onnx").exists()
+
+
+def test_the_recorded_sizes_belong_to_catalog_files_and_agree_with_the_labels():
+    files = {(f.repo, f.path) for item in catalog.CATALOG for f in item.files}
+    assert set(catalog.PINNED_SIZES) <= files
+    for item in catalog.CATALOG:
+        known = sum(catalog.PINNED_SIZES.get((f.repo, f.path), 0) for f in item.files) / 1e6
+        assert known <= item.size_mb * 1.05, item.key  # the label never claims less than is known
+        assert f"~{item.size_mb} MB" in item.label or f"~{item.size_mb / 1000:.1f} GB" in item.label, item.label
 
 
 def test_a_pinned_commit_the_hub_no_longer_has_is_named(local_hub, tmp_path, monkeypatch):
@@ -34,11 +58,11 @@ def test_a_pinned_commit_the_hub_no_longer_has_is_named(local_hub, tmp_path, mon
     assert not (tmp_path / "m" / "onnx").exists()  # checked before anything was downloaded
 
 
-def test_every_catalog_repo_has_a_pin_slot_and_a_pin_is_a_full_commit_id():
+def test_every_catalog_repo_is_pinned_to_a_full_commit_id():
     repos = {f.repo for item in catalog.CATALOG for f in item.files}
     assert repos == set(catalog.PINNED)
     for repo, commit in catalog.PINNED.items():
-        assert commit is None or (len(commit) == 40 and int(commit, 16) >= 0), repo
+        assert len(commit) == 40 and int(commit, 16) >= 0, repo
 
 
 def test_opus_mt_zh_en_does_not_fetch_the_tokenizer_json_it_never_reads():

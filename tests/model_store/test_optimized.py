@@ -15,7 +15,9 @@ import onnx
 import pytest
 
 from app.model_store.optimized import prepare
+from app.shared.errors import LiveTranslatorError
 from app.translation import DecodeOptions, Translator
+from models.fixtures import tie_head_to_embedding
 
 from .conftest import FIXTURES
 
@@ -209,3 +211,45 @@ def test_a_config_that_is_not_an_object_is_left_to_the_loader_to_report(tmp_path
     (folder / "config.json").write_text("[1, 2]", encoding="utf-8")
     done = prepare(folder, "en-zh")
     assert not done.optimized and "not a JSON object" in done.reason
+
+
+@pytest.mark.parametrize("family,layout,direction", [("marian-en-zh", "merged", "en-zh"), ("m2m100", "split", "zh-en")])
+def test_a_tied_embedding_is_stored_once_in_the_cache_and_the_ids_stay(tmp_path, caplog, family, layout, direction):
+    # The fixtures' heads are untied; a copy whose heads are the embedding's transpose is what
+    # optimum writes for opus-mt and m2m100.
+    caplog.set_level("INFO", logger="app.model_store.optimized")
+    folder = user_copy(tmp_path, family, layout)
+    for path in folder.glob("decoder*.onnx"):
+        tie_head_to_embedding(path)
+    untied = prepare(user_copy(tmp_path / "untied", family, layout), direction)
+    done = prepare(folder, direction)
+    assert done.optimized, done.reason
+    assert "the tied embedding stored once" in caplog.text
+    for stem, path in done.graphs.items():
+        if stem == "encoder_model":
+            continue
+        assert "FusedMatMul" in ops(path) and "FusedMatMul" not in ops(untied.graphs[stem])
+        graph = onnx.load(str(path), load_external_data=False).graph
+        vocab, width = next(list(i.dims) for i in graph.initializer if i.name.endswith(".lm_head"))
+        # the same graph as the untied model's, less one [vocab, d] table
+        saved = untied.graphs[stem].with_name(untied.graphs[stem].name + "_data").stat().st_size
+        assert path.with_name(path.name + "_data").stat().st_size <= saved - vocab * width * 4
+    original = Translator.load(folder, direction)
+    optimised = Translator.load(folder, direction, graphs=done.graphs)
+    for beams in (1, 4):
+        for text in reference_sources(family, direction)[:6]:
+            options = DecodeOptions(num_beams=beams, max_new_tokens=24)
+            assert optimised.translate(text, options).token_ids == original.translate(text, options).token_ids, text
+
+
+def test_a_copy_whose_encoder_is_broken_is_not_served_the_cached_good_encoder(tmp_path):
+    good = user_copy(tmp_path, "marian-en-zh", "merged")
+    assert prepare(good, "en-zh").graphs.get("encoder_model")  # the cache now holds a laid-out encoder
+    broken = tmp_path / "broken"
+    shutil.copytree(good, broken)  # same decoder, same times: only the encoder differs
+    encoder = broken / "encoder_model.onnx"
+    encoder.write_bytes(encoder.read_bytes()[:1000])  # a download cut short
+    done = prepare(broken, "en-zh")
+    assert done.graphs.get("encoder_model") != prepare(good, "en-zh").graphs.get("encoder_model")
+    with pytest.raises(LiveTranslatorError, match="encoder_model"):  # the broken encoder is what loads, and is named
+        Translator.load(broken, direction="en-zh", graphs=done.graphs)

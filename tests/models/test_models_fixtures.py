@@ -117,3 +117,40 @@ def test_references_record_explicit_settings_and_a_marian_target_token():
             assert result["output_ids"][:2] == [2, forced]  # decoder prefix [</s>, __tgt__]
     long_inputs = [r for r in en_zh["cases"][0]["results"] if len(r["input_ids"]) > 40]
     assert long_inputs, "one long sentence"
+
+
+def test_export_of_a_tied_model_stores_its_embedding_once_and_reproduces_generate(rebuilt, tmp_path):
+    """opus-mt ties its LM head to the embedding; the fixtures do not (their head is drawn larger).
+    The same model with the head tied: the fp32 decoder optimum writes holds the table twice,
+    ours once (its weights in decoder_model_merged.onnx_data); the int8 twin, made before, keeps
+    its own quantized head; and the app decodes generate()'s greedy ids from the folder."""
+    from transformers import MarianMTModel
+
+    from app.translation import DecodeOptions, Translator
+
+    hf_dir, _, tokenizer = rebuilt("marian-en-zh")
+    model = MarianMTModel.from_pretrained(str(hf_dir), tie_word_embeddings=True).eval()
+    assert model.get_output_embeddings().weight.data_ptr() == model.get_input_embeddings().weight.data_ptr()
+    tied_dir = tmp_path / "hf-tied"
+    model.save_pretrained(str(tied_dir))
+    tokenizer.save_pretrained(str(tied_dir))
+    for name in ("vocab.json", "source.spm", "target.spm"):
+        assert (tied_dir / name).is_file()
+    made = export.export_onnx(tied_dir, tmp_path / "out", layouts=("merged",), quantize=True, validate=False)[0]
+    assert "decoder_model_merged.onnx_data" in made.onnx_files
+    graph = onnx.load(str(made.path / "decoder_model_merged.onnx")).graph
+    branches = [attr.g for node in graph.node if node.op_type == "If" for attr in node.attribute]
+    assert sum(n.op_type == "FusedMatMul" for g in branches for n in g.node) == 2  # the head, in both branches
+    vocab = len(json.loads((tied_dir / "vocab.json").read_text()))
+    assert not [i.name for i in graph.initializer if list(i.dims)[::-1] == [vocab, model.config.d_model]]  # no [d, vocab]
+    twin = onnx.load(str(made.path / "decoder_model_merged_quantized.onnx")).graph
+    twin_ops = [n.op_type for node in twin.node for attr in node.attribute if attr.type == onnx.AttributeProto.GRAPH
+                for n in attr.g.node]
+    assert "FusedMatMul" not in twin_ops and "MatMulInteger" in twin_ops
+    references_now = fixtures.reference_outputs(FAMILIES["marian-en-zh"], model, tokenizer, 0,
+                                                cases={"greedy": fixtures.CASES["greedy"]})
+    translator = Translator.load(made.path, "en-zh")
+    case = references_now["directions"][0]["cases"][0]
+    options = DecodeOptions(loop_window=0, **{k: v for k, v in case["settings"].items() if k != "do_sample"})
+    same = [list(translator.stream_ids(r["input_ids"], options))[-1].token_ids == r["output_ids"][1:] for r in case["results"]]
+    assert all(same), same

@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import numpy as np
 import onnx
 import onnxruntime as ort
 import pytest
 from conftest import FIXTURES, references
+from onnx import numpy_helper
 
-from app.model_store.optimize import fuse_attention, fuse_attention_folder, share_self_cache, share_self_cache_folder
+from app.model_store.optimize import (
+    all_graphs,
+    fuse_attention,
+    fuse_attention_folder,
+    share_self_cache,
+    share_self_cache_folder,
+    share_tied_embedding,
+    share_tied_embedding_folder,
+)
 from app.translation import DecodeOptions, Translator
-from models.export import quantize_dynamic_folder
+from models.export import quantize_dynamic_folder, quantize_like_transformers_js
+from models.fixtures import tie_head_to_embedding
 
 FAMILIES = ("marian-en-zh", "marian-zh-en", "m2m100")
 LAYERS = 2  # fixture models: 2 decoder layers, each with self- and cross-attention
@@ -165,3 +176,110 @@ def test_a_decoder_with_its_own_attention_mask_keeps_its_self_attention(tmp_path
     onnx.save(model, str(path))
     assert fuse_attention(path, num_heads=4) == LAYERS
     assert op_types(path).count("Softmax") == LAYERS
+
+
+# -- the tied embedding stored once --------------------------------------------------------------
+
+def tied_copy(family: str, layout: str, tmp_path) -> Path:
+    """A fixture folder whose decoders' LM head is the transpose of their embedding, as optimum
+    exports a tied model (the fixtures' own heads are untied)."""
+    folder = shutil.copytree(FIXTURES / family / layout, tmp_path / f"{family}-{layout}-tied")
+    for path in sorted(folder.glob("decoder*.onnx")):
+        tie_head_to_embedding(path)
+    return folder
+
+
+def transposed_pairs(path) -> list[tuple[str, str]]:
+    """Initializers (of the graph and its If branches) whose values are another's transpose."""
+    graphs = all_graphs(onnx.load(str(path)).graph)
+    weights = {i.name: numpy_helper.to_array(i) for g in graphs for i in g.initializer if len(i.dims) == 2}
+    return [(a, b) for a, x in weights.items() for b, y in weights.items()
+            if a != b and x.shape == y.shape[::-1] and x.size > 1 and np.array_equal(x.T, y)]
+
+
+def stored_bytes(path) -> int:
+    """What the graph's weights take on disk: the graph and its external-data file."""
+    return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
+
+
+def decode_all(translator, sources) -> list:
+    """Token ids and every step's top log-probabilities, greedy and with 4 beams."""
+    out = []
+    for beams in (1, 4):
+        for text in sources:
+            result = translator.translate(text, DecodeOptions(num_beams=beams, max_new_tokens=24, loop_window=0))
+            out.append((result.token_ids, [[(t, p) for t, _, p in step.top] for step in result.steps]))
+    return out
+
+
+def sources(family: str, direction: str) -> list[str]:
+    cases = next(d for d in references(family)["directions"] if d["direction"] == direction)["cases"]
+    return [ref["text"] for ref in cases[0]["results"]][:6]
+
+
+@pytest.mark.parametrize("family,layout,direction,expected", [
+    ("marian-en-zh", "merged", "en-zh", {"decoder_model_merged.onnx": 2}),  # read in both If branches
+    ("m2m100", "split", "zh-en", {"decoder_model.onnx": 1, "decoder_with_past_model.onnx": 1}),
+    ("marian-zh-en", "merged-fused", "zh-en", {"decoder_model_merged.onnx": 2}),  # what `models export` writes
+])
+def test_a_tied_head_reads_the_embedding_table_stored_once_and_decodes_alike(family, layout, direction, expected, tmp_path):
+    original = tied_copy(family, layout, tmp_path)
+    folder = shutil.copytree(original, tmp_path / "rewritten")
+    assert all(transposed_pairs(original / name) for name in expected)  # two copies of the table
+    assert share_tied_embedding_folder(folder) == expected
+    for name in expected:
+        path = folder / name
+        assert transposed_pairs(path) == []
+        assert op_types(path).count("FusedMatMul") == expected[name]  # the head, nothing else
+        # The head reads its own initializer with the table's bytes, stored at the table's place.
+        graph = onnx.load(str(path), load_external_data=False).graph
+        places = {i.name: {e.key: e.value for e in i.external_data}.get("offset") for i in graph.initializer}
+        head = next(i for g in all_graphs(graph) for n in g.node if n.op_type == "FusedMatMul" for i in [n.input[1]])
+        table = head.removesuffix(".lm_head")
+        assert places[head] is not None and places[head] == places[table]
+        vocab, width = next(list(i.dims) for i in graph.initializer if i.name == table)
+        assert stored_bytes(path) < stored_bytes(original / name) - 0.9 * vocab * width * 4
+    # Exactly the same numbers: the ids and every step's top log-probabilities, greedy and beam.
+    texts = sources(family, direction)
+    assert decode_all(Translator.load(folder, direction), texts) == decode_all(Translator.load(original, direction), texts)
+
+
+def test_a_head_reading_a_transpose_node_of_the_table_reads_the_table(tmp_path):
+    """An exporter that shares the weight in the graph (MatMul(x, Transpose(E))) leaves onnxruntime
+    to fold a transposed copy in at load: the head then reads the table too."""
+    folder = tied_copy("marian-en-zh", "split", tmp_path)
+    path = folder / "decoder_with_past_model.onnx"
+    model = onnx.load(str(path))
+    head = next(n for n in model.graph.node if n.op_type == "MatMul" and n.name.startswith("/lm_head"))
+    table = next(n.input[0] for n in model.graph.node if n.op_type == "Gather" and "shared" in n.input[0])
+    kept = [i for i in model.graph.initializer if i.name != head.input[1]]
+    del model.graph.initializer[:]
+    model.graph.initializer.extend(kept)
+    model.graph.node.insert(0, onnx.helper.make_node("Transpose", [table], [head.input[1]], perm=[1, 0]))
+    onnx.save(model, str(path))
+    before = Translator.load(folder, "en-zh").translate("Good morning, everyone.").token_ids
+    assert share_tied_embedding(path) == 1
+    assert "Transpose" not in [n.op_type for n in onnx.load(str(path)).graph.node if table in n.input]
+    assert Translator.load(folder, "en-zh").translate("Good morning, everyone.").token_ids == before
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_an_untied_head_is_left_untouched(family, tmp_path):
+    """The fixtures' own heads are not the embedding's transpose (other values): nothing changes."""
+    folder = shutil.copytree(FIXTURES / family / "both", tmp_path / "both")
+    names = ("decoder_model.onnx", "decoder_with_past_model.onnx", "decoder_model_merged.onnx")
+    before = {name: (folder / name).read_bytes() for name in names}
+    assert share_tied_embedding_folder(folder) == dict.fromkeys(names, 0)
+    assert {name: (folder / name).read_bytes() for name in names} == before
+    assert not list(folder.glob("*_data"))
+
+
+def test_int8_twins_of_a_tied_decoder_are_left_as_they_are(tmp_path):
+    """transformers.js quantizes the table per row (Gather) and the head per column (MatMul):
+    two different int8 tables, not one to share without changing the numbers."""
+    folder = tied_copy("marian-en-zh", "merged", tmp_path)
+    quantize_like_transformers_js(folder)
+    twin = folder / "decoder_model_merged_quantized.onnx"
+    before = twin.read_bytes()
+    assert share_tied_embedding(twin) == 0
+    assert twin.read_bytes() == before

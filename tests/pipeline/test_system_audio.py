@@ -94,7 +94,7 @@ def test_run_source_system_translates_what_the_speakers_play_and_sigterm_keeps_t
     assert code == 0, stderr
     translations = run.translations()
     assert translations[0]["text"] == expected(["Good morning."], "en-zh")[0]
-    assert translations[0]["source"] == "Good morning."
+    assert translations[0]["source"].rstrip(".!") == "Good morning"  # Whisper may hear it as an exclamation
     assert len(translations) == 2, f"the utterance cut by SIGTERM was not finalised and translated: {run.lines}"
     assert translations[1]["source"] and translations[1]["source"] != "Good morning."
     assert not any("speaker" in e for e in run.lines), "outside a conversation the JSON has no speaker"
