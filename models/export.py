@@ -179,19 +179,11 @@ def copy_side_files(source_dir: Path, target: Path) -> list[str]:
 
 def quantize_dynamic_folder(folder: str | Path) -> list[Path]:
     """Write an int8-weight `*_quantized.onnx` twin beside every .onnx file in `folder`."""
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from onnxruntime.quantization import QuantType
 
-    folder = Path(folder)
-    written = []
-    for path in sorted(folder.glob("*.onnx")):
-        if path.stem.endswith("_quantized"):
-            continue
-        twin = path.with_name(f"{path.stem}_quantized.onnx")
-        # EnableSubgraph: the merged decoder's weights are used inside its If branches, which
-        # quantize_dynamic otherwise skips (the "_quantized" twin came out fp32, 368 MB for opus-mt).
-        quantize_dynamic(str(path), str(twin), weight_type=QuantType.QInt8, extra_options={"EnableSubgraph": True})
-        written.append(twin)
-    return written
+    # EnableSubgraph: the merged decoder's weights are used inside its If branches, which
+    # quantize_dynamic otherwise skips (the "_quantized" twin came out fp32, 368 MB for opus-mt).
+    return _quantized_twins(folder, weight_type=QuantType.QInt8, extra_options={"EnableSubgraph": True})
 
 
 def quantize_like_transformers_js(folder: str | Path) -> list[Path]:
@@ -199,16 +191,22 @@ def quantize_like_transformers_js(folder: str | Path) -> list[Path]:
     scripts/convert.py): QInt8 weights per channel, reduced range, If branches included, and the
     attention's activation-by-activation MatMuls quantized too (no MatMulConstBOnly, which
     onnxruntime's quantize_dynamic would otherwise turn on)."""
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from onnxruntime.quantization import QuantType
 
-    folder = Path(folder)
+    return _quantized_twins(folder, weight_type=QuantType.QInt8, per_channel=True, reduce_range=True,
+                            extra_options={"EnableSubgraph": True, "MatMulConstBOnly": False})
+
+
+def _quantized_twins(folder: str | Path, **options) -> list[Path]:
+    """quantize_dynamic(**options) of every plain .onnx file in `folder` into its `_quantized` twin."""
+    from onnxruntime.quantization import quantize_dynamic
+
     written = []
-    for path in sorted(folder.glob("*.onnx")):
+    for path in sorted(Path(folder).glob("*.onnx")):
         if path.stem.endswith("_quantized"):
             continue
         twin = path.with_name(f"{path.stem}_quantized.onnx")
-        quantize_dynamic(str(path), str(twin), weight_type=QuantType.QInt8, per_channel=True, reduce_range=True,
-                         extra_options={"EnableSubgraph": True, "MatMulConstBOnly": False})
+        quantize_dynamic(str(path), str(twin), **options)
         written.append(twin)
     return written
 

@@ -123,7 +123,7 @@ def prepare(folder: Path | str, direction: Direction | str, prefer_quantized: bo
         say(Text(QT_TRANSLATE_NOOP("Errors", "Optimising {name} for this computer (first load only)…"), {"name": folder.name}))
         started = time.monotonic()
         try:
-            result = _optimise(folder, config, Direction.parse(direction), prefer_quantized, graphs, entry, say)
+            result = _optimise(folder, config, Direction.parse(direction), prefer_quantized, graphs, encoder, entry, say)
         except Exception as error:  # the cache cannot be written, a graph cannot be read...: run as it is
             log.debug("optimising %s failed", folder, exc_info=True)
             result = Preparation(reason=f"optimisation failed ({type(error).__name__}: {error})")
@@ -166,7 +166,7 @@ def prepare_on_stderr(folder: Path | str, direction: Direction | str, prefer_qua
 # -- the work ---------------------------------------------------------------------------------
 
 def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized: bool,
-              graphs: dict[str, Path], entry: Path, say: Progress) -> Preparation:
+              graphs: dict[str, Path], encoder: Path | None, entry: Path, say: Progress) -> Preparation:
     from app.model_store.optimize import externalize, fuse_attention, share_self_cache, share_tied_embedding
 
     heads = config.get("decoder_attention_heads") or config.get("num_attention_heads")
@@ -209,7 +209,6 @@ def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized
         for stem, path in rewritten.items():
             if stem not in tied:  # share_tied_embedding wrote its graph that way already
                 externalize(path)
-        encoder = _encoder_file(folder, prefer_quantized)
         if encoder is not None:
             rewritten["encoder_model"] = externalize(encoder, work / encoder.name)
         say(Text(QT_TRANSLATE_NOOP("Errors", "Checking the optimised model against the original…")))

@@ -17,6 +17,7 @@ import pytest
 from app.model_store.optimized import prepare
 from app.shared.errors import LiveTranslatorError
 from app.translation import DecodeOptions, Translator
+from models.export import quantize_like_transformers_js
 from models.fixtures import tie_head_to_embedding
 
 from .conftest import FIXTURES
@@ -56,14 +57,9 @@ def ops(path: Path) -> set[str]:
 
 
 def transformers_js_twins(folder: Path) -> None:
-    """Remake the folder's int8 twins the way transformers.js makes them (its scripts/convert.py):
-    QInt8 per channel, reduced range, subgraphs included, the attention's activation MatMuls too."""
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    for twin in sorted((folder / "onnx").glob("*_quantized.onnx")):
-        plain = twin.with_name(twin.name.replace("_quantized", ""))
-        quantize_dynamic(str(plain), str(twin), weight_type=QuantType.QInt8, per_channel=True, reduce_range=True,
-                         extra_options={"EnableSubgraph": True, "MatMulConstBOnly": False})
+    """Remake the folder's int8 twins the way transformers.js makes them (every plain graph
+    under onnx/ has a twin in these fixtures)."""
+    quantize_like_transformers_js(folder / "onnx")
 
 
 CASES = [("marian-en-zh", "merged", "en-zh", False), ("marian-zh-en", "split", "zh-en", False),
