@@ -402,7 +402,9 @@ class Translator:
             stop_reason=search.stop_reason, encoder_ms=round(encoder_ms, 3), decode_ms=round(decode_ms, 3),
             steps=steps, loop_detail=loop_detail, source_ids=list(source_ids), low_confidence=unsure,
         )
-        result.glossary = [GlossaryUse(m.source, m.target, contains_term(result.translation, m.target)) for m in matches]
+        # The translation is written in the chosen script, and so is the term when it is looked for.
+        result.glossary = [GlossaryUse(m.source, m.target, contains_term(result.translation, self.written(m.target)))
+                           for m in matches]
         yield result
         return result
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from app.shared.chinese import ChineseScript
 from app.shared.glossary import Glossary
-from app.translation import DecodeOptions
+from app.translation import DecodeOptions, Translator
 
 from .conftest import family_dir, translator
 
@@ -86,6 +87,13 @@ def test_terms_the_target_vocabulary_cannot_write_are_reported_not_honoured():
     result = t.translate("She likes coffee.", DecodeOptions(glossary=glossary))
     assert result.token_ids == plain.token_ids
     assert [u.to_json() for u in result.sentences[0].glossary] == [{"source": "coffee", "target": "拿铁", "honoured": False}]
+
+
+def test_a_term_written_in_traditional_chinese_is_honoured():
+    t = Translator.load(PHRASEBOOK / "en-zh", direction="en-zh", chinese=ChineseScript.TRADITIONAL)
+    result = t.translate("The computer is broken.", DecodeOptions(glossary=GLOSSARY))
+    assert "老師" in result.text and "老师" not in result.text, result.text
+    assert [u.to_json() for u in result.sentences[0].glossary] == [{"source": "computer", "target": "老师", "honoured": True}]
 
 
 def test_term_variants_cover_word_start_and_inside_text():
