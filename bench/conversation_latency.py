@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.audio import SAMPLE_RATE, FileSource  # noqa: E402
 from app.pipeline import Pipeline, PipelineConfig  # noqa: E402
 from app.pipeline.conversation import Conversation, ConversationConfig  # noqa: E402
+from app.shared.chinese import ChineseScript  # noqa: E402
 from app.shared.events import Error, Speaker, Translation  # noqa: E402
 from bench import bench_model  # noqa: E402
 from models.phrasebook import SPOKEN_EN, SPOKEN_ZH  # noqa: E402
@@ -105,23 +106,30 @@ def overrides(tokens: int) -> dict:
 
 
 class OneAtATime:
-    """A Translator whose decodes take turns with every other one sharing `lock`."""
+    """A Translator whose decodes take turns with every other one sharing `lock` (a PipelineTranslator)."""
 
     def __init__(self, translator, lock: threading.Lock):
         self.translator, self.lock = translator, lock
+        self.joiner, self.codec = translator.joiner, translator.codec
 
-    def __getattr__(self, name):
-        return getattr(self.translator, name)
+    @property
+    def chinese(self) -> ChineseScript:
+        return self.translator.chinese
 
-    def stream(self, *args, **kwargs):
+    @chinese.setter
+    def chinese(self, script: ChineseScript) -> None:
+        self.translator.chinese = script
+
+    def stream(self, text: str, options=None, cancel=None, forced=()):
         with self.lock:
-            yield from self.translator.stream(*args, **kwargs)
+            yield from self.translator.stream(text, options, cancel, forced)
 
 
 def conversation(me: Path, them: Path, translators: dict, asr_model: str, tokens: int) -> tuple[list, Usage]:
     events: list = []
-    config = ConversationConfig(direction="en-zh", asr_model=asr_model, tts_enabled=False, save_transcript=False,
-                                decode_overrides=overrides(tokens))
+    shared = PipelineConfig(direction="en-zh", asr_model=asr_model, tts_enabled=False, emit_steps=False,
+                            save_transcript=False, decode_overrides=overrides(tokens))
+    config = ConversationConfig(shared)
     talk = Conversation(config, on_event=events.append, translators=translators,
                         sources={Speaker.ME: FileSource(me, realtime=True), Speaker.THEM: FileSource(them, realtime=True)})
     with Usage() as usage:

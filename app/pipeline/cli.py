@@ -11,11 +11,10 @@ from app.audio.cli import StopRequests, add_live_options
 from app.shared.audio import SourceKind
 from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
-from app.shared.events import DecodeStepEvent, Error, Event, Level, Speaker, State, Status, Translation
+from app.shared.events import DecodeStepEvent, Error, Event, Level, Spoken, State, Status, Translation
 from app.shared.languages import DIRECTIONS, Direction
 
 QUIET_IN_JSON = (DecodeStepEvent, Level)  # per-token and meter events: for the window, not for scripts
-SPOKEN_CHOICES = {"them": {Speaker.THEM}, "me": {Speaker.ME}, "both": {Speaker.ME, Speaker.THEM}}
 
 
 def add_parser(subparsers) -> None:
@@ -35,7 +34,7 @@ def add_parser(subparsers) -> None:
                              "the reverse direction) at once")
     parser.add_argument("--system-device", metavar="NAME|ID", default=None,
                         help="conversation: the system-audio source (default: what the default output plays)")
-    parser.add_argument("--speak", choices=tuple(SPOKEN_CHOICES), default="them",
+    parser.add_argument("--speak", choices=tuple(Spoken), default="them",
                         help="conversation: whose translations are spoken (default: them)")
     parser.add_argument("--tts-out", metavar="OUT.wav", help="write the spoken translations into this WAV file")
     parser.add_argument("--no-tts", action="store_true", help="do not speak the translations")
@@ -99,6 +98,7 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
     from app.model_store.optimized import prepare_on_stderr
     from app.pipeline import Pipeline, PipelineConfig
     from app.pipeline.conversation import Conversation, ConversationConfig
+    from app.pipeline.session import Session
 
     errors = []
     stop = StopRequests(args.duration)
@@ -128,23 +128,18 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
         for observer in observers:
             observer(event)
 
-    if args.conversation:
-        config = ConversationConfig(direction=args.direction, nmt_models=models, asr_model=args.asr_model,
-                                    microphone=args.device, system_device=args.system_device,
-                                    tts_enabled=not args.no_tts, spoken=frozenset(SPOKEN_CHOICES[args.speak]),
-                                    tts_out=args.tts_out, glossary=args.glossary, chinese=args.chinese,
-                                    prepare_graphs=prepare_on_stderr)
-        session = Conversation(config, on_event=observe)
-    else:
-        from app.audio.devices import parse_device
+    from app.audio.devices import parse_device
 
-        config = PipelineConfig(direction=args.direction, nmt_models=models, asr_model=args.asr_model,
-                                input_path=args.input, source=SourceKind(args.source),
-                                input_device=parse_device(args.device),
-                                realtime=args.realtime or args.input is None,
-                                tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False,
-                                glossary=args.glossary, chinese=args.chinese, prepare_graphs=prepare_on_stderr)
-        session = Pipeline(config, on_event=observe)
+    # One config for both kinds of session: a conversation's two sides are derived from it.
+    config = PipelineConfig(direction=args.direction, nmt_models=models, asr_model=args.asr_model,
+                            input_path=args.input, source=SourceKind(args.source),
+                            input_device=parse_device(args.device),
+                            realtime=args.realtime or args.input is None,
+                            tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False,
+                            glossary=args.glossary, chinese=args.chinese, prepare_graphs=prepare_on_stderr)
+    session: Session = Pipeline(config, on_event=observe) if not args.conversation else Conversation(
+        ConversationConfig(pipeline=config, system_device=args.system_device, spoken=Spoken(args.speak).speakers),
+        on_event=observe)
     with stop:
         try:
             session.start()

@@ -15,18 +15,18 @@ that two pipelines keep up on two cores.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
-from app.pipeline.pipeline import Pipeline, PipelineConfig
+from app.pipeline.pipeline import Pipeline, PipelineConfig, PipelineTranslator
 from app.pipeline.transcript import Transcript
 from app.shared.audio import AudioSource, SourceKind
-from app.shared.events import Event, Speaker
+from app.shared.chinese import ChineseScript
+from app.shared.events import Event, Speaker, Spoken
 from app.shared.languages import Direction
 
 log = logging.getLogger(__name__)
@@ -34,57 +34,45 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class ConversationConfig:
-    direction: Direction = Direction.EN_ZH  # what I speak -> what they hear; they are translated the other way
-    nmt_models: dict[Direction, str | Path] = field(default_factory=dict)
-    asr_model: str = "base"
-    microphone: int | str | None = None  # my device (None: the default microphone)
+    """One PipelineConfig for both sides, plus what only a conversation has. Each side's
+    config is that one with the fields that differ per side replaced (`lane`), so a setting
+    added to PipelineConfig reaches both sides without a line here."""
+
+    # Every setting both sides share. Its direction is mine (they are translated the reverse
+    # way), its input_device my microphone (None: the default); its transcript settings are the
+    # conversation's one transcript, its tts_enabled whether the conversation speaks at all.
+    pipeline: PipelineConfig = field(default_factory=lambda: PipelineConfig(emit_steps=False))
     system_device: int | str | None = None  # their device (None: what the default output plays)
-    tts_enabled: bool = True
-    spoken: frozenset[Speaker] = frozenset({Speaker.THEM})  # whose translations are spoken aloud
-    tts_out: str | Path | None = None
-    tts_rate: int | None = None
-    num_beams: int = 1
-    decode_overrides: dict[str, Any] = field(default_factory=dict)  # see PipelineConfig
-    translate_partials: bool = True
-    emit_steps: bool = False
-    mute_while_speaking: bool | None = None  # see PipelineConfig
-    save_transcript: bool = True
-    transcript_path: str | Path | None = None
-    glossary: Any = None  # see PipelineConfig
-    chinese: str = "simplified"  # see PipelineConfig
-    prepare_graphs: Any = None  # see PipelineConfig
+    spoken: frozenset[Speaker] = Spoken.THEM.speakers  # whose translations are spoken aloud
 
     def lane(self, speaker: Speaker) -> PipelineConfig:
-        """The PipelineConfig of one side."""
+        """The PipelineConfig of one side: the shared one with what differs per side replaced."""
         me = speaker is Speaker.ME
-        direction = Direction.parse(self.direction)
-        return PipelineConfig(
-            direction=direction if me else direction.reverse, nmt_models=dict(self.nmt_models),
-            asr_model=self.asr_model, source=SourceKind.MICROPHONE if me else SourceKind.SYSTEM,
-            input_device=self.microphone if me else self.system_device, speaker=speaker,
-            tts_enabled=self.tts_enabled and speaker in self.spoken, num_beams=self.num_beams,
-            decode_overrides=dict(self.decode_overrides),
-            translate_partials=self.translate_partials, emit_steps=self.emit_steps,
-            mute_while_speaking=self.mute_while_speaking, save_transcript=False, glossary=self.glossary,
-            chinese=self.chinese, prepare_graphs=self.prepare_graphs)
+        base = self.pipeline
+        return base.copy(direction=base.direction if me else base.direction.reverse,
+                         input_path=None, source=SourceKind.MICROPHONE if me else SourceKind.SYSTEM,
+                         input_device=base.input_device if me else self.system_device, speaker=speaker,
+                         tts_enabled=base.tts_enabled and speaker in self.spoken,
+                         save_transcript=False, transcript_path=None)
 
 
 class Conversation:
     """Two pipelines (me: the microphone, them: system audio) as one: start, stop, one event stream."""
 
     def __init__(self, config: ConversationConfig, on_event: Callable[[Event], None] | None = None, *,
-                 sources: dict[Speaker, AudioSource] | None = None, speech_output=None,
-                 translators: dict[str, Any] | None = None):
-        """sources: per speaker, default built from the config; speech_output: an app.tts.SpeechOutput
-        (default: the speakers); translators: direction -> Translator, shared. Each side makes its
-        own recognizer on the shared Whisper model, numbering utterances from one counter."""
-        config.direction = Direction.parse(config.direction)
-        self.config = config
+                 sources: Mapping[Speaker, AudioSource] | None = None, speech_output=None,
+                 translators: Mapping[Direction | str, PipelineTranslator] | None = None):
+        """config: copied; the conversation's switches change its copy and both sides. sources: per
+        speaker, default built from the config; speech_output: an app.tts.SpeechOutput (default:
+        the speakers); translators: direction -> Translator, shared. Each side makes its own
+        recognizer on the shared Whisper model, numbering utterances from one counter."""
+        self.config = config = dataclasses.replace(config, pipeline=config.pipeline.copy())
         self.on_event = on_event
+        shared = config.pipeline
         if speech_output is None:
             from app.tts import SpeechOutput
 
-            speech_output = SpeechOutput(enabled=config.tts_enabled, rate=config.tts_rate, out_path=config.tts_out)
+            speech_output = SpeechOutput(enabled=shared.tts_enabled, rate=shared.tts_rate, out_path=shared.tts_out)
         self.speech_output = speech_output
         self.speech_output.on_event = self._emit
         self.transcript: Transcript | None = None
@@ -101,12 +89,16 @@ class Conversation:
     def running(self) -> bool:
         return any(lane.running for lane in self.lanes.values())
 
+    @property
+    def speakers(self) -> frozenset[Speaker]:
+        return frozenset(self.lanes)
+
     def start(self) -> None:
         if self.running:
             return
-        if self.config.save_transcript:
-            self.transcript = Transcript(self.config.transcript_path)
-        self.speech_output.enabled = self.config.tts_enabled
+        if self.config.pipeline.save_transcript:
+            self.transcript = Transcript(self.config.pipeline.transcript_path)
+        self.speech_output.enabled = self.config.pipeline.tts_enabled
         self.speech_output.start()
         for lane in self.lanes.values():
             lane.start()
@@ -131,27 +123,38 @@ class Conversation:
         """Both sides have ended (live sources only end when stopped)."""
         return all(lane.wait_until_done(timeout) for lane in self.lanes.values())
 
+    @property
+    def direction(self) -> Direction:
+        """What I speak -> what they hear (they are translated the other way)."""
+        return self.config.pipeline.direction
+
     def set_direction(self, direction: Direction | str) -> None:
         """I now speak the source language of `direction`; they speak its target language."""
         direction = Direction.parse(direction)
-        self.config.direction = direction
+        self.config.pipeline.direction = direction
         self.lanes[Speaker.ME].set_direction(direction)
         self.lanes[Speaker.THEM].set_direction(direction.reverse)
 
-    @property
-    def direction(self) -> Direction:
-        return self.config.direction
-
-    def set_spoken(self, spoken: set[Speaker] | frozenset[Speaker]) -> None:
+    def set_spoken(self, spoken: frozenset[Speaker]) -> None:
         """Speak these sides' translations from now on."""
         self.config.spoken = frozenset(spoken)
         for speaker, lane in self.lanes.items():
-            lane.config.tts_enabled = self.config.tts_enabled and speaker in self.config.spoken
+            lane.set_tts_enabled(self.config.pipeline.tts_enabled and speaker in self.config.spoken)
 
     def set_tts_enabled(self, enabled: bool) -> None:
-        self.config.tts_enabled = enabled
+        self.config.pipeline.tts_enabled = enabled
         self.speech_output.set_enabled(enabled)
         self.set_spoken(self.config.spoken)
+
+    def set_chinese(self, script: ChineseScript | str) -> None:
+        self.config.pipeline.chinese = ChineseScript.parse(script).value
+        for lane in self.lanes.values():
+            lane.set_chinese(script)
+
+    def set_verify(self, enabled: bool) -> None:
+        self.config.pipeline.verify = enabled
+        for lane in self.lanes.values():
+            lane.set_verify(enabled)
 
     def _emit(self, event: Event) -> None:
         with self._lock:  # one event at a time from both sides, in order

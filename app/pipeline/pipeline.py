@@ -12,15 +12,16 @@ ever translated en->zh, so no English reaches the Chinese stream after a switch.
 from __future__ import annotations
 
 import collections
+import dataclasses
 import functools
 import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -42,7 +43,11 @@ from app.shared.events import (
     Status,
     Translation,
 )
+from app.shared.glossary import Glossary
 from app.shared.languages import Direction
+
+if TYPE_CHECKING:
+    from app.translation import DecodeOptions, DecodeStep, SentenceResult
 
 log = logging.getLogger(__name__)
 
@@ -77,13 +82,39 @@ class PipelineConfig:
     transcript_path: str | Path | None = None  # None: a new file in transcripts_dir()
     audio_queue_blocks: int = 256
     max_pending_finals: int = 32
-    glossary: Any = None  # an app.shared.glossary.Glossary: its terms are translated as it says, and heard as hotwords
+    glossary: Glossary | None = None  # its terms are translated as it says, and heard as hotwords
     chinese: str = "simplified"  # script of all Chinese shown, spoken and saved (app.shared.chinese)
     source_confidence: bool = False  # mark the words Whisper was unsure of (slower finals: RecognizerOptions)
     calm: str = "agree"  # how provisional translations settle: agree | force | off (app/pipeline/calm.py; bench/calm_text.py)
     # (folder, direction, prefer_quantized) -> {stem: path}: optimised graphs to load instead of
     # the folder's (app.model_store.optimized.prepare_graphs); None loads the folder as it is.
     prepare_graphs: Callable[[str | Path, Direction, bool], dict[str, Path]] | None = None
+
+    def __post_init__(self) -> None:
+        """Directions given as strings ("en-zh", as on the command line) become Directions."""
+        self.direction = Direction.parse(self.direction)
+        self.nmt_models = {Direction.parse(d): folder for d, folder in self.nmt_models.items()}
+
+    def copy(self, **changes) -> PipelineConfig:
+        """This config with `changes`, its dicts copied: a session's own, which its switches
+        (verify, chinese, speech) change without touching the caller's."""
+        return dataclasses.replace(self, **{"nmt_models": dict(self.nmt_models),
+                                            "decode_overrides": dict(self.decode_overrides), **changes})
+
+
+class TokenCodec(Protocol):
+    skipped_ids: set[int]  # language tags and special tokens: not part of the written translation
+
+
+class PipelineTranslator(Protocol):
+    """What the pipeline needs of a translator (app.translation.Translator; a test's wrapper)."""
+
+    chinese: ChineseScript  # the script of its Chinese output; the pipeline sets it before each translation
+    joiner: str  # between translated sentences: "" into Chinese, " " into English
+    codec: TokenCodec
+
+    def stream(self, text: str, options: DecodeOptions | None = None, cancel: threading.Event | None = None,
+               forced: Sequence[Sequence[int]] = ()) -> Iterator[DecodeStep | SentenceResult]: ...
 
 
 @dataclass
@@ -94,6 +125,13 @@ class _Job:
     @property
     def provisional(self) -> bool:
         return isinstance(self.event, SourcePartial)
+
+
+class _Running(NamedTuple):
+    """The job the translation worker is on, and the flag that cancels its decode."""
+
+    job: _Job
+    cancel: threading.Event
 
 
 class _Session:
@@ -110,7 +148,7 @@ class _Session:
         self.finals: collections.deque[_Job] = collections.deque()
         self.partial: _Job | None = None
         self.recognition_ended = False
-        self.current: tuple[_Job, threading.Event] | None = None
+        self.current: _Running | None = None
         self.last_final_id = -1
         self.behind_s = 0.0  # how far live recognition lags behind the microphone
         self.direction = direction
@@ -124,28 +162,29 @@ class Pipeline:
         self,
         config: PipelineConfig,
         on_event: Callable[[Event], None] | None = None,
-        audio_source=None,
+        audio_source: AudioSource | None = None,
         speech_output=None,
         recognizer=None,
-        translators: dict[str, Any] | None = None,
+        translators: Mapping[Direction | str, PipelineTranslator] | None = None,
         shared_speech_output: bool = False,
         utterance_ids: Iterator[int] | None = None,
     ):
-        """audio_source: an app.shared.audio.AudioSource; speech_output: an app.tts.SpeechOutput;
+        """config: copied, so this session's switches (verify, chinese, speech) stay its own.
+        audio_source: an app.shared.audio.AudioSource; speech_output: an app.tts.SpeechOutput;
         recognizer: a StreamingRecognizer; translators: direction -> Translator. Each defaults
         to one built from `config`. shared_speech_output: the speech output belongs to someone
         else (a conversation's two pipelines share one): this pipeline only queues texts on it.
         utterance_ids: the utterance numbers its recognizer gives (shared by a conversation's
         two pipelines, so no two utterances have the same id)."""
-        config.direction = Direction.parse(config.direction)
-        config.nmt_models = {Direction.parse(d): folder for d, folder in config.nmt_models.items()}
+        config = config.copy()
         self.config = config
         self.on_event = on_event
         self.audio_source = audio_source
         self._recognizer = recognizer
         self._utterance_ids = utterance_ids
-        self._translators: dict[str, Any] = dict(translators or {})
-        self._translator_errors: dict[str, Text] = {}
+        self._translators: dict[Direction, PipelineTranslator] = {
+            Direction.parse(d): translator for d, translator in (translators or {}).items()}
+        self._translator_errors: dict[Direction, Text] = {}
         if speech_output is None:
             from app.tts import SpeechOutput
 
@@ -216,7 +255,7 @@ class Pipeline:
             session.stop.set()
             with session.cond:
                 if session.current:
-                    session.current[1].set()  # cancel the decode in flight
+                    session.current.cancel.set()  # cancel the decode in flight
                 session.cond.notify_all()
             for thread in session.threads:
                 if thread is not threading.current_thread():
@@ -258,11 +297,16 @@ class Pipeline:
         if session is not None:
             with session.cond:
                 session.partial = None
-                if session.current and session.current[0].provisional:
-                    session.current[1].set()
+                if session.current and session.current.job.provisional:
+                    session.current.cancel.set()
         self._emit(Status(state=State.DIRECTION, detail=direction))
 
-    def set_chinese(self, script: str) -> None:
+    @property
+    def speakers(self) -> frozenset[Speaker]:
+        """Who this pipeline hears: its speaker in a conversation, else no one in particular."""
+        return frozenset() if self.config.speaker is None else frozenset({self.config.speaker})
+
+    def set_chinese(self, script: ChineseScript | str) -> None:
         """Write Chinese in `script` from the next recognised text and translation on."""
         self.config.chinese = ChineseScript.parse(script).value
         if self._recognizer is not None:
@@ -272,6 +316,13 @@ class Pipeline:
         self.config.tts_enabled = enabled
         if self._owns_speech_output:
             self.speech_output.set_enabled(enabled)
+
+    def set_spoken(self, spoken: frozenset[Speaker]) -> None:
+        """A single source speaks all it translates (set_tts_enabled); sides are a conversation's."""
+
+    def set_verify(self, enabled: bool) -> None:
+        """Read for each new final translation (the check is slow: provisional ones never run it)."""
+        self.config.verify = enabled
 
     # -- events ---------------------------------------------------------------------------
     def _emit(self, event: Event) -> None:
@@ -453,8 +504,8 @@ class Pipeline:
             self._error(Stage.ASR, error, prefix=QT_TRANSLATE_NOOP("Errors", "Speech recognition failed: {reason}"))
             try:
                 self._recognizer.reset()
-            except Exception:
-                pass
+            except Exception:  # the next utterance starts from whatever state it is in
+                log.exception("asr: the recognizer could not be reset after a failure")
             return
         for event in events:
             self._emit(event)
@@ -472,8 +523,8 @@ class Pipeline:
             session.finals.append(job)
             if session.partial and session.partial.event.utterance_id <= job.event.utterance_id:
                 session.partial = None
-            if session.current and session.current[0].provisional:
-                session.current[1].set()  # a final outranks any provisional translation
+            if session.current and session.current.job.provisional:
+                session.current.cancel.set()  # a final outranks any provisional translation
             session.cond.notify_all()
 
     def _end_recognition(self, session: _Session) -> None:
@@ -482,7 +533,7 @@ class Pipeline:
             session.cond.notify_all()
 
     # -- translation ----------------------------------------------------------------------
-    def _translator(self, direction: Direction):
+    def _translator(self, direction: Direction) -> PipelineTranslator | None:
         """The Translator for a direction, loaded once on the translation thread; None if it
         cannot be (the reason is reported once and kept for the utterances it affects)."""
         if direction in self._translators:
@@ -510,7 +561,7 @@ class Pipeline:
                         direction=direction)
             return None
 
-    def _next_job(self, session: _Session) -> tuple[_Job, threading.Event] | None:
+    def _next_job(self, session: _Session) -> _Running | None:
         with session.cond:
             while True:
                 if session.stop.is_set():
@@ -529,7 +580,7 @@ class Pipeline:
                 else:
                     session.cond.wait(0.2)
                     continue
-                session.current = (job, threading.Event())
+                session.current = _Running(job, threading.Event())
                 return session.current
 
     def _translation_loop(self, session: _Session) -> None:
@@ -573,8 +624,7 @@ class Pipeline:
                                    "verify": self.config.verify and not provisional, "glossary": self.config.glossary})
         pieces, sentence_ids = [], []
         forced = self._calm.forced(event.utterance_id) if provisional else []
-        extra = {"forced": forced} if forced else {}  # translators stood in by tests need not know it
-        for item in translator.stream(text, options=options, cancel=cancel, **extra):
+        for item in translator.stream(text, options=options, cancel=cancel, forced=forced):
             if isinstance(item, DecodeStep):
                 if self.config.emit_steps:
                     self._emit(DecodeStepEvent(utterance_id=event.utterance_id, provisional=provisional,

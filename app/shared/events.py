@@ -51,6 +51,18 @@ class Speaker(StrEnum):
     THEM = "them"  # system audio: the other side of a call, a video, a stream
 
 
+class Spoken(StrEnum):
+    """Whose translations a conversation speaks aloud (`run --speak`, the window's setting)."""
+
+    THEM = "them"
+    ME = "me"
+    BOTH = "both"
+
+    @property
+    def speakers(self) -> frozenset[Speaker]:
+        return frozenset(Speaker) if self is Spoken.BOTH else frozenset({Speaker(self.value)})
+
+
 class StopReason(StrEnum):
     """Why the decoder stopped a sentence."""
 

@@ -1,8 +1,9 @@
 """The main window: controls, the source and target panels, diagnostics, models, status.
 
-It observes a `Pipeline` through `EventBridge` and holds no pipeline logic: starting,
-stopping, direction and speech switches are calls on the pipeline; everything shown comes
-from the pipeline's events. The pipeline loads its models on its own threads; the window's own
+It observes a session (a `Pipeline`, or a `Conversation` of two; both follow
+app.pipeline.session.Session) through `EventBridge` and holds no pipeline logic: starting,
+stopping, direction and speech switches are calls on the session; everything shown comes
+from its events. The pipeline loads its models on its own threads; the window's own
 slow calls (model doctor, device scan, download) run on worker QThreads, so it keeps drawing.
 """
 
@@ -16,6 +17,7 @@ from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from app.pipeline.export import export
+from app.pipeline.session import Session
 from app.shared import events as ev
 from app.shared import paths
 from app.shared.languages import Direction, Language
@@ -29,7 +31,7 @@ from app.ui.diagnostics import DiagnosticsPanel
 from app.ui.i18n import LANGUAGES, NATIVE_NAMES, QT_TRANSLATE_NOOP, choose_language, error_texts, install_translators, translate
 from app.ui.models_panel import ModelsBar
 from app.ui.settings import UiSettings, load_settings, qsettings, save_settings
-from app.ui.sources import chosen, make_session, source_choices
+from app.ui.sources import chosen, make_session, source_choices, spoken_side
 from app.ui.transcript_view import TranscriptView
 from app.ui.view_options import ViewOptions
 from app.ui.voices import list_voices
@@ -53,7 +55,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.store = store or qsettings()
         self.settings: UiSettings = load_settings(self.store)
-        self.pipeline = None
+        self.pipeline: Session | None = None  # a Pipeline, or a Conversation (app.pipeline.session)
         self.input_path: str | None = None   # a recording played in place of the microphone
         self.audio_source = None              # any AudioSource (tests, demos) instead of the mic
         self.realtime = True                  # play recordings at speaking speed
@@ -223,11 +225,9 @@ class MainWindow(QMainWindow):
 
     def set_spoken(self, side: str) -> None:
         """A conversation's spoken side: their words (default), mine, or both."""
-        from app.shared.events import Speaker
-
         self.settings.spoken = side
-        if hasattr(self.pipeline, "set_spoken"):
-            self.pipeline.set_spoken({"them": {Speaker.THEM}, "me": {Speaker.ME}}.get(side, {Speaker.ME, Speaker.THEM}))
+        if self.pipeline is not None:
+            self.pipeline.set_spoken(spoken_side(side).speakers)
 
     def _load_voices(self) -> None:
         worker = Worker(list_voices)
@@ -313,7 +313,7 @@ class MainWindow(QMainWindow):
             return
         self.pipeline = pipeline
         self.session_transcript = pipeline.transcript
-        conversation = hasattr(pipeline, "lanes")
+        conversation = bool(pipeline.speakers)
         self.controls.set_conversation(conversation, self.settings.spoken)
         if conversation:
             self.transcript.set_conversation(direction)
@@ -362,7 +362,7 @@ class MainWindow(QMainWindow):
 
     def set_direction(self, direction: str) -> None:
         self.settings.direction = direction
-        if hasattr(self.pipeline, "lanes"):
+        if self.pipeline is not None and self.pipeline.speakers:
             self.transcript.set_conversation(direction)
         else:
             self.transcript.set_direction(direction)
@@ -388,8 +388,8 @@ class MainWindow(QMainWindow):
 
     def set_verify(self, enabled: bool) -> None:
         self.settings.verify = enabled
-        if self.pipeline is not None:  # read by the pipeline for each new translation
-            self.pipeline.config.verify = enabled
+        if self.pipeline is not None:  # from the next translation on
+            self.pipeline.set_verify(enabled)
 
     def choose_recording(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, translate("MainWindow", "Translate a recording"), "",

@@ -9,11 +9,17 @@ BlackHole, no sound server), the list says so in a disabled entry whose tooltip 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QComboBox
 
 from app.shared.audio import SourceKind
+from app.shared.events import Spoken
 from app.ui.i18n import QT_TRANSLATE_NOOP, translate
+
+if TYPE_CHECKING:
+    from app.pipeline import PipelineConfig
+    from app.pipeline.session import Session
 
 CONVERSATION = "conversation"  # the chooser's third kind: both sources at once
 
@@ -99,24 +105,25 @@ def chosen(settings) -> SourceChoice:
     return SourceChoice(kind, device)
 
 
-def make_session(settings, config, *, on_event, audio_source=None, speech_output=None):
+def spoken_side(name: str) -> Spoken:
+    """The spoken side a setting names (them, for a value no version wrote)."""
+    return Spoken(name) if name in tuple(Spoken) else Spoken.THEM
+
+
+def make_session(settings, config: PipelineConfig, *, on_event, audio_source=None, speech_output=None) -> Session:
     """A Pipeline for one source, or a Conversation (me: the microphone, them: system audio)
-    when the chosen source is a conversation. `config` is the window's PipelineConfig; a
-    recording or a test's audio source always means a single pipeline."""
+    when the chosen source is a conversation. `config` is the window's PipelineConfig: both
+    sides of a conversation get every setting in it. A recording or a test's audio source
+    always means a single pipeline."""
     from app.pipeline import Pipeline
 
     choice = chosen(settings)
     if choice.kind == CONVERSATION and config.input_path is None and audio_source is None:
         from app.pipeline.conversation import Conversation, ConversationConfig
-        from app.shared.events import Speaker
 
-        spoken = {"them": {Speaker.THEM}, "me": {Speaker.ME}, "both": {Speaker.ME, Speaker.THEM}}
-        conversation = ConversationConfig(
-            direction=config.direction, nmt_models=dict(config.nmt_models), asr_model=config.asr_model,
-            microphone=settings.input_device or None, system_device=settings.system_device or None,
-            tts_enabled=config.tts_enabled, spoken=frozenset(spoken.get(settings.spoken, {Speaker.THEM})),
-            tts_rate=config.tts_rate, emit_steps=True)
+        conversation = ConversationConfig(pipeline=config, system_device=settings.system_device or None,
+                                          spoken=spoken_side(settings.spoken).speakers)
         return Conversation(conversation, on_event=on_event, speech_output=speech_output)
     if choice.kind == SourceKind.SYSTEM.value:
-        config.source, config.input_device = SourceKind.SYSTEM, choice.device or None
+        config = config.copy(source=SourceKind.SYSTEM, input_device=choice.device or None)
     return Pipeline(config, on_event=on_event, audio_source=audio_source, speech_output=speech_output)

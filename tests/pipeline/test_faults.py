@@ -8,6 +8,7 @@ import shutil
 import pytest
 
 from app.audio import FileSource, SourceKind
+from app.shared.chinese import ChineseScript
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import Status
 from app.translation import Translator
@@ -43,17 +44,23 @@ class FailingTranslator:
     """The real translator, raising part-way through the decode of one phrase (a model that
     fails mid-sentence): after two decoder steps have been reported."""
 
-    def __init__(self, real, phrase: str):
+    def __init__(self, real: Translator, phrase: str):
         self.real, self.phrase = real, norm(phrase)
+        self.joiner, self.codec = real.joiner, real.codec
 
-    def stream(self, text, options=None, cancel=None):
-        for n, item in enumerate(self.real.stream(text, options=options, cancel=cancel)):
+    @property
+    def chinese(self) -> ChineseScript:
+        return self.real.chinese
+
+    @chinese.setter
+    def chinese(self, script: ChineseScript) -> None:
+        self.real.chinese = script
+
+    def stream(self, text, options=None, cancel=None, forced=()):
+        for n, item in enumerate(self.real.stream(text, options=options, cancel=cancel, forced=forced)):
             if n == 2 and norm(text) == self.phrase:
                 raise RuntimeError("injected ONNX failure")
             yield item
-
-    def __getattr__(self, name):
-        return getattr(self.real, name)
 
 
 class VanishingMicrophone(FileSource):

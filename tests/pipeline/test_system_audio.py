@@ -24,9 +24,10 @@ import time
 
 import pytest
 
+from app.pipeline import PipelineConfig
 from app.pipeline.conversation import Conversation, ConversationConfig
 from app.pipeline.transcript import Transcript
-from app.shared.events import Error, Event, SourceFinal, Speaker, Speech, State, Status, Translation
+from app.shared.events import Error, Event, SourceFinal, Speaker, Speech, Spoken, State, Status, Translation
 from app.shared.languages import Direction
 
 from .conftest import chinese, english, expected
@@ -124,11 +125,12 @@ def test_duration_ends_a_live_run_by_itself(sound_room, recording, phrasebook):
 class Talk:
     """A Conversation with its events collected."""
 
-    def __init__(self, phrasebook, **config):
-        config.setdefault("tts_enabled", False)
-        config = ConversationConfig(direction="en-zh", asr_model="base",
-                                    nmt_models={Direction.EN_ZH: phrasebook["en-zh"], Direction.ZH_EN: phrasebook["zh-en"]},
-                                    **config)
+    def __init__(self, phrasebook, system_device=None, spoken=Spoken.THEM.speakers, **settings):
+        settings.setdefault("tts_enabled", False)
+        shared = PipelineConfig(direction="en-zh", asr_model="base", emit_steps=False,
+                                nmt_models={Direction.EN_ZH: phrasebook["en-zh"], Direction.ZH_EN: phrasebook["zh-en"]},
+                                **settings)
+        config = ConversationConfig(shared, system_device=system_device, spoken=spoken)
         self.events: list[Event] = []
         self.lock = threading.Lock()
         self.conversation = Conversation(config, on_event=self.collect)

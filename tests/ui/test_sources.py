@@ -1,12 +1,14 @@
 """The window's source chooser and conversation mode, through a private PulseAudio server
 (SoundRoom: `speakers` whose monitor is system audio, `mic` whose monitor is the microphone)."""
 
+import dataclasses
 import time
 
 import pytest
 
 from app.audio import list_input_devices
 from app.shared import events as ev
+from app.shared.chinese import ChineseScript
 from app.ui.main_window import MainWindow
 from app.ui.sources import SourceChooser, source_choices
 from tests.ui.conftest import nmt_model, phrasebook_translation, speak
@@ -92,3 +94,50 @@ def test_conversation_in_the_window_labels_rows_meters_and_exports(qtbot, store,
     assert f"me: {mine}" in text and f"them: {said[1][1]}" in text
     assert f"[me] {mine}" in (tmp_path / "talk.srt").read_text(encoding="utf-8")
     time.sleep(0.1)
+
+
+def test_a_window_conversation_keeps_every_setting_on_both_sides(qtbot, store, sound_room, tmp_path, monkeypatch):
+    """The user's glossary, Traditional Chinese, verify and beams reach both sides of a conversation."""
+    from app.ui import model_state
+    from app.ui.glossary_editor import user_glossary_path
+
+    user_glossary_path().parent.mkdir(parents=True, exist_ok=True)
+    user_glossary_path().write_text("computer\t老师\nlove\t爱\n", encoding="utf-8")  # the phrasebook says 电脑
+    window_config = model_state.pipeline_config
+
+    def with_beams(*args, **kwargs):  # the window has no beams control: set it as a setting would be
+        config = window_config(*args, **kwargs)
+        return dataclasses.replace(config, num_beams=2, decode_overrides={"max_new_tokens": 60})
+
+    monkeypatch.setattr(model_state, "pipeline_config", with_beams)
+    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")),
+                         nmt_zh_en=str(nmt_model("zh-en")), source="conversation:", verify=True, chinese="traditional")
+    qtbot.waitUntil(lambda: not window.pool.busy(), timeout=60000)
+    watch = Watcher(window)
+    window.controls.button.click()  # Start
+    qtbot.waitUntil(lambda: {e.speaker for e in watch.of(ev.Status) if e.state == "running"} >= {"me", "them"},
+                    timeout=180000)
+    lanes = window.pipeline.lanes
+    for lane in lanes.values():
+        assert lane.config.glossary.terms("en") == ["computer", "love"] and lane.config.chinese == "traditional"
+        assert lane.config.verify and lane.config.num_beams == 2
+        assert lane.config.decode_overrides == {"max_new_tokens": 60}
+    qtbot.wait(2500)  # the null sinks' monitors start delivering ~2 s after they are opened
+    sound_room.play_to("mic", speak(tmp_path / "me.wav", "The computer is broken.", "en")).wait(timeout=20)
+    qtbot.waitUntil(lambda: any(e.speaker == "me" and not e.provisional for e in watch.of(ev.Translation)),
+                    timeout=90000)
+    sound_room.play_to("speakers", speak(tmp_path / "them.wav", "我爱你。", "zh")).wait(timeout=20)
+    qtbot.waitUntil(lambda: any(e.speaker == "them" and not e.provisional for e in watch.of(ev.Translation)),
+                    timeout=90000)
+    window.controls.button.click()  # Stop
+    qtbot.waitUntil(lambda: not window.running() and not window.stopping, timeout=90000)
+    mine = next(e for e in watch.of(ev.Translation) if e.speaker == "me" and not e.provisional)
+    assert "老師" in mine.text, mine  # the glossary's term, written in Traditional Chinese
+    theirs = next(e for e in watch.of(ev.SourceFinal) if e.speaker == "them" and e.text.strip())
+    assert "愛" in theirs.text, theirs  # what they said, recognised and written in Traditional Chinese
+    for speaker in ("me", "them"):
+        summaries = [e.summary for e in watch.of(ev.SentenceSummary) if e.speaker == speaker and not e.provisional]
+        assert summaries and all("max_abs_diff" in s for s in summaries), (speaker, summaries)  # verified
+        assert any(use["honoured"] for s in summaries for use in s["glossary"]), (speaker, summaries)
+    for lane in lanes.values():  # what each side's translators were told
+        assert all(t.chinese is ChineseScript.TRADITIONAL for t in lane._translators.values())
