@@ -9,8 +9,8 @@ transformer optimizer does not match these graphs (it fuses only the LayerNorms)
 
 The rewrite is checked, not assumed: every piece of a block is matched by op type, perm and
 constant, anything unexpected leaves that block as it is, and the inputs, outputs and cache
-protocol of the graph do not change. `onnx` is needed here (an export tool); the app only
-runs the result.
+protocol of the graph do not change. It runs in the app too: a downloaded model is optimised
+on first load (app.model_store.optimized), so `onnx` is a runtime dependency (pyproject.toml).
 """
 
 from __future__ import annotations
@@ -170,10 +170,13 @@ def share_tied_embedding(path: str | Path) -> int:
     table E, [vocab, d]) and the LM head (a MatMul with the constant E transposed, [d, vocab])
     as two initializers even when the model ties them: in opus-mt 2 x 133 MB of a 368 MB decoder.
     Each head MatMul whose constant is exactly (value for value) the transpose of a Gather's table,
-    or a Transpose node of that table, becomes `com.microsoft.FusedMatMul(x, E, transB=1)`,
-    reading the table itself; the transposed copy is dropped. onnxruntime pre-packs that B as it
-    pre-packs the MatMul's (the same packed panels, so the same numbers), and a step takes as long
-    (docs/performance.md, "Memory").
+    or a Transpose node of that table, becomes `com.microsoft.FusedMatMul(x, E', transB=1)`, where
+    E' is a new initializer (`<table>.lm_head`) holding the table's values, not the table itself;
+    the transposed constant is dropped. The file still stores those values once: `_save_external`
+    points both initializers at the same bytes of the external-data file. The head keeps its own
+    initializer because onnxruntime pre-packs a MatMul's B and then releases it: a copy of its
+    own is unmapped without taking the Gather's pages with it. The packed panels are the ones the
+    MatMul had (so the same numbers), and a step takes as long (docs/performance.md, "Memory").
 
     Only fp32 tables are shared: an int8 twin quantizes the two differently (per row, per column),
     so they are not the same numbers. The merged decoder's initializers live in the outer graph
