@@ -1,5 +1,6 @@
 """What may import what (ARCHITECTURE.md): each check imports a layer in a fresh interpreter and
-lists what came with it, and a static scan keeps the export tooling (`models`) out of app/."""
+lists what came with it; a static scan keeps the export tooling (`models`) out of app/, and the
+audio sources and the caption server off every other part of the app, lazy imports included."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import ast
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,8 +36,17 @@ def loaded_with(*packages: str) -> set[str]:
     return modules
 
 
+def inside(module: str, packages: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in packages)
+
+
 def offenders(modules: set[str], forbidden: tuple[str, ...]) -> list[str]:
-    return sorted(m for m in modules if any(m == f or m.startswith(f + ".") for f in forbidden))
+    return sorted(m for m in modules if inside(m, forbidden))
+
+
+def app_modules_beyond(modules: set[str], allowed: tuple[str, ...]) -> list[str]:
+    """The app's modules among `modules` that are not in the `allowed` packages."""
+    return [m for m in offenders(modules, ("app",)) if m != "app" and not inside(m, allowed)]
 
 
 def test_speech_recognition_and_speech_output_import_no_pipeline_window_or_tooling():
@@ -58,8 +69,27 @@ def test_the_model_store_imports_no_pipeline_window_or_tooling():
     assert offenders(loaded_with("app.model_store"), forbidden) == []
 
 
+def test_audio_sources_import_only_the_shared_layer():
+    modules = loaded_with("app.audio")
+    assert app_modules_beyond(modules, ("app.shared", "app.audio")) == []
+    assert offenders(modules, ("models", "PySide6")) == []
+
+
+def test_the_caption_server_imports_only_the_shared_layer():
+    """It observes events: nothing of the pipeline, the stages or the window."""
+    modules = loaded_with("app.captions")
+    assert app_modules_beyond(modules, ("app.shared", "app.captions")) == []
+    assert offenders(modules, ("models", "PySide6")) == []
+
+
 def imports_of_models(path: Path, root: Path = REPO) -> list[str]:
     """Each place in a module that imports the top-level `models` package, as 'file:line: code'."""
+    return imports_of(path, lambda name: inside(name, ("models",)), root)
+
+
+def imports_of(path: Path, forbidden: Callable[[str], bool], root: Path = REPO) -> list[str]:
+    """Each place in a module, at its top or inside a function, that imports a module for which
+    `forbidden` says yes, as 'file:line: code'."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         names = []
@@ -70,7 +100,7 @@ def imports_of_models(path: Path, root: Path = REPO) -> list[str]:
         elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
                 and getattr(node.func, "attr", getattr(node.func, "id", "")) in ("import_module", "__import__"):
             names = [str(node.args[0].value)]
-        if any(name == "models" or name.startswith("models.") for name in names):
+        if any(forbidden(name) for name in names):
             found.append(f"{path.relative_to(root)}:{node.lineno}: {ast.unparse(node)}")
     return found
 
@@ -79,6 +109,21 @@ def test_no_module_under_app_imports_the_export_tooling():
     modules = sorted((REPO / "app").rglob("*.py"))
     assert len(modules) > 20
     assert [hit for path in modules for hit in imports_of_models(path)] == []
+
+
+@pytest.mark.parametrize("layer", ["audio", "captions"])
+def test_no_module_of_the_audio_sources_or_the_caption_server_imports_the_app_beyond_shared(layer):
+    """The fresh interpreters above see what loads on import; this sees the imports made later."""
+    allowed = ("app.shared", f"app.{layer}")
+
+    def forbidden(name: str) -> bool:
+        return inside(name, ("app", "models", "PySide6")) and not inside(name, allowed)
+
+    modules = sorted((REPO / "app" / layer).rglob("*.py"))
+    assert len(modules) >= 3
+    assert [hit for path in modules for hit in imports_of(path, forbidden)] == []
+    probe = REPO / "app" / "pipeline" / "pipeline.py"  # the scan does see a forbidden import
+    assert imports_of(probe, forbidden) and all(": from app.shared" not in hit for hit in imports_of(probe, forbidden))
 
 
 @pytest.mark.parametrize("code", ["import models", "import os, models.export as e", "from models import export",
