@@ -19,16 +19,21 @@ from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 WORDS = {
     SourceKind.MICROPHONE: {
         "none": QT_TRANSLATE_NOOP("Errors", "No microphone found: this computer has no audio input device."),
-        "none_hint": QT_TRANSLATE_NOOP("Errors", "Connect a microphone (or start the sound server), then start listening again."),
-        "several": QT_TRANSLATE_NOOP("Errors", "Microphone {device} matches several input devices. Available: {listing}."),
+        "none_hint": QT_TRANSLATE_NOOP("Errors", "Connect a microphone (or start the sound server), then start "
+                                                 "listening again."),
+        "several": QT_TRANSLATE_NOOP("Errors", "Microphone {device} matches several input devices. Available: "
+                                               "{listing}."),
         "unknown": QT_TRANSLATE_NOOP("Errors", "Microphone {device} is not an input device. Available: {listing}."),
-        "pick_hint": QT_TRANSLATE_NOOP("Errors", "Pick one by its number or full name (python -m app listen --list-devices)."),
+        "pick_hint": QT_TRANSLATE_NOOP("Errors", "Pick one by its number or full name (python -m app listen "
+                                                 "--list-devices)."),
     },
     SourceKind.SYSTEM: {
         "none": QT_TRANSLATE_NOOP("Errors", "No system audio to capture: the sound server has no output device."),
-        "none_hint": QT_TRANSLATE_NOOP("Errors", "Check the sound settings, or use a microphone (--source microphone)."),
+        "none_hint": QT_TRANSLATE_NOOP("Errors", "Check the sound settings, or use a microphone (--source "
+                                                 "microphone)."),
         "several": QT_TRANSLATE_NOOP("Errors", "System audio {device} matches several outputs. Available: {listing}."),
-        "unknown": QT_TRANSLATE_NOOP("Errors", "System audio {device} is not a system-audio source. Available: {listing}."),
+        "unknown": QT_TRANSLATE_NOOP("Errors", "System audio {device} is not a system-audio source. Available: "
+                                               "{listing}."),
         "pick_hint": QT_TRANSLATE_NOOP("Errors", "Pick one by its id or full name (python -m app devices)."),
     },
 }
