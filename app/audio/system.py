@@ -143,7 +143,8 @@ def find_system_device(device: str | int | None) -> SystemDevice:
     """By id, exact name, or unique part of a name; None = what the default output plays."""
     devices = _list_system_devices()
     if not devices and _is_mac():
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No system-audio capture on this Mac: macOS has no loopback of its own."), MAC_HINT)
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No system-audio capture on this Mac: macOS has no "
+                                                              "loopback of its own."), MAC_HINT)
     return find_device(SourceKind.SYSTEM, devices, device, key=lambda d: d.id)
 
 
