@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up Live Translator on Debian (as root) or any machine with Python 3.10+.
+# Sets up Live Translator on Debian (as root) or any machine with Python 3.11+.
 #   ./setup.sh app    system packages + .venv with the app and its offline Whisper models
 #   ./setup.sh test   the same, plus what the tests need (export tooling, PulseAudio, Xvfb, ...)
 # Safe to run again: it installs only what is missing.

@@ -45,7 +45,7 @@ def wheel(tmp_path_factory) -> Path:
     source = root / "source"
     for name in ("app", "models", "resources"):
         shutil.copytree(REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy2(REPO / name, source / name)
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "--no-build-isolation",
                            "--wheel-dir", str(root / "dist")], cwd=source, capture_output=True, text=True, timeout=300)
@@ -61,6 +61,15 @@ def test_the_package_list_names_every_package(wheel):
     for package in declared:
         if package != "app.resources":
             assert f"{package.replace('.', '/')}/__init__.py" in names, package
+
+
+def test_the_wheel_carries_the_mit_licence(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+    text = zipfile.ZipFile(wheel).read(metadata).decode("utf-8")
+    assert "License-Expression: MIT" in text.splitlines()
+    (licence,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
+    assert zipfile.ZipFile(wheel).read(licence) == (REPO / "LICENSE").read_bytes()
 
 
 def test_the_wheel_holds_the_resources(wheel):

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from app.audio.buffer import BlockBuffer
+from app.audio.device_lookup import find_device
 from app.shared.audio import SAMPLE_RATE, SourceKind
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
@@ -65,23 +66,7 @@ def _refresh_portaudio() -> None:
 
 def find_input_device(device: int | str | None) -> InputDevice:
     """The device by index, exact name, or unique part of a name; None = the system default."""
-    devices = list_input_devices()
-    if not devices:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No microphone found: this computer has no audio input device."),
-                                  QT_TRANSLATE_NOOP("Errors", "Connect a microphone (or start the sound server), then start listening again."))
-    if device is None or device == "":
-        return next((d for d in devices if d.is_default), devices[0])
-    if isinstance(device, int) or str(device).isdigit():
-        found = [d for d in devices if d.index == int(device)]
-    else:
-        found = [d for d in devices if d.name == device] or [d for d in devices if str(device).lower() in d.name.lower()]
-    if len(found) != 1:
-        listing = "; ".join(f"{d.index}: {d.name}" for d in devices)
-        message = (QT_TRANSLATE_NOOP("Errors", "Microphone {device} matches several input devices. Available: {listing}.") if found
-                   else QT_TRANSLATE_NOOP("Errors", "Microphone {device} is not an input device. Available: {listing}."))
-        raise LiveTranslatorError(message, QT_TRANSLATE_NOOP("Errors", "Pick one by its number or full name (python -m app listen --list-devices)."),
-                                  device=repr(device), listing=listing)
-    return found[0]
+    return find_device(SourceKind.MICROPHONE, list_input_devices(), device, key=lambda d: str(d.index))
 
 
 def level_of(block: np.ndarray) -> tuple[float, float]:

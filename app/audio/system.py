@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.audio.buffer import BlockBuffer
+from app.audio.device_lookup import find_device
 from app.audio.sources import MicrophoneSource, level_of, list_input_devices
 from app.shared.audio import SAMPLE_RATE, SourceKind
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
@@ -141,23 +142,10 @@ def _loopback_id(speaker_id: str) -> str:
 def find_system_device(device: str | int | None) -> SystemDevice:
     """By id, exact name, or unique part of a name; None = what the default output plays."""
     devices = _list_system_devices()
-    if not devices:
-        if _is_mac():
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No system-audio capture on this Mac: macOS has no loopback of its own."), MAC_HINT)
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No system audio to capture: the sound server has no output device."),
-                                  QT_TRANSLATE_NOOP("Errors", "Check the sound settings, or use a microphone (--source microphone)."))
-    if device is None or device == "":
-        return next((d for d in devices if d.is_default), devices[0])
-    device = str(device)
-    found = ([d for d in devices if d.id == device] or [d for d in devices if d.name == device]
-             or [d for d in devices if device.lower() in d.name.lower() or device.lower() in d.id.lower()])
-    if len(found) != 1:
-        listing = "; ".join(f"{d.id}: {d.name}" for d in devices)
-        message = (QT_TRANSLATE_NOOP("Errors", "System audio {device} matches several outputs. Available: {listing}.") if found
-                   else QT_TRANSLATE_NOOP("Errors", "System audio {device} is not a system-audio source. Available: {listing}."))
-        raise LiveTranslatorError(message, QT_TRANSLATE_NOOP("Errors", "Pick one by its id or full name (python -m app devices)."),
-                                  device=repr(device), listing=listing)
-    return found[0]
+    if not devices and _is_mac():
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No system-audio capture on this Mac: macOS has no "
+                                                              "loopback of its own."), MAC_HINT)
+    return find_device(SourceKind.SYSTEM, devices, device, key=lambda d: d.id)
 
 
 class SystemAudioSource:

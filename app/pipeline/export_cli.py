@@ -23,7 +23,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.pipeline.export import export, load
+    from app.pipeline.subtitles import export, load
     from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
     text = export(load(args.transcript, args.chinese), args.format, args.bilingual)

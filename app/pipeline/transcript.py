@@ -1,4 +1,4 @@
-"""The session transcript: saved as it happens, exportable as text, SRT and WebVTT (export.py).
+"""The session transcript: saved as it happens; subtitles.py writes it as text, SRT and WebVTT.
 
 Every final source text, final translation, spoken text and error is appended to a JSONL
 file (one event object per line, written straight to the file descriptor), so killing the app
@@ -223,19 +223,6 @@ class Transcript:
 
     def _apply(self, data: dict) -> None:
         apply_record(self._entries, data)
-
-    # -- export (app/pipeline/export.py) ---------------------------------------------------------
-    def export_text(self, bilingual: bool = True) -> str:
-        """Each utterance's source line, then its translation (or the error), blank line between."""
-        from app.pipeline.export import export_text
-
-        return export_text(self.entries, bilingual)
-
-    def export_srt(self, bilingual: bool = True) -> str:
-        """SubRip subtitles: one cue per utterance with source and translation, audio times."""
-        from app.pipeline.export import export_srt
-
-        return export_srt(self.entries, bilingual)
 
 
 def apply_record(entries: dict[int, TranscriptEntry], data: dict) -> None:

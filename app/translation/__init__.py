@@ -1,7 +1,7 @@
 """The ONNX seq2seq translation engine (Qt-free): incremental cached decoder, generate-exact
 greedy/beam search, loop guard, per-step diagnostics, verify mode, model-folder inspection."""
 
-from app.translation.folder import ModelFolderReport, inspect_model_folder
+from app.translation.inspection import ModelFolderReport, inspect_model_folder
 from app.translation.translator import DecodeOptions, DecodeStep, GlossaryUse, SentenceResult, TranslationResult, Translator
 
 __all__ = ["Translator", "DecodeOptions", "DecodeStep", "GlossaryUse", "SentenceResult", "TranslationResult",

@@ -6,7 +6,7 @@ import dataclasses
 import re
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,9 +17,10 @@ from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
 from app.shared.events import DecodeStep, StopReason
 from app.shared.glossary import Glossary, GlossaryMatch
 from app.shared.languages import Direction, Language
+from app.translation.constrained import ConstrainedSearch, Constraint, constrained_width
 from app.translation.folder import LoadedModel, check_tokenizer, load_model
 from app.translation.onnx_model import DecoderRun
-from app.translation.search import ConstrainedSearch, Constraint, GenerationSettings, Search, constrained_width, resolve_settings
+from app.translation.search import GenerationSettings, Search, StepRecord, resolve_settings
 from app.translation.sentences import clean_text, split_for_model
 from app.translation.tokenization import PromptCodec
 
@@ -337,26 +338,45 @@ class Translator:
         exactly `generate`'s."""
         options = options or DecodeOptions()
         matches = matches or []
-        constraints = self.constraints(matches)
         settings = self.settings(options)
+        states, mask, encoder_ms = self._encode(source_ids)
+        run, search = self._search(settings, states, mask, self.constraints(matches), options, forced)
+        steps: list[DecodeStep] = []
+        decode_ms = yield from self._decode(run, search, options, index, cancel, steps)
+        result = self._result(search, settings, steps, index, source, source_ids, matches,
+                              encoder_ms=encoder_ms, decode_ms=decode_ms)
+        yield result
+        return result
+
+    def _encode(self, source_ids: list[int]) -> tuple[np.ndarray, np.ndarray, float]:
+        """The encoder's states for the source, its attention mask, and the time it took (ms)."""
         started = time.perf_counter()
         ids = np.array([source_ids], dtype=np.int64)
         mask = np.ones_like(ids)
         try:
             states = self.model.encoder(ids, mask)
         except Exception as error:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The encoder failed on {count} tokens: {reason}"),
-                                      QT_TRANSLATE_NOOP("Errors", "Check that the model folder is complete and consistent."),
-                                      count=len(source_ids), reason=str(error)[:300]) from None
-        encoder_ms = (time.perf_counter() - started) * 1000
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "The encoder failed on {count} tokens: {reason}"),
+                QT_TRANSLATE_NOOP("Errors", "Check that the model folder is complete and consistent."),
+                count=len(source_ids), reason=str(error)[:300]) from None
+        return states, mask, (time.perf_counter() - started) * 1000
+
+    def _search(self, settings: GenerationSettings, states: np.ndarray, mask: np.ndarray, constraints: list[Constraint],
+                options: DecodeOptions, forced: Sequence[int]) -> tuple[DecoderRun, Search]:
+        """The decoder run and the search over it: constrained when a glossary term must appear,
+        else `generate`'s greedy or beam search (beginning with `forced`)."""
         if constraints:
             run = DecoderRun(self.model.decoders, states, mask, batch=constrained_width(settings, constraints),
                              capacity=settings.max_length)
-            search = ConstrainedSearch(settings, run.advance, run.reorder, constraints, top_k=options.top_k)
-        else:
-            run = DecoderRun(self.model.decoders, states, mask, batch=settings.num_beams, capacity=settings.max_length)
-            search = Search(settings, run.advance, run.reorder, top_k=options.top_k, forced=forced)
-        steps: list[DecodeStep] = []
+            return run, ConstrainedSearch(settings, run.advance, run.reorder, constraints, top_k=options.top_k)
+        run = DecoderRun(self.model.decoders, states, mask, batch=settings.num_beams, capacity=settings.max_length)
+        return run, Search(settings, run.advance, run.reorder, top_k=options.top_k, forced=forced)
+
+    def _decode(self, run: DecoderRun, search: Search, options: DecodeOptions, index: int,
+                cancel: threading.Event | None, steps: list[DecodeStep]) -> Generator[DecodeStep, None, float]:
+        """Run the search step by step, yielding (and appending to `steps`) each DecodeStep;
+        returns the decoding time (ms). A set `cancel` stops it as CANCELLED."""
         decode_ms = 0.0
         records = search.run()
         while True:
@@ -364,31 +384,32 @@ class Translator:
                 search.stop(StopReason.CANCELLED)
                 break
             t0 = time.perf_counter()
-            try:
-                record = next(records)
-            except StopIteration:
+            record = _next_record(records, run)
+            if record is None:
                 break
-            except LiveTranslatorError:
-                raise
-            except Exception as error:  # onnxruntime failing mid-sentence: say where
-                raise LiveTranslatorError(
-                    QT_TRANSLATE_NOOP("Errors", "The decoder failed at step {step} ({kind}: {reason})."),
-                    QT_TRANSLATE_NOOP("Errors", "Run `python -m app models doctor` on the model folder."),
-                    step=run.step, kind=type(error).__name__, reason=str(error)[:300]) from None
             ms = (time.perf_counter() - t0) * 1000
             decode_ms += ms
-            diff = None
-            if options.verify:
-                diff = float(np.max(np.abs(run.recompute(record.sequences) - record.logits)))
-            step = DecodeStep(
-                sentence_index=index, step=len(steps), token_id=record.token_id, token=self.codec.piece(record.token_id),
-                top=[(t, self.codec.piece(t), round(lp, 5)) for t, lp in record.top],
-                self_kv_len=run.self_kv_len, cross_kv_len=run.cross_kv_len, used_cache_branch=run.used_cache_branch,
-                ms=round(ms, 3), max_abs_diff=diff, forced=record.forced,
-            )
+            step = self._step(record, run, options, index, len(steps), ms)
             steps.append(step)
             yield step
         records.close()
+        return decode_ms
+
+    def _step(self, record: StepRecord, run: DecoderRun, options: DecodeOptions, index: int, number: int,
+              ms: float) -> DecodeStep:
+        """The diagnostics of one decoder step (with verify: the cached-vs-uncached difference)."""
+        diff = float(np.max(np.abs(run.recompute(record.sequences) - record.logits))) if options.verify else None
+        return DecodeStep(
+            sentence_index=index, step=number, token_id=record.token_id, token=self.codec.piece(record.token_id),
+            top=[(t, self.codec.piece(t), round(lp, 5)) for t, lp in record.top],
+            self_kv_len=run.self_kv_len, cross_kv_len=run.cross_kv_len, used_cache_branch=run.used_cache_branch,
+            ms=round(ms, 3), max_abs_diff=diff, forced=record.forced,
+        )
+
+    def _result(self, search: Search, settings: GenerationSettings, steps: list[DecodeStep], index: int, source: str,
+                source_ids: list[int], matches: list[GlossaryMatch], encoder_ms: float,
+                decode_ms: float) -> SentenceResult:
+        """The finished sentence: its ids, written text, why it stopped, unsure words, glossary use."""
         token_ids = [int(t) for t in search.sequence[1:]]
         loop_detail = None
         if search.stop_reason is StopReason.LOOP:
@@ -405,8 +426,22 @@ class Translator:
         # The translation is written in the chosen script, and so is the term when it is looked for.
         result.glossary = [GlossaryUse(m.source, m.target, contains_term(result.translation, self.written(m.target)))
                            for m in matches]
-        yield result
         return result
+
+
+def _next_record(records: Iterator[StepRecord], run: DecoderRun) -> StepRecord | None:
+    """The search's next step, None at its end; onnxruntime failing mid-sentence says where."""
+    try:
+        return next(records)
+    except StopIteration:
+        return None
+    except LiveTranslatorError:
+        raise
+    except Exception as error:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "The decoder failed at step {step} ({kind}: {reason})."),
+            QT_TRANSLATE_NOOP("Errors", "Run `python -m app models doctor` on the model folder."),
+            step=run.step, kind=type(error).__name__, reason=str(error)[:300]) from None
 
 
 def contains_term(translation: str, term: str) -> bool:

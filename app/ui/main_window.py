@@ -16,8 +16,8 @@ from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
-from app.pipeline.export import export
 from app.pipeline.session import Session
+from app.pipeline.subtitles import export
 from app.shared import events as ev
 from app.shared import paths
 from app.shared.languages import Direction, Language

@@ -24,17 +24,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from app.shared.errors import LiveTranslatorError
 from app.ui import model_state
 from app.ui.alerts import describe
 from app.ui.i18n import direction_words, translate
 from app.ui.model_state import ModelState
 from app.ui.workers import Worker, WorkerPool
-
-
-class DownloadCancelled(LiveTranslatorError):
-    def __init__(self):
-        super().__init__(translate("ModelDialog", "The download was cancelled."), translate("ModelDialog", "Start it again when you are ready."))
 
 
 class ModelDialog(QDialog):

@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.shared.errors import LiveTranslatorError
 from app.shared.languages import Direction
 from app.ui.i18n import direction_words, error_texts, translate, translate_text
 
@@ -29,6 +30,14 @@ class ModelState:
     hint: str = ""            # what to do about it
     finding: str = ""         # the doctor's full report in words
     missing: bool = False     # no folder at all (as opposed to a folder that is broken)
+
+
+class DownloadCancelled(LiveTranslatorError):
+    """`download` was told to stop (the dialog's Cancel); what arrived stays for the next try."""
+
+    def __init__(self):
+        super().__init__(translate("ModelDialog", "The download was cancelled."),
+                         translate("ModelDialog", "Start it again when you are ready."))
 
 
 def nmt_dir(direction: str, configured: str = "") -> str | None:
@@ -166,8 +175,6 @@ def download(key: str, cancel, progress, endpoint: str = "") -> str:
 
     def report(done, total=None):
         if cancel.is_set():
-            from app.ui.model_dialog import DownloadCancelled
-
             raise DownloadCancelled()
         progress(done, total)
 

@@ -1,7 +1,7 @@
 """A real pipeline run watched by 50 event-stream pages and one that never reads.
 
-The latency comparison with a run without pages is a benchmark (bench/captions_load.py, in the
-README); here: the pipeline's observer never waits, every reading page gets every final
+The latency comparison with a run without pages is a benchmark (bench/captions_load.py, in
+docs/performance.md); here: the pipeline's observer never waits, every reading page gets every final
 caption, the page that does not read costs a bounded amount, and the run's results are those
 of a run without pages."""
 

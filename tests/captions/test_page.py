@@ -148,7 +148,7 @@ def test_the_page_with_and_without_the_key(serve, page):
 
 
 def test_screenshot(serve, page, tmp_path):
-    """The page as people see it (LT_CAPTIONS_SCREENSHOT=docs/captions.png writes the README's)."""
+    """The page as people see it (LT_CAPTIONS_SCREENSHOT=docs/captions.png writes docs/captions.md's)."""
     server: CaptionServer = serve()
     lines = [("Good morning, everyone.", "大家早上好。"), ("Thank you for coming today.", "谢谢你们今天来。"),
              ("Where is the train station?", "火车站在哪里？")]

@@ -60,7 +60,7 @@ def test_every_models_subcommand_keeps_its_documented_usage(command, capsys):
     with pytest.raises(SystemExit):
         main(["models", command, "--help"])
     usage = capsys.readouterr().out.split("\n\n")[0].split()
-    documented = {  # README's usage lines (options common to every command, like -v, may come in between)
+    documented = {  # docs/cli.md's usage lines (options common to every command, like -v, may come in between)
         "list": "live-translator models list",
         "download": "live-translator models download [--dest DIR] [--endpoint URL] NAME|REPO",
         "doctor": "live-translator models doctor DIR",

@@ -16,6 +16,7 @@ import soundfile as sf
 
 from app.audio import FileSource
 from app.pipeline import PipelineConfig, Transcript
+from app.pipeline.subtitles import export_srt, export_text
 from app.shared.events import DecodeStepEvent, Status, Translation
 from app.translation import Translator
 
@@ -145,5 +146,5 @@ def test_transcript_survives_a_kill(recording, phrasebook, tmp_path):
     transcript = Transcript.load(path)
     assert transcript.entries[0].source == "Good morning."
     assert transcript.entries[0].translation == expected(["Good morning."], "en-zh")[0]
-    assert "Good morning.\n" + expected(["Good morning."], "en-zh")[0] in transcript.export_text()
-    assert transcript.export_srt().startswith("1\n00:00:00,")
+    assert "Good morning.\n" + expected(["Good morning."], "en-zh")[0] in export_text(transcript.entries)
+    assert export_srt(transcript.entries).startswith("1\n00:00:00,")

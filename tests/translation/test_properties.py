@@ -96,16 +96,35 @@ def test_mutated_model_json_gives_a_message_or_a_translation(scratch, file, data
             (scratch / name).write_text(text, encoding="utf-8")
 
 
+NOT_AN_OBJECT = ["[]", "null", "3", '"config"', "{", "", "\x00", "[{}]"]
+
+
 @BOUNDED
-@given(json_text=st.sampled_from(["[]", "null", "3", '"config"', "{", "", "\x00", "[{}]", '{"a": NaN}']),
-       file=st.sampled_from(["config.json", "generation_config.json", "tokenizer_config.json", "vocab.json"]))
-def test_model_json_that_is_not_an_object_is_named(scratch, json_text, file):
+@given(json_text=st.sampled_from(NOT_AN_OBJECT),
+       file=st.sampled_from(["config.json", "generation_config.json", "tokenizer_config.json"]))
+def test_model_json_that_is_not_an_object_is_refused_naming_the_file(scratch, json_text, file):
     original = (scratch / file).read_bytes()
     try:
         (scratch / file).write_text(json_text, encoding="utf-8")
-        outcome(scratch)
+        with pytest.raises(LiveTranslatorError) as caught:
+            Translator.load(scratch, "en-zh")
+        assert f"{scratch / file} is" in caught.value.message, caught.value.message
     finally:
         (scratch / file).write_bytes(original)
+
+
+@BOUNDED
+@given(json_text=st.sampled_from(NOT_AN_OBJECT + ['{"a": NaN}']))
+def test_a_vocabulary_that_is_not_one_is_refused_naming_the_tokenizer(scratch, json_text):
+    """vocab.json is read by transformers' tokenizer: its failure names the tokenizer's folder."""
+    original = (scratch / "vocab.json").read_bytes()
+    try:
+        (scratch / "vocab.json").write_text(json_text, encoding="utf-8")
+        with pytest.raises(LiveTranslatorError) as caught:
+            Translator.load(scratch, "en-zh")
+        assert f"The tokenizer in {scratch} could not be loaded" in caught.value.message, caught.value.message
+    finally:
+        (scratch / "vocab.json").write_bytes(original)
 
 
 TOKENIZER_FILES = ["source.spm", "target.spm", "vocab.json", "tokenizer_config.json", "special_tokens_map.json"]

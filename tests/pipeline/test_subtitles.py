@@ -9,7 +9,7 @@ import sys
 import pytest
 import webvtt
 
-from app.pipeline.export import export, load
+from app.pipeline.subtitles import export, export_srt, export_text, load
 from app.pipeline.transcript import Transcript
 from app.shared.events import Error, SourceFinal, Status, Translation
 
@@ -87,8 +87,8 @@ def test_exports_in_each_chinese_script(saved, script, expected):
 
 def test_window_exports_unchanged(saved):
     transcript = Transcript.load(saved)
-    assert transcript.export_text().startswith("Welcome to the meeting.\n欢迎参加会议。\n\n")
-    assert transcript.export_srt().startswith("1\n00:00:00,500 --> 00:00:02,250\nWelcome to the meeting.\n欢迎参加会议。\n")
+    assert export_text(transcript.entries).startswith("Welcome to the meeting.\n欢迎参加会议。\n\n")
+    assert export_srt(transcript.entries).startswith("1\n00:00:00,500 --> 00:00:02,250\nWelcome to the meeting.\n欢迎参加会议。\n")
     transcript.close()
 
 
