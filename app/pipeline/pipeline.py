@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -108,6 +108,7 @@ class TokenCodec(Protocol):
     skipped_ids: set[int]  # language tags and special tokens: not part of the written translation
 
 
+@runtime_checkable
 class PipelineTranslator(Protocol):
     """What the pipeline needs of a translator (app.translation.Translator; a test's wrapper)."""
 
