@@ -21,6 +21,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from app.pipeline.pipeline import Pipeline, PipelineConfig, PipelineTranslator
 from app.pipeline.transcript import Transcript
@@ -28,6 +29,9 @@ from app.shared.audio import AudioSource, SourceKind
 from app.shared.chinese import ChineseScript
 from app.shared.events import Event, Speaker, Spoken
 from app.shared.languages import Direction
+
+if TYPE_CHECKING:
+    from app.tts import SpeechOutput
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +64,7 @@ class Conversation:
     """Two pipelines (me: the microphone, them: system audio) as one: start, stop, one event stream."""
 
     def __init__(self, config: ConversationConfig, on_event: Callable[[Event], None] | None = None, *,
-                 sources: Mapping[Speaker, AudioSource] | None = None, speech_output=None,
+                 sources: Mapping[Speaker, AudioSource] | None = None, speech_output: SpeechOutput | None = None,
                  translators: Mapping[Direction | str, PipelineTranslator] | None = None):
         """config: copied; the conversation's switches change its copy and both sides. sources: per
         speaker, default built from the config; speech_output: an app.tts.SpeechOutput (default:

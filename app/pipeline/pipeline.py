@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -47,7 +47,9 @@ from app.shared.glossary import Glossary
 from app.shared.languages import Direction
 
 if TYPE_CHECKING:
+    from app.asr import StreamingRecognizer
     from app.translation import DecodeOptions, DecodeStep, SentenceResult
+    from app.tts import SpeechOutput
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +108,7 @@ class TokenCodec(Protocol):
     skipped_ids: set[int]  # language tags and special tokens: not part of the written translation
 
 
+@runtime_checkable
 class PipelineTranslator(Protocol):
     """What the pipeline needs of a translator (app.translation.Translator; a test's wrapper)."""
 
@@ -127,6 +130,13 @@ class _Job:
         return isinstance(self.event, SourcePartial)
 
 
+class _Block(NamedTuple):
+    """Audio on its way from capture to recognition."""
+
+    samples: np.ndarray  # 16 kHz mono
+    captured_at: float | None  # monotonic time the block was captured; None: a recording read flat out
+
+
 class _Running(NamedTuple):
     """The job the translation worker is on, and the flag that cancels its decode."""
 
@@ -143,7 +153,7 @@ class _Session:
         self.closed = False  # stop() has run
         self.ready = threading.Event()  # recognizer loaded: capture may begin
         self.done = threading.Event()  # input ended and all work drained, or stopped
-        self.audio: queue.Queue = queue.Queue(maxsize=max_blocks)
+        self.audio: queue.Queue[_Block | str] = queue.Queue(maxsize=max_blocks)  # blocks, _FLUSH, _END
         self.cond = threading.Condition()
         self.finals: collections.deque[_Job] = collections.deque()
         self.partial: _Job | None = None
@@ -163,8 +173,8 @@ class Pipeline:
         config: PipelineConfig,
         on_event: Callable[[Event], None] | None = None,
         audio_source: AudioSource | None = None,
-        speech_output=None,
-        recognizer=None,
+        speech_output: SpeechOutput | None = None,
+        recognizer: StreamingRecognizer | None = None,
         translators: Mapping[Direction | str, PipelineTranslator] | None = None,
         shared_speech_output: bool = False,
         utterance_ids: Iterator[int] | None = None,
@@ -394,7 +404,7 @@ class Pipeline:
         end = captured_at if captured_at is not None else time.monotonic()
         return self.speech_output.played_during(end - len(samples) / SAMPLE_RATE, end)
 
-    def _put_audio(self, session: _Session, item) -> bool:
+    def _put_audio(self, session: _Session, item: _Block | str) -> bool:
         while not session.stop.is_set():
             try:
                 session.audio.put(item, timeout=0.1)
@@ -417,7 +427,7 @@ class Pipeline:
                     samples = item.samples
                     if mute and self._own_voice_in(samples, item.captured_at):
                         samples = np.zeros_like(samples)  # our own voice must not be translated again
-                    self._put_audio(session, (samples, item.captured_at))
+                    self._put_audio(session, _Block(samples, item.captured_at))
                 elif item is SOURCE_LOST:
                     self._put_audio(session, _FLUSH)  # finalize what was heard before the device went
                 else:
@@ -469,9 +479,9 @@ class Pipeline:
             except queue.Empty:
                 continue
             blocks = []
-            while isinstance(item, tuple):  # live audio: take the whole backlog at once (see _feed)
+            while isinstance(item, _Block):  # live audio: take the whole backlog at once (see _feed)
                 blocks.append(item)
-                if item[1] is None:
+                if item.captured_at is None:
                     item = None  # a recording read flat out: block by block, as `transcribe` does
                     break
                 try:
@@ -480,8 +490,8 @@ class Pipeline:
                     item = None
             if blocks:
                 self._recognize(session, functools.partial(self._feed, recognizer, blocks), direction)
-                if blocks[-1][1] is not None:
-                    session.behind_s = time.monotonic() - blocks[-1][1]
+                if blocks[-1].captured_at is not None:
+                    session.behind_s = time.monotonic() - blocks[-1].captured_at
             if item is _END:
                 self._recognize(session, recognizer.flush, direction)
                 break
@@ -490,12 +500,12 @@ class Pipeline:
         self._end_recognition(session)
 
     @staticmethod
-    def _feed(recognizer, blocks: list[tuple[np.ndarray, float | None]]) -> list:
+    def _feed(recognizer, blocks: list[_Block]) -> list:
         """One feed for all the audio waiting: when live recognition falls behind, Whisper
         re-reads the utterance once for the whole backlog instead of once per block, so it
         catches up instead of falling further behind."""
-        audio = blocks[0][0] if len(blocks) == 1 else np.concatenate([b for b, _ in blocks])
-        return recognizer.feed(audio, captured_at=blocks[-1][1] or None)
+        audio = blocks[0].samples if len(blocks) == 1 else np.concatenate([b.samples for b in blocks])
+        return recognizer.feed(audio, captured_at=blocks[-1].captured_at or None)
 
     def _recognize(self, session: _Session, step: Callable[[], list], direction: Direction) -> None:
         try:

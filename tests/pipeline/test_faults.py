@@ -8,6 +8,7 @@ import shutil
 import pytest
 
 from app.audio import FileSource, SourceKind
+from app.pipeline.pipeline import PipelineTranslator
 from app.shared.chinese import ChineseScript
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import Status
@@ -88,7 +89,9 @@ class VanishingMicrophone(FileSource):
 
 def test_recognizer_crash_translator_failure_and_no_speech_engine(recording, run_pipeline, recognizer, phrasebook):
     wav = recording("faults", english(PHRASES))
-    translator = FailingTranslator(Translator.load(phrasebook["en-zh"], direction="en-zh"), "I love you.")
+    real = Translator.load(phrasebook["en-zh"], direction="en-zh")
+    translator = FailingTranslator(real, "I love you.")
+    assert isinstance(real, PipelineTranslator) and isinstance(translator, PipelineTranslator)
     run = run_pipeline(wav, "en-zh", tts_enabled=True, parts={
         "recognizer": FailingRecognizer(recognizer, fail_at_block=30),  # 3.0 s: inside the 2nd phrase
         "translators": {"en-zh": translator},
