@@ -698,8 +698,8 @@
         <translation>正在对照原始模型检查优化后的模型…</translation>
     </message>
     <message>
-        <source>Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: python -m app models download (see README, &apos;Translation models&apos;).</source>
-        <translation>请传入 --nmt-model DIR（每个方向一次，或用一个 M2M100 文件夹同时负责两个方向），或安装一个模型：python -m app models download（见 README 的“Translation models”）。</translation>
+        <source>Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: python -m app models download (see docs/models.md, &apos;Translation models&apos;).</source>
+        <translation>请传入 --nmt-model DIR（每个方向一次，或用一个 M2M100 文件夹同时负责两个方向），或安装一个模型：python -m app models download（见 docs/models.md 的“Translation models”）。</translation>
     </message>
     <message>
         <source>No translation model for {direction} is installed. None of {folders} translates {direction}.</source>

@@ -698,8 +698,8 @@
         <translation>正在對照原始模型檢查最佳化後的模型…</translation>
     </message>
     <message>
-        <source>Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: python -m app models download (see README, &apos;Translation models&apos;).</source>
-        <translation>請傳入 --nmt-model DIR（每個方向一次，或用一個 M2M100 資料夾同時負責兩個方向），或安裝一個模型：python -m app models download（見 README 的「Translation models」）。</translation>
+        <source>Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: python -m app models download (see docs/models.md, &apos;Translation models&apos;).</source>
+        <translation>請傳入 --nmt-model DIR（每個方向一次，或用一個 M2M100 資料夾同時負責兩個方向），或安裝一個模型：python -m app models download（見 docs/models.md 的「Translation models」）。</translation>
     </message>
     <message>
         <source>No translation model for {direction} is installed. None of {folders} translates {direction}.</source>
