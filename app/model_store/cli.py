@@ -2,13 +2,16 @@
 
 `export` is build tooling (torch, optimum-onnx: the `export` extra), which the app never
 imports: its arguments are defined here, with the other subcommands, and it runs as a child
-process, `python -m models export ...`, whose output and exit status pass through.
+process, `python -m models export ...`, whose output and exit status pass through. The tooling
+is the repository's top-level `models/` folder, beside `app/`: a checkout has it, an installed
+wheel or a packaged build does not (the wheel ships `app` only).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,8 +22,15 @@ from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 EXPORT_LAYOUTS = ("merged", "split", "both", "onnx-subdir", "legacy")
 # What the export needs besides the `models` package (top-level names: found without importing).
 EXPORT_MODULES = ("torch", "optimum", "onnx")
-INSTALL_EXPORT = QT_TRANSLATE_NOOP("Errors", "From a checkout of the source: pip install -e '.[export]' "
-                                   "(or pip install 'live-translator[export]'), then run the same command again.")
+INSTALL_EXPORT = QT_TRANSLATE_NOOP("Errors", "In a checkout of the source (git clone): pip install -e '.[export]', "
+                                   "then run the same command there again.")
+# The checkout's root: app/ and models/ side by side. In an installed app, the folder app/ is in.
+CHECKOUT = Path(__file__).resolve().parents[2]
+
+
+def export_tooling_dir() -> Path:
+    """Where the export tooling is in a checkout (whether or not it is there)."""
+    return CHECKOUT / "models"
 
 
 def add_parser(subparsers) -> None:
@@ -72,11 +82,13 @@ def export_argv(args: argparse.Namespace) -> list[str]:
 def export_tooling_problem() -> LiveTranslatorError | None:
     """Why `python -m models export` cannot run here, or None. Looks without importing."""
     if getattr(sys, "frozen", False):
-        return LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The packaged app does not include the model export tooling."), INSTALL_EXPORT)
-    spec = importlib.util.find_spec("models")
-    locations = list(spec.submodule_search_locations or []) if spec else []
-    if not any((Path(folder) / "export.py").is_file() for folder in locations):
-        return LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The model export tooling (the `models` package) is not installed."), INSTALL_EXPORT)
+        return LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The packaged app does not include the model export tooling."),
+                                   INSTALL_EXPORT)
+    if not (export_tooling_dir() / "export.py").is_file():
+        return LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "The model export tooling is not here: it is the models/ folder of the source "
+                                        "repository, which an installed app does not include ({folder} has none)."),
+            INSTALL_EXPORT, folder=CHECKOUT)
     missing = [name for name in EXPORT_MODULES if importlib.util.find_spec(name) is None]
     if missing:
         return LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Exporting needs the `export` extra; not installed: {missing}."),
@@ -88,8 +100,11 @@ def run_export(args: argparse.Namespace) -> int:
     problem = export_tooling_problem()
     if problem is not None:
         raise problem
+    # The checkout goes first on the child's path, so `models` is this checkout's tooling (not
+    # another package of that name) from any working folder; relative paths stay the user's.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(CHECKOUT), os.environ.get("PYTHONPATH")])))
     # stdout and stderr are inherited: the export's lines and errors reach the user unchanged.
-    return subprocess.run([sys.executable, "-m", "models", "export", *export_argv(args)]).returncode
+    return subprocess.run([sys.executable, "-m", "models", "export", *export_argv(args)], env=env).returncode
 
 
 def run_download(args: argparse.Namespace) -> int:

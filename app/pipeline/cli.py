@@ -8,6 +8,7 @@ import json
 import sys
 
 from app.audio.cli import StopRequests, add_live_options
+from app.pipeline.session import Session
 from app.shared.audio import SourceKind
 from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
@@ -66,7 +67,7 @@ def model_for(direction: Direction, folders: list[str]):
     model = None if folders else default_nmt_dir(str(direction))
     if model is None:
         hint = QT_TRANSLATE_NOOP("Errors", "Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: "
-                                 "python -m app models download (see README, 'Translation models').")
+                                 "python -m app models download (see docs/models.md, 'Translation models').")
         if folders:
             raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No translation model for {direction} is installed. None of {folders} translates "
                                                                   "{direction}."),
@@ -95,69 +96,104 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, models: dict, out) -> int:
-    from app.model_store.optimized import prepare_on_stderr
-    from app.pipeline import Pipeline, PipelineConfig
-    from app.pipeline.conversation import Conversation, ConversationConfig
-    from app.pipeline.session import Session
-
-    errors = []
+    """Build the session, run it until its input ends or a stop is asked for, then finish."""
     stop = StopRequests(args.duration)
-
-    def show(event: Event) -> None:
-        if isinstance(event, Status) and event.state is State.RUNNING:
-            stop.start_clock()  # --duration counts from when listening begins
-        if isinstance(event, Error):
-            errors.append(event)
-        if args.json:
-            if not isinstance(event, QUIET_IN_JSON):
-                out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
-                out.flush()
-        elif isinstance(event, Translation) and not event.provisional:
-            who = f"[{event.speaker}] " if event.speaker else ""
-            out.write(f"{who}{event.source} → {event.text}\n")
-            out.flush()
-        elif isinstance(event, Error):
-            who = f"[{event.speaker}] " if event.speaker else ""
-            print(f"{who}error ({event.stage}): {event.text}" + (f"\n  → {event.hint}" if event.hint else ""),
-                  file=sys.stderr)
-
+    printer = EventPrinter(out, as_json=args.json)
     captions = _start_captions(args.serve) if args.serve else None
-    observers = [show] + ([captions.on_event] if captions else [])
+    observers = [_start_clock_when_listening(stop), printer] + ([captions.on_event] if captions else [])
 
     def observe(event: Event) -> None:
         for observer in observers:
             observer(event)
 
-    from app.audio.devices import parse_device
-
-    # One config for both kinds of session: a conversation's two sides are derived from it.
-    config = PipelineConfig(direction=args.direction, nmt_models=models, asr_model=args.asr_model,
-                            input_path=args.input, source=SourceKind(args.source),
-                            input_device=parse_device(args.device),
-                            realtime=args.realtime or args.input is None,
-                            tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False,
-                            glossary=args.glossary, chinese=args.chinese, prepare_graphs=prepare_on_stderr)
-    session: Session = Pipeline(config, on_event=observe) if not args.conversation else Conversation(
-        ConversationConfig(pipeline=config, system_device=args.system_device, spoken=Spoken(args.speak).speakers),
-        on_event=observe)
+    session = _make_session(args, models, observe)
     with stop:
         try:
-            session.start()
-            while not session.wait_until_done(0.2):
-                if stop.requested.is_set():
-                    session.finish()  # what was heard is finalised, translated, printed and saved
-                    break
+            _run_until_done(session, stop)
         finally:
-            session.stop()
-            if captions is not None:
-                captions.stop()
-            transcript = session.transcript
-            if transcript is not None and transcript.unsaved:
-                print(f"transcript incomplete: {transcript.unsaved} records could not be saved to {transcript.path} "
-                      f"({transcript.problem})", file=sys.stderr)
-            elif transcript is not None:
-                print(f"transcript saved: {transcript.path}", file=sys.stderr)
-    return 1 if errors else 0
+            _finish(session, captions)
+    return 1 if printer.errors else 0
+
+
+class EventPrinter:
+    """What `run` prints of each event: a JSON line (--json), or a `source → translation` line per
+    final translation and errors on stderr. It keeps the errors: any makes the exit status 1."""
+
+    def __init__(self, out, as_json: bool):
+        self.out = out
+        self.as_json = as_json
+        self.errors: list[Error] = []
+
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, Error):
+            self.errors.append(event)
+        if self.as_json:
+            if not isinstance(event, QUIET_IN_JSON):
+                self.out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
+                self.out.flush()
+        elif isinstance(event, Translation) and not event.provisional:
+            who = f"[{event.speaker}] " if event.speaker else ""
+            self.out.write(f"{who}{event.source} → {event.text}\n")
+            self.out.flush()
+        elif isinstance(event, Error):
+            who = f"[{event.speaker}] " if event.speaker else ""
+            print(f"{who}error ({event.stage}): {event.text}" + (f"\n  → {event.hint}" if event.hint else ""),
+                  file=sys.stderr)
+
+
+def _start_clock_when_listening(stop: StopRequests):
+    def observer(event: Event) -> None:
+        if isinstance(event, Status) and event.state is State.RUNNING:
+            stop.start_clock()  # --duration counts from when listening begins
+
+    return observer
+
+
+def _make_session(args: argparse.Namespace, models: dict, on_event) -> Session:
+    """A Conversation (--conversation) or a Pipeline, configured from the command line.
+    One config for both kinds of session: a conversation's two sides are derived from it."""
+    from app.pipeline import Pipeline
+    from app.pipeline.conversation import Conversation, ConversationConfig
+
+    config = _pipeline_config(args, models)
+    if args.conversation:
+        return Conversation(ConversationConfig(pipeline=config, system_device=args.system_device,
+                                               spoken=Spoken(args.speak).speakers), on_event=on_event)
+    return Pipeline(config, on_event=on_event)
+
+
+def _pipeline_config(args: argparse.Namespace, models: dict):
+    from app.audio.devices import parse_device
+    from app.model_store.optimized import prepare_on_stderr
+    from app.pipeline import PipelineConfig
+
+    return PipelineConfig(direction=args.direction, nmt_models=models, asr_model=args.asr_model,
+                          input_path=args.input, source=SourceKind(args.source),
+                          input_device=parse_device(args.device),
+                          realtime=args.realtime or args.input is None,
+                          tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False,
+                          glossary=args.glossary, chinese=args.chinese, prepare_graphs=prepare_on_stderr)
+
+
+def _run_until_done(session: Session, stop: StopRequests) -> None:
+    session.start()
+    while not session.wait_until_done(0.2):
+        if stop.requested.is_set():
+            session.finish()  # what was heard is finalised, translated, printed and saved
+            return
+
+
+def _finish(session: Session, captions) -> None:
+    """Stop the session and the caption server; say where the transcript went."""
+    session.stop()
+    if captions is not None:
+        captions.stop()
+    transcript = session.transcript
+    if transcript is not None and transcript.unsaved:
+        print(f"transcript incomplete: {transcript.unsaved} records could not be saved to {transcript.path} "
+              f"({transcript.problem})", file=sys.stderr)
+    elif transcript is not None:
+        print(f"transcript saved: {transcript.path}", file=sys.stderr)
 
 
 def _start_captions(address: str):

@@ -582,16 +582,16 @@
         <translation>未知的方向“{direction}”</translation>
     </message>
     <message>
-        <source>From a checkout of the source: pip install -e &apos;.[export]&apos; (or pip install &apos;live-translator[export]&apos;), then run the same command again.</source>
-        <translation>在源代码检出目录中运行：pip install -e &apos;.[export]&apos;（或 pip install &apos;live-translator[export]&apos;），然后再次运行同一命令。</translation>
+        <source>In a checkout of the source (git clone): pip install -e &apos;.[export]&apos;, then run the same command there again.</source>
+        <translation>在源代码检出目录中（git clone）运行：pip install -e &apos;.[export]&apos;，然后在那里再次运行同一命令。</translation>
     </message>
     <message>
         <source>The packaged app does not include the model export tooling.</source>
         <translation>打包的应用不包含模型导出工具。</translation>
     </message>
     <message>
-        <source>The model export tooling (the `models` package) is not installed.</source>
-        <translation>模型导出工具（`models` 包）没有安装。</translation>
+        <source>The model export tooling is not here: it is the models/ folder of the source repository, which an installed app does not include ({folder} has none).</source>
+        <translation>模型导出工具不在这里：它是源代码仓库的 models/ 文件夹，安装的应用不包含它（{folder} 中没有）。</translation>
     </message>
     <message>
         <source>Exporting needs the `export` extra; not installed: {missing}.</source>
@@ -698,8 +698,8 @@
         <translation>正在对照原始模型检查优化后的模型…</translation>
     </message>
     <message>
-        <source>Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: python -m app models download (see README, &apos;Translation models&apos;).</source>
-        <translation>请传入 --nmt-model DIR（每个方向一次，或用一个 M2M100 文件夹同时负责两个方向），或安装一个模型：python -m app models download（见 README 的“Translation models”）。</translation>
+        <source>Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: python -m app models download (see docs/models.md, &apos;Translation models&apos;).</source>
+        <translation>请传入 --nmt-model DIR（每个方向一次，或用一个 M2M100 文件夹同时负责两个方向），或安装一个模型：python -m app models download（见 docs/models.md 的“Translation models”）。</translation>
     </message>
     <message>
         <source>No translation model for {direction} is installed. None of {folders} translates {direction}.</source>

@@ -582,16 +582,16 @@
         <translation>未知的方向「{direction}」</translation>
     </message>
     <message>
-        <source>From a checkout of the source: pip install -e &apos;.[export]&apos; (or pip install &apos;live-translator[export]&apos;), then run the same command again.</source>
-        <translation>在原始碼的工作目錄中執行：pip install -e &apos;.[export]&apos;（或 pip install &apos;live-translator[export]&apos;），然後再執行一次同一個指令。</translation>
+        <source>In a checkout of the source (git clone): pip install -e &apos;.[export]&apos;, then run the same command there again.</source>
+        <translation>在原始碼的工作目錄中（git clone）執行：pip install -e &apos;.[export]&apos;，然後在那裡再執行一次同一個指令。</translation>
     </message>
     <message>
         <source>The packaged app does not include the model export tooling.</source>
         <translation>封裝的應用程式不含模型匯出工具。</translation>
     </message>
     <message>
-        <source>The model export tooling (the `models` package) is not installed.</source>
-        <translation>模型匯出工具（`models` 套件）沒有安裝。</translation>
+        <source>The model export tooling is not here: it is the models/ folder of the source repository, which an installed app does not include ({folder} has none).</source>
+        <translation>模型匯出工具不在這裡：它是原始碼儲存庫的 models/ 資料夾，安裝的應用程式不含它（{folder} 中沒有）。</translation>
     </message>
     <message>
         <source>Exporting needs the `export` extra; not installed: {missing}.</source>
@@ -698,8 +698,8 @@
         <translation>正在對照原始模型檢查最佳化後的模型…</translation>
     </message>
     <message>
-        <source>Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: python -m app models download (see README, &apos;Translation models&apos;).</source>
-        <translation>請傳入 --nmt-model DIR（每個方向一次，或用一個 M2M100 資料夾同時負責兩個方向），或安裝一個模型：python -m app models download（見 README 的「Translation models」）。</translation>
+        <source>Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: python -m app models download (see docs/models.md, &apos;Translation models&apos;).</source>
+        <translation>請傳入 --nmt-model DIR（每個方向一次，或用一個 M2M100 資料夾同時負責兩個方向），或安裝一個模型：python -m app models download（見 docs/models.md 的「Translation models」）。</translation>
     </message>
     <message>
         <source>No translation model for {direction} is installed. None of {folders} translates {direction}.</source>

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +39,31 @@ def test_an_export_error_passes_through_with_its_exit_status(tmp_path):
     assert done.stderr.startswith(f"error: {tmp_path} is not a Hugging Face model folder (no config.json).")
     assert "save_pretrained" in done.stderr and done.stdout == ""
     assert "Traceback" not in done.stderr
+
+
+def test_export_runs_the_checkouts_tooling_from_any_folder(tmp_path):
+    """With only app/ on the path (as the editable install and the wheel map it: models/ is not a
+    package of theirs), from another folder, the child still runs this checkout's models/."""
+    only_app = tmp_path / "path"
+    only_app.mkdir()
+    (only_app / "app").symlink_to(REPO / "app")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(only_app)}
+    done = subprocess.run([sys.executable, "-m", "app", "models", "export", "hf", "out"], cwd=elsewhere, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: hf is not a Hugging Face model folder (no config.json)."), done.stderr
+    assert not (elsewhere / "out").exists()
+
+
+def test_export_outside_a_checkout_says_it_needs_one(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(cli, "CHECKOUT", tmp_path)
+    assert main(["models", "export", str(tmp_path), str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"error: The model export tooling is not here: it is the models/ folder of the source repository, " \
+           f"which an installed app does not include ({tmp_path} has none)." in err
+    assert "git clone" in err and "pip install -e '.[export]'" in err
 
 
 def test_export_without_its_tooling_says_how_to_install_it(tmp_path, monkeypatch, capsys):

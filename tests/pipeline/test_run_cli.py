@@ -11,6 +11,7 @@ import sys
 import pytest
 import soundfile as sf
 
+from app.pipeline.subtitles import export_srt, export_text
 from app.pipeline.transcript import Transcript
 
 from .conftest import SPOKEN_EN, SPOKEN_ZH, chinese, english, expected
@@ -62,8 +63,8 @@ def test_english_to_chinese_with_speech_to_file(recording, phrasebook, tmp_path)
     path = re.search(r"transcript saved: (.+)", stderr).group(1).strip()
     transcript = Transcript.load(path)
     assert [e.translation for e in transcript.entries if e.source] == expected(SPOKEN_EN, "en-zh")
-    assert expected(SPOKEN_EN, "en-zh")[0] in transcript.export_text()
-    assert "00:00:0" in transcript.export_srt() and " --> " in transcript.export_srt()
+    assert expected(SPOKEN_EN, "en-zh")[0] in export_text(transcript.entries)
+    assert "00:00:0" in export_srt(transcript.entries) and " --> " in export_srt(transcript.entries)
 
 
 def test_chinese_to_english_and_speech_recognised_back(recording, phrasebook, tmp_path, whisper_base):

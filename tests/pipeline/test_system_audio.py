@@ -26,6 +26,7 @@ import pytest
 
 from app.pipeline import PipelineConfig
 from app.pipeline.conversation import Conversation, ConversationConfig
+from app.pipeline.subtitles import export_srt, export_text
 from app.pipeline.transcript import Transcript
 from app.shared.events import Error, Event, SourceFinal, Speaker, Speech, Spoken, State, Status, Translation
 from app.shared.languages import Direction
@@ -190,9 +191,9 @@ def test_conversation_me_english_to_chinese_them_chinese_to_english_labelled(sou
     saved = Transcript.load(tmp_path / "talk.jsonl")
     assert [(e.speaker, e.source) for e in saved.entries if e.source] == [
         ("me", mine[0]), ("them", talk.finals(Speaker.THEM)[0]), ("me", mine[1]), ("them", talk.finals(Speaker.THEM)[1])]
-    text = saved.export_text()
+    text = export_text(saved.entries)
     assert f"me: {mine[0]}" in text and f"them: {talk.finals(Speaker.THEM)[0]}" in text
-    assert f"[me] {mine[0]}" in saved.export_srt()
+    assert f"[me] {mine[0]}" in export_srt(saved.entries)
 
 
 def converse_with_speech(sound_room, recording, phrasebook, gate: bool) -> Talk:
