@@ -6,14 +6,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from app.audio.cli import StopRequests, add_live_options
-from app.pipeline.session import Session
 from app.shared.audio import SourceKind
 from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import DecodeStepEvent, Error, Event, Level, Spoken, State, Status, Translation
 from app.shared.languages import DIRECTIONS, Direction
+
+if TYPE_CHECKING:
+    from app.pipeline.session import Session
 
 QUIET_IN_JSON = (DecodeStepEvent, Level)  # per-token and meter events: for the window, not for scripts
 
