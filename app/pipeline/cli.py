@@ -169,8 +169,10 @@ def _start_captions(address: str):
     """The caption server of --serve, listening before the pipeline starts."""
     from app.captions import CaptionServer, parse_address
 
+    from app.pipeline.caption_downloads import caption_writers
+
     host, port = parse_address(address)
-    server = CaptionServer(host, port)
+    server = CaptionServer(host, port, writers=caption_writers())
     server.start()
     print(f"captions: {server.url}", file=sys.stderr, flush=True)
     return server

@@ -26,7 +26,7 @@ from typing import Any
 from app.pipeline.pipeline import Pipeline, PipelineConfig
 from app.pipeline.transcript import Transcript
 from app.shared.audio import AudioSource, SourceKind
-from app.shared.events import Event, Speaker
+from app.shared.events import CaptionCorrected, Event, Speaker
 from app.shared.languages import Direction
 
 log = logging.getLogger(__name__)
@@ -147,6 +147,16 @@ class Conversation:
         self.config.spoken = frozenset(spoken)
         for speaker, lane in self.lanes.items():
             lane.config.tts_enabled = self.config.tts_enabled and speaker in self.config.spoken
+
+    def apply_glossary(self, glossary) -> None:
+        """Both sides use `glossary` from their next utterance on (see Pipeline.apply_glossary)."""
+        self.config.glossary = glossary
+        for lane in self.lanes.values():
+            lane.apply_glossary(glossary)
+
+    def publish_correction(self, event: CaptionCorrected) -> None:
+        """An utterance's corrected caption, to every observer and the transcript."""
+        self._emit(event)
 
     def set_tts_enabled(self, enabled: bool) -> None:
         self.config.tts_enabled = enabled

@@ -182,6 +182,16 @@ class Translation(UtteranceEvent, type="translation"):
 
 
 @dataclass(frozen=True)
+class CaptionCorrected(UtteranceEvent, type="corrected"):
+    """An utterance's caption again, after the user corrected it (the window's Correct… dialog):
+    `source` and `text` (its translation, "" when it has none) replace what observers show of
+    it, marked as corrected. The correction itself goes into the glossary for what follows."""
+
+    source: str
+    text: str
+
+
+@dataclass(frozen=True)
 class DecoderEvent(UtteranceEvent):
     """What the translation worker reports while it decodes, for a provisional or a final translation."""
 

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.captions import CaptionServer
+from app.pipeline.caption_downloads import caption_writers
 from app.shared.errors import LiveTranslatorError
 from app.ui.i18n import QT_TRANSLATE_NOOP, error_texts, translate
 
@@ -112,7 +113,7 @@ class CaptionsPanel(QDialog):
             self._show_state()
             return
         if on:
-            server = CaptionServer(self.who.currentData(), self.port.value())
+            server = CaptionServer(self.who.currentData(), self.port.value(), writers=caption_writers())
             try:
                 server.start()  # binding is quick: the serving itself runs on the server's thread
             except LiveTranslatorError as error:
