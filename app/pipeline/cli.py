@@ -168,7 +168,6 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
 def _start_captions(address: str):
     """The caption server of --serve, listening before the pipeline starts."""
     from app.captions import CaptionServer, parse_address
-
     from app.pipeline.caption_downloads import caption_writers
 
     host, port = parse_address(address)
