@@ -46,7 +46,7 @@ def add_parser(subparsers) -> None:
                              "any other host gets an access key)")
     parser.add_argument("--glossary", action="append", default=[], metavar="FILE",
                         help="a glossary (english<TAB>chinese per line): its terms are heard and translated as it says; "
-                             "repeatable")
+                             "repeatable; edits are picked up between utterances")
     parser.add_argument("--chinese", choices=CHINESE_SCRIPTS, default="simplified",
                         help="script of all Chinese shown, spoken and saved: simplified, traditional (Taiwan), hongkong")
     parser.set_defaults(run=run)
@@ -83,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
                                   QT_TRANSLATE_NOOP("Errors", "Leave out --input (or --conversation)."))
     from app.translation.cli import load_glossaries
 
+    args.glossary_files = list(args.glossary)
     args.glossary = load_glossaries(args.glossary)  # a bad file fails before any model loads
     directions = (direction, direction.reverse) if args.conversation else (direction,)
     models = {d: model_for(d, args.nmt_model) for d in directions}
@@ -145,6 +146,10 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
                                 tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False,
                                 glossary=args.glossary, chinese=args.chinese, prepare_graphs=prepare_on_stderr)
         session = Pipeline(config, on_event=observe)
+    if args.glossary_files:  # edits reach the session between utterances
+        from app.pipeline.glossary_watch import GlossaryWatch
+
+        observers.append(GlossaryWatch(args.glossary_files, session.apply_glossary, show).on_event)
     with stop:
         try:
             session.start()

@@ -32,6 +32,7 @@ class Stage(StrEnum):
     TRANSLATION = "translation"
     TTS = "tts"
     TRANSCRIPT = "transcript"
+    GLOSSARY = "glossary"  # a glossary edited mid-session could not be used (the previous one stays)
 
 
 class State(StrEnum):
