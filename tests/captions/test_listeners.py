@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import urllib.parse
+from pathlib import Path
 
 import pytest
 import webvtt
@@ -260,3 +262,22 @@ def test_a_corrected_caption_is_sent_again_marked_and_converted(serve, page):
     status, body = get(server, "/transcript?" + urllib.parse.urlencode({"script": "simplified"}))
     caption = json.loads(body)["captions"][0]
     assert caption["corrected"] is True and caption["translation"] == "约翰喜欢这个应用。"
+
+
+def test_phone_screenshot_with_the_settings_open(serve, new_page, tmp_path):
+    """A listener's phone (LT_CAPTIONS_PHONE_SCREENSHOT=docs/captions-phone.png writes the docs' picture)."""
+    server = serve(writers=caption_writers())
+    lines = [("Good morning, everyone.", "大家早上好。"), ("Thank you for coming today.", "谢谢你们今天来。"),
+             ("This software is easy to use.", "这个软件很好用。")]
+    for uid, (source, text) in enumerate(lines):
+        said(server, uid, source, text)
+    phone = new_page(viewport={"width": 390, "height": 780}, is_mobile=True, has_touch=True, device_scale_factor=2)
+    phone.goto(server.url + "?script=traditional")
+    wait_text(phone, TRADITIONAL)
+    phone.tap("#settings-button")
+    phone.wait_for_selector("#settings", state="visible")
+    out = Path(os.environ.get("LT_CAPTIONS_PHONE_SCREENSHOT") or tmp_path / "captions-phone.png")
+    phone.screenshot(path=str(out))
+    assert out.stat().st_size > 10_000
+    box = phone.eval_on_selector("#settings", "e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; }")
+    assert 0 <= box[0] and box[1] <= 390  # the whole panel fits a phone's width
