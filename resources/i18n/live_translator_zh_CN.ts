@@ -54,8 +54,8 @@
         <translation>复制网址</translation>
     </message>
     <message>
-        <source>Page options: ?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent</source>
-        <translation>页面参数：?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent</translation>
+        <source>Page options: ?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent &amp;script=simplified|traditional|hongkong. Each listener can also choose on the page (⚙).</source>
+        <translation>页面参数：?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent &amp;script=simplified|traditional|hongkong。每位听众也可以在页面上（⚙）自行选择。</translation>
     </message>
     <message>
         <source>Who can open the page:</source>

@@ -54,8 +54,8 @@
         <translation>複製網址</translation>
     </message>
     <message>
-        <source>Page options: ?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent</source>
-        <translation>頁面參數：?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent</translation>
+        <source>Page options: ?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent &amp;script=simplified|traditional|hongkong. Each listener can also choose on the page (⚙).</source>
+        <translation>頁面參數：?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent &amp;script=simplified|traditional|hongkong。每位聽眾也可以在頁面上（⚙）自行選擇。</translation>
     </message>
     <message>
         <source>Who can open the page:</source>
