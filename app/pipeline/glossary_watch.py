@@ -49,7 +49,7 @@ class GlossaryWatch:
         malformed = [p for p in glossary.problems if not p.message.startswith("conflict")]
         if malformed:
             first = malformed[0]
-            self._refuse(Text(QT_TRANSLATE_NOOP("Errors", "line {line} of {path}: {problem} ({count} such lines)"),
+            self._refuse(Text(QT_TRANSLATE_NOOP("Errors", "line {line} of {path}: {problem} (lines with a problem: {count})"),
                               {"line": first.line, "path": first.origin, "problem": first.text or first.message,
                                "count": len(malformed)}))
             return False

@@ -1225,8 +1225,8 @@
         <translation>请为它安装一个语音（espeak-ng 有用于普通话的 cmn-latn-pinyin）。</translation>
     </message>
     <message>
-        <source>line {line} of {path}: {problem} ({count} such lines)</source>
-        <translation>{path} 第 {line} 行：{problem}（共 {count} 行有此类问题）</translation>
+        <source>line {line} of {path}: {problem} (lines with a problem: {count})</source>
+        <translation>{path} 第 {line} 行：{problem}（有问题的行数：{count}）</translation>
     </message>
     <message>
         <source>The glossary was changed but cannot be used: {reason}.</source>

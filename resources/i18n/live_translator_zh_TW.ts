@@ -1225,8 +1225,8 @@
         <translation>請為它安裝一個語音（espeak-ng 有用於國語的 cmn-latn-pinyin）。</translation>
     </message>
     <message>
-        <source>line {line} of {path}: {problem} ({count} such lines)</source>
-        <translation>{path} 第 {line} 行：{problem}（共 {count} 行有此類問題）</translation>
+        <source>line {line} of {path}: {problem} (lines with a problem: {count})</source>
+        <translation>{path} 第 {line} 行：{problem}（有問題的行數：{count}）</translation>
     </message>
     <message>
         <source>The glossary was changed but cannot be used: {reason}.</source>
