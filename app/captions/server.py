@@ -344,7 +344,7 @@ class CaptionServer:
                 return _plain(400, str(error))
             if path == "/events":
                 return await self._events(request, options)
-            return self._transcript(options)
+            return await self._transcript(options)
         body, content_type = self._assets[path]
         response = web.Response(body=body, headers={**HEADERS, "Content-Type": content_type})
         if self.key:  # the page's own assets then come with the key too
@@ -365,13 +365,21 @@ class CaptionServer:
             return _plain(403, "Wrong access key: open the URL the app shows for this session.")
         return None
 
-    def _transcript(self, options: DataOptions) -> web.Response:
+    async def _transcript(self, options: DataOptions) -> web.Response:
         snapshot = self.captions.snapshot()
-        snapshot["captions"] = [options.converted(c) for c in snapshot["captions"]]
+        if options.script is None and options.format is None:
+            return web.Response(body=json.dumps(snapshot, ensure_ascii=False).encode(),
+                                content_type="application/json", headers=HEADERS)
+        # Converting and writing up to MAX_CAPTIONS captions takes a while: off the loop, on copies
+        # (the loop goes on changing its captions meanwhile).
+        captions = [dict(c) for c in snapshot["captions"]]
+        snapshot["captions"] = await asyncio.get_running_loop().run_in_executor(
+            None, lambda: [options.converted(c) for c in captions])
         if options.format is None:
             return web.Response(body=json.dumps(snapshot, ensure_ascii=False).encode(),
                                 content_type="application/json", headers=HEADERS)
-        text = self.writers[options.format](snapshot["captions"], options.bilingual)
+        writer = self.writers[options.format]
+        text = await asyncio.get_running_loop().run_in_executor(None, writer, snapshot["captions"], options.bilingual)
         name = f"captions-{snapshot['session']}.{options.format}"
         content_type = mimetypes.guess_type(name)[0] or "text/plain"
         return web.Response(body=text.encode(), headers={**HEADERS, "Content-Type": f"{content_type}; charset=utf-8",
