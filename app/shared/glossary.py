@@ -205,14 +205,15 @@ class Glossary:
     def __bool__(self) -> bool:
         return bool(self.active() or self.corrections())
 
-    def with_correction(self, entry: GlossaryEntry) -> Glossary:
-        """This glossary with `entry` added last; earlier entries it overrides (a translation of
-        the same source term, a correction of the same heard text) are dropped, so it is used."""
+    def with_correction(self, entry: GlossaryEntry, spoken: Language | str | None = None) -> Glossary:
+        """This glossary with `entry` added last; the earlier entries it overrides are dropped so
+        that it is used: a correction of the same heard text, or (a translation entry, whose
+        `spoken` language says which side is heard) a translation of the same spoken term."""
         if entry.heard:
             kept = [e for e in self.entries if not (e.heard and _heard_key(e) == _heard_key(entry))]
         else:
-            kept = [e for e in self.entries if e.heard or (_english_key(e) != _english_key(entry)
-                                                           and _chinese_key(e) != _chinese_key(entry))]
+            key_of = _english_key if Language(spoken or Language.EN) is Language.EN else _chinese_key
+            kept = [e for e in self.entries if e.heard or key_of(e) != key_of(entry)]
         return Glossary(kept + [entry], [])
 
     # -- using it ------------------------------------------------------------------------------

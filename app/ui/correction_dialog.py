@@ -16,6 +16,7 @@ from enum import StrEnum
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout
 
 from app.shared.glossary import HAN, Glossary, GlossaryEntry
+from app.shared.languages import Language
 from app.ui.i18n import translate, translate_text
 
 
@@ -31,13 +32,21 @@ class Correction:
     right: str  # how to write them from now on
     spoken: str = ""  # a translation's correction: the spoken term that is translated as `right`
 
+    @property
+    def spoken_language(self) -> Language:
+        return Language.ZH if HAN.search(self.spoken) else Language.EN
+
     def entry(self) -> GlossaryEntry:
         """The glossary line this correction adds."""
         if self.kind is CorrectionKind.HEARD:
             return GlossaryEntry(self.wrong, self.right, heard=True)
-        if HAN.search(self.spoken):  # heard in Chinese, translated into English
+        if self.spoken_language is Language.ZH:  # heard in Chinese, translated into English
             return GlossaryEntry(self.right, self.spoken)
         return GlossaryEntry(self.spoken, self.right)
+
+    def added_to(self, glossary: Glossary) -> Glossary:
+        """`glossary` with this correction, replacing what it overrides (Glossary.with_correction)."""
+        return glossary.with_correction(self.entry(), self.spoken_language)
 
     def fix(self, text: str) -> str:
         """`text` of the corrected caption, with the correction applied."""

@@ -536,7 +536,7 @@ class MainWindow(QMainWindow):
         path = user_glossary_path()
         try:
             glossary = Glossary.load(path) if path.is_file() else Glossary()
-            glossary = glossary.with_correction(correction.entry())
+            glossary = correction.added_to(glossary)
             glossary.save(path)
         except (LiveTranslatorError, OSError) as error:  # an unreadable file is not overwritten
             self.alert.show_error(error)
