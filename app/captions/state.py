@@ -21,6 +21,7 @@ from typing import Any
 
 from app.shared.chinese import ChineseScript, map_offset, to_script
 from app.shared.events import CaptionCorrected, Event, SourceFinal, SourcePartial, SourceText, Status, Translation
+from app.shared.glossary import HAN
 
 MAX_CAPTIONS = 5000  # /transcript keeps this many utterances; older ones are forgotten (memory stays bounded)
 CAPTION_EVENTS = (SourcePartial, SourceFinal, Translation, Status, CaptionCorrected)  # the events the page shows
@@ -126,6 +127,8 @@ def in_script(caption: dict[str, Any], script: ChineseScript) -> dict[str, Any]:
     converted = dict(caption)
     for text_key, stable_key in (("source", "source_stable"), ("translation", "translation_stable")):
         text = caption[text_key]
+        if not HAN.search(text):
+            continue  # nothing to convert (English): OpenCC is not cheap, and updates are many
         converted[text_key] = to_script(text, script)
-        converted[stable_key] = map_offset(text, caption[stable_key], script)
+        converted[stable_key] = map_offset(text, caption[stable_key], script, converted[text_key])
     return converted
