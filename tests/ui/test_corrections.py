@@ -137,3 +137,22 @@ def test_an_unreadable_glossary_file_is_not_overwritten_by_a_correction(qtbot, s
 
     assert not window.apply_correction((window.session, 0), Correction(CorrectionKind.HEARD, "Jon", "John"))
     assert path.read_bytes() == b"\xff\xfe\x00garbage" and not window.alert.isHidden()
+
+
+def test_a_translation_correction_reaches_the_overlay_marked(qtbot, store):
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    window.view_options.set_overlay_visible(True)
+    overlay = window.view_options.overlay
+    window.on_events([ev.SourceFinal(utterance_id=0, text="Jon is here.", start=0.0, end=1.0, speech_end_at=0.0),
+                      ev.Translation(utterance_id=0, source="Jon is here.", text="乔恩在这里。", provisional=False,
+                                     direction="en-zh", latency_ms=1.0)], window.session)
+    assert "乔恩在这里。" in overlay.label.text() and "✓" not in overlay.label.text()
+    target = window.transcript.rows[(window.session, 0)].target
+    target.setSelection(0, 2)
+    window.correct_selection()
+    window.correction_dialog.spoken.setText("Jon")
+    window.correction_dialog.right.setText("约翰")
+    window.correction_dialog.accept()
+    assert "约翰在这里。" in overlay.label.text() and "✓" in overlay.label.text()
+    assert [(e.english, e.chinese) for e in Glossary.load(user_glossary_path()).active()] == [("Jon", "约翰")]
