@@ -156,3 +156,19 @@ def test_a_translation_correction_reaches_the_overlay_marked(qtbot, store):
     window.correction_dialog.accept()
     assert "约翰在这里。" in overlay.label.text() and "✓" in overlay.label.text()
     assert [(e.english, e.chinese) for e in Glossary.load(user_glossary_path()).active()] == [("Jon", "约翰")]
+
+
+def test_the_glossary_editor_keeps_heard_corrections_when_it_saves(qtbot, tmp_path):
+    from app.ui.glossary_editor import GlossaryEditor
+
+    path = tmp_path / "terms.tsv"
+    path.write_text("computer\t老师\nJon\tJohn\theard\n", encoding="utf-8")
+    imported = tmp_path / "more.tsv"
+    imported.write_text("王伟\t王薇\theard\n", encoding="utf-8")
+    editor = GlossaryEditor(path)
+    qtbot.addWidget(editor)
+    assert editor.table.rowCount() == 1  # the table shows the translation entries
+    assert editor.import_file(imported) == 1 and editor.table.rowCount() == 1
+    editor.save()
+    saved = Glossary.load(path)
+    assert [e.to_tsv() for e in saved.entries] == ["computer\t老师", "Jon\tJohn\theard", "王伟\t王薇\theard"]
