@@ -49,7 +49,8 @@ class GlossaryWatch:
         malformed = [p for p in glossary.problems if not p.message.startswith("conflict")]
         if malformed:
             first = malformed[0]
-            self._refuse(Text(QT_TRANSLATE_NOOP("Errors", "line {line} of {path}: {problem} (lines with a problem: {count})"),
+            self._refuse(Text(QT_TRANSLATE_NOOP("Errors", "line {line} of {path}: {problem} "
+                                                          "(lines with a problem: {count})"),
                               {"line": first.line, "path": first.origin, "problem": first.text or first.message,
                                "count": len(malformed)}))
             return False
@@ -63,8 +64,8 @@ class GlossaryWatch:
         self.report(Error.of(Stage.GLOSSARY,
                              Text(QT_TRANSLATE_NOOP("Errors", "The glossary was changed but cannot be used: {reason}."),
                                   {"reason": reason}),
-                             Text(QT_TRANSLATE_NOOP("Errors", "The glossary in use stays as it was; fix the file and save "
-                                                              "it again (english<TAB>chinese per line)."))))
+                             Text(QT_TRANSLATE_NOOP("Errors", "The glossary in use stays as it was; fix the "
+                                                              "file and save it again (english<TAB>chinese per line)."))))
 
     def _stamp(self) -> tuple:
         stamps = []

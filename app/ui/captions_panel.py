@@ -71,8 +71,8 @@ class CaptionsPanel(QDialog):
         self.copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.server.url if self.server else ""))
         self.qr = QLabel()
         self.qr.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.note = QLabel(translate("CaptionsPanel", "Page options: ?show=translation|source|both &lines=N &size=48 &font=… "
-                                                      "&bg=transparent &script=simplified|traditional|hongkong. "
+        self.note = QLabel(translate("CaptionsPanel", "Page options: ?show=translation|source|both &lines=N "
+                                                      "&size=48 &font=… &bg=transparent &script=simplified|traditional|hongkong. "
                                                       "Each listener can also choose on the page (⚙)."))
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: palette(mid)")

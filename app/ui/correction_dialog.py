@@ -73,8 +73,8 @@ class CorrectionDialog(QDialog):
         self.problem.hide()
         form = QFormLayout()
         if self.kind is CorrectionKind.HEARD:
-            explain = translate("CorrectionDialog", "Speech recognition will write these words as you say, for the rest "
-                                                    "of this session and from now on (saved in the glossary).")
+            explain = translate("CorrectionDialog", "Speech recognition will write these words as you say, for "
+                                                    "the rest of this session and from now on (saved in the glossary).")
             form.addRow(translate("CorrectionDialog", "Always write:"), self.wrong)
             form.addRow(translate("CorrectionDialog", "as:"), self.right)
         else:

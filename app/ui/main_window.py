@@ -547,11 +547,10 @@ class MainWindow(QMainWindow):
         if row is None:
             return True
         session, utterance_id = key
+        heard = correction.kind is CorrectionKind.HEARD
         event = ev.CaptionCorrected(utterance_id=utterance_id, speaker=ev.Speaker(row.speaker) if row.speaker else None,
-                                    source=correction.fix(row.source_text) if correction.kind is CorrectionKind.HEARD
-                                    else row.source_text,
-                                    text=correction.fix(row.translation) if correction.kind is CorrectionKind.TRANSLATION
-                                    else row.translation)
+                                    source=correction.fix(row.source_text) if heard else row.source_text,
+                                    text=row.translation if heard else correction.fix(row.translation))
         if self.pipeline is not None and session == self.session:
             self.pipeline.publish_correction(event)  # to every observer, through the session's bridge
         else:

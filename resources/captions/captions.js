@@ -192,7 +192,9 @@
   // Nothing to scroll yet (the session fits the page) but the reader wants what is past: show it.
   const wantsBack = () => following && order.some((row) => row.el.classList.contains("past"))
     && scroller.scrollTop === 0;
-  scroller.addEventListener("wheel", (e) => { if (e.deltaY < 0 && wantsBack()) setFollowing(false); }, { passive: true });
+  scroller.addEventListener("wheel", (e) => {
+    if (e.deltaY < 0 && wantsBack()) setFollowing(false);
+  }, { passive: true });
   let touchY = null;
   scroller.addEventListener("touchstart", (e) => { touchY = e.touches[0].clientY; }, { passive: true });
   scroller.addEventListener("touchmove", (e) => {
@@ -322,7 +324,9 @@
       for (const input of panel.querySelectorAll(`input[name=${name}]`)) input.checked = input.value === settings[name];
     }
     scriptChoice.value = settings.script;
-    if (![...sizeChoice.options].some((o) => o.value === settings.size)) sizeChoice.add(new Option(settings.size, settings.size));
+    if (![...sizeChoice.options].some((o) => o.value === settings.size)) {
+      sizeChoice.add(new Option(settings.size, settings.size)); // a size the URL gave
+    }
     sizeChoice.value = settings.size;
     linesChoice.value = String(settings.lines);
     showDownloads();
