@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
+import soundfile
+
+from app.audio import FileSource
 from app.pipeline import Pipeline, PipelineConfig
+from app.pipeline.conversation import Conversation, ConversationConfig
+from app.pipeline.export import export, load
 from app.pipeline.glossary_watch import GlossaryWatch
-from app.shared.events import Error, SourceFinal, SourcePartial, Translation
+from app.pipeline.transcript import Transcript
+from app.shared.events import CaptionCorrected, Error, SourceFinal, SourcePartial, Speaker, Translation
 from app.shared.glossary import Glossary
 
 from .conftest import english
@@ -71,3 +78,24 @@ def test_a_glossary_with_a_malformed_line_is_refused_and_a_fixed_one_taken(tmp_p
     assert watch.check() and applied[0].terms("zh") == ["老师"]
     path.unlink()
     assert not watch.check() and "Cannot read the glossary" in reported[-1].text
+
+
+def test_a_corrected_caption_is_in_the_transcript_and_its_exports(tmp_path):
+    transcript = Transcript(tmp_path / "session.jsonl")
+    transcript.record(SourceFinal(utterance_id=0, text="Jon is here.", start=0.0, end=1.0, speech_end_at=0.0))
+    transcript.record(Translation(utterance_id=0, source="Jon is here.", text="乔恩在这里。", provisional=False,
+                                  direction="en-zh", latency_ms=10.0))
+    transcript.record(CaptionCorrected(utterance_id=0, source="John is here.", text="约翰在这里。"))
+    transcript.close()
+    assert export(load(transcript.path), "txt", bilingual=True) == "John is here.\n约翰在这里。\n"
+
+
+def test_a_conversation_applies_a_new_glossary_to_both_sides(tmp_path):
+    silence = tmp_path / "silence.wav"
+    soundfile.write(silence, np.zeros(1600, np.float32), 16000)
+    conversation = Conversation(ConversationConfig(tts_enabled=False, save_transcript=False),
+                                sources={s: FileSource(silence) for s in Speaker})
+    glossary = Glossary.parse("computer\t老师\n")
+    conversation.apply_glossary(glossary)
+    assert conversation.config.glossary is glossary
+    assert all(lane.config.glossary is glossary for lane in conversation.lanes.values())
