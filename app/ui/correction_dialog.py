@@ -64,6 +64,7 @@ class CorrectionDialog(QDialog):
         super().__init__(parent)
         self.kind = CorrectionKind(kind)
         self.setWindowTitle(translate("CorrectionDialog", "Correct"))
+        self.setMinimumWidth(440)
         self.wrong = QLineEdit(selected)
         self.right = QLineEdit(selected)
         self.spoken = QLineEdit()

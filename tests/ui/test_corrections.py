@@ -172,3 +172,16 @@ def test_the_glossary_editor_keeps_heard_corrections_when_it_saves(qtbot, tmp_pa
     editor.save()
     saved = Glossary.load(path)
     assert [e.to_tsv() for e in saved.entries] == ["computer\t老师", "Jon\tJohn\theard", "王伟\t王薇\theard"]
+
+
+def test_correction_dialog_picture(qtbot, tmp_path):
+    """The dialog as people see it (LT_CORRECTION_SCREENSHOT=docs/correction.png writes the README's)."""
+    dialog = CorrectionDialog(CorrectionKind.TRANSLATION, "电脑")
+    qtbot.addWidget(dialog)
+    dialog.spoken.setText("computer")
+    dialog.right.setText("")
+    dialog.accept()  # refused: the picture shows why
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    out = Path(os.environ.get("LT_CORRECTION_SCREENSHOT") or tmp_path / "correction.png")
+    assert dialog.grab().save(str(out)) and out.stat().st_size > 5_000
