@@ -1,6 +1,6 @@
 """The glossary editor: the user's terms (English <-> Chinese) in a table, stored as a TSV file
 in the settings folder. Add, edit, remove, import and export a TSV file, switch each entry on
-or off. The window's pipeline uses the saved glossary from the next start on."""
+or off. A running session uses the saved glossary from its next utterance on (Pipeline.apply_glossary)."""
 
 from __future__ import annotations
 

@@ -571,8 +571,13 @@ class MainWindow(QMainWindow):
     def open_glossary_editor(self) -> None:
         from app.ui.glossary_editor import GlossaryEditor
 
-        self.glossary_editor = GlossaryEditor(parent=self)  # used from the next start on
+        self.glossary_editor = GlossaryEditor(parent=self)
+        self.glossary_editor.saved.connect(self._glossary_saved)
         self.glossary_editor.show()
+
+    def _glossary_saved(self, glossary: Glossary) -> None:
+        if self.pipeline is not None:  # the running session: from its next utterance on
+            self.pipeline.apply_glossary(glossary)
 
     def use_model(self, direction: str, path: str) -> None:
         self.settings.set_nmt_dir(direction, path)

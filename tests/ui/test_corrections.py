@@ -185,3 +185,19 @@ def test_correction_dialog_picture(qtbot, tmp_path):
     qtbot.waitExposed(dialog)
     out = Path(os.environ.get("LT_CORRECTION_SCREENSHOT") or tmp_path / "correction.png")
     assert dialog.grab().save(str(out)) and out.stat().st_size > 5_000
+
+
+def test_the_glossary_editor_saves_into_the_running_session(qtbot, store):
+    from app.pipeline import Pipeline, PipelineConfig
+
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    window.pipeline = Pipeline(PipelineConfig(tts_enabled=False))  # a session (not started: no audio needed)
+    window.open_glossary_editor()
+    editor = window.glossary_editor
+    row = editor.add_entry()
+    editor.table.item(row, 1).setText("computer")
+    editor.table.item(row, 2).setText("老师")
+    editor.save()
+    assert window.pipeline.config.glossary.terms("zh") == ["老师"]
+    window.pipeline = None
