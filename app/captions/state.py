@@ -51,7 +51,8 @@ class Captions:
 
     def snapshot(self) -> dict[str, Any]:
         """The /transcript document."""
-        return {"session": self.session, "seq": self.seq, "state": self.state, "captions": list(self.items.values())}
+        return {"session": self.session, "seq": self.seq, "state": self.state, "captions": list(self.items.values()),
+                "max_captions": self.max_captions}
 
     def apply(self, event: Event) -> dict[str, Any] | None:
         """Fold one pipeline event in; the update to send to the pages, or None."""

@@ -11,7 +11,6 @@
   const params = new URLSearchParams(location.search);
   const key = params.get("key");
   const STORE = "live-translator-captions";
-  const MAX_ROWS = 5000; // as /transcript keeps (app/captions/state.py MAX_CAPTIONS)
   const CHOICES = {
     show: ["translation", "source", "both"],
     script: ["", "simplified", "traditional", "hongkong"],
@@ -64,6 +63,7 @@
   let session = null;
   let sessionSeq = -1; // seq at which `session` began (comparable within one server's life)
   let following = true;
+  let maxRows = 5000; // the page keeps what /transcript keeps: its `max_captions`, once loaded
 
   function query(extra) {
     const q = new URLSearchParams(extra);
@@ -222,7 +222,7 @@
   function showCaption(c) {
     let row = rows.get(c.id);
     if (!row) {
-      if (order.length >= MAX_ROWS && c.id < order[0].id) return; // older than what is kept
+      if (order.length >= maxRows && c.id < order[0].id) return; // older than what is kept
       row = makeRow(c.id);
     }
     if (c.seq <= row.seq) return; // already newer
@@ -240,7 +240,7 @@
     }
     row.el.classList.toggle("final", !!c.translation_final);
     row.el.classList.toggle("corrected", !!c.corrected);
-    while (order.length > MAX_ROWS) removeRow(order[0]);
+    while (order.length > maxRows) removeRow(order[0]);
   }
 
   function apply(update) {
@@ -261,6 +261,7 @@
     }
     if (!response.ok) throw new Error("HTTP " + response.status);
     const doc = await response.json();
+    if (Number.isInteger(doc.max_captions) && doc.max_captions > 0) maxRows = doc.max_captions;
     if (adopt(doc.session, doc.seq)) {
       changing(() => { for (const c of doc.captions) showCaption(c); });
       if (doc.state) document.body.dataset.state = doc.state;

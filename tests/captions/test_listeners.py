@@ -281,3 +281,18 @@ def test_phone_screenshot_with_the_settings_open(serve, new_page, tmp_path):
     assert out.stat().st_size > 10_000
     box = phone.eval_on_selector("#settings", "e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; }")
     assert 0 <= box[0] and box[1] <= 390  # the whole panel fits a phone's width
+
+
+def test_the_page_keeps_as_many_captions_as_transcript_does(serve, page):
+    server = serve()
+    server.captions.max_captions = 6
+    for uid in range(4):
+        said(server, uid, f"Line {uid}.", f"第{uid}行")
+    page.goto(server.url + "?lines=50")
+    wait_text(page, "第3行")
+    for uid in range(4, 10):  # live: the oldest go, as they do from /transcript
+        said(server, uid, f"Line {uid}.", f"第{uid}行")
+    wait_text(page, "第9行")
+    assert [c["id"] for c in captions(page)] == list(range(4, 10))
+    status, body = get(server, "/transcript")
+    assert json.loads(body)["max_captions"] == 6 and len(json.loads(body)["captions"]) == 6
