@@ -19,19 +19,14 @@ from app.ui.main_window import MainWindow
 from tests.ui.conftest import nmt_model, speak
 from tests.ui.test_window import TwoSpeakers, Watcher, finish, make_window, row_of
 
-CHROMIUM = os.environ.get("LT_TEST_CHROMIUM", "/usr/bin/chromium")
 SAID = "The computer is broken."  # the phrasebook says 电脑坏了。
 
 
 @pytest.fixture
-def page():
-    from playwright.sync_api import sync_playwright
-
-    assert Path(CHROMIUM).is_file(), f"Debian's Chromium is missing at {CHROMIUM}: ./setup.sh test installs it"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser.new_page()
-        browser.close()
+def page(browser):  # tests/conftest.py: Debian's Chromium
+    context = browser.new_context()
+    yield context.new_page()
+    context.close()
 
 
 def free_port() -> int:
