@@ -30,6 +30,20 @@ def _keep_the_torch_switches():
             os.environ[name] = value
 
 
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright (nothing is downloaded), one for the whole run: the
+    caption page's tests and the window's (a second Playwright in one process is refused)."""
+    from playwright.sync_api import sync_playwright
+
+    chromium = os.environ.get("LT_TEST_CHROMIUM", "/usr/bin/chromium")
+    assert os.path.isfile(chromium), f"Debian's Chromium is missing at {chromium}: ./setup.sh test installs it"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
 def pytest_unconfigure(config):
     if _OWN_HOME:
         shutil.rmtree(_OWN_HOME, ignore_errors=True)

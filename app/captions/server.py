@@ -8,6 +8,11 @@ and pushes each update to every connected page over server-sent events.
 What it serves, to GET requests only (everything else is 404 or 405):
   /             the caption page        /captions.js, /captions.css   its assets
   /transcript   the session so far      /events                       the live updates
+Both data paths take ?script=simplified|traditional|hongkong (each listener's Chinese, converted
+here with OpenCC: one session, every script); /transcript also takes ?format=txt|srt|vtt
+[&bilingual=1] to download the session as text or subtitles, written by the writers the
+composition layer hands in (`writers`: the same as `python -m app export`). A value it does not
+know is a 400 naming what it takes.
 The page's files are read from resources/captions/ once, at start, by an allow-list of exact
 paths: a request path is never joined onto a folder, so nothing else on disk can be served.
 
@@ -24,15 +29,18 @@ import asyncio
 import ipaddress
 import json
 import logging
+import mimetypes
 import secrets
 import socket
 import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from app.captions.state import CAPTION_EVENTS, Captions
+from app.captions.state import CAPTION_EVENTS, Captions, in_script
 from app.shared import paths
+from app.shared.chinese import CHINESE_SCRIPTS, ChineseScript
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import Event
 
@@ -52,6 +60,9 @@ KEEPALIVE_S = 15.0  # a comment line this often: dead connections are found, pro
 WRITE_TIMEOUT_S = 10.0  # a page whose socket takes no data for this long is dropped
 SEND_BUFFER_BYTES = 64 * 1024  # kernel buffer per page: bounds what a page that does not read costs
 RETRY_MS = 1000  # EventSource reconnects this soon after the app comes back
+# A download format's writer: (captions as /transcript lists them, finals only; bilingual) -> text.
+SubtitleWriter = Callable[[list[dict], bool], str]
+BOOLEANS = {"": False, "0": False, "false": False, "1": True, "true": True}
 HEADERS = {
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
@@ -72,6 +83,35 @@ def parse_address(text: str) -> tuple[str, int]:
                                   QT_TRANSLATE_NOOP("Errors", "Give a port (8765) or HOST:PORT (127.0.0.1:8765, 0.0.0.0:8765 for phones)."),
                                   text=text)
     return host, int(port)
+
+
+class BadQuery(ValueError):
+    """A query option the server does not know: the 400's message."""
+
+
+@dataclass(frozen=True)
+class DataOptions:
+    """What a /transcript or /events request asks for."""
+
+    script: ChineseScript | None = None  # None: as the app writes it
+    format: str | None = None  # None: the JSON document; else a download
+    bilingual: bool = False
+
+    @classmethod
+    def of(cls, query: Mapping[str, str], formats) -> DataOptions:
+        script = query.get("script") or None
+        if script is not None and script not in CHINESE_SCRIPTS:
+            raise BadQuery(f"Unknown script={script!r}: use one of {', '.join(CHINESE_SCRIPTS)}.")
+        fmt = query.get("format") or None
+        if fmt is not None and fmt not in formats:
+            raise BadQuery(f"Unknown format={fmt!r}: use one of {', '.join(formats) or '(none: no downloads here)'}.")
+        bilingual = query.get("bilingual", "").lower()
+        if bilingual not in BOOLEANS:
+            raise BadQuery(f"Unknown bilingual={bilingual!r}: use 1 (source and translation) or 0.")
+        return cls(ChineseScript(script) if script else None, fmt, BOOLEANS[bilingual])
+
+    def converted(self, caption: dict) -> dict:
+        return caption if self.script is None else in_script(caption, self.script)
 
 
 def is_loopback(host: str) -> bool:
@@ -116,6 +156,7 @@ class _Client:
     queue: asyncio.Queue
     transport: asyncio.Transport | None
     peer: str
+    script: ChineseScript | None = None  # the Chinese script this page reads
     dropped: bool = False
     sent: int = field(default=0)
 
@@ -124,8 +165,10 @@ class CaptionServer:
     """start() listens (on its own thread), stop() ends it; on_event() from any thread."""
 
     def __init__(self, host: str = DEFAULT_HOST, port: int = 0, key: str | None = None,
-                 queue_size: int = QUEUE_SIZE):
-        """key: None makes a random one when `host` is not a loopback address; "" means none."""
+                 queue_size: int = QUEUE_SIZE, writers: Mapping[str, SubtitleWriter] | None = None):
+        """key: None makes a random one when `host` is not a loopback address; "" means none.
+        writers: format name -> SubtitleWriter, for /transcript?format=...; none: no downloads."""
+        self.writers = dict(writers or {})
         self.host, self.port = host, port
         self.needs_key = not is_loopback(host)
         if key is None:
@@ -260,8 +303,12 @@ class CaptionServer:
             self._broadcast(update)
 
     def _broadcast(self, update: dict) -> None:
-        message = _sse(update)
+        messages: dict[ChineseScript | None, bytes] = {}  # converted once per script, whoever reads it
         for client in list(self.clients):
+            message = messages.get(client.script)
+            if message is None:
+                converted = update if client.script is None else in_script(update, client.script)
+                message = messages[client.script] = _sse(converted)
             try:
                 client.queue.put_nowait(message)
             except asyncio.QueueFull:
@@ -290,11 +337,14 @@ class CaptionServer:
         refusal = self._refusal(request)
         if refusal is not None:
             return refusal
-        if path == "/events":
-            return await self._events(request)
-        if path == "/transcript":
-            return web.Response(body=json.dumps(self.captions.snapshot(), ensure_ascii=False).encode(),
-                                content_type="application/json", headers=HEADERS)
+        if path in DATA_PATHS:
+            try:
+                options = DataOptions.of(request.query, tuple(self.writers))
+            except BadQuery as error:
+                return _plain(400, str(error))
+            if path == "/events":
+                return await self._events(request, options)
+            return await self._transcript(options)
         body, content_type = self._assets[path]
         response = web.Response(body=body, headers={**HEADERS, "Content-Type": content_type})
         if self.key:  # the page's own assets then come with the key too
@@ -315,14 +365,34 @@ class CaptionServer:
             return _plain(403, "Wrong access key: open the URL the app shows for this session.")
         return None
 
-    async def _events(self, request: web.Request) -> web.StreamResponse:
+    async def _transcript(self, options: DataOptions) -> web.Response:
+        snapshot = self.captions.snapshot()
+        if options.script is None and options.format is None:
+            return web.Response(body=json.dumps(snapshot, ensure_ascii=False).encode(),
+                                content_type="application/json", headers=HEADERS)
+        # Converting and writing up to MAX_CAPTIONS captions takes a while: off the loop, on copies
+        # (the loop goes on changing its captions meanwhile).
+        captions = [dict(c) for c in snapshot["captions"]]
+        snapshot["captions"] = await asyncio.get_running_loop().run_in_executor(
+            None, lambda: [options.converted(c) for c in captions])
+        if options.format is None:
+            return web.Response(body=json.dumps(snapshot, ensure_ascii=False).encode(),
+                                content_type="application/json", headers=HEADERS)
+        writer = self.writers[options.format]
+        text = await asyncio.get_running_loop().run_in_executor(None, writer, snapshot["captions"], options.bilingual)
+        name = f"captions-{snapshot['session']}.{options.format}"
+        content_type = mimetypes.guess_type(name)[0] or "text/plain"
+        return web.Response(body=text.encode(), headers={**HEADERS, "Content-Type": f"{content_type}; charset=utf-8",
+                                                         "Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def _events(self, request: web.Request, options: DataOptions) -> web.StreamResponse:
         response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream",
                                                "X-Accel-Buffering": "no"})
         sock = request.transport.get_extra_info("socket") if request.transport else None
         if sock is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
         await response.prepare(request)
-        client = _Client(asyncio.Queue(self.queue_size), request.transport, request.remote or "?")
+        client = _Client(asyncio.Queue(self.queue_size), request.transport, request.remote or "?", options.script)
         self.clients.add(client)
         log.info("captions: page connected from %s (%d open)", client.peer, len(self.clients))
         hello = {"type": "hello", "session": self.captions.session, "seq": self.captions.seq,

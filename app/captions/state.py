@@ -3,7 +3,12 @@
 Pipeline events come in; a caption update (a plain dict, the JSON the page reads) comes out.
 Every update carries the whole caption (source and translation as they stand), and a `seq`
 number that grows with every update of the session, so the page can apply updates and
-/transcript snapshots in any order and keep the newest.
+/transcript snapshots in any order and keep the newest. A caption the user corrected
+(CaptionCorrected) is sent again whole, with `"corrected": true`.
+
+Each listener may read Chinese in their own script: `in_script` converts an update (or a
+snapshot's caption) for them, offsets of the settled text carried across (OpenCC can change a
+text's length).
 
 Not thread-safe: the caption server calls it on its own event-loop thread only.
 """
@@ -14,10 +19,12 @@ import secrets
 from collections import OrderedDict
 from typing import Any
 
-from app.shared.events import Event, SourceFinal, SourcePartial, Status, Translation
+from app.shared.chinese import ChineseScript, map_offset, to_script
+from app.shared.events import CaptionCorrected, Event, SourceFinal, SourcePartial, SourceText, Status, Translation
+from app.shared.glossary import HAN
 
 MAX_CAPTIONS = 5000  # /transcript keeps this many utterances; older ones are forgotten (memory stays bounded)
-CAPTION_EVENTS = (SourcePartial, SourceFinal, Translation, Status)  # the events the page shows
+CAPTION_EVENTS = (SourcePartial, SourceFinal, Translation, Status, CaptionCorrected)  # the events the page shows
 
 
 def new_session_id() -> str:
@@ -44,7 +51,8 @@ class Captions:
 
     def snapshot(self) -> dict[str, Any]:
         """The /transcript document."""
-        return {"session": self.session, "seq": self.seq, "state": self.state, "captions": list(self.items.values())}
+        return {"session": self.session, "seq": self.seq, "state": self.state, "captions": list(self.items.values()),
+                "max_captions": self.max_captions}
 
     def apply(self, event: Event) -> dict[str, Any] | None:
         """Fold one pipeline event in; the update to send to the pages, or None."""
@@ -53,9 +61,13 @@ class Captions:
             self.seq += 1
             return {"type": "status", "session": self.session, "seq": self.seq, "state": self.state,
                     "detail": event.detail}
+        if isinstance(event, CaptionCorrected):
+            return self._correct(event)
         if not isinstance(event, (SourcePartial, SourceFinal, Translation)):
             return None
         caption = self._caption(event.utterance_id)
+        if isinstance(event, SourceText):  # where it sits in the session's audio (for subtitles)
+            caption["start"], caption["end"] = event.start, event.end
         if caption["translation_final"]:
             return None  # a final translation is the last word on its utterance
         if isinstance(event, SourcePartial):
@@ -84,6 +96,17 @@ class Captions:
             del self.items[event.utterance_id]  # nothing was said after all (noise): pages drop it
         return {"type": "caption", "session": self.session, **caption}
 
+    def _correct(self, event: CaptionCorrected) -> dict[str, Any] | None:
+        caption = self.items.get(event.utterance_id)
+        if caption is None:
+            return None  # forgotten already (or never shown): nothing on any page to correct
+        caption.update(source=event.source, source_stable=len(event.source), source_final=True, corrected=True)
+        if event.text:
+            caption.update(translation=event.text, translation_stable=len(event.text), translation_final=True)
+        self.seq += 1
+        caption["seq"] = self.seq
+        return {"type": "caption", "session": self.session, **caption}
+
     def _caption(self, utterance_id: int) -> dict[str, Any]:
         caption = self.items.get(utterance_id)
         if caption is None:
@@ -96,3 +119,17 @@ class Captions:
             while len(self.items) > self.max_captions:
                 self.items.popitem(last=False)
         return caption
+
+
+def in_script(caption: dict[str, Any], script: ChineseScript) -> dict[str, Any]:
+    """A caption (or a caption update) with its Chinese written in `script`; other updates as they are."""
+    if "source" not in caption:
+        return caption
+    converted = dict(caption)
+    for text_key, stable_key in (("source", "source_stable"), ("translation", "translation_stable")):
+        text = caption[text_key]
+        if not HAN.search(text):
+            continue  # nothing to convert (English): OpenCC is not cheap, and updates are many
+        converted[text_key] = to_script(text, script)
+        converted[stable_key] = map_offset(text, caption[stable_key], script, converted[text_key])
+    return converted

@@ -49,7 +49,7 @@ def add_parser(subparsers) -> None:
                              "any other host gets an access key)")
     parser.add_argument("--glossary", action="append", default=[], metavar="FILE",
                         help="a glossary (english<TAB>chinese per line): its terms are heard and translated as it says; "
-                             "repeatable")
+                             "repeatable; edits are picked up between utterances")
     parser.add_argument("--chinese", choices=CHINESE_SCRIPTS, default="simplified",
                         help="script of all Chinese shown, spoken and saved: simplified, traditional (Taiwan), hongkong")
     parser.set_defaults(run=run)
@@ -86,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
                                   QT_TRANSLATE_NOOP("Errors", "Leave out --input (or --conversation)."))
     from app.translation.cli import load_glossaries
 
+    args.glossary_files = list(args.glossary)
     args.glossary = load_glossaries(args.glossary)  # a bad file fails before any model loads
     directions = (direction, direction.reverse) if args.conversation else (direction,)
     models = {d: model_for(d, args.nmt_model) for d in directions}
@@ -110,6 +111,10 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
             observer(event)
 
     session = _make_session(args, models, observe)
+    if args.glossary_files:  # edits reach the session between utterances
+        from app.pipeline.glossary_watch import GlossaryWatch
+
+        observers.append(GlossaryWatch(args.glossary_files, session.apply_glossary, printer).on_event)
     with stop:
         try:
             _run_until_done(session, stop)
@@ -202,9 +207,10 @@ def _finish(session: Session, captions) -> None:
 def _start_captions(address: str):
     """The caption server of --serve, listening before the pipeline starts."""
     from app.captions import CaptionServer, parse_address
+    from app.pipeline.caption_downloads import caption_writers
 
     host, port = parse_address(address)
-    server = CaptionServer(host, port)
+    server = CaptionServer(host, port, writers=caption_writers())
     server.start()
     print(f"captions: {server.url}", file=sys.stderr, flush=True)
     return server

@@ -27,7 +27,8 @@ from app.pipeline.pipeline import Pipeline, PipelineConfig, PipelineTranslator
 from app.pipeline.transcript import Transcript
 from app.shared.audio import AudioSource, SourceKind
 from app.shared.chinese import ChineseScript
-from app.shared.events import Event, Speaker, Spoken
+from app.shared.events import CaptionCorrected, Event, Speaker, Spoken
+from app.shared.glossary import Glossary
 from app.shared.languages import Direction
 
 if TYPE_CHECKING:
@@ -144,6 +145,16 @@ class Conversation:
         self.config.spoken = frozenset(spoken)
         for speaker, lane in self.lanes.items():
             lane.set_tts_enabled(self.config.pipeline.tts_enabled and speaker in self.config.spoken)
+
+    def apply_glossary(self, glossary: Glossary) -> None:
+        """Both sides use `glossary` from their next utterance on (see Pipeline.apply_glossary)."""
+        self.config.pipeline.glossary = glossary
+        for lane in self.lanes.values():
+            lane.apply_glossary(glossary)
+
+    def publish_correction(self, event: CaptionCorrected) -> None:
+        """An utterance's corrected caption, to every observer and the transcript."""
+        self._emit(event)
 
     def set_tts_enabled(self, enabled: bool) -> None:
         self.config.pipeline.tts_enabled = enabled

@@ -15,6 +15,7 @@ import collections
 import dataclasses
 import functools
 import logging
+import os
 import queue
 import threading
 import time
@@ -31,6 +32,7 @@ from app.shared.audio import SAMPLE_RATE, AudioSource, SourceKind
 from app.shared.chinese import ChineseScript
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text, texts_of
 from app.shared.events import (
+    CaptionCorrected,
     DecodeStepEvent,
     Error,
     Event,
@@ -322,6 +324,17 @@ class Pipeline:
         if self._recognizer is not None:
             self._recognizer.chinese = ChineseScript.parse(script)
 
+    def apply_glossary(self, glossary: Glossary) -> None:
+        """Use `glossary` (an app.shared.glossary.Glossary) from the next utterance on, without a
+        restart: its terms in translations, as Whisper hotwords, and its corrections of heard text."""
+        self.config.glossary = glossary
+        if self._recognizer is not None:  # read by each Whisper pass
+            self._recognizer.options.hotwords = self._recognizer_options().hotwords
+
+    def publish_correction(self, event: CaptionCorrected) -> None:
+        """An utterance's corrected caption, to every observer and the transcript."""
+        self._emit(event)
+
     def set_tts_enabled(self, enabled: bool) -> None:
         self.config.tts_enabled = enabled
         if self._owns_speech_output:
@@ -518,6 +531,7 @@ class Pipeline:
                 log.exception("asr: the recognizer could not be reset after a failure")
             return
         for event in events:
+            event = self._rewrite_heard(event)
             self._emit(event)
             if isinstance(event, SourceFinal):
                 self._submit_final(session, _Job(event, direction))
@@ -525,6 +539,21 @@ class Pipeline:
                 with session.cond:
                     session.partial = _Job(event, direction)  # only the latest partial matters
                     session.cond.notify_all()
+
+    def _rewrite_heard(self, event: Event) -> Event:
+        """Recognised text with the glossary's corrections of heard text applied."""
+        glossary = self.config.glossary
+        if not isinstance(event, (SourcePartial, SourceFinal)) or not glossary or not glossary.corrections():
+            return event
+        text = glossary.rewrite_heard(event.text)
+        if text == event.text:
+            return event
+        changes: dict[str, Any] = {"text": text}
+        if len(text) != len(event.text):
+            changes["low_confidence"] = ()  # its spans no longer line up with the words
+        if isinstance(event, SourcePartial):  # the committed text stays a prefix of the text
+            changes["committed"] = os.path.commonprefix([glossary.rewrite_heard(event.committed), text])
+        return dataclasses.replace(event, **changes)
 
     def _submit_final(self, session: _Session, job: _Job) -> None:
         with session.cond:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from app.shared.chinese import ChineseScript
-from app.shared.events import Speaker
+from app.shared.events import CaptionCorrected, Speaker
+from app.shared.glossary import Glossary
 from app.shared.languages import Direction
 
 if TYPE_CHECKING:
@@ -63,3 +64,9 @@ class Session(Protocol):
 
     def set_verify(self, enabled: bool) -> None:
         """Check each cached decoder step against an uncached one, from the next translation on."""
+
+    def apply_glossary(self, glossary: Glossary) -> None:
+        """Use `glossary` from the next utterance on, without a restart (terms, hotwords, corrections)."""
+
+    def publish_correction(self, event: CaptionCorrected) -> None:
+        """An utterance's corrected caption, to every observer and the transcript."""

@@ -25,12 +25,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.shared.events import Error, Event, SourceFinal, Speech, Status, Translation
+from app.shared.events import CaptionCorrected, Error, Event, SourceFinal, Speech, Status, Translation
 from app.shared.paths import transcripts_dir
 
 log = logging.getLogger(__name__)
 
-RECORDED = (SourceFinal, Translation, Speech, Error, Status)
+RECORDED = (SourceFinal, Translation, Speech, Error, Status, CaptionCorrected)
 MAX_UNSAVED_BYTES = 8 * 1024 * 1024  # records held while the disk refuses them (~20 000 utterances)
 MAX_KEPT_BYTES = 16 * 1024 * 1024  # what a file removed mid-session can be rewritten from
 RETRY_S = 1.0
@@ -238,6 +238,8 @@ def apply_record(entries: dict[int, TranscriptEntry], data: dict) -> None:
         entry.translation, entry.direction, entry.latency_ms = data["text"], data["direction"], data["latency_ms"]
     elif data["type"] == "error":
         entry.error = data["text"]
+    elif data["type"] == "corrected":  # the user corrected the caption: exports say it as corrected
+        entry.source, entry.translation = data["source"], data["text"] or entry.translation
 
 
 def read_entries(path: str | os.PathLike) -> list[TranscriptEntry]:

@@ -65,10 +65,12 @@ def to_script(text: str, script: ChineseScript | str = ChineseScript.SIMPLIFIED)
     return _converter(_CONFIGS[script]).convert(simplified)
 
 
-def map_offset(text: str, offset: int, script: ChineseScript | str) -> int:
-    """Where character `offset` of `text` lands in `to_script(text, script)`. Exact when the
-    conversion keeps lengths (nearly always); otherwise the converted prefix's length."""
-    converted = to_script(text, script)
+def map_offset(text: str, offset: int, script: ChineseScript | str, converted: str | None = None) -> int:
+    """Where character `offset` of `text` lands in `to_script(text, script)` (`converted`, when
+    the caller has it already). Exact when the conversion keeps lengths (nearly always);
+    otherwise the converted prefix's length."""
+    if converted is None:
+        converted = to_script(text, script)
     if len(converted) == len(text):
         return offset
     return min(len(to_script(text[:offset], script)), len(converted))

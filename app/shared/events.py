@@ -32,6 +32,7 @@ class Stage(StrEnum):
     TRANSLATION = "translation"
     TTS = "tts"
     TRANSCRIPT = "transcript"
+    GLOSSARY = "glossary"  # a glossary edited mid-session could not be used (the previous one stays)
 
 
 class State(StrEnum):
@@ -191,6 +192,16 @@ class Translation(UtteranceEvent, type="translation"):
     # How many characters of `text` are settled: later provisional translations of the
     # utterance keep them (until the final). A final one is settled whole.
     stable: int | None = None
+
+
+@dataclass(frozen=True)
+class CaptionCorrected(UtteranceEvent, type="corrected"):
+    """An utterance's caption again, after the user corrected it (the window's Correct… dialog):
+    `source` and `text` (its translation, "" when it has none) replace what observers show of
+    it, marked as corrected. The correction itself goes into the glossary for what follows."""
+
+    source: str
+    text: str
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,11 @@ A glossary file is UTF-8 text, one entry per line, columns separated by a TAB:
 separated by commas: `case` (match the English side case-sensitively) and `off` (keep the
 entry but do not use it; the window's editor writes this for unticked entries).
 
+A line flagged `heard` is a correction of recognised text, not a translation: `heard<TAB>written
+<TAB>heard` (both sides in one language) means "when speech recognition writes the first, write
+the second"; the second is also given to Whisper as a hotword (`Glossary.rewrite_heard`). The
+window's Correct… dialog writes such lines.
+
 Parsing never fails on a bad line: the line is skipped and reported (`Glossary.problems`, with
 its line number), and the rest works. Two entries giving one source two targets are reported
 as a conflict; the first one is used. Several glossaries merge into one (`Glossary.merge`).
@@ -31,7 +36,7 @@ from app.shared.languages import Direction, Language
 
 log = logging.getLogger(__name__)
 
-FLAGS = ("case", "off")
+FLAGS = ("case", "off", "heard")
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ebef]")
 
 
@@ -41,6 +46,7 @@ class GlossaryEntry:
     chinese: str
     case_sensitive: bool = False  # the `case` flag: English matched with its exact case
     enabled: bool = True  # False: the `off` flag
+    heard: bool = False  # the `heard` flag: `english` is what was recognised, `chinese` how to write it
     origin: str = ""  # the file it came from, for messages
     line: int = 0
 
@@ -48,7 +54,8 @@ class GlossaryEntry:
         return self.english if Language(language) is Language.EN else self.chinese
 
     def to_tsv(self) -> str:
-        flags = [name for name, on in (("case", self.case_sensitive), ("off", not self.enabled)) if on]
+        flags = [name for name, on in (("case", self.case_sensitive), ("off", not self.enabled), ("heard", self.heard))
+                 if on]
         return "\t".join([self.english, self.chinese] + ([",".join(flags)] if flags else []))
 
 
@@ -124,7 +131,7 @@ class Glossary:
                 continue
             flags = {f.strip().lower() for f in columns[2].split(",") if f.strip()} if len(columns) == 3 else set()
             glossary.entries.append(GlossaryEntry(columns[0], columns[1], "case" in flags, "off" not in flags,
-                                                  origin, number))
+                                                  "heard" in flags, origin, number))
         glossary.problems += glossary.conflicts()
         return glossary
 
@@ -188,10 +195,26 @@ class Glossary:
         return problems
 
     def active(self) -> list[GlossaryEntry]:
-        return [e for e in self.entries if e.enabled]
+        """The enabled translation entries (corrections of heard text are not translations)."""
+        return [e for e in self.entries if e.enabled and not e.heard]
+
+    def corrections(self) -> list[GlossaryEntry]:
+        """The enabled corrections of recognised text (`heard` lines)."""
+        return [e for e in self.entries if e.enabled and e.heard]
 
     def __bool__(self) -> bool:
-        return bool(self.active())
+        return bool(self.active() or self.corrections())
+
+    def with_correction(self, entry: GlossaryEntry, spoken: Language | str | None = None) -> Glossary:
+        """This glossary with `entry` added last; the earlier entries it overrides are dropped so
+        that it is used: a correction of the same heard text, or (a translation entry, whose
+        `spoken` language says which side is heard) a translation of the same spoken term."""
+        if entry.heard:
+            kept = [e for e in self.entries if not (e.heard and _heard_key(e) == _heard_key(entry))]
+        else:
+            key_of = _english_key if Language(spoken or Language.EN) is Language.EN else _chinese_key
+            kept = [e for e in self.entries if e.heard or key_of(e) != key_of(entry)]
+        return Glossary(kept + [entry], [])
 
     # -- using it ------------------------------------------------------------------------------
     def terms(self, language: Language | str) -> list[str]:
@@ -199,7 +222,25 @@ class Glossary:
         seen = {}
         for entry in self.active():
             seen.setdefault(entry.side(language), None)
+        for entry in self.corrections():
+            if _language_of(entry.chinese) is Language(language):
+                seen.setdefault(entry.chinese, None)
         return list(seen)
+
+    def rewrite_heard(self, text: str) -> str:
+        """Recognised `text` with the corrections applied: each heard form (English as whole
+        words, case-insensitive unless `case`; Chinese as written or in Simplified) written as
+        the correction says."""
+        for entry in self.corrections():
+            language = _language_of(entry.english)
+            spots, covered_to = [], -1
+            for start, end in _occurrences(entry, text, language):
+                if start >= covered_to:  # two forms of one term may overlap: the first wins
+                    spots.append((start, end))
+                    covered_to = end
+            for start, end in reversed(spots):
+                text = text[:start] + entry.chinese + text[end:]
+        return text
 
     def matches(self, text: str, direction: Direction | str) -> list[GlossaryMatch]:
         """The entries whose source side occurs in `text`, in order of appearance; where terms
@@ -231,6 +272,14 @@ class Glossary:
         return Glossary(entries, list(self.problems))
 
 
+def _language_of(text: str) -> Language:
+    return Language.ZH if HAN.search(text) else Language.EN
+
+
+def _heard_key(entry: GlossaryEntry) -> str:
+    return _english_key(entry) if _language_of(entry.english) is Language.EN else _to_simplified()(_chinese_key(entry))
+
+
 def _same_term(a: str, b: str) -> bool:
     """Two targets that differ only in spacing or case are the same term."""
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold() or "".join(a.split()) == "".join(b.split())
@@ -244,10 +293,20 @@ def _line_problem(columns: list[str]) -> Text | None:
     english, chinese = columns[0], columns[1]
     if not english or not chinese:
         return Text(QT_TRANSLATE_NOOP("Errors", "the English or the Chinese term is empty"))
+    flags = {f.strip().lower() for f in columns[2].split(",")} if len(columns) == 3 else set()
+    if "heard" in flags:  # a correction of recognised text: heard<TAB>written, in one language
+        if _language_of(english) is not _language_of(chinese):
+            return Text(QT_TRANSLATE_NOOP("Errors", "a heard correction writes one language as the same language: "
+                                                    "heard<TAB>written<TAB>heard"))
+        return _flag_problem(columns)
     if HAN.search(english) and not HAN.search(chinese):
         return Text(QT_TRANSLATE_NOOP("Errors", "the first column holds Chinese: write english<TAB>chinese"))
     if HAN.search(english):
         return Text(QT_TRANSLATE_NOOP("Errors", "the English term {term} contains Chinese characters"), {"term": repr(english)})
+    return _flag_problem(columns)
+
+
+def _flag_problem(columns: list[str]) -> Text | None:
     if len(columns) == 3:
         unknown = [f for f in (f.strip().lower() for f in columns[2].split(",")) if f and f not in FLAGS]
         if unknown:
@@ -257,6 +316,8 @@ def _line_problem(columns: list[str]) -> Text | None:
 
 
 def _occurrences(entry: GlossaryEntry, text: str, language: Language) -> list[tuple[int, int]]:
+    if entry.heard and language is Language.ZH:  # a Chinese heard form is in the first column
+        entry = replace(entry, chinese=entry.english)
     if language is Language.EN:
         words = [re.escape(w) for w in entry.english.split()]
         if not words:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.captions import CaptionServer
+from app.pipeline.caption_downloads import caption_writers
 from app.shared.errors import LiveTranslatorError
 from app.ui.i18n import QT_TRANSLATE_NOOP, error_texts, translate
 
@@ -70,7 +71,9 @@ class CaptionsPanel(QDialog):
         self.copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.server.url if self.server else ""))
         self.qr = QLabel()
         self.qr.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.note = QLabel(translate("CaptionsPanel", "Page options: ?show=translation|source|both &lines=N &size=48 &font=… &bg=transparent"))
+        self.note = QLabel(translate("CaptionsPanel", "Page options: ?show=translation|source|both &lines=N "
+                                                      "&size=48 &font=… &bg=transparent &script=simplified|traditional|hongkong. "
+                                                      "Each listener can also choose on the page (⚙)."))
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: palette(mid)")
 
@@ -112,7 +115,7 @@ class CaptionsPanel(QDialog):
             self._show_state()
             return
         if on:
-            server = CaptionServer(self.who.currentData(), self.port.value())
+            server = CaptionServer(self.who.currentData(), self.port.value(), writers=caption_writers())
             try:
                 server.start()  # binding is quick: the serving itself runs on the server's thread
             except LiveTranslatorError as error:

@@ -1,6 +1,6 @@
 """The glossary editor: the user's terms (English <-> Chinese) in a table, stored as a TSV file
 in the settings folder. Add, edit, remove, import and export a TSV file, switch each entry on
-or off. The window's pipeline uses the saved glossary from the next start on."""
+or off. A running session uses the saved glossary from its next utterance on (Pipeline.apply_glossary)."""
 
 from __future__ import annotations
 
@@ -55,6 +55,7 @@ class GlossaryEditor(QDialog):
     def __init__(self, path: Path | None = None, parent=None):
         super().__init__(parent)
         self.path = Path(path) if path is not None else user_glossary_path()
+        self.heard: list[GlossaryEntry] = []  # corrections of heard text (Correct…): not in the table, kept as they are
         self.setWindowTitle(translate("GlossaryEditor", "Glossary"))
         self.resize(640, 440)
         self.table = QTableWidget(0, len(COLUMNS))
@@ -105,8 +106,10 @@ class GlossaryEditor(QDialog):
     # -- table <-> glossary -------------------------------------------------------------------
     def set_glossary(self, glossary: Glossary) -> None:
         self.table.setRowCount(0)
+        self.heard = [e for e in glossary.entries if e.heard]
         for entry in glossary.entries:
-            self.add_entry(entry)
+            if not entry.heard:
+                self.add_entry(entry)
         self.show_problems(glossary.problems)
 
     def add_entry(self, entry: GlossaryEntry | None = None) -> int:
@@ -138,6 +141,7 @@ class GlossaryEditor(QDialog):
             if self.table.item(row, ON).checkState() != Qt.CheckState.Checked:
                 flags.append("off")
             lines.append("\t".join([english, chinese] + ([",".join(flags)] if flags else [])))
+        lines += [entry.to_tsv() for entry in self.heard]
         return Glossary.parse("\n".join(lines), "row")
 
     def show_problems(self, problems) -> None:
@@ -155,7 +159,10 @@ class GlossaryEditor(QDialog):
             self.show_problems([error_line(error)])
             return 0
         for entry in imported.entries:
-            self.add_entry(entry)
+            if entry.heard:
+                self.heard.append(entry)
+            else:
+                self.add_entry(entry)
         self.show_problems(imported.problems + self.glossary().conflicts())
         return len(imported.entries)
 

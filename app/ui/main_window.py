@@ -20,6 +20,8 @@ from app.pipeline.session import Session
 from app.pipeline.subtitles import export
 from app.shared import events as ev
 from app.shared import paths
+from app.shared.errors import LiveTranslatorError
+from app.shared.glossary import Glossary
 from app.shared.languages import Direction, Language
 from app.tts import SpeechOutput
 from app.ui import model_state
@@ -27,6 +29,7 @@ from app.ui.alerts import AlertBanner
 from app.ui.bridge import EventBridge
 from app.ui.captions_panel import CaptionsPanel
 from app.ui.controls import Controls
+from app.ui.correction_dialog import Correction, CorrectionDialog, CorrectionKind
 from app.ui.diagnostics import DiagnosticsPanel
 from app.ui.i18n import LANGUAGES, NATIVE_NAMES, QT_TRANSLATE_NOOP, choose_language, error_texts, install_translators, translate
 from app.ui.models_panel import ModelsBar
@@ -98,6 +101,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._apply_settings()
         self.controls.start_stop.connect(self.toggle)
+        self.transcript.correction_requested.connect(self.open_correction)
         self.controls.direction_changed.connect(self.set_direction)
         self.controls.tts_toggled.connect(self.set_tts)
         self.controls.voice_changed.connect(self.set_voice)
@@ -124,6 +128,7 @@ class MainWindow(QMainWindow):
         self._action(session, translate("MainWindow", "&Start / stop"), self.toggle, "Ctrl+Return")
         self._action(session, translate("MainWindow", "Swap &direction"), self.swap_direction, "Ctrl+D")
         self._action(session, translate("MainWindow", "&Clear panels"), self.clear, "Ctrl+L")
+        self._action(session, translate("MainWindow", "Co&rrect the selected words…"), self.correct_selection, "Ctrl+E")
         view = self.menuBar().addMenu(translate("MainWindow", "&View"))
         self.show_diagnostics = self._action(view, translate("MainWindow", "&Diagnostics panel"), self.toggle_diagnostics, "Ctrl+I")
         self.show_diagnostics.setCheckable(True)
@@ -434,6 +439,8 @@ class MainWindow(QMainWindow):
                                                  event.low_confidence, event.alternatives, event.stable)
                 if not event.provisional and event.latency_ms is not None:
                     self._show_latency(event.latency_ms)
+            elif isinstance(event, ev.CaptionCorrected):
+                self.transcript.show_corrected((session, event.utterance_id), event.source, event.text)
             elif isinstance(event, ev.SentenceSummary):
                 self.diagnostics.add_sentence(event.utterance_id, event.provisional, event.summary)
             elif isinstance(event, ev.Level):
@@ -504,6 +511,53 @@ class MainWindow(QMainWindow):
             return
         self.statusBar().showMessage(translate("MainWindow", "Saved {path}").format(path=path), 5000)
 
+    # --- corrections ------------------------------------------------------------------------
+    def correct_selection(self) -> None:
+        """Session ▸ Correct the selected words (Ctrl+E): the words selected in either panel."""
+        selected = self.transcript.selection()
+        if selected is None:
+            self.alert.show_message(translate("MainWindow", "Select the words to correct first."),
+                                    translate("MainWindow", "Select them in the speech or the translation panel, "
+                                                            "then choose Correct…"), "info")
+            return
+        self.open_correction(*selected)
+
+    def open_correction(self, key, column: str, selected: str) -> CorrectionDialog:
+        self.correction_dialog = dialog = CorrectionDialog(column, selected, self)
+        dialog.accepted.connect(lambda: self.apply_correction(key, dialog.correction()))
+        dialog.open()
+        return dialog
+
+    def apply_correction(self, key, correction: Correction) -> bool:
+        """Save the correction in the user's glossary, use it from the running session's next
+        utterance on, and send the corrected caption to the panels, the overlay and every caption page."""
+        from app.ui.glossary_editor import user_glossary_path
+
+        path = user_glossary_path()
+        try:
+            glossary = Glossary.load(path) if path.is_file() else Glossary()
+            glossary = correction.added_to(glossary)
+            glossary.save(path)
+        except (LiveTranslatorError, OSError) as error:  # an unreadable file is not overwritten
+            self.alert.show_error(error)
+            return False
+        if self.pipeline is not None:
+            self.pipeline.apply_glossary(glossary)
+        row = self.transcript.rows.get(key)
+        if row is None:
+            return True
+        session, utterance_id = key
+        heard = correction.kind is CorrectionKind.HEARD
+        event = ev.CaptionCorrected(utterance_id=utterance_id, speaker=ev.Speaker(row.speaker) if row.speaker else None,
+                                    source=correction.fix(row.source_text) if heard else row.source_text,
+                                    text=row.translation if heard else correction.fix(row.translation))
+        if self.pipeline is not None and session == self.session:
+            self.pipeline.publish_correction(event)  # to every observer, through the session's bridge
+        else:
+            self.on_events([event], session)  # the session has ended: the window and its outputs
+        self.statusBar().showMessage(translate("MainWindow", "Corrected; saved in the glossary."), 5000)
+        return True
+
     # --- models -----------------------------------------------------------------------------
     def open_model_dialog(self, direction: str) -> None:
         from app.ui.model_dialog import ModelDialog
@@ -517,8 +571,13 @@ class MainWindow(QMainWindow):
     def open_glossary_editor(self) -> None:
         from app.ui.glossary_editor import GlossaryEditor
 
-        self.glossary_editor = GlossaryEditor(parent=self)  # used from the next start on
+        self.glossary_editor = GlossaryEditor(parent=self)
+        self.glossary_editor.saved.connect(self._glossary_saved)
         self.glossary_editor.show()
+
+    def _glossary_saved(self, glossary: Glossary) -> None:
+        if self.pipeline is not None:  # the running session: from its next utterance on
+            self.pipeline.apply_glossary(glossary)
 
     def use_model(self, direction: str, path: str) -> None:
         self.settings.set_nmt_dir(direction, path)

@@ -80,6 +80,7 @@ class _Line:
     stable: int = 0
     spans: tuple = ()
     alternatives: tuple = ()
+    corrected: bool = False  # the user corrected it (Correct…): marked with a check
 
 
 class SubtitleOverlay(QWidget):
@@ -162,6 +163,8 @@ class SubtitleOverlay(QWidget):
                 parts.append(settled + rest)
             else:
                 parts.append(marked_html(text, line.spans, f"color:{solid};", line.alternatives))
+            if line.corrected:
+                parts.append(f' <span style="color:{light}; font-size:small;">✓</span>')
             blocks.append("".join(parts))
             tip = unsure_tooltip(text, line.spans, line.alternatives)
             if tip:
@@ -189,6 +192,14 @@ class SubtitleOverlay(QWidget):
                 line.stable = len(event.text) if event.stable is None else event.stable
                 line.spans, line.alternatives = tuple(event.low_confidence), tuple(event.alternatives)
                 line.source = line.source or event.source
+                changed = True
+            elif isinstance(event, ev.CaptionCorrected):
+                if (self._session, event.utterance_id) not in self.lines:
+                    continue  # no longer shown: nothing to correct here
+                line = self._line(event.utterance_id)
+                line.source, line.translation = event.source, event.text or line.translation
+                line.provisional, line.spans, line.alternatives, line.corrected = False, (), (), True
+                line.stable = len(line.translation)
                 changed = True
             elif isinstance(event, (ev.SourcePartial, ev.SourceFinal)) and self.settings.show_source:
                 self._line(event.utterance_id).source = event.text

@@ -7,6 +7,10 @@ translation is set exactly once and never touched again, so it cannot flicker.
 
 In a conversation the rows alternate between speakers as they talk; each row starts with who
 spoke ("Me" / "Them", in its own colour) in both panels.
+
+Select words in either panel and choose Correct… (the context menu, or Session ▸ Correct the
+selected words): the window asks how to write them from now on (app/ui/correction_dialog.py);
+the corrected row is shown again with a check.
 """
 
 from __future__ import annotations
@@ -14,9 +18,19 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QGuiApplication
-from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.shared.languages import Direction
 from app.ui.confidence import MarkedLabel, clip_spans, marked_html, unsure_tooltip
@@ -25,6 +39,7 @@ from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 PROVISIONAL_STYLE = "color:#8a8a8a; font-style:italic;"
 SETTLED_STYLE = "color:#5f6b73;"  # provisional, but settled: it stays as it is until the final
 ERROR_STYLE = "color:#c62828;"
+CORRECTED_STYLE = "color:#2e7d32; font-size:small;"  # the check after a corrected row's text
 SPEAKER_STYLES = {"me": "color:#1565c0; font-weight:bold;", "them": "color:#2e7d32; font-weight:bold;"}
 SPEAKER_NAMES = {"me": QT_TRANSLATE_NOOP("TranscriptView", "Me"), "them": QT_TRANSLATE_NOOP("TranscriptView", "Them")}  # translated where shown
 TEXT_POINT_SIZE = 17
@@ -99,11 +114,14 @@ class UtteranceRow:
     source_final: bool = False
     target_final: bool = False
     speaker: str = ""  # "me" / "them" in a conversation
+    corrected: bool = False  # the user corrected it (Correct…)
     renders: dict = field(default_factory=lambda: {"target_after_final": 0})
 
 
 class TranscriptView(QWidget):
     """Source and target panels with copy and clear; autoscrolls while the view is at the end."""
+
+    correction_requested = Signal(object, str, str)  # row key, "source" / "target", the selected words
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -198,7 +216,10 @@ class TranscriptView(QWidget):
         label.setFont(reading_font(self.point_size))
         label.setWordWrap(True)
         label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                      | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        label.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)  # Copy and Correct…
+        label.customContextMenuRequested.connect(lambda pos, label=label: self._context_menu(label, pos))
         label.setStyleSheet(self._label_style())
         return label
 
@@ -274,6 +295,40 @@ class TranscriptView(QWidget):
         else:
             row.target_final = True
             self._set_marked(row, row.target, text, low_confidence, alternatives, translate("Confidence", "the translator"))
+
+    def show_corrected(self, key, source: str, translation: str) -> None:
+        """The user's correction of a row: its texts replaced, marked as corrected."""
+        row = self.row(key)
+        row.source_final = row.target_final = row.corrected = True
+        row.source_text, row.translation = source, translation or row.translation
+        tip = translate("TranscriptView", "Corrected: the glossary now says how to write this")
+        for label, text in ((row.source, row.source_text), (row.target, row.translation)):
+            label.setTextFormat(Qt.TextFormat.RichText)
+            label.setText(f'{self._who(row)}{html.escape(text)} <span style="{CORRECTED_STYLE}">✓</span>')
+            label.setToolTip(tip)
+
+    def selection(self) -> tuple[object, str, str] | None:
+        """(row key, "source" or "target", the selected words) of the panel text selected, if any."""
+        for row in self.rows.values():
+            for column, label in (("source", row.source), ("target", row.target)):
+                if label.hasSelectedText() and label.selectedText().strip():
+                    return row.key, column, label.selectedText().strip()
+        return None
+
+    def _context_menu(self, label: QLabel, pos) -> None:
+        menu = QMenu(label)
+        copy = menu.addAction(translate("TranscriptView", "Copy"))
+        copy.setEnabled(label.hasSelectedText())
+        copy.triggered.connect(lambda: QGuiApplication.clipboard().setText(label.selectedText()))
+        correct = menu.addAction(translate("TranscriptView", "Correct…"))
+        correct.setEnabled(label.hasSelectedText() and bool(label.selectedText().strip()))
+        correct.triggered.connect(self._request_correction)
+        menu.popup(label.mapToGlobal(pos))
+
+    def _request_correction(self) -> None:
+        selected = self.selection()
+        if selected is not None:
+            self.correction_requested.emit(*selected)
 
     def show_error(self, key, message: str) -> None:
         row = self.row(key)

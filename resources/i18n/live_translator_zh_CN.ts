@@ -54,8 +54,8 @@
         <translation>复制网址</translation>
     </message>
     <message>
-        <source>Page options: ?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent</source>
-        <translation>页面参数：?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent</translation>
+        <source>Page options: ?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent &amp;script=simplified|traditional|hongkong. Each listener can also choose on the page (⚙).</source>
+        <translation>页面参数：?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent &amp;script=simplified|traditional|hongkong。每位听众也可以在页面上（⚙）自行选择。</translation>
     </message>
     <message>
         <source>Who can open the page:</source>
@@ -162,6 +162,61 @@
     <message>
         <source>Stop</source>
         <translation>停止</translation>
+    </message>
+</context>
+<context>
+    <name>CorrectionDialog</name>
+    <message>
+        <source>Correct</source>
+        <translation>更正</translation>
+    </message>
+    <message>
+        <source>Speech recognition will write these words as you say, for the rest of this session and from now on (saved in the glossary).</source>
+        <translation>语音识别将按你写的方式书写这些词，本次会话余下部分及以后都是如此（保存在术语表中）。</translation>
+    </message>
+    <message>
+        <source>Always write:</source>
+        <translation>始终把：</translation>
+    </message>
+    <message>
+        <source>as:</source>
+        <translation>写成：</translation>
+    </message>
+    <message>
+        <source>The translation will use your words whenever the speaker says this term (saved in the glossary).</source>
+        <translation>每当说话人说出这个词，译文都会用你写的词（保存在术语表中）。</translation>
+    </message>
+    <message>
+        <source>Wrong in the translation:</source>
+        <translation>译文中有误的词：</translation>
+    </message>
+    <message>
+        <source>When the speaker says:</source>
+        <translation>当说话人说：</translation>
+    </message>
+    <message>
+        <source>always translate it as:</source>
+        <translation>始终译为：</translation>
+    </message>
+    <message>
+        <source>Written now</source>
+        <translation>现在的写法</translation>
+    </message>
+    <message>
+        <source>Write it as</source>
+        <translation>改写为</translation>
+    </message>
+    <message>
+        <source>Spoken term</source>
+        <translation>说出的词</translation>
+    </message>
+    <message>
+        <source>Fill in both sides: an empty word cannot be corrected.</source>
+        <translation>两边都要填写：空的词无法更正。</translation>
+    </message>
+    <message>
+        <source>Write the words differently from how they are written now.</source>
+        <translation>请写成与现在不同的写法。</translation>
     </message>
 </context>
 <context>
@@ -854,6 +909,10 @@
         <translation>英文或中文术语为空</translation>
     </message>
     <message>
+        <source>a heard correction writes one language as the same language: heard&lt;TAB&gt;written&lt;TAB&gt;heard</source>
+        <translation>听写更正须在同一种语言内：听到的&lt;TAB&gt;写法&lt;TAB&gt;heard</translation>
+    </message>
+    <message>
         <source>the first column holds Chinese: write english&lt;TAB&gt;chinese</source>
         <translation>第一列是中文：请写成 英文&lt;TAB&gt;中文</translation>
     </message>
@@ -1165,6 +1224,18 @@
         <source>Install a voice for it (espeak-ng has cmn-latn-pinyin for Mandarin).</source>
         <translation>请为它安装一个语音（espeak-ng 有用于普通话的 cmn-latn-pinyin）。</translation>
     </message>
+    <message>
+        <source>line {line} of {path}: {problem} (lines with a problem: {count})</source>
+        <translation>{path} 第 {line} 行：{problem}（有问题的行数：{count}）</translation>
+    </message>
+    <message>
+        <source>The glossary was changed but cannot be used: {reason}.</source>
+        <translation>术语表已更改，但无法使用：{reason}。</translation>
+    </message>
+    <message>
+        <source>The glossary in use stays as it was; fix the file and save it again (english&lt;TAB&gt;chinese per line).</source>
+        <translation>正在使用的术语表保持不变；请修正文件后再次保存（每行 english&lt;TAB&gt;chinese）。</translation>
+    </message>
 </context>
 <context>
     <name>GlossaryEditor</name>
@@ -1319,6 +1390,10 @@
         <translation>清空面板(&amp;C)</translation>
     </message>
     <message>
+        <source>Co&amp;rrect the selected words…</source>
+        <translation>更正所选词语(&amp;R)…</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1417,6 +1492,18 @@
     <message>
         <source>Saved {path}</source>
         <translation>已保存 {path}</translation>
+    </message>
+    <message>
+        <source>Select the words to correct first.</source>
+        <translation>请先选择要更正的词语。</translation>
+    </message>
+    <message>
+        <source>Select them in the speech or the translation panel, then choose Correct…</source>
+        <translation>在语音或译文面板中选中它们，然后选择“更正…”</translation>
+    </message>
+    <message>
+        <source>Corrected; saved in the glossary.</source>
+        <translation>已更正，并已保存到术语表。</translation>
     </message>
 </context>
 <context>
@@ -1802,6 +1889,14 @@
     <message>
         <source>Corrected by the final recognition; the live text read: {text}</source>
         <translation>已由最终识别更正；实时文字原为：{text}</translation>
+    </message>
+    <message>
+        <source>Corrected: the glossary now says how to write this</source>
+        <translation>已更正：术语表现在规定了这里的写法</translation>
+    </message>
+    <message>
+        <source>Correct…</source>
+        <translation>更正…</translation>
     </message>
 </context>
 <context>

@@ -54,8 +54,8 @@
         <translation>複製網址</translation>
     </message>
     <message>
-        <source>Page options: ?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent</source>
-        <translation>頁面參數：?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent</translation>
+        <source>Page options: ?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent &amp;script=simplified|traditional|hongkong. Each listener can also choose on the page (⚙).</source>
+        <translation>頁面參數：?show=translation|source|both &amp;lines=N &amp;size=48 &amp;font=… &amp;bg=transparent &amp;script=simplified|traditional|hongkong。每位聽眾也可以在頁面上（⚙）自行選擇。</translation>
     </message>
     <message>
         <source>Who can open the page:</source>
@@ -162,6 +162,61 @@
     <message>
         <source>Stop</source>
         <translation>停止</translation>
+    </message>
+</context>
+<context>
+    <name>CorrectionDialog</name>
+    <message>
+        <source>Correct</source>
+        <translation>更正</translation>
+    </message>
+    <message>
+        <source>Speech recognition will write these words as you say, for the rest of this session and from now on (saved in the glossary).</source>
+        <translation>語音辨識將按你寫的方式書寫這些詞，本次工作階段其餘部分及以後都是如此（儲存在詞彙表中）。</translation>
+    </message>
+    <message>
+        <source>Always write:</source>
+        <translation>一律把：</translation>
+    </message>
+    <message>
+        <source>as:</source>
+        <translation>寫成：</translation>
+    </message>
+    <message>
+        <source>The translation will use your words whenever the speaker says this term (saved in the glossary).</source>
+        <translation>每當說話者說出這個詞，譯文都會用你寫的詞（儲存在詞彙表中）。</translation>
+    </message>
+    <message>
+        <source>Wrong in the translation:</source>
+        <translation>譯文中有誤的詞：</translation>
+    </message>
+    <message>
+        <source>When the speaker says:</source>
+        <translation>當說話者說：</translation>
+    </message>
+    <message>
+        <source>always translate it as:</source>
+        <translation>一律譯為：</translation>
+    </message>
+    <message>
+        <source>Written now</source>
+        <translation>目前的寫法</translation>
+    </message>
+    <message>
+        <source>Write it as</source>
+        <translation>改寫為</translation>
+    </message>
+    <message>
+        <source>Spoken term</source>
+        <translation>說出的詞</translation>
+    </message>
+    <message>
+        <source>Fill in both sides: an empty word cannot be corrected.</source>
+        <translation>兩邊都要填寫：空白的詞無法更正。</translation>
+    </message>
+    <message>
+        <source>Write the words differently from how they are written now.</source>
+        <translation>請寫成與目前不同的寫法。</translation>
     </message>
 </context>
 <context>
@@ -854,6 +909,10 @@
         <translation>英文或中文詞彙為空</translation>
     </message>
     <message>
+        <source>a heard correction writes one language as the same language: heard&lt;TAB&gt;written&lt;TAB&gt;heard</source>
+        <translation>聽寫更正須在同一種語言內：聽到的&lt;TAB&gt;寫法&lt;TAB&gt;heard</translation>
+    </message>
+    <message>
         <source>the first column holds Chinese: write english&lt;TAB&gt;chinese</source>
         <translation>第一欄是中文：請寫成 英文&lt;TAB&gt;中文</translation>
     </message>
@@ -1165,6 +1224,18 @@
         <source>Install a voice for it (espeak-ng has cmn-latn-pinyin for Mandarin).</source>
         <translation>請為它安裝一個語音（espeak-ng 有用於國語的 cmn-latn-pinyin）。</translation>
     </message>
+    <message>
+        <source>line {line} of {path}: {problem} (lines with a problem: {count})</source>
+        <translation>{path} 第 {line} 行：{problem}（有問題的行數：{count}）</translation>
+    </message>
+    <message>
+        <source>The glossary was changed but cannot be used: {reason}.</source>
+        <translation>詞彙表已變更，但無法使用：{reason}。</translation>
+    </message>
+    <message>
+        <source>The glossary in use stays as it was; fix the file and save it again (english&lt;TAB&gt;chinese per line).</source>
+        <translation>正在使用的詞彙表維持不變；請修正檔案後再次儲存（每行 english&lt;TAB&gt;chinese）。</translation>
+    </message>
 </context>
 <context>
     <name>GlossaryEditor</name>
@@ -1319,6 +1390,10 @@
         <translation>清除面板(&amp;C)</translation>
     </message>
     <message>
+        <source>Co&amp;rrect the selected words…</source>
+        <translation>更正所選詞語(&amp;R)…</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>檢視(&amp;V)</translation>
     </message>
@@ -1417,6 +1492,18 @@
     <message>
         <source>Saved {path}</source>
         <translation>已儲存 {path}</translation>
+    </message>
+    <message>
+        <source>Select the words to correct first.</source>
+        <translation>請先選取要更正的詞語。</translation>
+    </message>
+    <message>
+        <source>Select them in the speech or the translation panel, then choose Correct…</source>
+        <translation>在語音或譯文面板中選取它們，然後選擇「更正…」</translation>
+    </message>
+    <message>
+        <source>Corrected; saved in the glossary.</source>
+        <translation>已更正，並已儲存到詞彙表。</translation>
     </message>
 </context>
 <context>
@@ -1802,6 +1889,14 @@
     <message>
         <source>Corrected by the final recognition; the live text read: {text}</source>
         <translation>已由最終辨識更正；即時文字原為：{text}</translation>
+    </message>
+    <message>
+        <source>Corrected: the glossary now says how to write this</source>
+        <translation>已更正：詞彙表現在規定了這裡的寫法</translation>
+    </message>
+    <message>
+        <source>Correct…</source>
+        <translation>更正…</translation>
     </message>
 </context>
 <context>

@@ -1,15 +1,14 @@
 """Fixtures for the caption server tests: servers on free ports, real pipeline events, and a
-real browser (Debian's Chromium driven by Playwright; nothing is downloaded)."""
+real browser page (the session's Debian Chromium driven by Playwright, `browser` in
+tests/conftest.py; nothing is downloaded)."""
 
 from __future__ import annotations
 
 import http.client
-import os
 import selectors
 import socket
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -28,8 +27,6 @@ from pipeline.conftest import (  # noqa: F401  (fixtures)
 from app.captions import CaptionServer
 from app.shared.events import SourceFinal, SourcePartial, Translation
 from app.shared.languages import Direction
-
-CHROMIUM = os.environ.get("LT_TEST_CHROMIUM", "/usr/bin/chromium")
 
 
 @pytest.fixture
@@ -73,17 +70,6 @@ def translation(uid: int, source: str, text: str, provisional: bool = False, **e
     for name, value in extra.items():  # fields a later Translation may carry (stable, speaker)
         object.__setattr__(event, name, value)
     return event
-
-
-@pytest.fixture(scope="session")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    assert Path(CHROMIUM).is_file(), f"Debian's Chromium is missing at {CHROMIUM}: ./setup.sh test installs it"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -13,10 +13,12 @@ TIMEOUT_MS = 10_000
 
 
 def captions(page) -> list[dict]:
-    """What the page shows, caption by caption, in page order."""
-    return page.eval_on_selector_all(".caption", """rows => rows.map(row => {
+    """What the page shows, caption by caption, in page order (captions past the last `lines`
+    keep their place, invisible, while the page follows the live end)."""
+    return page.eval_on_selector_all(".caption", """rows => rows.filter(row => row.checkVisibility(
+            {visibilityProperty: true})).map(row => {
         const line = kind => { const p = row.querySelector('.' + kind);
-            return p && !p.hidden ? p.textContent : null; };
+            return p && p.checkVisibility() ? p.textContent : null; };
         return {id: Number(row.dataset.id), source: line('source'), translation: line('translation'),
                 speaker: row.querySelector('.speaker').hidden ? null : row.querySelector('.speaker').textContent};
     })""")
