@@ -14,7 +14,7 @@ import pytest
 import webvtt
 
 from app.pipeline.caption_downloads import caption_writers
-from app.pipeline.export import export, load
+from app.pipeline.subtitles import export, load
 from app.pipeline.transcript import Transcript
 from app.shared.events import CaptionCorrected, SourceFinal
 

@@ -11,8 +11,8 @@ import soundfile
 from app.audio import FileSource
 from app.pipeline import Pipeline, PipelineConfig
 from app.pipeline.conversation import Conversation, ConversationConfig
-from app.pipeline.export import export, load
 from app.pipeline.glossary_watch import GlossaryWatch
+from app.pipeline.subtitles import export, load
 from app.pipeline.transcript import Transcript
 from app.shared.events import CaptionCorrected, Error, SourceFinal, SourcePartial, Speaker, Translation
 from app.shared.glossary import Glossary
