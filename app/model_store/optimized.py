@@ -34,7 +34,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.shared.errors import QT_TRANSLATE_NOOP, Text
+from app.shared import files as careful
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
 from app.shared.languages import Direction, Language
 from app.shared.paths import cache_dir
 
@@ -44,6 +45,7 @@ log = logging.getLogger(__name__)
 # once; 3: the record lists each file's size and checksums).
 VERSION = 3
 RECORD = "optimized.json"
+RECORD_LIMIT = 1 << 20
 HEAD_BYTES = 1 << 20
 # Probe sentences per source language: decoded greedy and with 4 beams, forced to PROBE_TOKENS
 # tokens (EOS cannot end it early), by the original graphs and by the rewritten ones.
@@ -114,8 +116,8 @@ def prepare(folder: Path | str, direction: Direction | str, prefer_quantized: bo
     say = progress or (lambda message: None)
     try:
         graphs = graphs_to_load(folder, prefer_quantized)
-        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        config = careful.read_json(folder / "config.json")
+    except (OSError, ValueError, LiveTranslatorError):  # loading the folder names it
         return Preparation(reason="not a model folder the app can load")
     if not isinstance(config, dict):  # loading the folder names this problem to the user
         return Preparation(reason="config.json is not a JSON object")
@@ -315,8 +317,8 @@ def _encoder_file(folder: Path, prefer_quantized: bool) -> Path | None:
 def _read_record(entry: Path, graphs: dict[str, Path]) -> tuple[Preparation | None, str]:
     """The entry's decision when the entry is whole, else (None, what is wrong with it)."""
     try:
-        record = json.loads((entry / RECORD).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
+        record = careful.read_json(entry / RECORD, RECORD_LIMIT)
+    except (OSError, ValueError, LiveTranslatorError) as error:
         return None, f"its record cannot be read ({type(error).__name__})"
     if not isinstance(record, dict) or record.get("version") != VERSION:
         return None, "its record is from another version"
@@ -338,7 +340,7 @@ def check_entry(entry: Path) -> str:
     found, damage = _read_record(entry, {})
     if found is None:
         return damage
-    files = json.loads((entry / RECORD).read_text(encoding="utf-8"))["files"]
+    files = careful.read_json(entry / RECORD, RECORD_LIMIT)["files"]
     for name, want in files.items():
         if _sha256(entry / name) != want.get("sha256"):
             return f"{name} is not the file that was written (its checksum differs)"
@@ -353,8 +355,8 @@ def entries_for(folder: Path | str) -> list[Path]:
     found = []
     for entry in sorted(optimized_root().glob("*")):
         try:
-            sources = json.loads((entry / RECORD).read_text(encoding="utf-8")).get("sources", {})
-        except (OSError, ValueError, AttributeError):
+            sources = careful.read_json(entry / RECORD, RECORD_LIMIT).get("sources", {})
+        except (OSError, ValueError, AttributeError, LiveTranslatorError):
             continue
         if isinstance(sources, dict) and any(Path(str(s)).resolve().is_relative_to(root) for s in sources.values()):
             found.append(entry)
@@ -421,9 +423,9 @@ def _forget_older(entry: Path, graphs: dict[str, Path]) -> None:
         if other == entry or ".partial-" in other.name or not other.is_dir():
             continue
         try:
-            if json.loads((other / RECORD).read_text(encoding="utf-8")).get("sources") == sources:
+            if careful.read_json(other / RECORD, RECORD_LIMIT).get("sources") == sources:
                 shutil.rmtree(other, ignore_errors=True)
-        except (OSError, ValueError):
+        except (OSError, ValueError, LiveTranslatorError):
             continue
 
 

@@ -9,13 +9,13 @@ the decoder prefix is `[</s>, __tgt__]`. Tokenizers come from transformers (sent
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import threading
 import warnings
 from pathlib import Path
 
+from app.shared import files
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 MARIAN_ZH_TARGET_TOKENS = (">>cmn_Hans<<", ">>zho_Hans<<", ">>cmn<<", ">>zho<<", ">>zh<<")
@@ -214,8 +214,10 @@ class PromptCodec:
 
 def read_json(path: Path) -> dict:
     """A model folder's JSON file as a dict ({} when absent); anything else is named."""
+    if not files.is_present(path):
+        return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        data = files.read_json(path)  # a FIFO, a device, a huge or too deep file: named, not read
     except (OSError, ValueError) as error:
         raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{path} is not valid JSON ({reason})."),
                                   QT_TRANSLATE_NOOP("Errors", "Copy the file again from the original model."),
