@@ -193,7 +193,7 @@ class Glossary:
         return [e for e in self.entries if e.enabled]
 
     def __bool__(self) -> bool:
-        return bool(self.active())
+        return any(e.enabled for e in self.entries)
 
     # -- using it ------------------------------------------------------------------------------
     def terms(self, language: Language | str) -> list[str]:
@@ -215,12 +215,14 @@ class Glossary:
 
     def _matcher(self, language: Language) -> _TermMatcher:
         """The automaton for this glossary's active entries in `language` (rebuilt when the entries change)."""
-        key = (language, tuple(self.entries))  # compared by identity first: cheap, and no id is reused
+        # Entries are appended while a glossary is read and merged, never replaced in place
+        # (with_entry makes a new Glossary): the list and its length say whether they changed.
+        key = (language, len(self.entries))
         cached = self.__dict__.get("_matcher_cache")
-        if cached is None or cached[0] != key:
-            cached = (key, _TermMatcher(self.active(), language))
+        if cached is None or cached[0] != key or cached[1] is not self.entries:
+            cached = (key, self.entries, _TermMatcher(self.active(), language))
             self.__dict__["_matcher_cache"] = cached
-        return cached[1]
+        return cached[2]
 
     def with_entry(self, index: int, **changes) -> Glossary:
         entries = list(self.entries)
