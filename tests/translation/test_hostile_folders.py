@@ -53,3 +53,17 @@ def test_translate_names_a_config_json_it_cannot_read(tmp_path, case):
     doctor = subprocess.run([sys.executable, "-m", "app", "models", "doctor", str(folder)], cwd=REPO, env=env,
                             capture_output=True, text=True, timeout=60)
     assert doctor.returncode == 1 and said in doctor.stdout and "Traceback" not in doctor.stderr
+
+
+@pytest.mark.parametrize("name,make,said", [("vocab.json", fifo, "named pipe"), ("source.spm", dev_zero, "character device"),
+                                            ("tokenizer_config.json", sparse, "8.6 GB")])
+def test_translate_names_a_tokenizer_file_it_cannot_read(tmp_path, name, make, said):
+    folder = tmp_path / "model"
+    shutil.copytree(FIXTURES / "marian-en-zh" / "merged", folder)
+    (folder / name).unlink()
+    make(folder / name)
+    env = {**os.environ, "LIVE_TRANSLATOR_CACHE": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-m", "app", "translate", "--model", str(folder), "--direction", "en-zh",
+                           "Hello."], cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and name in done.stderr and said in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
