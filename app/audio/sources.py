@@ -18,8 +18,11 @@ from pathlib import Path
 import numpy as np
 
 from app.audio.buffer import BlockBuffer
+from app.shared import files as careful
 from app.shared.audio import SAMPLE_RATE, SourceKind
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
+
+MAX_RECORDING_BYTES = 1 << 40  # no limit in practice: it is read as it is played
 
 
 @dataclass(frozen=True)
@@ -254,9 +257,11 @@ class FileSource:
         if self.path.is_dir():
             raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{path} is a folder, not an audio file."),
                                       QT_TRANSLATE_NOOP("Errors", "Give the path of a WAV/FLAC/OGG/MP3 file inside it."), path=self.path)
-        if not self.path.is_file():
+        try:
+            careful.regular_file_size(self.path, MAX_RECORDING_BYTES)  # a FIFO or a device would block or never end
+        except FileNotFoundError:  # a dangling link too
             raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Audio file {path} does not exist."),
-                                      QT_TRANSLATE_NOOP("Errors", "Check the path."), path=self.path)
+                                      QT_TRANSLATE_NOOP("Errors", "Check the path."), path=self.path) from None
         self.stop()
         self._pending, self._pending_n, self._decoded, self._pos, self._eof = [], 0, 0, 0, False
         try:

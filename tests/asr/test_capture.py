@@ -217,3 +217,17 @@ def test_a_long_recording_is_read_in_blocks_without_holding_it(tmp_path):
         tracemalloc.stop()
     assert total == rate * 60 * minutes and source.duration == 60 * minutes
     assert peak < 8 << 20, f"peak {peak / 2**20:.1f} MB while reading {minutes} minutes"
+
+
+def test_a_fifo_or_device_given_as_a_recording_is_named(tmp_path):
+    import os
+
+    fifo = tmp_path / "talk.wav"
+    os.mkfifo(fifo)
+    with pytest.raises(LiveTranslatorError, match="not an ordinary file.*named pipe"):
+        FileSource(fifo).start()  # opening it would wait for a writer forever
+    with pytest.raises(LiveTranslatorError, match="character device"):
+        FileSource("/dev/zero").start()
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone.wav")
+    with pytest.raises(LiveTranslatorError, match="does not exist"):
+        FileSource(tmp_path / "dangling").start()
