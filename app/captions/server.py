@@ -21,6 +21,9 @@ page elsewhere cannot reach it through DNS rebinding). Any other address needs t
 access key (`secrets.token_urlsafe`), given as ?key=... (the page's own requests carry it on,
 and a cookie set with the page covers its assets): no key -> 401, a wrong one -> 403.
 Each page gets a bounded queue; a page that does not keep up is dropped (and logged).
+A malformed request (a header too long, bytes that are not HTTP) is logged as one line naming
+the peer and the kind of fault, never with a traceback or the request's bytes (they may hold a
+key); a connection that has not sent its headers within HEADER_TIMEOUT_S is closed.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from app.captions.state import CAPTION_EVENTS, Captions, in_script
 from app.shared import paths
@@ -59,6 +63,7 @@ QUEUE_SIZE = 256  # updates waiting for one page; a page this far behind is drop
 KEEPALIVE_S = 15.0  # a comment line this often: dead connections are found, proxies keep them open
 WRITE_TIMEOUT_S = 10.0  # a page whose socket takes no data for this long is dropped
 SEND_BUFFER_BYTES = 64 * 1024  # kernel buffer per page: bounds what a page that does not read costs
+HEADER_TIMEOUT_S = 5.0  # a connection that has not finished its request's headers by then is closed
 RETRY_MS = 1000  # EventSource reconnects this soon after the app comes back
 # A download format's writer: (captions as /transcript lists them, finals only; bilingual) -> text.
 SubtitleWriter = Callable[[list[dict], bool], str]
@@ -283,7 +288,10 @@ class CaptionServer:
         self._stopping = asyncio.Event()
         app = web.Application()
         app.router.add_route("*", "/{tail:.*}", self._handle)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        # aiohttp's idle timer runs from the connection's start until a whole request has
+        # arrived (and between requests): it is the header timeout.
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0,
+                               keepalive_timeout=HEADER_TIMEOUT_S, logger=_RequestFaults())
         await runner.setup()
         try:
             site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
@@ -421,6 +429,27 @@ class CaptionServer:
 
 def _sse(update: dict) -> bytes:
     return f"data: {json.dumps(update, ensure_ascii=False)}\n\n".encode()
+
+
+class _RequestFaults:
+    """The logger aiohttp's request handler writes to (instead of aiohttp.server): one line per
+    malformed request, its peer and the fault's kind only. A fault in our own handler is a bug:
+    its traceback goes to the debug log."""
+
+    def exception(self, message: str, *args, exc_info: BaseException | None = None, **kwargs) -> None:
+        peer = args[0] if args else "?"
+        if isinstance(exc_info, HttpProcessingError):
+            log.warning("captions: refused a malformed request from %s (%s, HTTP %s)", peer,
+                        type(exc_info).__name__, exc_info.code)
+        else:
+            log.warning("captions: a request from %s failed (%s)", peer, type(exc_info).__name__)
+            log.debug("captions: the request's failure", exc_info=exc_info)
+
+    def warning(self, message: str, *args, **kwargs) -> None:
+        log.warning("captions: %s", message % args if args else message)
+
+    def debug(self, message: str, *args, **kwargs) -> None:
+        pass  # aiohttp's notes on clients that went away
 
 
 def _plain(status: int, text: str, headers: dict | None = None) -> web.Response:

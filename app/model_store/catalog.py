@@ -8,10 +8,10 @@ a layout the engine reads. Installed models live in `app.shared.paths.user_model
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.shared import files
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.paths import bundled_models_dir, user_models_dir
 
@@ -178,14 +178,18 @@ class InstalledModel:
 def folder_directions(folder: Path) -> tuple[str, ...]:
     """Directions a model folder translates, from its config and tokenizer config."""
     try:
-        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        config = files.read_json(folder / "config.json")
+    except (OSError, ValueError, LiveTranslatorError):
+        return ()
+    if not isinstance(config, dict):
         return ()
     if config.get("model_type") == "m2m_100":
         return DIRECTIONS
     try:
-        tokenizer_config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        tokenizer_config = files.read_json(folder / "tokenizer_config.json")
+    except (OSError, ValueError, LiveTranslatorError):
+        tokenizer_config = {}
+    if not isinstance(tokenizer_config, dict):
         tokenizer_config = {}
     pair = f"{tokenizer_config.get('source_lang', '')}-{tokenizer_config.get('target_lang', '')}"
     if pair in DIRECTIONS:

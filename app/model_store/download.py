@@ -6,17 +6,24 @@ needs from that repo. huggingface_hub does the transfer: it keeps a partial file
 `dest/.cache/huggingface/` and resumes it on the next call, and moves each file into place only
 once complete. `progress(done_bytes, total_bytes)` is called as bytes arrive; if it raises, the
 download stops there (the partial file stays, to be resumed).
+
+Each file is checked once it has arrived, before the folder is called a model: a `.onnx` must
+parse as an ONNX graph, a `.json` as JSON, a `.spm`/`.model` as a SentencePiece model (a server
+that answers with an HTML page of the announced size is caught here). A file that fails is
+removed, so that running the command again fetches it again.
 """
 
 from __future__ import annotations
 
 import contextlib
 import sys
+import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
 from app.model_store import catalog
+from app.shared import files
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 Progress = Callable[[int, int], None]
@@ -65,16 +72,74 @@ def download(key_or_repo: str, dest: str | Path | None = None, progress: Progres
     wanted = [f for f in files if sizes[f] is not None]
     total = sum(sizes[f] for f in wanted)
     done = 0
-    dest.mkdir(parents=True, exist_ok=True)
+    _make_dest(dest)
     import huggingface_hub.utils.tqdm  # noqa: F401  (loaded, for _bytes_reported)
 
     for hub_file in wanted:
         with _bytes_reported(lambda n, base=done: progress and progress(base + n, total)):
-            _fetch(hub_file, dest, endpoint, revisions[hub_file])
+            fetched = _fetch(hub_file, dest, endpoint, revisions[hub_file])
+        _check_content(fetched, hub_file, endpoint)
         done += sizes[hub_file]
         if progress:
             progress(done, total)
     return dest
+
+
+def _make_dest(dest: Path) -> None:
+    """The destination folder, made if needed; a file in its place or a folder that cannot be
+    written is said in words, before anything is downloaded."""
+    if dest.exists() and not dest.is_dir():
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{dest} is a file, not a folder to download the model into."),
+                                  QT_TRANSLATE_NOOP("Errors", "Give --dest a folder (it is made if it does not exist)."),
+                                  dest=dest)
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=dest):
+            pass
+    except OSError as error:
+        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Cannot download into {dest}: {reason}."),
+                                  QT_TRANSLATE_NOOP("Errors", "Give --dest a folder you may write to (it is made if it does not exist)."),
+                                  dest=dest, reason=error.strerror or error) from None
+
+
+def _check_content(path: Path, hub_file: catalog.HubFile, endpoint: str | None) -> None:
+    """Raise (and remove the file) when `path` is not what its name says it is."""
+    problem = content_problem(path)
+    if not problem:
+        return
+    with open(path, "rb") as f:
+        start = f.read(40).decode("utf-8", "replace")
+    path.unlink(missing_ok=True)
+    raise LiveTranslatorError(
+        QT_TRANSLATE_NOOP("Errors", "{where} sent {repo}/{file}, but it is not {kind} ({problem}; it starts with {start})."),
+        QT_TRANSLATE_NOOP("Errors", "The file was removed. If you use a mirror (--endpoint), check that it serves the model "
+                                    "files themselves (not a web page); then run the same command again."),
+        where=endpoint or "https://huggingface.co", repo=hub_file.repo, file=hub_file.path,
+        kind=_KINDS.get(path.suffix, path.suffix), problem=problem, start=repr(start))
+
+
+_KINDS = {".onnx": "an ONNX graph", ".json": "JSON", ".spm": "a SentencePiece model", ".model": "a SentencePiece model"}
+
+
+def content_problem(path: Path) -> str:
+    """'' when a downloaded file parses as what its suffix says (.onnx, .json, .spm, .model;
+    other files are not checked), else what is wrong."""
+    try:
+        if path.suffix == ".onnx":
+            import onnx
+
+            onnx.load(str(path), load_external_data=False)  # the graph; external weights are data
+        elif path.suffix == ".json":
+            files.read_json(path)
+        elif path.suffix in (".spm", ".model"):
+            import sentencepiece
+
+            sentencepiece.SentencePieceProcessor(model_file=str(path))
+    except (LiveTranslatorError, ValueError) as error:
+        return str(error).splitlines()[0][:200] if str(error) else type(error).__name__
+    except Exception as error:  # protobuf's DecodeError, sentencepiece's RuntimeError, OSError...
+        return f"{type(error).__name__}: {str(error).splitlines()[0][:200] if str(error) else 'cannot be parsed'}"
+    return ""
 
 
 def _check_pinned_size(hub_file: catalog.HubFile, size: int | None, endpoint: str | None) -> None:

@@ -11,6 +11,13 @@ are used and the reason is logged and kept. The user's folder is only read.
 The key is a hash of each source graph's name, size, modification time and first and last MiB,
 with the rewrite's version: a changed graph gets a new entry (and the old one is removed), an
 unchanged one is found again without reading more than that.
+
+The cache heals itself. An entry is made under a temporary name and renamed into place whole;
+its record names every file it holds with its size, a SHA-256 and a hash of blocks sampled
+across the file. Each load checks the sizes and the samples (a few MiB read, whatever the
+model's size); an entry that fails (overwritten, cut short, a name outside the entry) is
+removed and made again. `models doctor` checks the full checksums. One first load of a folder
+runs at a time across processes (a lock file per entry); the others wait and reuse it.
 """
 
 from __future__ import annotations
@@ -20,20 +27,25 @@ import json
 import logging
 import os
 import shutil
+import stat as stat_mode
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.shared.errors import QT_TRANSLATE_NOOP, Text
+from app.shared import files as careful
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
 from app.shared.languages import Direction, Language
 from app.shared.paths import cache_dir
 
 log = logging.getLogger(__name__)
 
-VERSION = 2  # of the rewrites and of the record: a change re-optimises every model (2: tied embedding stored once)
+# Of the rewrites and of the record: a change re-optimises every model (2: tied embedding stored
+# once; 3: the record lists each file's size and checksums).
+VERSION = 3
 RECORD = "optimized.json"
+RECORD_LIMIT = 1 << 20
 HEAD_BYTES = 1 << 20
 # Probe sentences per source language: decoded greedy and with 4 beams, forced to PROBE_TOKENS
 # tokens (EOS cannot end it early), by the original graphs and by the rewritten ones.
@@ -42,6 +54,8 @@ PROBES = {
     Language.ZH: ("请问最近的火车站在哪里？", "大家早上好。"),
 }
 PROBE_TOKENS = 16
+SAMPLE_BLOCKS, SAMPLE_BYTES = 64, 64 << 10  # the per-load check: 64 blocks of 64 KiB spread over each file
+LOCK_WAIT_S = 600.0  # another process's first load of the same folder (minutes for a large model)
 _locks: dict[str, threading.Lock] = {}
 _locks_guard = threading.Lock()
 
@@ -102,8 +116,8 @@ def prepare(folder: Path | str, direction: Direction | str, prefer_quantized: bo
     say = progress or (lambda message: None)
     try:
         graphs = graphs_to_load(folder, prefer_quantized)
-        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        config = careful.read_json(folder / "config.json")
+    except (OSError, ValueError, LiveTranslatorError):  # loading the folder names it
         return Preparation(reason="not a model folder the app can load")
     if not isinstance(config, dict):  # loading the folder names this problem to the user
         return Preparation(reason="config.json is not a JSON object")
@@ -115,30 +129,54 @@ def prepare(folder: Path | str, direction: Direction | str, prefer_quantized: bo
     key = source_key({**graphs, **({"encoder_model": encoder} if encoder else {})})
     entry = optimized_root() / key
     with _lock(key):
-        found = _read_record(entry, graphs)
+        try:
+            held = _process_lock(entry)
+        except OSError as error:  # the cache cannot be written (or the lock not taken): run as it is
+            return Preparation(reason=f"optimisation failed ({type(error).__name__}: {error})")
+        try:
+            return _find_or_make(folder, config, direction, prefer_quantized, graphs, encoder, entry, say)
+        finally:
+            held.release()
+
+
+def _find_or_make(folder: Path, config: dict, direction: Direction | str, prefer_quantized: bool,
+                  graphs: dict[str, Path], encoder: Path | None, entry: Path, say: Progress) -> Preparation:
+    """prepare()'s work, with the entry's lock held."""
+    if entry.exists():
+        found, damage = _read_record(entry, graphs)
         if found is not None:
             if found.reason:
                 log.info("%s: using the folder's own graphs (%s; decided on first load)", folder, found.reason)
             return found
-        say(Text(QT_TRANSLATE_NOOP("Errors", "Optimising {name} for this computer (first load only)…"), {"name": folder.name}))
-        started = time.monotonic()
-        try:
-            result = _optimise(folder, config, Direction.parse(direction), prefer_quantized, graphs, encoder, entry, say)
-        except Exception as error:  # the cache cannot be written, a graph cannot be read...: run as it is
-            log.debug("optimising %s failed", folder, exc_info=True)
-            result = Preparation(reason=f"optimisation failed ({type(error).__name__}: {error})")
-        if result.reason and all(n.endswith("already optimised") for n in result.reason.split("; ")):
-            log.info("%s: %s", folder, result.reason)
-            say(Text(QT_TRANSLATE_NOOP("Errors", "{name}: already optimised."), {"name": folder.name}))
-        elif result.reason:
-            log.warning("%s: not optimised, using its own graphs: %s", folder, result.reason)
-            say(Text(QT_TRANSLATE_NOOP("Errors", "{name}: not optimised ({reason}); using it as it is."),
-                     {"name": folder.name, "reason": result.reason}))
-        else:
-            log.info("%s: optimised in %.1f s into %s", folder, time.monotonic() - started, entry)
-            say(Text(QT_TRANSLATE_NOOP("Errors", "{name}: optimised in {seconds} s."),
-                     {"name": folder.name, "seconds": f"{time.monotonic() - started:.0f}"}))
-        return result
+        log.warning("%s: the optimised copy in the cache is damaged (%s); it is made again", folder, damage)
+        say(Text(QT_TRANSLATE_NOOP("Errors", "{name}: the optimised copy in the cache is damaged; making it again…"),
+                 {"name": folder.name}))
+        shutil.rmtree(entry, ignore_errors=True)
+    return _make(folder, config, direction, prefer_quantized, graphs, encoder, entry, say)
+
+
+def _make(folder: Path, config: dict, direction: Direction | str, prefer_quantized: bool,
+          graphs: dict[str, Path], encoder: Path | None, entry: Path, say: Progress) -> Preparation:
+    """Optimise now (first load, or the cached copy was damaged) and say how it went."""
+    say(Text(QT_TRANSLATE_NOOP("Errors", "Optimising {name} for this computer (first load only)…"), {"name": folder.name}))
+    started = time.monotonic()
+    try:
+        result = _optimise(folder, config, Direction.parse(direction), prefer_quantized, graphs, encoder, entry, say)
+    except Exception as error:  # the cache cannot be written, a graph cannot be read...: run as it is
+        log.debug("optimising %s failed", folder, exc_info=True)
+        result = Preparation(reason=f"optimisation failed ({type(error).__name__}: {error})")
+    if result.reason and all(n.endswith("already optimised") for n in result.reason.split("; ")):
+        log.info("%s: %s", folder, result.reason)
+        say(Text(QT_TRANSLATE_NOOP("Errors", "{name}: already optimised."), {"name": folder.name}))
+    elif result.reason:
+        log.warning("%s: not optimised, using its own graphs: %s", folder, result.reason)
+        say(Text(QT_TRANSLATE_NOOP("Errors", "{name}: not optimised ({reason}); using it as it is."),
+                 {"name": folder.name, "reason": result.reason}))
+    else:
+        log.info("%s: optimised in %.1f s into %s", folder, time.monotonic() - started, entry)
+        say(Text(QT_TRANSLATE_NOOP("Errors", "{name}: optimised in {seconds} s."),
+                 {"name": folder.name, "seconds": f"{time.monotonic() - started:.0f}"}))
+    return result
 
 
 def load_translator(folder: Path | str, direction: Direction | str, prefer_quantized: bool = False,
@@ -251,19 +289,21 @@ def _probe(folder: Path, direction: Direction, prefer_quantized: bool, rewritten
 
 def _decided(entry: Path, graphs: dict[str, Path], rewritten: dict[str, Path], reason: str,
              work: Path | None = None) -> Preparation:
-    """Keep the decision (optimised graphs, or the reason not to) in the cache entry."""
-    record = {"version": VERSION, "sources": {stem: str(path) for stem, path in graphs.items()},
-              "graphs": {stem: path.name for stem, path in rewritten.items()}, "reason": reason}
+    """Keep the decision (optimised graphs, or the reason not to) in the cache entry: written
+    under a temporary name, then renamed into place whole (the caller holds the entry's lock)."""
     target = work or entry.with_name(f"{entry.name}.partial-{os.getpid()}-{threading.get_ident()}")
     target.mkdir(parents=True, exist_ok=True)
+    files = {p.name: _file_record(p) for p in sorted(target.iterdir()) if p.is_file()}
+    record = {"version": VERSION, "sources": {stem: str(path) for stem, path in graphs.items()},
+              "graphs": {stem: path.name for stem, path in rewritten.items()}, "files": files, "reason": reason}
     (target / RECORD).write_text(json.dumps(record, indent=1), encoding="utf-8")
     _forget_older(entry, graphs)
-    shutil.rmtree(entry, ignore_errors=True)
+    shutil.rmtree(entry, ignore_errors=True)  # a damaged entry (a whole one was found and returned)
     try:
         target.rename(entry)
-    except OSError:  # another process finished first: use its entry
+    except OSError:  # another process finished first (a cache without the lock): use its entry
         shutil.rmtree(target, ignore_errors=True)
-        return _read_record(entry, graphs) or Preparation(reason=reason or "the cache could not be written")
+        return _read_record(entry, graphs)[0] or Preparation(reason=reason or "the cache could not be written")
     return Preparation(graphs={stem: entry / name for stem, name in record["graphs"].items()}, reason=reason,
                        entry=entry)
 
@@ -274,27 +314,118 @@ def _encoder_file(folder: Path, prefer_quantized: bool) -> Path | None:
     return find_onnx_files(folder, prefer_quantized).get("encoder_model")
 
 
-def _read_record(entry: Path, graphs: dict[str, Path]) -> Preparation | None:
+def _read_record(entry: Path, graphs: dict[str, Path]) -> tuple[Preparation | None, str]:
+    """The entry's decision when the entry is whole, else (None, what is wrong with it)."""
     try:
-        record = json.loads((entry / RECORD).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    made = {stem: entry / name for stem, name in record.get("graphs", {}).items()}
-    if record.get("version") != VERSION or not all(p.is_file() for p in made.values()) or not (made or record.get("reason")):
-        return None
-    return Preparation(graphs=made, reason=record.get("reason", ""), reused=True, entry=entry)
+        record = careful.read_json(entry / RECORD, RECORD_LIMIT)
+    except (OSError, ValueError, LiveTranslatorError) as error:
+        return None, f"its record cannot be read ({type(error).__name__})"
+    if not isinstance(record, dict) or record.get("version") != VERSION:
+        return None, "its record is from another version"
+    names, files = record.get("graphs"), record.get("files")
+    if not isinstance(names, dict) or not isinstance(files, dict) or not (names or record.get("reason")):
+        return None, "its record is incomplete"
+    if not all(isinstance(n, str) and n in files for n in names.values()):
+        return None, "its record names a graph it does not list"
+    damage = next(filter(None, (_file_damage(entry, name, want) for name, want in files.items())), "")
+    if damage:
+        return None, damage
+    made = {stem: entry / name for stem, name in names.items()}
+    return Preparation(graphs=made, reason=str(record.get("reason", "")), reused=True, entry=entry), ""
+
+
+def check_entry(entry: Path) -> str:
+    """'' when every file of a cache entry has its recorded size and full SHA-256, else what is
+    wrong (`models doctor`: the whole files are read, unlike on each load)."""
+    found, damage = _read_record(entry, {})
+    if found is None:
+        return damage
+    files = careful.read_json(entry / RECORD, RECORD_LIMIT)["files"]
+    for name, want in files.items():
+        if _sha256(entry / name) != want.get("sha256"):
+            return f"{name} is not the file that was written (its checksum differs)"
+    return ""
+
+
+def entries_for(folder: Path | str) -> list[Path]:
+    """The cache entries made from the graphs of `folder`."""
+    from app.translation.folder import model_root
+
+    root = model_root(folder).resolve()
+    found = []
+    for entry in sorted(optimized_root().glob("*")):
+        try:
+            sources = careful.read_json(entry / RECORD, RECORD_LIMIT).get("sources", {})
+        except (OSError, ValueError, AttributeError, LiveTranslatorError):
+            continue
+        if isinstance(sources, dict) and any(Path(str(s)).resolve().is_relative_to(root) for s in sources.values()):
+            found.append(entry)
+    return found
+
+
+def discard(graphs: dict[str, Path]) -> None:
+    """Remove the cache entry these graphs came from (they failed to load): the next load makes it again."""
+    for path in graphs.values():
+        entry = path.parent
+        if entry.parent == optimized_root() and (entry / RECORD).is_file():
+            log.warning("removing the optimised copy %s: it does not load; the next load makes it again", entry)
+            shutil.rmtree(entry, ignore_errors=True)
+            return
+
+
+def _file_damage(entry: Path, name: object, want: object) -> str:
+    """'' when entry/name is a regular file inside the entry with the recorded size and samples."""
+    if not isinstance(name, str) or Path(name).name != name or name in ("", ".", "..") or not isinstance(want, dict):
+        return f"its record names {name!r}, which is not a file of the entry"
+    path = entry / name
+    try:
+        info = path.lstat()
+    except OSError:
+        return f"{name} is missing"
+    if not stat_mode.S_ISREG(info.st_mode):
+        return f"{name} is not a regular file"
+    if info.st_size != want.get("size"):
+        return f"{name} has {info.st_size} bytes, not the {want.get('size')} written"
+    if _sampled_sha256(path, info.st_size) != want.get("sampled"):
+        return f"{name} is not the file that was written"
+    return ""
+
+
+def _file_record(path: Path) -> dict:
+    size = path.stat().st_size
+    return {"size": size, "sha256": _sha256(path), "sampled": _sampled_sha256(path, size)}
+
+
+def _sha256(path: Path) -> str:
+    with path.open("rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def _sampled_sha256(path: Path, size: int) -> str:
+    """SHA-256 of SAMPLE_BLOCKS blocks spread evenly from the file's start to its end (the whole
+    file when it is small): an overwrite or a cut anywhere but in a few bytes changes it."""
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        if size <= SAMPLE_BLOCKS * SAMPLE_BYTES:
+            digest.update(f.read())
+            return digest.hexdigest()
+        step = (size - SAMPLE_BYTES) / (SAMPLE_BLOCKS - 1)
+        for n in range(SAMPLE_BLOCKS):
+            f.seek(int(n * step))
+            digest.update(f.read(SAMPLE_BYTES))
+    return digest.hexdigest()
 
 
 def _forget_older(entry: Path, graphs: dict[str, Path]) -> None:
     """Remove entries made from an earlier version of the same files (the source changed)."""
     sources = {stem: str(path) for stem, path in graphs.items()}
     for other in entry.parent.glob("*"):
-        if other == entry or ".partial-" in other.name:
+        if other == entry or ".partial-" in other.name or not other.is_dir():
             continue
         try:
-            if json.loads((other / RECORD).read_text(encoding="utf-8")).get("sources") == sources:
+            if careful.read_json(other / RECORD, RECORD_LIMIT).get("sources") == sources:
                 shutil.rmtree(other, ignore_errors=True)
-        except (OSError, ValueError):
+        except (OSError, ValueError, LiveTranslatorError):
             continue
 
 
@@ -312,6 +443,19 @@ def _has_fused_attention(path: Path) -> bool:
     ops |= {n.op_type for node in model.graph.node for a in node.attribute if a.type == onnx.AttributeProto.GRAPH
             for n in a.g.node}
     return bool(ops & {"MultiHeadAttention", "GroupQueryAttention", "Attention"})
+
+
+def _process_lock(entry: Path):
+    """A lock file for the entry, held while the entry is checked or made (filelock: flock
+    on POSIX, msvcrt on Windows; released by the OS if the process dies)."""
+    from filelock import FileLock
+
+    locks = cache_dir() / "optimized.locks"  # beside the entries, not among them (a lock file is never removed)
+    locks.mkdir(parents=True, exist_ok=True)
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(locks / f"{entry.name}.lock", timeout=LOCK_WAIT_S)
+    lock.acquire()  # here, so that an unwritable cache shows as OSError to the caller
+    return lock
 
 
 def _lock(key: str) -> threading.Lock:

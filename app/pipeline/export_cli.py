@@ -23,10 +23,13 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.pipeline.subtitles import export, load
+    from app.pipeline.subtitles import check_destination, export, load
     from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
-    text = export(load(args.transcript, args.chinese), args.format, args.bilingual)
+    if args.out is not None:
+        check_destination(args.out, args.transcript)
+    entries = load(args.transcript, args.chinese, warn=lambda line: sys.stderr.write(f"warning: {line}\n"))
+    text = export(entries, args.format, args.bilingual)
     if args.out is None:
         sys.stdout.write(text)
         return 0

@@ -9,13 +9,13 @@ the decoder prefix is `[</s>, __tgt__]`. Tokenizers come from transformers (sent
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import threading
 import warnings
 from pathlib import Path
 
+from app.shared import files as careful
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 MARIAN_ZH_TARGET_TOKENS = (">>cmn_Hans<<", ">>zho_Hans<<", ">>cmn<<", ">>zho<<", ">>zh<<")
@@ -106,6 +106,10 @@ def _load_transformers(family: str, folder: Path):
         return M2M100Tokenizer.from_pretrained(str(folder))
 
 
+TOKENIZER_FILE_NAMES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "added_tokens.json",
+                        "vocab.json", "source.spm", "target.spm", "sentencepiece.bpe.model")
+
+
 class PromptCodec:
     """Text <-> token ids for one family and direction, with the family's prompt."""
 
@@ -113,6 +117,9 @@ class PromptCodec:
         self.family = family
         self.source_lang, self.target_lang = direction.split("-")
         self.eos_token_id = eos_token_id
+        for name in TOKENIZER_FILE_NAMES:  # what the tokenizer libraries open: a FIFO or /dev/zero is named, not read
+            if careful.is_present(folder / name):
+                careful.regular_file_size(folder / name, careful.JSON_LIMIT)
         kind, files = tokenizer_files(folder, family)
         try:
             if kind == "sentencepiece":
@@ -214,8 +221,10 @@ class PromptCodec:
 
 def read_json(path: Path) -> dict:
     """A model folder's JSON file as a dict ({} when absent); anything else is named."""
+    if not careful.is_present(path):
+        return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        data = careful.read_json(path)  # a FIFO, a device, a huge or too deep file: named, not read
     except (OSError, ValueError) as error:
         raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{path} is not valid JSON ({reason})."),
                                   QT_TRANSLATE_NOOP("Errors", "Copy the file again from the original model."),

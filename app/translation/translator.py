@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
 import threading
 import time
@@ -25,6 +26,8 @@ from app.translation.sentences import clean_text, split_for_model
 from app.translation.tokenization import PromptCodec
 
 # An owner/name repo id, as config.json's _name_or_path holds for Hub models (not a local path).
+log = logging.getLogger(__name__)
+
 HUB_REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
 STOP_PRIORITY = (StopReason.CANCELLED, StopReason.LOOP, StopReason.LENGTH, StopReason.EOS)
 
@@ -204,6 +207,21 @@ def model_label(model: LoadedModel) -> str:
     return model.folder.name  # load_model resolved it to the folder with config.json (not onnx/)
 
 
+def _load_model_or_own(model_dir: Path | str, prefer_quantized: bool, threads: int | None,
+                       graphs: dict[str, Path] | None) -> LoadedModel:
+    """load_model with `graphs` (the optimised copies in the cache); when those do not load (a
+    damaged cache), the folder's own graphs: the folder is fine, only the copy is not, so the
+    user is never told to download a model again for it. Its error, if any, is the one raised."""
+    if not graphs:
+        return load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads)
+    try:
+        return load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads, graphs=graphs)
+    except Exception as error:  # any failure of the copy: the folder's own graphs decide
+        log.warning("the optimised copies %s do not load (%s); using the folder's own graphs",
+                    ", ".join(sorted(str(p) for p in graphs.values())), error)
+        return load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads)
+
+
 class Translator:
     """A model folder loaded for one direction. Use from one thread at a time."""
 
@@ -225,7 +243,7 @@ class Translator:
              graphs: dict[str, Path] | None = None) -> Translator:
         """`graphs`: ONNX files to use instead of the folder's own (see folder.load_model)."""
         direction = Direction.parse(direction)
-        model = load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads, graphs=graphs)
+        model = _load_model_or_own(model_dir, prefer_quantized, threads, graphs)
         if direction not in model.directions:
             raise LiveTranslatorError(
                 QT_TRANSLATE_NOOP("Errors", "{folder} holds a {model_direction} model; it cannot translate {direction}."),

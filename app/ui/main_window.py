@@ -59,6 +59,7 @@ class MainWindow(QMainWindow):
         self.store = store or qsettings()
         self.settings: UiSettings = load_settings(self.store)
         self.pipeline: Session | None = None  # a Pipeline, or a Conversation (app.pipeline.session)
+        self._told_unsaved_settings = False  # the settings file cannot be written: said once
         self.input_path: str | None = None   # a recording played in place of the microphone
         self.audio_source = None              # any AudioSource (tests, demos) instead of the mic
         self.realtime = True                  # play recordings at speaking speed
@@ -166,12 +167,12 @@ class MainWindow(QMainWindow):
         self.settings.language = code
         self.language_actions[code].setChecked(True)
         if self.running() or self.stopping or self.captions.serving:  # a session or a caption page in use
-            save_settings(self.settings, self.store)
+            self.save_settings()
             self.alert.show_message(translate("MainWindow", "The interface language changes when you restart Live Translator."),
                                     "", "info", topic="language")
             return self
         self._remember_layout()
-        save_settings(self.settings, self.store)
+        self.save_settings()
         install_translators(choose_language(None, code))
         replacement = MainWindow(self.store)
         replacement.audio_source, replacement.realtime = self.audio_source, self.realtime
@@ -581,13 +582,24 @@ class MainWindow(QMainWindow):
 
     def use_model(self, direction: str, path: str) -> None:
         self.settings.set_nmt_dir(direction, path)
-        save_settings(self.settings, self.store)
+        self.save_settings()
         self.refresh_models()
+
+    def save_settings(self) -> None:
+        """Write the settings; the first time the file cannot be written, say so (once a session)."""
+        if save_settings(self.settings, self.store) or self._told_unsaved_settings:
+            return
+        self._told_unsaved_settings = True
+        self.alert.show_message(
+            translate("MainWindow", "Your settings cannot be saved: {path} cannot be written.").format(
+                path=self.store.fileName()),
+            translate("MainWindow", "Changes last until you close Live Translator. Make the folder writable, or set "
+                                    "LIVE_TRANSLATOR_SETTINGS to a folder you may write to."), "warning", topic="settings")
 
     # --- closing ----------------------------------------------------------------------------
     def closeEvent(self, event) -> None:
         self._remember_layout()
-        save_settings(self.settings, self.store)
+        self.save_settings()
         pipeline, self.pipeline = self.pipeline, None
         if pipeline is not None:  # closing mid-sentence: cancel, join every stage thread
             self.hide()           # gone for the user at once; a Whisper pass may take a moment

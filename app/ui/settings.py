@@ -8,10 +8,22 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QByteArray, QSettings
 
+from app.pipeline.cli import SPOKEN_CHOICES
+from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.languages import Direction, Language
 from app.shared.paths import settings_dir
+from app.ui.theme import Theme
 
 log = logging.getLogger(__name__)
+
+TEXT_SIZES = range(9, 49)  # the panels' point sizes (View -> Larger / Smaller text); 0 in the file = the default
+# Fields that hold one of a few words: anything else in the file falls back to the default.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "direction": tuple(d.value for d in Direction),
+    "chinese": CHINESE_SCRIPTS,
+    "theme": tuple(t.value for t in Theme),
+    "spoken": tuple(SPOKEN_CHOICES),  # the same words as `run --speak`
+}
 
 
 @dataclass
@@ -92,17 +104,18 @@ def _valid(name: str, kind: str, value):
     """The value as its field's type, or _INVALID."""
     if kind == "bool":
         return True if value in _TRUE else False if value in _FALSE else _INVALID
-    if kind == "int":
+    if kind == "int":  # text_size, the only one: 0 (the default) or a size the panels show
         try:
-            return int(value)
-        except (TypeError, ValueError):
+            size = int(value)
+        except (TypeError, ValueError, OverflowError):
             return _INVALID
+        return size if size == 0 or size in TEXT_SIZES else _INVALID
     if kind == "QByteArray | None":
         return value if isinstance(value, QByteArray) and not value.isEmpty() else _INVALID
     if not isinstance(value, str):  # e.g. a list: INI reads "base, tiny.en" as two values
         return _INVALID
-    if name == "direction":
-        return value if value in {d.value for d in Direction} else _INVALID
+    if name in CHOICES:
+        return value if value in CHOICES[name] else _INVALID
     if name == "asr_model":
         return value if value.strip() else _INVALID
     if name == "hub_endpoint":
@@ -110,10 +123,16 @@ def _valid(name: str, kind: str, value):
     return value
 
 
-def save_settings(settings: UiSettings, store: QSettings | None = None) -> None:
+def save_settings(settings: UiSettings, store: QSettings | None = None) -> bool:
+    """Write the settings; False when the file cannot be written (the caller tells the user)."""
     store = store or qsettings()
     for f in dataclasses.fields(UiSettings):
         value = getattr(settings, f.name)
         if value is not None:
             store.setValue(f.name, value)
     store.sync()
+    if store.status() == QSettings.Status.NoError:
+        return True
+    log.warning("settings: %s cannot be written (%s); changes last until the app closes", store.fileName(),
+                store.status().name)
+    return False

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from app.shared.languages import Direction
 from app.ui.confidence import MarkedLabel, clip_spans, marked_html, unsure_tooltip
 from app.ui.i18n import QT_TRANSLATE_NOOP, translate
+from app.ui.settings import TEXT_SIZES
 
 PROVISIONAL_STYLE = "color:#8a8a8a; font-style:italic;"
 SETTLED_STYLE = "color:#5f6b73;"  # provisional, but settled: it stays as it is until the final
@@ -187,7 +188,7 @@ class TranscriptView(QWidget):
 
     def set_point_size(self, points: int) -> None:
         """The panels' text size (View -> Larger / Smaller text)."""
-        self.point_size = max(9, min(48, int(points)))
+        self.point_size = max(TEXT_SIZES[0], min(TEXT_SIZES[-1], int(points)))
         for row in self.rows.values():
             for label in (row.source, row.target):
                 label.setFont(reading_font(self.point_size))

@@ -15,7 +15,6 @@ from app.shared.chinese import ChineseScript
 from app.ui.accessibility import name_controls
 from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 from app.ui.overlay import SubtitleOverlay
-from app.ui.settings import save_settings
 from app.ui.theme import Theme, apply_theme
 
 OVERLAY_SHORTCUT = "Ctrl+Shift+O"
@@ -63,13 +62,13 @@ class ViewOptions(QObject):
 
     def _save(self, name: str, value) -> None:
         setattr(self.window.settings, name, value)
-        save_settings(self.window.settings, self.window.store)
+        self.window.save_settings()
 
     def set_chinese(self, script: ChineseScript | str) -> None:
         script = ChineseScript.parse(script)
         self.script_actions[script].setChecked(True)
         self.window.settings.chinese = script.value
-        save_settings(self.window.settings, self.window.store)
+        self.window.save_settings()
         if self.window.pipeline is not None:
             self.window.pipeline.set_chinese(script.value)
 

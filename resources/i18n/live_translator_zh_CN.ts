@@ -661,6 +661,30 @@
         <translation>请从 `python -m app models list` 中选一个名称，或给出仓库 ID，例如 Xenova/opus-mt-en-zh。</translation>
     </message>
     <message>
+        <source>{dest} is a file, not a folder to download the model into.</source>
+        <translation>{dest} 是一个文件，不是可以下载模型的文件夹。</translation>
+    </message>
+    <message>
+        <source>Give --dest a folder (it is made if it does not exist).</source>
+        <translation>请为 --dest 指定一个文件夹（不存在时会自动创建）。</translation>
+    </message>
+    <message>
+        <source>Cannot download into {dest}: {reason}.</source>
+        <translation>无法下载到 {dest}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Give --dest a folder you may write to (it is made if it does not exist).</source>
+        <translation>请为 --dest 指定一个你有写入权限的文件夹（不存在时会自动创建）。</translation>
+    </message>
+    <message>
+        <source>{where} sent {repo}/{file}, but it is not {kind} ({problem}; it starts with {start}).</source>
+        <translation>{where} 发来了 {repo}/{file}，但它不是 {kind}（{problem}；开头是 {start}）。</translation>
+    </message>
+    <message>
+        <source>The file was removed. If you use a mirror (--endpoint), check that it serves the model files themselves (not a web page); then run the same command again.</source>
+        <translation>该文件已删除。如果你使用镜像（--endpoint），请确认它提供的是模型文件本身（而不是网页），然后再次运行同一命令。</translation>
+    </message>
+    <message>
         <source>{where} offers {repo}/{file} with {size} bytes; the file the catalog pins has {expected}.</source>
         <translation>{where} 提供的 {repo}/{file} 大小为 {size} 字节；目录固定的文件大小为 {expected} 字节。</translation>
     </message>
@@ -725,6 +749,10 @@
         <translation>请检查磁盘剩余空间，以及模型文件夹是否可写。</translation>
     </message>
     <message>
+        <source>{name}: the optimised copy in the cache is damaged; making it again…</source>
+        <translation>{name}：缓存中的优化副本已损坏，正在重新生成…</translation>
+    </message>
+    <message>
         <source>Optimising {name} for this computer (first load only)…</source>
         <translation>正在为这台电脑优化 {name}（仅首次加载时）…</translation>
     </message>
@@ -787,6 +815,26 @@
     <message>
         <source>Give a session .jsonl file saved by the app.</source>
         <translation>请提供由本应用保存的会话 .jsonl 文件。</translation>
+    </message>
+    <message>
+        <source>{path} is not a transcript saved by this app: none of its {lines} lines is one of its records (line {first}: {problem}).</source>
+        <translation>{path} 不是本应用保存的转写记录：其 {lines} 行中没有一行是本应用的记录（第 {first} 行：{problem}）。</translation>
+    </message>
+    <message>
+        <source>Give a session .jsonl file saved by the app (`run` prints its path; the window&apos;s are in the transcripts folder).</source>
+        <translation>请提供本应用保存的会话 .jsonl 文件（`run` 会打印其路径；窗口保存的在转写记录文件夹中）。</translation>
+    </message>
+    <message>
+        <source>--out {out} is the transcript being exported; writing there would replace the session with its export.</source>
+        <translation>--out {out} 就是正在导出的转写记录；写入那里会用导出结果覆盖该会话。</translation>
+    </message>
+    <message>
+        <source>Choose another file for --out, e.g. {suggestion}.</source>
+        <translation>请为 --out 选择另一个文件，例如 {suggestion}。</translation>
+    </message>
+    <message>
+        <source>--out {out} is a session transcript; writing there would replace it.</source>
+        <translation>--out {out} 是一个会话转写记录；写入那里会覆盖它。</translation>
     </message>
     <message>
         <source>Cannot write {path}: {reason}</source>
@@ -1236,6 +1284,26 @@
         <source>The glossary in use stays as it was; fix the file and save it again (english&lt;TAB&gt;chinese per line).</source>
         <translation>正在使用的术语表保持不变；请修正文件后再次保存（每行 english&lt;TAB&gt;chinese）。</translation>
     </message>
+    <message>
+        <source>Give the path of an ordinary file (copy the file again if it came with a model).</source>
+        <translation>请提供普通文件的路径（如果它随模型而来，请重新复制该文件）。</translation>
+    </message>
+    <message>
+        <source>{path} is not an ordinary file (it is a {kind}).</source>
+        <translation>{path} 不是普通文件（它是 {kind}）。</translation>
+    </message>
+    <message>
+        <source>{path} is {size}; the app reads files of this kind up to {limit}.</source>
+        <translation>{path} 大小为 {size}；本应用读取此类文件的上限是 {limit}。</translation>
+    </message>
+    <message>
+        <source>Check that this is the right file; split it or remove what is not needed.</source>
+        <translation>请确认这是正确的文件；将其拆分，或删除不需要的内容。</translation>
+    </message>
+    <message>
+        <source>{path} grew past {limit} while it was read.</source>
+        <translation>{path} 在读取过程中超过了 {limit}。</translation>
+    </message>
 </context>
 <context>
     <name>GlossaryEditor</name>
@@ -1504,6 +1572,14 @@
     <message>
         <source>Corrected; saved in the glossary.</source>
         <translation>已更正，并已保存到术语表。</translation>
+    </message>
+    <message>
+        <source>Your settings cannot be saved: {path} cannot be written.</source>
+        <translation>无法保存你的设置：{path} 无法写入。</translation>
+    </message>
+    <message>
+        <source>Changes last until you close Live Translator. Make the folder writable, or set LIVE_TRANSLATOR_SETTINGS to a folder you may write to.</source>
+        <translation>更改在关闭 Live Translator 之前有效。请让该文件夹可写，或将 LIVE_TRANSLATOR_SETTINGS 设为你有写入权限的文件夹。</translation>
     </message>
 </context>
 <context>

@@ -661,6 +661,30 @@
         <translation>請從 `python -m app models list` 中選一個名稱，或提供儲存庫 ID，例如 Xenova/opus-mt-en-zh。</translation>
     </message>
     <message>
+        <source>{dest} is a file, not a folder to download the model into.</source>
+        <translation>{dest} 是一個檔案，不是可以下載模型的資料夾。</translation>
+    </message>
+    <message>
+        <source>Give --dest a folder (it is made if it does not exist).</source>
+        <translation>請為 --dest 指定一個資料夾（不存在時會自動建立）。</translation>
+    </message>
+    <message>
+        <source>Cannot download into {dest}: {reason}.</source>
+        <translation>無法下載到 {dest}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Give --dest a folder you may write to (it is made if it does not exist).</source>
+        <translation>請為 --dest 指定一個你有寫入權限的資料夾（不存在時會自動建立）。</translation>
+    </message>
+    <message>
+        <source>{where} sent {repo}/{file}, but it is not {kind} ({problem}; it starts with {start}).</source>
+        <translation>{where} 傳來了 {repo}/{file}，但它不是 {kind}（{problem}；開頭是 {start}）。</translation>
+    </message>
+    <message>
+        <source>The file was removed. If you use a mirror (--endpoint), check that it serves the model files themselves (not a web page); then run the same command again.</source>
+        <translation>該檔案已刪除。如果你使用鏡像站（--endpoint），請確認它提供的是模型檔案本身（而不是網頁），然後再次執行同一指令。</translation>
+    </message>
+    <message>
         <source>{where} offers {repo}/{file} with {size} bytes; the file the catalog pins has {expected}.</source>
         <translation>{where} 提供的 {repo}/{file} 大小為 {size} 位元組；目錄固定的檔案大小為 {expected} 位元組。</translation>
     </message>
@@ -725,6 +749,10 @@
         <translation>請檢查磁碟剩餘空間，以及模型資料夾是否可寫入。</translation>
     </message>
     <message>
+        <source>{name}: the optimised copy in the cache is damaged; making it again…</source>
+        <translation>{name}：快取中的最佳化副本已損壞，正在重新產生…</translation>
+    </message>
+    <message>
         <source>Optimising {name} for this computer (first load only)…</source>
         <translation>正在為這台電腦最佳化 {name}（僅首次載入時）…</translation>
     </message>
@@ -787,6 +815,26 @@
     <message>
         <source>Give a session .jsonl file saved by the app.</source>
         <translation>請提供由本應用程式儲存的工作階段 .jsonl 檔案。</translation>
+    </message>
+    <message>
+        <source>{path} is not a transcript saved by this app: none of its {lines} lines is one of its records (line {first}: {problem}).</source>
+        <translation>{path} 不是本應用程式儲存的逐字稿：其 {lines} 行中沒有一行是本應用程式的記錄（第 {first} 行：{problem}）。</translation>
+    </message>
+    <message>
+        <source>Give a session .jsonl file saved by the app (`run` prints its path; the window&apos;s are in the transcripts folder).</source>
+        <translation>請提供本應用程式儲存的工作階段 .jsonl 檔案（`run` 會列印其路徑；視窗儲存的在逐字稿資料夾中）。</translation>
+    </message>
+    <message>
+        <source>--out {out} is the transcript being exported; writing there would replace the session with its export.</source>
+        <translation>--out {out} 就是正在匯出的逐字稿；寫入那裡會以匯出結果覆蓋該工作階段。</translation>
+    </message>
+    <message>
+        <source>Choose another file for --out, e.g. {suggestion}.</source>
+        <translation>請為 --out 選擇另一個檔案，例如 {suggestion}。</translation>
+    </message>
+    <message>
+        <source>--out {out} is a session transcript; writing there would replace it.</source>
+        <translation>--out {out} 是一個工作階段逐字稿；寫入那裡會覆蓋它。</translation>
     </message>
     <message>
         <source>Cannot write {path}: {reason}</source>
@@ -1236,6 +1284,26 @@
         <source>The glossary in use stays as it was; fix the file and save it again (english&lt;TAB&gt;chinese per line).</source>
         <translation>正在使用的詞彙表維持不變；請修正檔案後再次儲存（每行 english&lt;TAB&gt;chinese）。</translation>
     </message>
+    <message>
+        <source>Give the path of an ordinary file (copy the file again if it came with a model).</source>
+        <translation>請提供一般檔案的路徑（如果它隨模型而來，請重新複製該檔案）。</translation>
+    </message>
+    <message>
+        <source>{path} is not an ordinary file (it is a {kind}).</source>
+        <translation>{path} 不是一般檔案（它是 {kind}）。</translation>
+    </message>
+    <message>
+        <source>{path} is {size}; the app reads files of this kind up to {limit}.</source>
+        <translation>{path} 大小為 {size}；本應用程式讀取此類檔案的上限是 {limit}。</translation>
+    </message>
+    <message>
+        <source>Check that this is the right file; split it or remove what is not needed.</source>
+        <translation>請確認這是正確的檔案；將其拆分，或刪除不需要的內容。</translation>
+    </message>
+    <message>
+        <source>{path} grew past {limit} while it was read.</source>
+        <translation>{path} 在讀取過程中超過了 {limit}。</translation>
+    </message>
 </context>
 <context>
     <name>GlossaryEditor</name>
@@ -1504,6 +1572,14 @@
     <message>
         <source>Corrected; saved in the glossary.</source>
         <translation>已更正，並已儲存到詞彙表。</translation>
+    </message>
+    <message>
+        <source>Your settings cannot be saved: {path} cannot be written.</source>
+        <translation>無法儲存你的設定：{path} 無法寫入。</translation>
+    </message>
+    <message>
+        <source>Changes last until you close Live Translator. Make the folder writable, or set LIVE_TRANSLATOR_SETTINGS to a folder you may write to.</source>
+        <translation>變更在關閉 Live Translator 之前有效。請讓該資料夾可寫入，或將 LIVE_TRANSLATOR_SETTINGS 設為你有寫入權限的資料夾。</translation>
     </message>
 </context>
 <context>

@@ -170,3 +170,64 @@ def test_device_by_index_name_or_part_of_a_name(virtual_mic):
     with pytest.raises(LiveTranslatorError) as error:
         find_input_device("definitely-not-a-device")
     assert "pulse" in error.value.message  # the message lists what there is
+
+
+@pytest.mark.parametrize("fmt,rate,channels", [("WAV", 44100, 2), ("FLAC", 22050, 1), ("OGG", 48000, 2)])
+def test_file_source_streams_exactly_what_decoding_whole_gave(tmp_path, fmt, rate, channels):
+    import soundfile as sf
+    from faster_whisper import decode_audio
+
+    t = np.arange(int(rate * 2.5)) / rate
+    tone = (0.3 * np.sin(2 * np.pi * 440 * t)).astype(np.float32)
+    path = tmp_path / f"tone.{fmt.lower()}"
+    sf.write(str(path), np.stack([tone] * channels, axis=1) if channels > 1 else tone, rate, format=fmt)
+    source = FileSource(path, realtime=False, block_s=0.37)
+    source.start()
+    blocks = []
+    while (block := source.read()) is not None:
+        blocks.append(block)
+    np.testing.assert_array_equal(np.concatenate(blocks), decode_audio(str(path), sampling_rate=16000))
+    source.start()  # again: from the beginning
+    assert len(source.read()) == int(0.37 * 16000)
+
+
+def test_a_long_recording_is_read_in_blocks_without_holding_it(tmp_path):
+    # 20 minutes (mostly silence, a tone every minute) as FLAC: a few MB on disk, 77 MB as float32
+    # if decoded whole. Read through, the largest allocation at any moment stays a few blocks.
+    import tracemalloc
+
+    import soundfile as sf
+
+    rate, minutes = 16000, 20
+    path = tmp_path / "long.flac"
+    with sf.SoundFile(str(path), "w", rate, 1, format="FLAC") as f:
+        minute = np.zeros(rate * 60, np.float32)
+        minute[:rate] = 0.2 * np.sin(2 * np.pi * 300 * np.arange(rate) / rate)
+        for _ in range(minutes):
+            f.write(minute)
+    source = FileSource(path, realtime=False, block_s=1.0)
+    tracemalloc.start()
+    try:
+        source.start()
+        total = 0
+        while (block := source.read()) is not None:
+            total += len(block)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert total == rate * 60 * minutes and source.duration == 60 * minutes
+    assert peak < 8 << 20, f"peak {peak / 2**20:.1f} MB while reading {minutes} minutes"
+
+
+def test_a_fifo_or_device_given_as_a_recording_is_named(tmp_path):
+    import os
+
+    fifo = tmp_path / "talk.wav"
+    os.mkfifo(fifo)
+    with pytest.raises(LiveTranslatorError, match="not an ordinary file.*named pipe"):
+        FileSource(fifo).start()  # opening it would wait for a writer forever
+    with pytest.raises(LiveTranslatorError, match="character device"):
+        FileSource("/dev/zero").start()
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone.wav")
+    with pytest.raises(LiveTranslatorError, match="does not exist"):
+        FileSource(tmp_path / "dangling").start()

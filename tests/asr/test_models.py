@@ -40,13 +40,24 @@ def test_base_is_joined_once_into_the_cache(tmp_path, monkeypatch):
     assert not list(folder.glob("*.tmp"))
 
 
-def test_base_is_joined_once_when_two_threads_ask_at_once(tmp_path, monkeypatch):
-    """A conversation's two sides load Whisper at the same moment, on their own threads."""
+def test_threads_and_processes_joining_base_at_once_all_get_the_whole_model(tmp_path, monkeypatch):
+    # `run --conversation` on a fresh cache: both sides resolve "base" at once (threads), and
+    # another instance of the app may too (a process).
+    import subprocess
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
     monkeypatch.setenv("LIVE_TRANSLATOR_CACHE", str(tmp_path))
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        found = [f.result() for f in [pool.submit(resolve_model, "base") for _ in range(2)]]
-    assert found[0] == found[1] and (found[0] / "model.bin").stat().st_size == 145_217_607
-    assert not list(found[0].glob("*.tmp"))
+    script = "from app.asr.whisper_models import resolve_model; print(resolve_model('base'))"
+    others = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+              for _ in range(2)]
+    with ThreadPoolExecutor(4) as pool:
+        folders = list(pool.map(lambda _: resolve_model("base"), range(4)))
+    outputs = [other.communicate(timeout=300) for other in others]
+    assert all(other.returncode == 0 for other in others), [err for _, err in outputs]
+    assert {Path(out.strip()) for out, _ in outputs} | set(folders) == {folders[0]}
+    assert (folders[0] / "model.bin").stat().st_size == 145_217_607
+    assert not list(folders[0].glob("*.tmp"))
 
 
 def test_default_model_is_base():

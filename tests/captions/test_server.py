@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -177,6 +179,70 @@ def test_only_get(serve):
     for method in ("POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH"):
         status, _ = get(server, "/transcript", method=method)
         assert status == 405, method
+
+
+# --- malformed and half-sent requests (issue 27) ------------------------------------------------
+
+def raw_exchange(server: CaptionServer, data: bytes, wait: float = 5.0) -> bytes:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=wait) as connection:
+        connection.sendall(data)
+        received = b""
+        try:
+            while chunk := connection.recv(1 << 16):
+                received += chunk
+        except (TimeoutError, ConnectionResetError):
+            pass
+        return received
+
+
+MALFORMED = {
+    "a 9,000-byte header": lambda key: f"GET /?key={key} HTTP/1.1\r\nHost: x\r\nX-Big: {'a' * 9000}\r\n\r\n".encode(),
+    "a 9,000-byte request line": lambda key: f"GET /{'a' * 9000}?key={key} HTTP/1.1\r\nHost: x\r\n\r\n".encode(),
+    "a bad header line": lambda key: f"GET /?key={key} HTTP/1.1\r\nno colon here\r\n\r\n".encode(),
+    "TLS on the HTTP port": lambda key: bytes.fromhex("16030100a5010000a10303") + key.encode(),
+    "a bad method": lambda key: f"G\x01T /?key={key} HTTP/1.1\r\n\r\n".encode(),
+}
+
+
+@pytest.mark.parametrize("case", MALFORMED)
+def test_a_malformed_request_is_one_log_line_without_traceback_or_key(serve, caplog, case):
+    caplog.set_level("DEBUG")
+    server = serve(host="0.0.0.0")
+    for _ in range(3):
+        raw_exchange(server, MALFORMED[case](server.key))
+    time.sleep(0.2)
+    records = [r for r in caplog.records if r.levelno >= logging.INFO and "serving on" not in r.getMessage()]
+    assert len(records) <= 3, [r.getMessage() for r in records]  # at most one per request
+    assert all(r.exc_info is None and not r.exc_text for r in caplog.records)
+    assert "Traceback" not in caplog.text and server.key not in caplog.text
+    assert get(server, f"/transcript?key={server.key}")[0] == 200  # and it goes on serving
+
+
+def test_a_connection_that_does_not_finish_its_headers_is_closed(serve, monkeypatch):
+    monkeypatch.setattr("app.captions.server.HEADER_TIMEOUT_S", 1.0)
+    server = serve()
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as silent, \
+            socket.create_connection(("127.0.0.1", server.port), timeout=10) as dripping:
+        dripping.sendall(b"GET /transcript HTTP/1.1\r\n")
+        closed = {}
+        while len(closed) < 2 and time.monotonic() - started < 8:
+            for name, connection in (("silent", silent), ("dripping", dripping)):
+                if name in closed:
+                    continue
+                try:
+                    if name == "dripping":
+                        connection.sendall(b"X: y\r\n")  # a header line a second, never the end
+                    connection.settimeout(0.5)
+                    if connection.recv(1024) == b"":
+                        closed[name] = time.monotonic() - started
+                except TimeoutError:
+                    continue
+                except OSError:
+                    closed[name] = time.monotonic() - started
+            time.sleep(0.5)
+    assert set(closed) == {"silent", "dripping"} and max(closed.values()) < 5, closed
+    assert get(server, "/transcript")[0] == 200
 
 
 # --- slow pages and many pages --------------------------------------------------------------------

@@ -139,3 +139,39 @@ def test_download_of_a_path_on_the_command_line_is_a_message_not_a_traceback():
                            "http://127.0.0.1:9"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "neither a model this app knows nor a Hub repo id" in done.stderr
+
+
+# -- content checked before the folder is called a model; --dest in words (issue 27) ----------
+
+def _html_of_size(path, size: int) -> None:
+    page = b"<!DOCTYPE html><html><body>Sign in to continue</body></html>"
+    path.write_bytes((page * (size // len(page) + 1))[:size])
+
+
+@pytest.mark.parametrize("name,kind", [("onnx/decoder_model_merged.onnx", "an ONNX graph"), ("config.json", "JSON"),
+                                       ("source.spm", "a SentencePiece model")])
+def test_a_server_answering_html_of_the_announced_size_is_not_a_model(local_hub, hub_root, tmp_path, name, kind):
+    served = hub_root / "someone" / "opus-mt-zh-en-onnx" / name
+    _html_of_size(served, served.stat().st_size)  # the sizes announced are the real ones
+    dest = tmp_path / "m"
+    with pytest.raises(LiveTranslatorError) as caught:
+        download("someone/opus-mt-zh-en-onnx", dest, endpoint=local_hub.url)
+    assert name in caught.value.message and f"not {kind}" in caught.value.message and "<!DOCTYPE" in caught.value.message
+    assert not (dest / name).exists()  # removed: a later run fetches it again
+    assert not inspect_model_folder(dest).can_run
+
+
+def test_a_dest_that_is_a_file_or_cannot_be_made_is_said_in_words(local_hub, tmp_path):
+    import subprocess
+    import sys
+
+    a_file = tmp_path / "a-file"
+    a_file.write_text("mine", encoding="utf-8")
+    for dest, said in ((a_file, "is a file, not a folder"), (a_file / "below", "Cannot download into")):
+        with pytest.raises(LiveTranslatorError, match=said):
+            download("someone/opus-mt-zh-en-onnx", dest, endpoint=local_hub.url)
+        done = subprocess.run([sys.executable, "-m", "app", "models", "download", "someone/opus-mt-zh-en-onnx",
+                               "--dest", str(dest), "--endpoint", local_hub.url], capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
+    assert a_file.read_text(encoding="utf-8") == "mine"

@@ -249,3 +249,110 @@ def test_a_copy_whose_encoder_is_broken_is_not_served_the_cached_good_encoder(tm
     assert done.graphs.get("encoder_model") != prepare(good, "en-zh").graphs.get("encoder_model")
     with pytest.raises(LiveTranslatorError, match="encoder_model"):  # the broken encoder is what loads, and is named
         Translator.load(broken, direction="en-zh", graphs=done.graphs)
+
+
+# -- the cache heals itself (issue 27) --------------------------------------------------------
+
+def _weights(entry: Path) -> Path:
+    return max((p for p in entry.iterdir() if p.name != "optimized.json"), key=lambda p: p.stat().st_size)
+
+
+DAMAGE = {
+    "overwritten": lambda p: p.write_bytes(os.urandom(p.stat().st_size)),
+    "truncated": lambda p: p.write_bytes(b""),
+    "cut short": lambda p: p.write_bytes(p.read_bytes()[: p.stat().st_size // 2]),
+    "middle overwritten": lambda p: _overwrite_middle(p),
+    "removed": lambda p: p.unlink(),
+}
+
+
+def _overwrite_middle(path: Path) -> None:
+    with path.open("r+b") as f:
+        f.seek(path.stat().st_size // 2)
+        f.write(os.urandom(256 << 10))
+
+
+@pytest.mark.parametrize("how", DAMAGE)
+def test_a_damaged_cached_copy_is_detected_and_made_again(tmp_path, caplog, how):
+    folder = user_copy(tmp_path, "marian-en-zh", "merged")
+    first = prepare(folder, "en-zh")
+    assert first.optimized, first.reason
+    DAMAGE[how](_weights(first.entry))
+    again = prepare(folder, "en-zh")
+    assert again.optimized and not again.reused  # made again, not handed out damaged
+    assert "damaged" in caplog.text
+    original = Translator.load(folder, "en-zh")
+    healed = Translator.load(folder, "en-zh", graphs=again.graphs)
+    assert healed.translate("Good morning.").token_ids == original.translate("Good morning.").token_ids
+    assert prepare(folder, "en-zh").reused
+
+
+def test_a_record_naming_a_file_outside_its_entry_is_not_opened(tmp_path, caplog):
+    folder = user_copy(tmp_path, "marian-en-zh", "merged")
+    first = prepare(folder, "en-zh")
+    outside = tmp_path / "elsewhere.onnx"
+    outside.write_bytes(b"not a graph")
+    record_path = first.entry / "optimized.json"
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    stem = next(iter(record["graphs"]))
+    record["graphs"][stem] = str(outside)
+    record["files"][str(outside)] = {"size": outside.stat().st_size, "sampled": hashlib.sha256(b"not a graph").hexdigest()}
+    record_path.write_text(json.dumps(record), encoding="utf-8")
+    again = prepare(folder, "en-zh")
+    assert all(path.is_relative_to(again.entry) for path in again.graphs.values())
+    assert "not a file of the entry" in caplog.text
+
+
+def test_copies_that_do_not_load_fall_back_to_the_folders_own_graphs(tmp_path, caplog):
+    # Damage the checks cannot see (a few bytes): the copy fails to load, the folder's graphs run.
+    folder = user_copy(tmp_path, "marian-en-zh", "merged")
+    done = prepare(folder, "en-zh")
+    decoder = done.graphs["decoder_model_merged"]
+    decoder.write_bytes(b"\0" * decoder.stat().st_size)
+    translator = Translator.load(folder, "en-zh", graphs=done.graphs)
+    assert translator.translate("Good morning.").token_ids == Translator.load(folder, "en-zh").translate(
+        "Good morning.").token_ids
+    assert "do not load" in caplog.text and "folder's own graphs" in caplog.text
+
+
+def test_translate_and_doctor_with_a_damaged_cache(tmp_path, cache):
+    folder = user_copy(tmp_path, "marian-en-zh", "merged")
+    env = {**os.environ, "LIVE_TRANSLATOR_CACHE": str(cache.parent)}
+    entry = prepare(folder, "en-zh").entry
+    _overwrite_middle(_weights(entry))  # the doctor reads every byte
+    doctor = subprocess.run([sys.executable, "-m", "app", "models", "doctor", str(folder)], cwd=REPO, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert doctor.returncode == 0, doctor.stderr
+    assert "optimised copy in the cache" in doctor.stdout and "was damaged" in doctor.stdout
+    assert not entry.exists()
+    DAMAGE["cut short"](_weights(prepare(folder, "en-zh").entry))
+    done = subprocess.run([sys.executable, "-m", "app", "translate", "--model", str(folder), "--direction", "en-zh",
+                           "Good morning."], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() and "download" not in done.stderr.lower()  # the model is fine: no re-download
+    assert "damaged; making it again" in done.stderr
+    whole = subprocess.run([sys.executable, "-m", "app", "models", "doctor", str(folder)], cwd=REPO, env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert "is whole" in whole.stdout
+
+
+CONCURRENT = """
+import sys
+from app.model_store.optimized import prepare
+from app.translation import Translator
+done = prepare(sys.argv[1], "en-zh")
+assert done.optimized, done.reason
+print(done.entry, Translator.load(sys.argv[1], "en-zh", graphs=done.graphs).translate("Good morning.").token_ids)
+"""
+
+
+@pytest.mark.slow
+def test_concurrent_first_loads_of_one_folder_agree(tmp_path, cache):
+    folder = user_copy(tmp_path, "marian-en-zh", "merged")
+    env = {**os.environ, "LIVE_TRANSLATOR_CACHE": str(cache.parent), "PYTHONPATH": str(REPO)}
+    runs = [subprocess.Popen([sys.executable, "-c", CONCURRENT, str(folder)], cwd=REPO, env=env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(4)]
+    outputs = [run.communicate(timeout=300) for run in runs]
+    assert all(run.returncode == 0 for run in runs), [err for _, err in outputs]
+    assert len({out for out, _ in outputs}) == 1  # one entry, the same ids
+    assert [p.name for p in cache.iterdir() if p.is_dir()] == [Path(outputs[0][0].split()[0]).name]

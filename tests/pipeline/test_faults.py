@@ -134,3 +134,18 @@ def test_broken_model_folder_reports_every_utterance(recording, run_pipeline, ph
     per_utterance = {e.utterance_id for e in run.errors("translation") if e.utterance_id is not None}
     assert per_utterance == {f.utterance_id for f in finals}, "every utterance is accounted for"
     assert not run.translations()
+
+
+def test_a_damaged_optimised_copy_leaves_no_utterance_untranslated(recording, run_pipeline, phrasebook, tmp_path):
+    # Issue 27: the optimised copy of a healthy model, cut short, handed to the pipeline as its
+    # graphs (damage the checks on each load would not see): the folder's own graphs translate.
+    # (The phrasebook model is optimised already, so its copy is made here.)
+    copy = tmp_path / "cache" / "entry" / "decoder_model_merged.onnx"
+    copy.parent.mkdir(parents=True)
+    copy.write_bytes((phrasebook["en-zh"] / "decoder_model_merged.onnx").read_bytes()[:1000])
+    graphs = {"decoder_model_merged": copy}
+    wav = recording("damaged-cache", english(PHRASES[:2]))
+    run = run_pipeline(wav, "en-zh", prepare_graphs=lambda folder, direction, quantized: graphs)
+    assert not run.errors("translation")
+    finals = run.finals()
+    assert len(finals) == 2 and {t.utterance_id for t in run.translations()} == {f.utterance_id for f in finals}

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.shared.errors import LiveTranslatorError
-from app.shared.glossary import HAN, Glossary
+from app.shared.glossary import HAN, Glossary, GlossaryEntry
 
 TEXT = """# a comment
 Beijing\t北京
@@ -109,3 +109,88 @@ def test_any_entries_survive_a_round_trip_through_the_file(rows):
     assert [(e.english, e.chinese, e.case_sensitive, e.enabled) for e in g.entries] == rows
     assert not [p for p in g.problems if not p.message.startswith("conflict")]
     assert Glossary.parse(g.to_tsv()).entries == g.entries
+
+
+# -- one automaton for every term, the same matches as one expression per entry (issue 27) -----
+
+def reference_matches(glossary: Glossary, text: str, direction: str) -> list[tuple[str, str, int, int]]:
+    """The matching this module did before: one regular expression per entry per sentence."""
+    import re
+
+    from app.shared.glossary import _chinese_key, _english_key, _to_simplified
+    from app.shared.languages import Direction, Language
+
+    direction = Direction.parse(direction)
+    key_of = _english_key if direction.source is Language.EN else _chinese_key
+    chosen = {}
+    for entry in glossary.active():
+        chosen.setdefault(key_of(entry), entry)
+    found = []
+    for entry in chosen.values():
+        if direction.source is Language.EN:
+            words = [re.escape(w) for w in entry.english.split()]
+            pattern = r"(?<![A-Za-z0-9])" + r"\s+".join(words) + r"(?![A-Za-z0-9])"
+            spans = [(m.start(), m.end()) for m in re.finditer(pattern, text, 0 if entry.case_sensitive else re.I)]
+        else:
+            term, spans = _chinese_key(entry), set()
+            for form in dict.fromkeys((term, _to_simplified()(term))):
+                start = text.find(form)
+                while form and start >= 0:
+                    spans.add((start, start + len(form)))
+                    start = text.find(form, start + 1)
+            spans = sorted(spans)
+        found += [(entry, start, end) for start, end in spans]
+    found.sort(key=lambda m: (m[1], -(m[2] - m[1])))
+    result, covered_to, used = [], -1, set()
+    for entry, start, end in found:
+        if start >= covered_to and id(entry) not in used:
+            result.append((entry.side(direction.source), entry.side(direction.target), start, end))
+            used.add(id(entry))
+            covered_to = end
+        elif start >= covered_to:
+            covered_to = end
+    return result
+
+
+def ours(glossary, text, direction):
+    return [(m.source, m.target, m.start, m.end) for m in glossary.matches(text, direction)]
+
+
+def test_word_edges_spaces_case_and_overlaps_as_before():
+    g = Glossary.parse("new york\t纽约\nNew York Times\t纽约时报\nYork\t约克\tcase\nyork\t約克\na a\t甲\nC++\tC加加\n"
+                       "e-mail\t电邮\nA1\t甲一\n")
+    for text in ("New\u00a0 York Times and york, NewYork x2york York", "a a a a", "C++ and C++x; e-mail e-mails",
+                 "A1 a1 A10 xA1", "", "   ", "new\n\tyork"):
+        assert ours(g, text, "en-zh") == reference_matches(g, text, "en-zh"), text
+    z = Glossary.parse("x\t纽约\ny\t紐約\nz\t约\nw\t约约\n")
+    for text in ("纽约纽约", "紐約约约约", ""):
+        assert ours(z, text, "zh-en") == reference_matches(z, text, "zh-en"), text
+
+
+WORDY = st.text(alphabet="aAbBcC 1-+.\u00a0", min_size=1, max_size=6).map(str.strip).filter(bool)
+HANZI = st.text(alphabet="纽約约北京电脑腦 ", min_size=1, max_size=4).map(str.strip).filter(bool)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(WORDY, HANZI, st.booleans()), min_size=1, max_size=8),
+       st.text(alphabet="aAbBcC 1-+.\n\u00a0x纽約约北京电脑腦", max_size=30))
+def test_the_automaton_finds_what_one_expression_per_entry_found(rows, text):
+    g = Glossary([GlossaryEntry(en, zh, case) for en, zh, case in rows])
+    for direction in ("en-zh", "zh-en"):
+        assert ours(g, text, direction) == reference_matches(g, text, direction)
+
+
+def test_a_glossary_file_too_large_is_refused_with_its_size(tmp_path):
+    big = tmp_path / "big.tsv"
+    with big.open("wb") as f:
+        f.truncate(50 << 20)
+    with pytest.raises(LiveTranslatorError, match=r"52\.4 MB.*up to 16\.8 MB"):
+        Glossary.load(big)
+
+
+def test_the_automaton_follows_changes_to_the_entries():
+    g = Glossary.parse("apple\t苹果\n")
+    assert ours(g, "an apple", "en-zh") == [("apple", "苹果", 3, 8)]
+    g.entries.append(GlossaryEntry("pear", "梨"))
+    g = g.with_entry(0, enabled=False)
+    assert ours(g, "an apple and a pear", "en-zh") == [("pear", "梨", 15, 19)]
