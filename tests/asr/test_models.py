@@ -1,6 +1,5 @@
 """Whisper model resolution: installed packages, the joined base model, clear errors."""
 
-import concurrent.futures
 import os
 import subprocess
 import sys
