@@ -32,7 +32,8 @@ from app.shared.paths import cache_dir
 
 log = logging.getLogger(__name__)
 
-VERSION = 2  # of the rewrites and of the record: a change re-optimises every model (2: tied embedding stored once)
+VERSION = 3  # of the rewrites and of the record: a change re-optimises every model
+# (2: tied embedding stored once; 3: an int8 twin's tied head reads the embedding's int8 table)
 RECORD = "optimized.json"
 HEAD_BYTES = 1 << 20
 # Probe sentences per source language: decoded greedy and with 4 beams, forced to PROBE_TOKENS
@@ -167,6 +168,7 @@ def prepare_on_stderr(folder: Path | str, direction: Direction | str, prefer_qua
 
 def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized: bool,
               graphs: dict[str, Path], encoder: Path | None, entry: Path, say: Progress) -> Preparation:
+    from app.model_store.int8_twins import describe, int8_head_from_table
     from app.model_store.optimize import externalize, fuse_attention, share_self_cache, share_tied_embedding
 
     heads = config.get("decoder_attention_heads") or config.get("num_attention_heads")
@@ -183,10 +185,12 @@ def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized
             for part in [source, *_external_data(source)]:
                 shutil.copyfile(part, work / part.name)
             try:
+                log.info("%s: %s", source.name, describe(source).text)
                 fused = fuse_attention(copy, int(heads))
                 shared = share_self_cache(copy) if fused else 0
-                # fp32 only (int8 twins quantize the two tables differently); written external
-                if fused and share_tied_embedding(copy):
+                # fp32: the head reads the embedding table; an int8 twin's tied head becomes an
+                # int8 MatMul of its table (app.model_store.int8_twins). Either is written external.
+                if fused and (share_tied_embedding(copy) or int8_head_from_table(copy)):
                     tied.add(stem)
             except Exception as error:  # a graph the rewrite trips on: keep the original
                 log.debug("rewriting %s failed", source, exc_info=True)
