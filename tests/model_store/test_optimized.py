@@ -17,7 +17,7 @@ import pytest
 from app.model_store.optimized import prepare
 from app.shared.errors import LiveTranslatorError
 from app.translation import DecodeOptions, Translator
-from models.export import quantize_like_transformers_js
+from models.export import quantize_like_transformers_js, tie_head_by_transpose
 from models.fixtures import tie_head_to_embedding
 
 from .conftest import FIXTURES
@@ -168,6 +168,7 @@ def test_a_rewrite_whose_ids_differ_on_the_probe_is_not_used(tmp_path, caplog):
     assert not done.optimized
     assert "other token ids on the probe" in done.reason and "other token ids on the probe" in caplog.text
     assert prepare(folder, "en-zh", prefer_quantized=True).reused
+    assert Translator.load(folder, "en-zh", prefer_quantized=True, graphs=done.graphs).translate("Hello.").token_ids
 
 
 def test_translate_optimises_on_first_load_and_says_so_on_stderr(tmp_path, cache):
@@ -249,3 +250,37 @@ def test_a_copy_whose_encoder_is_broken_is_not_served_the_cached_good_encoder(tm
     assert done.graphs.get("encoder_model") != prepare(good, "en-zh").graphs.get("encoder_model")
     with pytest.raises(LiveTranslatorError, match="encoder_model"):  # the broken encoder is what loads, and is named
         Translator.load(broken, direction="en-zh", graphs=done.graphs)
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_both_kinds_of_int8_twin_get_the_fast_head_and_keep_the_ids(tmp_path, caplog, weights_only):
+    # The head tied as optimum writes it with accelerate (onnx-community): MatMul(x, Transpose(E)).
+    # Weights-only twins then dequantized the whole table every step; both kinds now run one
+    # int8 MatMul over the table, and the ids are the downloaded twin's, greedy and beam.
+    caplog.set_level("INFO", logger="app.model_store.optimized")
+    folder = user_copy(tmp_path, "marian-zh-en", "onnx-subdir")
+    merged = folder / "onnx" / "decoder_model_merged.onnx"
+    tie_head_to_embedding(merged)
+    assert tie_head_by_transpose(merged) == 2
+    quantize_like_transformers_js(folder / "onnx", weights_only=weights_only)
+    done = prepare(folder, "zh-en", prefer_quantized=True)
+    assert done.optimized, done.reason
+    assert ("weights only" if weights_only else "all MatMuls") in caplog.text
+    assert "DynamicQuantizeMatMul" in ops(done.graphs["decoder_model_merged"])
+    original = Translator.load(folder, "zh-en", prefer_quantized=True)
+    optimised = Translator.load(folder, "zh-en", prefer_quantized=True, graphs=done.graphs)
+    for beams in (1, 4):
+        for text in reference_sources("marian-zh-en", "zh-en")[:6]:
+            options = DecodeOptions(num_beams=beams, max_new_tokens=24)
+            assert optimised.translate(text, options).token_ids == original.translate(text, options).token_ids, text
+
+
+def test_the_doctor_names_the_kind_of_int8_twin(tmp_path):
+    from app.model_store.doctor import int8_findings
+
+    folder = user_copy(tmp_path, "marian-zh-en", "onnx-subdir")
+    assert "weights only" in int8_findings(folder)[0]  # the fixtures' twins: models export --quantize
+    transformers_js_twins(folder)
+    (line,) = int8_findings(folder)
+    assert line.startswith("int8 twin (onnx/decoder_model_merged_quantized.onnx): all MatMuls")
+    assert "per channel, reduced range" in line
