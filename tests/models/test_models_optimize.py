@@ -12,6 +12,7 @@ import pytest
 from conftest import FIXTURES, references
 from onnx import numpy_helper
 
+from app.model_store.int8_twins import Int8Kind, describe, int8_head_from_table
 from app.model_store.optimize import (
     all_graphs,
     fuse_attention,
@@ -21,7 +22,6 @@ from app.model_store.optimize import (
     share_tied_embedding,
     share_tied_embedding_folder,
 )
-from app.model_store.int8_twins import Int8Kind, describe, int8_head_from_table
 from app.translation import DecodeOptions, Translator
 from models.export import _quantized_twins, quantize_dynamic_folder, quantize_like_transformers_js, tie_head_by_transpose
 from models.fixtures import tie_head_to_embedding
