@@ -34,7 +34,7 @@ class BenchModels:
     hf: Path  # transformers folder (PyTorch + tokenizer)
     onnx: Path  # our export (models.export defaults): merged decoder, fused attention, int8 twins
     onnx_optimum: Path  # optimum's plain split graphs (+ int8 twins), for ORTModelForSeq2SeqLM
-    onnx_catalog: Path  # the catalog's layout: optimum's merged graphs (tied head) under onnx/, int8 twins of all MatMuls
+    onnx_catalog: Path  # the catalog's layout: optimum's merged graphs (tied head) under onnx/, twins of all MatMuls
     onnx_catalog_q8: Path  # the same graphs, int8 twins of the weights only (quantize_q8, onnx-community)
     ct2_fp32: Path
     ct2_int8: Path

@@ -204,7 +204,8 @@ def tie_head_by_transpose(path: str | Path) -> int:
                  and np.array_equal(numpy_helper.to_array(weight), values.T)), None)
             if table:
                 transposed = f"{table}_transposed" + (f"_{k}" if k else "")
-                nodes.append(helper.make_node("Transpose", [table], [transposed], name=f"Transpose_{table}_{k}", perm=[1, 0]))
+                nodes.append(helper.make_node("Transpose", [table], [transposed], name=f"Transpose_{table}_{k}",
+                                              perm=[1, 0]))
                 node.input[1] = transposed
                 tied += 1
             nodes.append(node)

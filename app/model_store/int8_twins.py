@@ -52,7 +52,7 @@ class Int8Twin:
 
     kind: Int8Kind
     per_channel: bool = False
-    reduced_range: bool = False
+    reduced_range: bool | None = False  # None: the weights are in an external-data file, not read
     branches_quantized: bool = False  # If branches quantized too (EnableSubgraph)
     head_from_table: bool = False  # the LM head reads a transpose of the embedding's int8 table
 
@@ -64,8 +64,8 @@ class Int8Twin:
                                        "quantize_q8, onnx-community)",
                 Int8Kind.ALL_MATMULS: "all MatMuls, activation by activation too (transformers.js' older "
                                       "convert.py, Xenova)"}[self.kind]
-        details = ["per channel" if self.per_channel else "per tensor",
-                   "reduced range" if self.reduced_range else "full range"]
+        ranges = {True: "reduced range", False: "full range", None: "range not read"}
+        details = ["per channel" if self.per_channel else "per tensor", ranges[self.reduced_range]]
         details.append("If branches quantized" if self.branches_quantized else "no If branch quantized")
         if self.head_from_table:
             details.append("LM head tied to the embedding's int8 table")
@@ -83,32 +83,38 @@ def describe(path: str | Path) -> Int8Twin:
     graphs = all_graphs(model.graph)
     initializers = {i.name: i for g in graphs for i in g.initializer}
     producers = {o: n for g in graphs for n in g.node for o in n.output}
-    integer = [n for g in graphs for n in g.node if n.op_type in ("MatMulInteger", "DynamicQuantizeMatMul",
-                                                                  "MatMulIntegerToFloat")]
+    kinds = ("MatMulInteger", "DynamicQuantizeMatMul", "MatMulIntegerToFloat")
+    integer = [n for g in graphs for n in g.node if n.op_type in kinds]
     if not integer:
         return Int8Twin(Int8Kind.NOT_INT8)
 
     def constant(name: str) -> bool:
         node = producers.get(name)
-        return name in initializers or (node is not None and node.op_type == "Transpose" and node.input[0] in initializers)
+        transposed = node is not None and node.op_type == "Transpose" and node.input[0] in initializers
+        return name in initializers or transposed
 
     dynamic_b = any(not constant(n.input[1]) for n in integer)
     weights = [initializers[n.input[1]] for n in integer if n.input[1] in initializers]
-    scales = [initializers.get(n.input[3] if n.op_type == "MatMulInteger" else n.input[2]) for n in integer
-              if n.input[1] in initializers and len(n.input) > 3]
-    per_channel = any(s is not None and len(s.dims) == 1 and s.dims[0] > 1 for s in scales)
-    reduced = False
-    if weights and model.graph.initializer is not None:
+    # B's zero point (MatMulInteger) or scale (the fused ops): one per column when per channel
+    at = {"MatMulInteger": 3, "DynamicQuantizeMatMul": 2, "MatMulIntegerToFloat": 3}  # MatMulIntegerToFloat: B's scale
+    params = [initializers.get(n.input[at[n.op_type]]) for n in integer
+              if n.input[1] in initializers and len(n.input) > at[n.op_type]]
+    per_channel = any(p is not None and len(p.dims) == 1 and p.dims[0] > 1 for p in params)
+    reduced = None
+    if weights:
         sample = min(weights, key=lambda t: int(np.prod(t.dims)))
         if sample.data_location != onnx.TensorProto.EXTERNAL:
             values = numpy_helper.to_array(sample).astype(np.int16)
-            zero = 128 if sample.data_type == onnx.TensorProto.UINT8 else 0
-            reduced = int(np.abs(values - zero).max()) <= 64  # 7-bit weights
+            if sample.data_type == onnx.TensorProto.UINT8:  # asymmetric: a span of 128 values at most
+                reduced = int(values.max() - values.min()) <= 127
+            else:  # symmetric: |w| <= 64
+                reduced = int(np.abs(values).max()) <= 64
     head = any(n.op_type == "Transpose" and n.input[0] in initializers
                and initializers[n.input[0]].data_type in (onnx.TensorProto.INT8, onnx.TensorProto.UINT8)
                for g in graphs for n in g.node)
     return Int8Twin(Int8Kind.ALL_MATMULS if dynamic_b else Int8Kind.WEIGHTS_ONLY, per_channel=per_channel,
-                    reduced_range=reduced, branches_quantized=any(n in g.node for g in graphs[1:] for n in integer),
+                    reduced_range=reduced,
+                    branches_quantized=any(n.op_type in kinds for g in graphs[1:] for n in g.node),
                     head_from_table=head)
 
 

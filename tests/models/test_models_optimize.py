@@ -23,7 +23,12 @@ from app.model_store.optimize import (
     share_tied_embedding_folder,
 )
 from app.translation import DecodeOptions, Translator
-from models.export import _quantized_twins, quantize_dynamic_folder, quantize_like_transformers_js, tie_head_by_transpose
+from models.export import (
+    _quantized_twins,
+    quantize_dynamic_folder,
+    quantize_like_transformers_js,
+    tie_head_by_transpose,
+)
 from models.fixtures import tie_head_to_embedding
 
 FAMILIES = ("marian-en-zh", "marian-zh-en", "m2m100")
