@@ -35,6 +35,7 @@ class BenchModels:
     onnx: Path  # our export (models.export defaults): merged decoder, fused attention, int8 twins
     onnx_optimum: Path  # optimum's plain split graphs (+ int8 twins), for ORTModelForSeq2SeqLM
     onnx_catalog: Path  # the catalog's layout: optimum's merged graphs (tied head) under onnx/, twins of all MatMuls
+    onnx_catalog_copied_head: Path  # optimum's merged graphs without accelerate: the head a transposed copy
     onnx_catalog_q8: Path  # the same graphs, int8 twins of the weights only (quantize_q8, onnx-community)
     ct2_fp32: Path
     ct2_int8: Path
@@ -215,7 +216,8 @@ def build(log=print) -> BenchModels:
             log(f"converting for CTranslate2 ({name}) ...")
         ct2[name] = _build_into(root / name, lambda tmp, q=quantization: _convert_ct2(hf, tmp, q))
     return BenchModels(hf=hf, onnx=exports["onnx-ours-v3"], onnx_optimum=exports["onnx-optimum-v2"],
-                       onnx_catalog=exports["onnx-catalog-v2"], onnx_catalog_q8=exports["onnx-catalog-q8-v2"],
+                       onnx_catalog=exports["onnx-catalog-v2"],
+                       onnx_catalog_copied_head=exports["onnx-catalog-v1"], onnx_catalog_q8=exports["onnx-catalog-q8-v2"],
                        ct2_fp32=ct2["ct2-fp32"], ct2_int8=ct2["ct2-int8"])
 
 
