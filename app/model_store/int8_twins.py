@@ -247,8 +247,6 @@ def _quantized_tables(graphs) -> dict[str, _Table]:
 def _head(transpose, table: _Table, producers, consumers):
     """(the head's float input, the node whose output is the logits before any bias) when
     `Transpose(table)` feeds a head of the known forms with the table's own scale, else None."""
-    import numpy as np  # noqa: F401
-
     users = consumers.get(transpose.output[0], [])
     if len(users) != 1:
         return None
@@ -268,6 +266,10 @@ def _head(transpose, table: _Table, producers, consumers):
             return None
         if len(user.input) < 4 or user.input[3] != table.dequantizers[0].input[2]:
             return None  # B's zero point is not the table's: another quantization
+        scales = [producers.get(i) for i in mul[0].input if i != cast[0].output[0]]
+        if len(scales) != 1 or scales[0] is None or scales[0].op_type != "Mul" or set(scales[0].input) != {
+                quantize.output[1], table.dequantizers[0].input[1]}:
+            return None  # not (the input's scale x the table's scale)
         if mul[0].op_type != "Mul" or len(consumers.get(quantize.output[0], [])) != 1:
             return None
         return quantize.input[0], mul[0]
