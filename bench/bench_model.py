@@ -34,7 +34,9 @@ class BenchModels:
     hf: Path  # transformers folder (PyTorch + tokenizer)
     onnx: Path  # our export (models.export defaults): merged decoder, fused attention, int8 twins
     onnx_optimum: Path  # optimum's plain split graphs (+ int8 twins), for ORTModelForSeq2SeqLM
-    onnx_catalog: Path  # the catalog's layout: plain optimum merged graphs under onnx/, transformers.js int8 twins
+    onnx_catalog: Path  # the catalog's layout: optimum's merged graphs (tied head) under onnx/, twins of all MatMuls
+    onnx_catalog_copied_head: Path  # optimum's merged graphs without accelerate: the head a transposed copy
+    onnx_catalog_q8: Path  # the same graphs, int8 twins of the weights only (quantize_q8, onnx-community)
     ct2_fp32: Path
     ct2_int8: Path
 
@@ -152,8 +154,9 @@ def _export_plain(hf: Path, out: Path) -> None:
 
 
 def _export_catalog(hf: Path, out: Path) -> None:
-    """What the catalog downloads (Xenova/opus-mt-en-zh): optimum's plain graphs (merged decoder,
-    no fusion) under onnx/, with `_quantized` twins made as transformers.js makes them."""
+    """optimum's plain graphs (merged decoder, no fusion) under onnx/, as optimum writes them
+    without `accelerate` (the tied head a transposed copy of the embedding), with `_quantized`
+    twins of all MatMuls; the base of the catalog replicas (_catalog_replica)."""
     from models.export import export_onnx, quantize_like_transformers_js
 
     export_onnx(hf, out / "staging", layouts=("merged",), quantize=False, validate=False, fuse=False)
@@ -163,6 +166,25 @@ def _export_catalog(hf: Path, out: Path) -> None:
         item.rename(out / "onnx" / item.name if item.suffix == ".onnx" else out / item.name)
     staged.rmdir()
     quantize_like_transformers_js(out / "onnx")
+
+
+def _catalog_replica(catalog: Path, out: Path, weights_only: bool) -> None:
+    """The catalog's download as optimum writes it with `accelerate` installed (the onnx-community
+    repos): the plain graphs of `catalog`, the merged decoder's tied LM head reading
+    `Transpose(embedding)` (models.export.tie_head_by_transpose), and `_quantized` twins of all
+    MatMuls (Xenova) or of the weights only (MatMulConstBOnly: transformers.js' `quantize_q8`,
+    onnx-community/opus-mt-zh-en)."""
+    from models.export import quantize_like_transformers_js, tie_head_by_transpose
+
+    (out / "onnx").mkdir()
+    for item in catalog.iterdir():
+        if item.is_file() and item.name != ".done":
+            shutil.copyfile(item, out / item.name)
+    for item in (catalog / "onnx").iterdir():
+        if not item.stem.endswith("_quantized"):
+            shutil.copyfile(item, out / "onnx" / item.name)
+    tie_head_by_transpose(out / "onnx" / "decoder_model_merged.onnx")
+    quantize_like_transformers_js(out / "onnx", weights_only=weights_only)
 
 
 def _convert_ct2(hf: Path, out: Path, quantization: str | None) -> None:
@@ -183,13 +205,19 @@ def build(log=print) -> BenchModels:
         if not _built(root / name):
             log(f"exporting ONNX to {root / name} ...")
         exports[name] = _build_into(root / name, lambda tmp, export=export: export(hf, tmp))
+    for name, weights_only in (("onnx-catalog-v2", False), ("onnx-catalog-q8-v2", True)):
+        if not _built(root / name):
+            log(f"making the catalog replica {root / name} ...")
+        exports[name] = _build_into(root / name, lambda tmp, w=weights_only: _catalog_replica(
+            exports["onnx-catalog-v1"], tmp, w))
     ct2 = {}
     for name, quantization in (("ct2-fp32", None), ("ct2-int8", "int8")):
         if not _built(root / name):
             log(f"converting for CTranslate2 ({name}) ...")
         ct2[name] = _build_into(root / name, lambda tmp, q=quantization: _convert_ct2(hf, tmp, q))
     return BenchModels(hf=hf, onnx=exports["onnx-ours-v3"], onnx_optimum=exports["onnx-optimum-v2"],
-                       onnx_catalog=exports["onnx-catalog-v1"],
+                       onnx_catalog=exports["onnx-catalog-v2"],
+                       onnx_catalog_copied_head=exports["onnx-catalog-v1"], onnx_catalog_q8=exports["onnx-catalog-q8-v2"],
                        ct2_fp32=ct2["ct2-fp32"], ct2_int8=ct2["ct2-int8"])
 
 

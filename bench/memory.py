@@ -1,14 +1,16 @@
 """Resident memory of the window with everything a session loads: both directions' translation
 models (the catalog replica of bench_model.py, optimised as the app loads it) and Whisper base.
 
-    .venv/bin/python bench/memory.py [--precisions fp32,int8] [--asr-model base]
+    .venv/bin/python bench/memory.py [--precisions fp32,int8,int8-wo] [--asr-model base]
 
 Each precision runs in its own process, with the environment the app sets for itself (no torch
 behind transformers' tokenizers): the window shown offscreen, then Whisper loaded, then the
 en-zh and zh-en models loaded and one sentence translated by each. Printed: RSS after each
 stage and the process's peak, against the weights on disk. The zh-en model is the same
 replica with its tokenizer config saying zh -> en (the same architecture and size as the
-catalog's opus-mt-zh-en). Run bench/translation_speed.py once first (it builds the replica and
+catalog's opus-mt-zh-en). "int8" is the replica whose twins quantize all MatMuls (Xenova),
+"int8-wo" the one whose twins quantize the weights only (onnx-community, quantize_q8).
+Run bench/translation_speed.py once first (it builds the replica and
 optimises it); otherwise the first load here optimises it, and the peak includes that.
 """
 
@@ -71,7 +73,7 @@ def child(precision: str, asr_model: str, en_zh: Path, zh_en: Path) -> None:
     stages[f"+ Whisper {asr_model}"] = rss_mb()
     from app.model_store.optimized import load_translator
 
-    int8 = precision == "int8"
+    int8 = precision.startswith("int8")
     for folder, direction, text in ((en_zh, "en-zh", "Good morning, everyone."), (zh_en, "zh-en", "大家早上好。")):
         translator = load_translator(folder, direction, prefer_quantized=int8)
         translator.translate(text)
@@ -85,7 +87,7 @@ def child(precision: str, asr_model: str, en_zh: Path, zh_en: Path) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--precisions", default="fp32,int8")
+    parser.add_argument("--precisions", default="fp32,int8,int8-wo")
     parser.add_argument("--asr-model", default="base")
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -97,14 +99,17 @@ def main(argv=None) -> int:
 
     models = build(log=lambda m: print(m, file=sys.stderr, flush=True))
     os.environ["LIVE_TRANSLATOR_CACHE"] = str(models.hf.parent / "app-cache")  # the same cache as translation_speed.py
-    en_zh, zh_en = models.onnx_catalog, zh_en_stand_in(models.onnx_catalog)
+    replicas = {"fp32": models.onnx_catalog, "int8": models.onnx_catalog, "int8-wo": models.onnx_catalog_q8}
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     print("| precision | stage | RSS MB |")
     print("|---|---|---|")
     for precision in args.precisions.split(","):
-        glob = "*_quantized.onnx" if precision == "int8" else "*.onnx"
+        en_zh = replicas[precision]
+        zh_en = zh_en_stand_in(en_zh)
+        int8 = precision.startswith("int8")
+        glob = "*_quantized.onnx" if int8 else "*.onnx"
         weights = sum(p.stat().st_size for p in (en_zh / "onnx").glob(glob)
-                      if precision == "int8" or not p.stem.endswith("_quantized"))
+                      if int8 or not p.stem.endswith("_quantized"))
         done = subprocess.run([sys.executable, __file__, "--child", precision, args.asr_model, str(en_zh), str(zh_en)],
                               capture_output=True, text=True, cwd=ROOT)
         if done.returncode != 0:

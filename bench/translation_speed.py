@@ -3,9 +3,11 @@
     .venv/bin/python bench/translation_speed.py --quick     # a couple of minutes
     .venv/bin/python bench/translation_speed.py             # the table in docs/performance.md
 
-Builds (once, cached) the full-size opus-mt-en-zh architecture with random weights, a replica
-of what the catalog downloads (optimum's plain merged graphs under onnx/, int8 twins made as
-transformers.js makes them), our own export of it and its CTranslate2 conversion
+Builds (once, cached) the full-size opus-mt-en-zh architecture with random weights, replicas
+of what the catalog downloads (optimum's plain merged graphs under onnx/, the tied head reading
+the embedding's transpose; int8 twins of all MatMuls, and twins of the weights only, the two
+kinds transformers.js has made: rows "int8" and "int8-wo"), our own export of it and its
+CTranslate2 conversion
 (bench_model.py). "ours" runs the catalog replica (`--layout export`: our export), loaded as the
 app loads it after a first load: optimised, from the cache. The first load (optimisation
 included), a later load and the peak RSS of `python -m app translate` are measured first, in
@@ -98,8 +100,16 @@ def fmt(value, digits=1):
     return "N/A" if value is None else f"{value:.{digits}f}"
 
 
+# precision -> the replica "ours" runs (bench_model.BenchModels' field); both int8 kinds of twin
+REPLICAS = {"fp32": "onnx_catalog", "int8": "onnx_catalog", "int8-wo": "onnx_catalog_q8"}
+PRECISION_NOTES = {"int8": "int8 twins of all MatMuls (Xenova)",
+                   "int8-wo": "int8 twins of the weights only (MatMulConstBOnly: quantize_q8, onnx-community)"}
+
+
 def measure(precision: str, rows, sentences, repeats, paths, wanted) -> tuple[list, dict]:
-    int8 = precision == "int8"
+    int8 = precision.startswith("int8")
+    if paths["ours"] != "onnx":  # the catalog replicas: the one of this kind of int8 twin
+        paths = {**paths, "ours": REPLICAS[precision]}
     workers = {}
     for engine in wanted:
         print(f"[{precision}] loading {engine} ...", file=sys.stderr, flush=True)
@@ -170,6 +180,8 @@ def report(results, infos, wanted, args, models) -> None:
           f"{engines.THREADS} intra-op threads everywhere; {len(args.sentences)} sentences x {args.repeats} "
           f"repeats, interleaved; load average at start {args.load_at_start}; peers' threads "
           f"{'passive (no spinning)' if args.passive_peers else 'as they come (spinning)'}.")
+    for precision, note in PRECISION_NOTES.items():
+        print(f"{precision}: ours on the replica with {note}; CTranslate2 int8 either way.")
     print("ms/tok = median over sentences of (sentence latency incl. encoder / forced output tokens).")
     print("ours = encoder_ms + decode_ms as the engine reports them (python -m app translate --json); "
           "ours wall = the whole translate() call incl. tokenization.\n")
@@ -228,7 +240,7 @@ def report(results, infos, wanted, args, models) -> None:
             print(f"| {precision} | {name} | {fmt(load_s, 2)} | {fmt(info.get('peak_rss_mb'), 0)} |")
 
 
-def first_loads(folder: Path, precisions: list[str]) -> list[dict]:
+def first_loads(folders: dict[str, Path], precisions: list[str]) -> list[dict]:
     """`python -m app translate` on the folder with an empty optimisation cache, twice per
     precision: the first load (optimises), then a later one (from the cache); wall time and the
     process's peak RSS."""
@@ -241,7 +253,7 @@ def first_loads(folder: Path, precisions: list[str]) -> list[dict]:
             "sys.stderr.write(f'PEAK_RSS_KB {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'); sys.exit(rc)")
     rows = []
     for precision in precisions:
-        int8 = precision == "int8"
+        int8, folder = precision.startswith("int8"), folders[precision]
         weights = sum(p.stat().st_size for p in (folder / "onnx").glob("*_quantized.onnx" if int8 else "*.onnx")
                       if int8 or not p.stem.endswith("_quantized"))
         for which in ("first load (optimises)", "later load (cache)"):
@@ -275,7 +287,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="2 sentences, 1 repeat, fewer rows")
     parser.add_argument("--engines", default=",".join(engines.ENGINES), help="comma list of " + ",".join(engines.ENGINES))
-    parser.add_argument("--precisions", default="fp32,int8")
+    parser.add_argument("--precisions", default="fp32,int8,int8-wo",
+                        help="fp32; int8: the twins of all MatMuls; int8-wo: the twins of the weights only "
+                             "(both against CTranslate2 int8)")
     parser.add_argument("--sentences", type=int, default=None, help="how many sentences (default 4, quick 2)")
     parser.add_argument("--repeats", type=int, default=None, help="passes over the sentences (default 1)")
     parser.add_argument("--passive-peers", action="store_true",
@@ -292,10 +306,12 @@ def main(argv=None) -> int:
     # The app's cache (optimised graphs) for this benchmark only; the workers inherit it.
     os.environ["LIVE_TRANSLATOR_CACHE"] = str(models.hf.parent / "app-cache")
     paths = {"hf": models.hf, "onnx": models.onnx, "onnx_optimum": models.onnx_optimum,
-             "onnx_catalog": models.onnx_catalog, "ct2_fp32": models.ct2_fp32, "ct2_int8": models.ct2_int8,
+             "onnx_catalog": models.onnx_catalog, "onnx_catalog_q8": models.onnx_catalog_q8,
+             "ct2_fp32": models.ct2_fp32, "ct2_int8": models.ct2_int8,
              "ours": "onnx_catalog" if args.layout == "catalog" else "onnx"}
-    loads = [] if args.no_first_load or args.layout != "catalog" else first_loads(models.onnx_catalog,
-                                                                                    args.precisions.split(","))
+    precisions = [p for p in args.precisions.split(",") if args.layout == "catalog" or p != "int8-wo"]
+    folders = {p: getattr(models, REPLICAS[p]) for p in precisions}
+    loads = [] if args.no_first_load or args.layout != "catalog" else first_loads(folders, precisions)
     wanted = [e for e in args.engines.split(",") if e]
     long = STEP_LATE + 4  # long enough to time step 100
     if args.quick:
@@ -307,7 +323,7 @@ def main(argv=None) -> int:
     args.sentences = SENTENCES[:n_sentences]
     args.load_at_start = " ".join(f"{x:.2f}" for x in os.getloadavg())
     results, infos = [], {}
-    for precision in args.precisions.split(","):
+    for precision in precisions:
         r, infos[precision] = measure(precision, rows, args.sentences, args.repeats, paths, wanted)
         results += r
     report(results, infos, wanted, args, models)

@@ -177,6 +177,50 @@ def copy_side_files(source_dir: Path, target: Path) -> list[str]:
     return copied
 
 
+def tie_head_by_transpose(path: str | Path) -> int:
+    """What optimum's export does to a tied LM head when `accelerate` is installed (its
+    `_deduplicate_gather_matmul`, as the onnx-community exports have it): a head MatMul whose
+    constant B is the transpose of a Gather's table reads `Transpose(table)` instead (output
+    `<table>_transposed`), and the copy is dropped. In place; returns how many heads now do."""
+    import numpy as np
+    import onnx
+    from onnx import helper, numpy_helper
+
+    from app.model_store.optimize import all_graphs
+
+    path = Path(path)
+    model = onnx.load(str(path))
+    graphs = all_graphs(model.graph)
+    tensors = {i.name: i for g in graphs for i in g.initializer}
+    tables = {n.input[0]: numpy_helper.to_array(tensors[n.input[0]]) for g in graphs for n in g.node
+              if n.op_type == "Gather" and n.input and n.input[0] in tensors and len(tensors[n.input[0]].dims) == 2}
+    tied = 0
+    for k, graph in reversed(list(enumerate(graphs))):  # branches first: the outer graph's rewrite detaches them
+        nodes = []
+        for node in graph.node:
+            weight = tensors.get(node.input[1]) if node.op_type == "MatMul" and len(node.input) == 2 else None
+            table = weight is not None and next(
+                (name for name, values in tables.items() if list(weight.dims) == list(values.shape[::-1])
+                 and np.array_equal(numpy_helper.to_array(weight), values.T)), None)
+            if table:
+                transposed = f"{table}_transposed" + (f"_{k}" if k else "")
+                nodes.append(helper.make_node("Transpose", [table], [transposed], name=f"Transpose_{table}_{k}",
+                                              perm=[1, 0]))
+                node.input[1] = transposed
+                tied += 1
+            nodes.append(node)
+        del graph.node[:]
+        graph.node.extend(nodes)
+    if tied:
+        used = {i for g in graphs for n in g.node for i in n.input}
+        for graph in graphs:
+            kept = [i for i in graph.initializer if i.name in used]
+            del graph.initializer[:]
+            graph.initializer.extend(kept)
+        onnx.save(model, str(path))
+    return tied
+
+
 def quantize_dynamic_folder(folder: str | Path) -> list[Path]:
     """Write an int8-weight `*_quantized.onnx` twin beside every .onnx file in `folder`."""
     from onnxruntime.quantization import QuantType
@@ -186,15 +230,16 @@ def quantize_dynamic_folder(folder: str | Path) -> list[Path]:
     return _quantized_twins(folder, weight_type=QuantType.QInt8, extra_options={"EnableSubgraph": True})
 
 
-def quantize_like_transformers_js(folder: str | Path) -> list[Path]:
-    """Write `*_quantized.onnx` twins the way transformers.js makes the catalog's (its
-    scripts/convert.py): QInt8 weights per channel, reduced range, If branches included, and the
-    attention's activation-by-activation MatMuls quantized too (no MatMulConstBOnly, which
-    onnxruntime's quantize_dynamic would otherwise turn on)."""
+def quantize_like_transformers_js(folder: str | Path, weights_only: bool = False) -> list[Path]:
+    """Write `*_quantized.onnx` twins the way transformers.js makes the catalog's: QInt8 weights
+    per channel, reduced range, If branches included. Its older scripts/convert.py (the Xenova
+    repos) quantized the attention's activation-by-activation MatMuls too (MatMulConstBOnly off);
+    `weights_only` is its current scripts/quantize.py (`quantize_q8`) and onnxruntime's default,
+    what the onnx-community repos of 2024 on were made with: only MatMuls with a constant B."""
     from onnxruntime.quantization import QuantType
 
     return _quantized_twins(folder, weight_type=QuantType.QInt8, per_channel=True, reduce_range=True,
-                            extra_options={"EnableSubgraph": True, "MatMulConstBOnly": False})
+                            extra_options={"EnableSubgraph": True, "MatMulConstBOnly": weights_only})
 
 
 def _quantized_twins(folder: str | Path, **options) -> list[Path]:

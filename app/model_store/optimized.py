@@ -42,8 +42,9 @@ from app.shared.paths import cache_dir
 log = logging.getLogger(__name__)
 
 # Of the rewrites and of the record: a change re-optimises every model (2: tied embedding stored
-# once; 3: the record lists each file's size and checksums).
-VERSION = 3
+# once; 3: an int8 twin's tied head reads the embedding's int8 table, or the record lists each
+# file's size and checksums, made on two branches; 4: both).
+VERSION = 4
 RECORD = "optimized.json"
 RECORD_LIMIT = 1 << 20
 HEAD_BYTES = 1 << 20
@@ -205,6 +206,7 @@ def prepare_on_stderr(folder: Path | str, direction: Direction | str, prefer_qua
 
 def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized: bool,
               graphs: dict[str, Path], encoder: Path | None, entry: Path, say: Progress) -> Preparation:
+    from app.model_store.int8_twins import describe, int8_head_from_table
     from app.model_store.optimize import externalize, fuse_attention, share_self_cache, share_tied_embedding
 
     heads = config.get("decoder_attention_heads") or config.get("num_attention_heads")
@@ -215,17 +217,26 @@ def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized
     work.mkdir(parents=True)
     try:
         rewritten, notes, tied = {}, [], set()
+        without_int8_head = {}  # stem -> its graph before the int8 head's rewrite (other numbers)
         for stem, source in graphs.items():
             say(Text(QT_TRANSLATE_NOOP("Errors", "Rewriting {file}…"), {"file": source.name}))
             copy = work / source.name
             for part in [source, *_external_data(source)]:
                 shutil.copyfile(part, work / part.name)
             try:
+                twin = describe(source)
+                log.info("%s: %s", source.name, twin.text)
                 fused = fuse_attention(copy, int(heads))
                 shared = share_self_cache(copy) if fused else 0
-                # fp32 only (int8 twins quantize the two tables differently); written external
+                # fp32: the head reads the embedding table; an int8 twin's tied head becomes an
+                # int8 MatMul of its table (app.model_store.int8_twins). Either is written external.
                 if fused and share_tied_embedding(copy):
                     tied.add(stem)
+                elif fused and twin.head_from_table:
+                    before = shutil.copyfile(copy, work / f"{copy.name}.before-int8-head")
+                    if int8_head_from_table(copy):
+                        tied.add(stem)
+                        without_int8_head[stem] = before
             except Exception as error:  # a graph the rewrite trips on: keep the original
                 log.debug("rewriting %s failed", source, exc_info=True)
                 notes.append(f"{source.name}: the rewrite failed ({type(error).__name__}: {error})")
@@ -251,6 +262,15 @@ def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized
             rewritten["encoder_model"] = externalize(encoder, work / encoder.name)
         say(Text(QT_TRANSLATE_NOOP("Errors", "Checking the optimised model against the original…")))
         mismatch = _probe(folder, direction, prefer_quantized, rewritten)
+        if mismatch and without_int8_head:
+            # A weights-only twin's head was float: the int8 head's numbers may be what differs
+            log.info("%s: %s with the int8 head; trying again without it", folder.name, mismatch)
+            for stem, before in without_int8_head.items():
+                Path(before).replace(rewritten[stem])
+                externalize(rewritten[stem])
+            mismatch = _probe(folder, direction, prefer_quantized, rewritten)
+        for before in without_int8_head.values():
+            Path(before).unlink(missing_ok=True)
         if mismatch:
             shutil.rmtree(work, ignore_errors=True)
             return _decided(entry, graphs, {}, mismatch)

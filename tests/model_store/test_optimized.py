@@ -17,7 +17,7 @@ import pytest
 from app.model_store.optimized import prepare
 from app.shared.errors import LiveTranslatorError
 from app.translation import DecodeOptions, Translator
-from models.export import quantize_like_transformers_js
+from models.export import quantize_like_transformers_js, tie_head_by_transpose
 from models.fixtures import tie_head_to_embedding
 
 from .conftest import FIXTURES
@@ -168,6 +168,7 @@ def test_a_rewrite_whose_ids_differ_on_the_probe_is_not_used(tmp_path, caplog):
     assert not done.optimized
     assert "other token ids on the probe" in done.reason and "other token ids on the probe" in caplog.text
     assert prepare(folder, "en-zh", prefer_quantized=True).reused
+    assert Translator.load(folder, "en-zh", prefer_quantized=True, graphs=done.graphs).translate("Hello.").token_ids
 
 
 def test_translate_optimises_on_first_load_and_says_so_on_stderr(tmp_path, cache):
@@ -356,3 +357,101 @@ def test_concurrent_first_loads_of_one_folder_agree(tmp_path, cache):
     assert all(run.returncode == 0 for run in runs), [err for _, err in outputs]
     assert len({out for out, _ in outputs}) == 1  # one entry, the same ids
     assert [p.name for p in cache.iterdir() if p.is_dir()] == [Path(outputs[0][0].split()[0]).name]
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_both_kinds_of_int8_twin_get_the_fast_head_and_keep_the_ids(tmp_path, caplog, weights_only):
+    # The head tied as optimum writes it with accelerate (onnx-community): MatMul(x, Transpose(E)).
+    # Weights-only twins then dequantized the whole table every step; both kinds now run one
+    # int8 MatMul over the table, and the ids are the downloaded twin's, greedy and beam.
+    caplog.set_level("INFO", logger="app.model_store.optimized")
+    folder = user_copy(tmp_path, "marian-zh-en", "onnx-subdir")
+    merged = folder / "onnx" / "decoder_model_merged.onnx"
+    tie_head_to_embedding(merged)
+    assert tie_head_by_transpose(merged) == 2
+    quantize_like_transformers_js(folder / "onnx", weights_only=weights_only)
+    done = prepare(folder, "zh-en", prefer_quantized=True)
+    assert done.optimized, done.reason
+    assert ("weights only" if weights_only else "all MatMuls") in caplog.text
+    assert "DynamicQuantizeMatMul" in ops(done.graphs["decoder_model_merged"])
+    original = Translator.load(folder, "zh-en", prefer_quantized=True)
+    optimised = Translator.load(folder, "zh-en", prefer_quantized=True, graphs=done.graphs)
+    for beams in (1, 4):
+        for text in reference_sources("marian-zh-en", "zh-en")[:6]:
+            options = DecodeOptions(num_beams=beams, max_new_tokens=24)
+            assert optimised.translate(text, options).token_ids == original.translate(text, options).token_ids, text
+
+
+def test_the_doctor_names_the_kind_of_int8_twin(tmp_path):
+    from app.model_store.doctor import int8_findings
+
+    folder = user_copy(tmp_path, "marian-zh-en", "onnx-subdir")
+    assert "weights only" in int8_findings(folder)[0]  # the fixtures' twins: models export --quantize
+    transformers_js_twins(folder)
+    (line,) = int8_findings(folder)
+    assert line.startswith("int8 twin (onnx/decoder_model_merged_quantized.onnx): all MatMuls")
+    assert "per channel, reduced range" in line
+
+
+def give_the_head_an_outlier_feature(merged: Path) -> None:
+    """One feature of the head's input 1000x larger and its row of the tied table 1000x smaller,
+    as trained models have outlier features: the float model's logits are as before, but a head
+    whose input is quantized per tensor loses every other feature."""
+    import numpy as np
+    from onnx import numpy_helper
+
+    from app.model_store.optimize import all_graphs
+
+    model = onnx.load(str(merged))
+    graphs = all_graphs(model.graph)
+    tensors = {i.name: i for g in graphs for i in g.initializer}
+    # small weights are Constant nodes in the If branches (the merge puts them there)
+    tensors.update({n.output[0]: n.attribute[0].t for g in graphs for n in g.node if n.op_type == "Constant"
+                    and n.attribute and n.attribute[0].name == "value" and n.output[0] not in tensors})
+    producers = {o: n for g in graphs for n in g.node for o in n.output}
+    heads = [n for g in graphs for n in g.node if n.op_type == "MatMul" and n.input[1] in tensors]
+    head = max(heads, key=lambda n: tensors[n.input[1]].dims[1])  # [d, vocab]: the widest
+    table = next(n.input[0] for g in graphs for n in g.node if n.op_type == "Gather" and n.input[0] in tensors
+                 and list(tensors[n.input[0]].dims) == list(tensors[head.input[1]].dims)[::-1])
+    norm = producers[head.input[0]]
+    assert norm.op_type == "LayerNormalization"
+
+    def source(name: str) -> str:  # the merge reads shared weights through Identity nodes
+        while name not in tensors and producers[name].op_type == "Identity":
+            name = producers[name].input[0]
+        return name
+
+    for name, factor, transposed in ((source(norm.input[1]), 1000.0, False), (source(norm.input[2]), 1000.0, False),
+                                     (head.input[1], 1e-3, False), (table, 1e-3, True)):
+        values = numpy_helper.to_array(tensors[name]).copy()
+        view = values.T if transposed else values
+        view[0] *= np.float32(factor)  # feature 0: of the LayerNorm, the head's row, the table's column
+        tensors[name].CopyFrom(numpy_helper.from_array(values, tensors[name].name))
+    onnx.save(model, str(merged))
+
+
+def test_a_weights_only_twin_whose_int8_head_changes_the_ids_keeps_its_own_head(tmp_path, caplog):
+    # The probe fails with the int8 head (its input quantized per tensor loses all but the
+    # outlier); the optimiser tries again without it and keeps the fused attention.
+    caplog.set_level("INFO", logger="app.model_store.optimized")
+    folder = user_copy(tmp_path, "marian-zh-en", "onnx-subdir")
+    merged = folder / "onnx" / "decoder_model_merged.onnx"
+    tie_head_to_embedding(merged)
+    give_the_head_an_outlier_feature(merged)
+    assert tie_head_by_transpose(merged) == 2
+    quantize_like_transformers_js(folder / "onnx", weights_only=True)
+    done = prepare(folder, "zh-en", prefer_quantized=True)
+    assert "with the int8 head; trying again without it" in caplog.text
+    assert done.optimized, done.reason  # the attention's rewrite is kept
+    assert not [n for g in all_graphs_of(done.graphs["decoder_model_merged"]) for n in g.node
+                if n.name.endswith("_from_table")]  # the twin's own head
+    original = Translator.load(folder, "zh-en", prefer_quantized=True)
+    optimised = Translator.load(folder, "zh-en", prefer_quantized=True, graphs=done.graphs)
+    for text in reference_sources("marian-zh-en", "zh-en")[:4]:
+        assert optimised.translate(text).token_ids == original.translate(text).token_ids, text
+
+
+def all_graphs_of(path: Path) -> list:
+    from app.model_store.optimize import all_graphs
+
+    return all_graphs(onnx.load(str(path), load_external_data=False).graph)

@@ -12,6 +12,7 @@ import pytest
 from conftest import FIXTURES, references
 from onnx import numpy_helper
 
+from app.model_store.int8_twins import Int8Kind, describe, int8_head_from_table
 from app.model_store.optimize import (
     all_graphs,
     fuse_attention,
@@ -22,7 +23,12 @@ from app.model_store.optimize import (
     share_tied_embedding_folder,
 )
 from app.translation import DecodeOptions, Translator
-from models.export import quantize_dynamic_folder, quantize_like_transformers_js
+from models.export import (
+    _quantized_twins,
+    quantize_dynamic_folder,
+    quantize_like_transformers_js,
+    tie_head_by_transpose,
+)
 from models.fixtures import tie_head_to_embedding
 
 FAMILIES = ("marian-en-zh", "marian-zh-en", "m2m100")
@@ -282,4 +288,72 @@ def test_int8_twins_of_a_tied_decoder_are_left_as_they_are(tmp_path):
     twin = folder / "decoder_model_merged_quantized.onnx"
     before = twin.read_bytes()
     assert share_tied_embedding(twin) == 0
+    assert twin.read_bytes() == before
+
+
+# -- int8 twins of both kinds: the tied head read from the embedding's int8 table -----------------
+
+def transpose_tied_twin(tmp_path, weights_only: bool) -> Path:
+    """The marian-en-zh merged fixture with its head tied as optimum writes it with accelerate
+    (MatMul(x, Transpose(E))), and its int8 twin of one kind."""
+    folder = tied_copy("marian-en-zh", "merged", tmp_path)
+    for name in ("decoder_model_merged.onnx",):
+        assert tie_head_by_transpose(folder / name) == 2  # one head per If branch
+    quantize_like_transformers_js(folder, weights_only=weights_only)
+    return folder
+
+
+@pytest.mark.parametrize("weights_only,kind", [(True, Int8Kind.WEIGHTS_ONLY), (False, Int8Kind.ALL_MATMULS)])
+def test_both_kinds_of_int8_twin_are_recognised(weights_only, kind, tmp_path):
+    folder = transpose_tied_twin(tmp_path, weights_only)
+    found = describe(folder / "decoder_model_merged_quantized.onnx")
+    assert found.kind is kind and found.per_channel and found.reduced_range and found.branches_quantized
+    assert found.head_from_table
+    assert describe(folder / "decoder_model_merged.onnx").kind is Int8Kind.NOT_INT8
+
+
+def test_a_per_tensor_full_range_twin_without_its_branches_is_recognised(tmp_path):
+    from onnxruntime.quantization import QuantType
+
+    folder = tied_copy("marian-en-zh", "split", tmp_path)
+    quantize_dynamic_folder(folder)  # models export --quantize: weights only, per tensor, full range
+    found = describe(folder / "decoder_with_past_model_quantized.onnx")
+    assert (found.kind, found.per_channel, found.reduced_range) == (Int8Kind.WEIGHTS_ONLY, False, False)
+    merged = tied_copy("marian-en-zh", "merged", tmp_path / "merged")
+    _quantized_twins(merged, weight_type=QuantType.QInt8, extra_options={"MatMulConstBOnly": False})
+    found = describe(merged / "decoder_model_merged_quantized.onnx")
+    assert found.kind is Int8Kind.NOT_INT8 and not found.branches_quantized  # If branches left fp32
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_an_int8_head_reading_the_table_transposed_becomes_one_int8_matmul(weights_only, tmp_path):
+    folder = transpose_tied_twin(tmp_path, weights_only)
+    original = shutil.copytree(folder, tmp_path / "original")
+    twin = folder / "decoder_model_merged_quantized.onnx"
+    assert int8_head_from_table(twin) == 2
+    graphs = all_graphs(onnx.load(str(twin)).graph)
+    heads = [n for g in graphs for n in g.node if n.name.endswith("_from_table")]
+    assert [n.op_type for n in heads] == ["DynamicQuantizeMatMul"] * 2
+    # no float copy of the table is made, on disk or per step
+    assert not any(n.op_type == "DequantizeLinear" and "transposed" in n.input[0] for g in graphs for n in g.node)
+    table = next(list(i.dims) for i in graphs[0].initializer if i.name.endswith("shared.weight_merged_0_quantized"))
+    assert not any(list(i.dims) in (table, table[::-1]) for g in graphs for i in g.initializer
+                   if i.data_type == onnx.TensorProto.FLOAT)
+    texts = [ref["text"] for ref in references("marian-en-zh")["directions"][0]["cases"][0]["results"]][:6]
+    before = decode_all(Translator.load(original, "en-zh", prefer_quantized=True), texts)
+    after = decode_all(Translator.load(folder, "en-zh", prefer_quantized=True), texts)
+    if weights_only:  # the head's input now quantized per tensor too: the ids stay on this fixture
+        assert [ids for ids, _ in after] == [ids for ids, _ in before]
+    else:  # what onnxruntime runs for the original after folding the transpose: the same numbers
+        assert after == before
+
+
+def test_a_head_with_another_quantization_than_the_table_is_left_alone(tmp_path):
+    """transformers.js' twin of an untied-looking head (its own constant, quantized per column)
+    has no Transpose of the table: nothing to change."""
+    folder = tied_copy("marian-en-zh", "merged", tmp_path)
+    quantize_like_transformers_js(folder, weights_only=True)
+    twin = folder / "decoder_model_merged_quantized.onnx"
+    before = twin.read_bytes()
+    assert int8_head_from_table(twin) == 0
     assert twin.read_bytes() == before
