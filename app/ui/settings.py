@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from app.pipeline.cli import SPOKEN_CHOICES
 from app.shared.chinese import CHINESE_SCRIPTS
+from app.shared.events import Spoken
 from app.shared.languages import Direction, Language
 from app.shared.paths import settings_dir
 from app.ui.theme import Theme
@@ -22,7 +22,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "direction": tuple(d.value for d in Direction),
     "chinese": CHINESE_SCRIPTS,
     "theme": tuple(t.value for t in Theme),
-    "spoken": tuple(SPOKEN_CHOICES),  # the same words as `run --speak`
+    "spoken": tuple(s.value for s in Spoken),  # the same words as `run --speak`
 }
 
 
