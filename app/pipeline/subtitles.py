@@ -35,6 +35,7 @@ RECORD_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "final": {"text": (str,), "start": _NUMBER, "end": _NUMBER},
     "translation": {"text": (str,), "direction": (str,), "latency_ms": (*_NUMBER, type(None))},
     "error": {"text": (str,)},
+    "corrected": {"source": (str,), "text": (str,)},  # the window's Correct… dialog
     "speech": {},
     "status": {},
 }

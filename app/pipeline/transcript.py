@@ -240,16 +240,3 @@ def apply_record(entries: dict[int, TranscriptEntry], data: dict) -> None:
         entry.error = data["text"]
     elif data["type"] == "corrected":  # the user corrected the caption: exports say it as corrected
         entry.source, entry.translation = data["source"], data["text"] or entry.translation
-
-
-def read_entries(path: str | os.PathLike) -> list[TranscriptEntry]:
-    """A saved session's utterances, in order, without opening it for writing."""
-    entries: dict[int, TranscriptEntry] = {}
-    with open(path, encoding="utf-8") as lines:
-        for line in lines:
-            if line.strip():
-                try:
-                    apply_record(entries, json.loads(line))
-                except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
-                    continue  # a line cut short by a kill, or not an event: everything else counts
-    return [entries[key] for key in sorted(entries)]

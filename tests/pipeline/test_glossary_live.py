@@ -93,9 +93,9 @@ def test_a_corrected_caption_is_in_the_transcript_and_its_exports(tmp_path):
 def test_a_conversation_applies_a_new_glossary_to_both_sides(tmp_path):
     silence = tmp_path / "silence.wav"
     soundfile.write(silence, np.zeros(1600, np.float32), 16000)
-    conversation = Conversation(ConversationConfig(tts_enabled=False, save_transcript=False),
+    conversation = Conversation(ConversationConfig(PipelineConfig(tts_enabled=False, save_transcript=False)),
                                 sources={s: FileSource(silence) for s in Speaker})
     glossary = Glossary.parse("computer\t老师\n")
     conversation.apply_glossary(glossary)
-    assert conversation.config.glossary is glossary
+    assert conversation.config.pipeline.glossary is glossary
     assert all(lane.config.glossary is glossary for lane in conversation.lanes.values())
