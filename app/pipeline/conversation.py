@@ -25,7 +25,7 @@ from typing import Any
 
 from app.pipeline.pipeline import Pipeline, PipelineConfig
 from app.pipeline.transcript import Transcript
-from app.shared.audio import AudioSource, SourceKind
+from app.shared.audio import AudioSource, SourceKind, SpeechTarget
 from app.shared.events import Event, Speaker
 from app.shared.languages import Direction
 
@@ -43,6 +43,8 @@ class ConversationConfig:
     spoken: frozenset[Speaker] = frozenset({Speaker.THEM})  # whose translations are spoken aloud
     tts_out: str | Path | None = None
     tts_rate: int | None = None
+    speak_into: str = SpeechTarget.SPEAKERS  # where MY translated speech goes (see PipelineConfig); theirs: the speakers
+    mix_original: float = 0.0  # see PipelineConfig
     num_beams: int = 1
     decode_overrides: dict[str, Any] = field(default_factory=dict)  # see PipelineConfig
     translate_partials: bool = True
@@ -82,9 +84,12 @@ class Conversation:
         self.config = config
         self.on_event = on_event
         if speech_output is None:
+            from app.audio.outputs import open_output
             from app.tts import SpeechOutput
 
-            speech_output = SpeechOutput(enabled=config.tts_enabled, rate=config.tts_rate, out_path=config.tts_out)
+            mine = open_output(config.speak_into, config.mix_original)
+            speech_output = SpeechOutput(enabled=config.tts_enabled, rate=config.tts_rate, out_path=config.tts_out,
+                                         outputs={Speaker.ME: mine} if mine is not None else None)
         self.speech_output = speech_output
         self.speech_output.on_event = self._emit
         self.transcript: Transcript | None = None
