@@ -9,6 +9,7 @@ played into it is what the call app hears when it picks the cable's other end as
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -89,12 +90,14 @@ class DeviceOutput:
             self.open()
         audio = samples.astype(np.float32) / 32768.0 if samples.dtype == np.int16 else samples.astype(np.float32)
         speaker = _soundcard().get_speaker(self._speaker_id)
-        # All at once, with the server's own buffering: smaller buffers made a null sink start
-        # later and play slower than real time (seen here). The meter follows the clock meanwhile.
+        # All at once, with the server's own buffering (smaller buffers made a null sink start
+        # later and play slower than real time, seen here); leaving the player drains the stream,
+        # which starts playback at once. The meter follows the clock on its own thread meanwhile.
+        meter = threading.Thread(target=self._meter, args=(audio, rate, on_level), name="output-meter", daemon=True)
         with speaker.player(samplerate=rate, channels=1) as player:
             player.play(audio)
-            self._meter(audio, rate, on_level)
-        # leaving the player waits until the server has played everything
+            meter.start()
+        meter.join()
 
     @staticmethod
     def _meter(audio: np.ndarray, rate: int, on_level: Callable[[float, float], None] | None) -> None:
