@@ -147,6 +147,9 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
             observer(event)
 
     if args.conversation:
+        if args.speak_into != SpeechTarget.SPEAKERS and args.speak == "them" and not args.no_tts:
+            print(f"note: --speak-into {args.speak_into} carries my translations, but --speak them speaks only theirs: "
+                  "add --speak me (or both) for the call set-up", file=sys.stderr)
         config = ConversationConfig(direction=args.direction, nmt_models=models, asr_model=args.asr_model,
                                     microphone=args.device, system_device=args.system_device,
                                     tts_enabled=not args.no_tts, spoken=frozenset(SPOKEN_CHOICES[args.speak]),

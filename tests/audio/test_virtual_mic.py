@@ -171,3 +171,9 @@ def test_speech_into_a_named_device_reaches_only_that_device(sound_room):
     assert [e.text for e in events if isinstance(e, Speech)] == ["Good morning, everyone."]
     assert voiced_seconds(into_mic.audio) > 0.5
     assert voiced_seconds(speakers.audio) == 0.0, "speech went to the default output instead of the chosen one"
+
+
+def test_mix_original_takes_a_level_from_0_to_1():
+    done = subprocess.run([sys.executable, "-m", "app", "run", "--direction", "en-zh", "--mix-original", "1.5"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 2 and "'1.5' is not a level from 0 to 1" in done.stderr

@@ -91,7 +91,7 @@ def call(sound_room, recording, phrasebook, direction: str, lines: list[tuple[st
         assert MIC in sound_room.pactl("list", "short", "sources"), run.lines
         # the call app plays what it hears from us back into the speakers (their side): an echo
         echo = sound_room.load("module-loopback", f"source={MIC}", "sink=speakers", "latency_msec=60")
-        with Recorder(MIC) as recorder:
+        with Recorder(MIC) as recorder, Recorder("speakers.monitor") as their_side:
             sound_room.play_to("mic", speech).wait(timeout=60)
             said = len(lines)
             assert wait_for(lambda: len(run.of("speech")) >= said, 180), run.lines
@@ -101,6 +101,7 @@ def call(sound_room, recording, phrasebook, direction: str, lines: list[tuple[st
     finally:
         run.proc.kill()
     assert code == 0, stderr
+    assert voiced_seconds(their_side.audio) > 0.5, "the echo never reached system audio: the loop check checks nothing"
     return run, recorder
 
 
