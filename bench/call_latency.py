@@ -4,8 +4,12 @@
 A private PulseAudio server of its own (own runtime folder; the user's sound server is never
 touched): a `mic` null sink whose monitor is the default source (my microphone) and a `speakers`
 null sink whose monitor is system audio (their side). A Conversation in the call set-up (en->zh
-for me, Whisper base, the full-size opus-mt architecture from bench/bench_model.py, int8, forced
-to write `--tokens` tokens per sentence; or `--nmt-model` folders) listens to both. English
+for me, Whisper base) listens to both. Translation: `--nmt-model` folders (opus-mt-en-zh and
+opus-mt-zh-en, int8 graphs preferred: `python -m app models download`), else the committed
+phrasebook models (tests/fixtures/phrasebook: real sentences of natural length, but a tiny
+model; the full-size int8 model's own translation time is bench/conversation_latency.py's).
+`--bench-model` uses bench/bench_model.py's full-size random-weight model instead: realistic
+compute, but its forced tokens are spoken as ~30 s of nonsense, which backs the speech up. English
 sentences are played into `mic` one at a time, each once the previous translation was spoken;
 a recorder on `live_translator_mic` (where the call app listens) stamps when sound arrives.
 
@@ -16,7 +20,7 @@ of end->translation, end->first sound, and their difference (speech rendering an
 server's path into the call).
 
     .venv/bin/python bench/call_latency.py [--sentences 12] [--tokens 16] [--asr-model base] [--precision int8]
-        [--nmt-model DIR --nmt-model DIR]
+        [--nmt-model DIR --nmt-model DIR | --bench-model]
 """
 
 from __future__ import annotations
@@ -65,7 +69,10 @@ class SoundServer:
     def __exit__(self, *exc) -> None:
         pid = Path(self.runtime, "pid")
         if pid.exists():
-            os.kill(int(pid.read_text()), 9)
+            # after this process has gone: libpulse (soundcard's connection) aborts the process
+            # when its server vanishes under it
+            subprocess.Popen(["sh", "-c", f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 0.2; done; "
+                                          f"kill -9 {int(pid.read_text())}"], start_new_session=True)
 
     @staticmethod
     def play_into_mic(path: Path) -> None:
@@ -73,7 +80,9 @@ class SoundServer:
 
 
 class Recorder(threading.Thread):
-    """Records a source in 50 ms blocks, each stamped with its arrival (monotonic seconds)."""
+    """Records a source in 50 ms blocks, each stamped with when it was recorded (monotonic seconds):
+    the first block's arrival, then the samples counted since (the server records without gaps;
+    arrival times alone would be late whenever this thread waits for the GIL)."""
 
     def __init__(self, source: str):
         super().__init__(daemon=True)
@@ -85,8 +94,12 @@ class Recorder(threading.Thread):
         microphone = _soundcard().get_microphone(self.source, include_loopback=True)
         with microphone.recorder(samplerate=RATE, channels=1, blocksize=BLOCK) as recorder:
             self.ready.set()
+            first = recorder.record(numframes=BLOCK)[:, 0]
+            clock, self.blocks = time.monotonic(), [(time.monotonic(), first)]
             while not self.quit.is_set():
-                self.blocks.append((time.monotonic(), recorder.record(numframes=BLOCK)[:, 0]))
+                block = recorder.record(numframes=BLOCK)[:, 0]
+                clock += len(block) / RATE
+                self.blocks.append((clock, block))
 
     def first_sound_after(self, moment: float, threshold: float = 0.02) -> float | None:
         for arrived, block in list(self.blocks):
@@ -107,6 +120,11 @@ def translators_for(args) -> tuple[dict, dict, str]:
     from app.translation import Translator
 
     int8 = args.precision == "int8"
+    if not args.nmt_model and not args.bench_model:
+        phrasebook = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "phrasebook"
+        folders = {d: phrasebook / d for d in ("en-zh", "zh-en")}
+        translators = {d: Translator.load(f, direction=d) for d, f in folders.items()}
+        return folders, translators, "the phrasebook fixture models (tiny; --nmt-model for opus-mt int8)"
     if args.nmt_model:
         folders = dict(zip(("en-zh", "zh-en"), args.nmt_model * (2 if len(args.nmt_model) == 1 else 1), strict=False))
         translators = {d: Translator.load(f, direction=d, prefer_quantized=int8) for d, f in folders.items()}
@@ -128,7 +146,7 @@ def run_call(args, folder: Path) -> tuple[list[tuple[float, float, float | None]
     nmt_models, translators, described = translators_for(args)
     load_whisper(args.asr_model)
     events: list[Event] = []
-    overrides = {} if args.nmt_model else {"min_new_tokens": args.tokens, "max_new_tokens": args.tokens, "loop_window": 0}
+    overrides = {} if not args.bench_model else {"min_new_tokens": args.tokens, "max_new_tokens": args.tokens, "loop_window": 0}
     config = ConversationConfig(direction="en-zh", nmt_models=nmt_models, asr_model=args.asr_model,
                                 spoken=frozenset({Speaker.ME}), speak_into="virtual-mic", save_transcript=False,
                                 decode_overrides=overrides)
@@ -171,10 +189,11 @@ def run_call(args, folder: Path) -> tuple[list[tuple[float, float, float | None]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sentences", type=int, default=12)
-    parser.add_argument("--tokens", type=int, default=16, help="output tokens forced per sentence (bench model only)")
+    parser.add_argument("--tokens", type=int, default=16, help="output tokens forced per sentence (--bench-model only)")
     parser.add_argument("--asr-model", default="base")
     parser.add_argument("--precision", default="int8", choices=["fp32", "int8"])
     parser.add_argument("--nmt-model", action="append", default=[], help="real model folders (en-zh, then zh-en)")
+    parser.add_argument("--bench-model", action="store_true", help="bench/bench_model.py's full-size random-weight model")
     args = parser.parse_args(argv)
     with SoundServer(), tempfile.TemporaryDirectory() as tmp:
         load = os.getloadavg()[0]

@@ -1,6 +1,8 @@
 """A recorder of one PulseAudio source (the call app's side of the virtual microphone), each
-block stamped with the monotonic time it arrived, so audio can be matched to the app's events
-(their `emitted_at` is the same clock, CLOCK_MONOTONIC, in any process of this machine)."""
+block stamped with the monotonic time it was recorded, so audio can be matched to the app's
+events (their `emitted_at` is the same clock, CLOCK_MONOTONIC, in any process of this machine).
+The stamp is the first block's arrival plus the samples counted since: the server records
+without gaps, while arrival times alone would be late whenever this thread waits for the GIL."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ FRAME = SAMPLE_RATE // 50  # 20 ms: the unit of "voiced"
 class Recorder:
     def __init__(self, source: str):
         self.source = source
-        self.blocks: list[tuple[float, np.ndarray]] = []  # (arrival time, 16 kHz mono float32)
+        self.blocks: list[tuple[float, np.ndarray]] = []  # (time its end was recorded, 16 kHz mono float32)
         self._quit = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._ready = threading.Event()
@@ -37,9 +39,11 @@ class Recorder:
         microphone = _soundcard().get_microphone(self.source, include_loopback=True)
         with microphone.recorder(samplerate=SAMPLE_RATE, channels=1, blocksize=BLOCK) as recorder:
             self._ready.set()
+            clock = None
             while not self._quit.is_set():
                 block = recorder.record(numframes=BLOCK)[:, 0].astype(np.float32)
-                self.blocks.append((time.monotonic(), block))
+                clock = time.monotonic() if clock is None else clock + len(block) / SAMPLE_RATE
+                self.blocks.append((clock, block))
 
     @property
     def audio(self) -> np.ndarray:
