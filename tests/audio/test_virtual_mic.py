@@ -177,3 +177,32 @@ def test_mix_original_takes_a_level_from_0_to_1():
     done = subprocess.run([sys.executable, "-m", "app", "run", "--direction", "en-zh", "--mix-original", "1.5"],
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2 and "'1.5' is not a level from 0 to 1" in done.stderr
+
+
+def test_speech_into_the_call_gates_system_audio_but_not_my_microphone(sound_room):
+    """What goes into the call can come back only as the call app's echo (system audio), so only
+    that capture is silenced meanwhile and for the echo tail; my microphone stays open."""
+    from app.shared.audio import SourceKind
+
+    output = SpeechOutput(rate=160, outputs={None: VirtualMicOutput()})
+    output.start()
+    try:
+        output.say("Good morning, everyone.", "en")
+        now = time.monotonic()
+        assert output.may_be_heard_in(SourceKind.SYSTEM, now - 0.1, now)
+        assert not output.may_be_heard_in(SourceKind.MICROPHONE, now - 0.1, now)
+        assert output.wait_idle(60)
+        done = time.monotonic()
+        assert output.may_be_heard_in(SourceKind.SYSTEM, done - 0.1, done), "the call's echo tail"
+        assert not output.may_be_heard_in(SourceKind.MICROPHONE, done - 0.1, done)
+        time.sleep(1.6)
+        later = time.monotonic()
+        assert not output.may_be_heard_in(SourceKind.SYSTEM, later - 0.05, later)
+        assert output.may_be_heard_in(SourceKind.SYSTEM, done - 0.5, done - 0.4), "a block captured while it played"
+    finally:
+        output.stop()
+    speakers = SpeechOutput(out_path=None)  # the engine's own output reaches both, as before
+    speakers.say("Hello.", "en")
+    now = time.monotonic()
+    assert speakers.may_be_heard_in(SourceKind.MICROPHONE, now - 0.1, now)
+    assert speakers.may_be_heard_in(SourceKind.SYSTEM, now - 0.1, now)
