@@ -22,6 +22,7 @@ import atexit
 import logging
 import os
 import re
+import sys
 import threading
 
 from app.audio.outputs import DeviceOutput
@@ -122,6 +123,11 @@ class VirtualMicrophone:
         return bool(self._modules)
 
     def open(self) -> None:
+        if not sys.platform.startswith("linux"):
+            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The virtual microphone needs Linux (PulseAudio or PipeWire)."),
+                                      QT_TRANSLATE_NOOP("Errors", "Install a virtual cable (VB-CABLE, BlackHole) and speak into it by "
+                                                                  "name, e.g. --speak-into \"CABLE Input\"; translation goes on "
+                                                                  "without speech."))
         with self._lock, _connect() as pulse:
             if self._modules:
                 return

@@ -1233,6 +1233,14 @@
         <translation>无法创建虚拟麦克风：{server} 上没有声音服务器响应（{reason}）。</translation>
     </message>
     <message>
+        <source>The virtual microphone needs Linux (PulseAudio or PipeWire).</source>
+        <translation>虚拟麦克风需要 Linux（PulseAudio 或 PipeWire）。</translation>
+    </message>
+    <message>
+        <source>Install a virtual cable (VB-CABLE, BlackHole) and speak into it by name, e.g. --speak-into &quot;CABLE Input&quot;; translation goes on without speech.</source>
+        <translation>请安装虚拟音频线（VB-CABLE、BlackHole），并按名称把语音送入它，例如 --speak-into &quot;CABLE Input&quot;；翻译会继续进行，只是不朗读。</translation>
+    </message>
+    <message>
         <source>The sound server refused to load {module} for the virtual microphone ({reason}).</source>
         <translation>声音服务器拒绝为虚拟麦克风加载 {module}（{reason}）。</translation>
     </message>

@@ -1233,6 +1233,14 @@
         <translation>無法建立虛擬麥克風：{server} 上沒有聲音伺服器回應（{reason}）。</translation>
     </message>
     <message>
+        <source>The virtual microphone needs Linux (PulseAudio or PipeWire).</source>
+        <translation>虛擬麥克風需要 Linux（PulseAudio 或 PipeWire）。</translation>
+    </message>
+    <message>
+        <source>Install a virtual cable (VB-CABLE, BlackHole) and speak into it by name, e.g. --speak-into &quot;CABLE Input&quot;; translation goes on without speech.</source>
+        <translation>請安裝虛擬音訊線（VB-CABLE、BlackHole），並依名稱把語音送入它，例如 --speak-into &quot;CABLE Input&quot;；翻譯會繼續進行，只是不朗讀。</translation>
+    </message>
+    <message>
         <source>The sound server refused to load {module} for the virtual microphone ({reason}).</source>
         <translation>聲音伺服器拒絕為虛擬麥克風載入 {module}（{reason}）。</translation>
     </message>
