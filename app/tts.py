@@ -254,9 +254,9 @@ class SpeechOutput:
             self._emit(Speech(utterance_id=utterance_id, text=text, language=language,
                               path=str(self.out_path) if self.out_path else None, speaker=speaker))
         except Exception as error:  # the engine failed on this text: report, go on
-            self._emit(Error.of(Stage.TTS, Text(QT_TRANSLATE_NOOP("Errors", "Speech output failed: {reason}"), {"reason": error}),
-                                Text(QT_TRANSLATE_NOOP("Errors", "Speech continues with the next translation.")), utterance_id,
-                                speaker=speaker))
+            failed = Text(QT_TRANSLATE_NOOP("Errors", "Speech output failed: {reason}"), {"reason": error})
+            going_on = Text(QT_TRANSLATE_NOOP("Errors", "Speech continues with the next translation."))
+            self._emit(Error.of(Stage.TTS, failed, going_on, utterance_id, speaker=speaker))
         finally:
             self._quiet_after = time.monotonic() + (output.echo_tail_s if output is not None else self.echo_tail_s)
             if self._playing_since is not None:
@@ -275,9 +275,10 @@ class SpeechOutput:
                 self._emit(Error.of(Stage.TTS, error.text, error.hint_text))
             except Exception as error:  # a library failing its own way
                 self._failed_outputs.add(id(output))
-                self._emit(Error.of(Stage.TTS, Text(QT_TRANSLATE_NOOP("Errors", "Speech cannot be played on {device}: {reason}"),
-                                                    {"device": output.name, "reason": error}),
-                                    Text(QT_TRANSLATE_NOOP("Errors", "Translation goes on without speech."))))
+                failed = Text(QT_TRANSLATE_NOOP("Errors", "Speech cannot be played on {device}: {reason}"),
+                              {"device": output.name, "reason": error})
+                going_on = Text(QT_TRANSLATE_NOOP("Errors", "Translation goes on without speech."))
+                self._emit(Error.of(Stage.TTS, failed, going_on))
 
     def _speak_into(self, engine, output: AudioOutput, text: str, language: str) -> None:
         """Render `text` to audio, then play it on `output` (the virtual microphone, a chosen device)."""

@@ -132,7 +132,8 @@ def translators_for(args) -> tuple[dict, dict, str]:
     from bench import bench_model
 
     models = bench_model.build(log=lambda m: print(m, file=sys.stderr))
-    translators = {d: Translator.load(models.onnx, direction="en-zh", prefer_quantized=int8) for d in ("en-zh", "zh-en")}
+    translators = {d: Translator.load(models.onnx, direction="en-zh", prefer_quantized=int8)
+                   for d in ("en-zh", "zh-en")}
     return ({d: models.onnx for d in translators}, translators,
             f"full-size opus-mt architecture (random weights) {args.precision}, {args.tokens} tokens per sentence")
 
@@ -146,7 +147,8 @@ def run_call(args, folder: Path) -> tuple[list[tuple[float, float, float | None]
     nmt_models, translators, described = translators_for(args)
     load_whisper(args.asr_model)
     events: list[Event] = []
-    overrides = {} if not args.bench_model else {"min_new_tokens": args.tokens, "max_new_tokens": args.tokens, "loop_window": 0}
+    forced = {"min_new_tokens": args.tokens, "max_new_tokens": args.tokens, "loop_window": 0}
+    overrides = forced if args.bench_model else {}
     config = ConversationConfig(direction="en-zh", nmt_models=nmt_models, asr_model=args.asr_model,
                                 spoken=frozenset({Speaker.ME}), speak_into="virtual-mic", save_transcript=False,
                                 decode_overrides=overrides)
@@ -174,7 +176,8 @@ def run_call(args, folder: Path) -> tuple[list[tuple[float, float, float | None]
         recorder.quit.set()
         recorder.join(5)
     finals = {e.utterance_id: e for e in events if isinstance(e, SourceFinal) and e.speaker is Speaker.ME}
-    shown = {e.utterance_id: e for e in events if isinstance(e, Translation) and not e.provisional and e.speaker is Speaker.ME}
+    shown = {e.utterance_id: e for e in events
+             if isinstance(e, Translation) and not e.provisional and e.speaker is Speaker.ME}
     spoken = sorted(e.emitted_at for e in events if isinstance(e, Speech))
     rows = []
     for uid, final in sorted(finals.items()):
@@ -193,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--asr-model", default="base")
     parser.add_argument("--precision", default="int8", choices=["fp32", "int8"])
     parser.add_argument("--nmt-model", action="append", default=[], help="real model folders (en-zh, then zh-en)")
-    parser.add_argument("--bench-model", action="store_true", help="bench/bench_model.py's full-size random-weight model")
+    parser.add_argument("--bench-model", action="store_true",
+                        help="bench/bench_model.py's full-size random-weight model")
     args = parser.parse_args(argv)
     with SoundServer(), tempfile.TemporaryDirectory() as tmp:
         load = os.getloadavg()[0]
@@ -201,8 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     shown = [(t - end) * 1000 for end, t, _ in rows]
     sound = [(s - end) * 1000 for end, _, s in rows if s is not None]
     extra = [(s - t) * 1000 for _, t, s in rows if s is not None]
-    print(f"call set-up: {len(rows)} of {args.sentences} sentences translated, {len(sound)} heard in live_translator_mic; "
-          f"Whisper {args.asr_model}; {described}; {os.cpu_count()} cores, load average {load:.1f} at start, {os.getloadavg()[0]:.1f} at the end")
+    print(f"call set-up: {len(rows)} of {args.sentences} sentences translated, {len(sound)} heard in "
+          f"live_translator_mic; Whisper {args.asr_model}; {described}; {os.cpu_count()} cores, load average "
+          f"{load:.1f} at start, {os.getloadavg()[0]:.1f} at the end")
     print(f"{'latency':<44} {'p50 ms':>8} {'p95 ms':>8}")
     for label, values in (("end of speech -> final translation (peer)", shown),
                           ("end of speech -> first sound in the call", sound),

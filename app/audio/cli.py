@@ -15,9 +15,9 @@ LIVE_SOURCES = (SourceKind.MICROPHONE.value, SourceKind.SYSTEM.value)
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("devices", help="list microphones, system-audio sources and outputs",
-                                   description="Every source: microphones and system audio (what an output device plays); "
-                                               "then every output speech can go to (--speak-into), and the virtual "
-                                               "microphone when it exists.")
+                                   description="Every source: microphones and system audio (what an output device "
+                                               "plays); then every output speech can go to (--speak-into), and the "
+                                               "virtual microphone when it exists.")
     parser.add_argument("--json", action="store_true",
                         help='one JSON object per line: {"id", "name", "kind": "microphone"|"system"|"speaker"|'
                              '"virtual-microphone", "default"}')

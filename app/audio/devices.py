@@ -40,7 +40,8 @@ def list_outputs() -> list[SourceDevice]:
     from app.audio.outputs import list_output_devices
     from app.audio.virtual_mic import SINK_NAME, existing_microphone
 
-    speakers = [SourceDevice(d.id, d.name, OutputKind.SPEAKER, d.is_default) for d in list_output_devices() if d.id != SINK_NAME]
+    speakers = [SourceDevice(d.id, d.name, OutputKind.SPEAKER, d.is_default)
+                for d in list_output_devices() if d.id != SINK_NAME]
     virtual = existing_microphone()
     return speakers + ([SourceDevice(virtual[0], virtual[1], OutputKind.VIRTUAL_MICROPHONE, False)] if virtual else [])
 

@@ -61,12 +61,12 @@ def find_output_device(device: str) -> OutputDevice:
              or [d for d in devices if device.lower() in d.name.lower() or device.lower() in d.id.lower()])
     if len(found) != 1:
         listing = "; ".join(f"{d.id}: {d.name}" for d in devices) or "none"
-        message = (QT_TRANSLATE_NOOP("Errors", "Speech output device {device} matches several outputs. Available: {listing}.")
-                   if found else
+        message = (QT_TRANSLATE_NOOP("Errors", "Speech output device {device} matches several outputs. "
+                                               "Available: {listing}.") if found else
                    QT_TRANSLATE_NOOP("Errors", "Speech output device {device} does not exist. Available: {listing}."))
-        raise LiveTranslatorError(message, QT_TRANSLATE_NOOP("Errors", "Pick an output by its id or full name (python -m app devices); "
-                                                                      "translation goes on without speech."),
-                                  device=repr(device), listing=listing)
+        hint = QT_TRANSLATE_NOOP("Errors", "Pick an output by its id or full name (python -m app devices); "
+                                           "translation goes on without speech.")
+        raise LiveTranslatorError(message, hint, device=repr(device), listing=listing)
     return found[0]
 
 

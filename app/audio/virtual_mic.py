@@ -2,8 +2,8 @@
 
 Linux only (PulseAudio, or PipeWire's PulseAudio server), through `pulsectl` (libpulse):
 
-    speech ──▶ null sink `live_translator_sink` ──monitor──▶ module-remap-source ──▶ `live_translator_mic`
-                                                                             "Live Translator microphone"
+    speech ─▶ null sink `live_translator_sink` ─monitor─▶ module-remap-source ─▶ `live_translator_mic`
+                                                                        "Live Translator microphone"
 
 Both are modules of ours, loaded when the virtual microphone is opened and unloaded when it is
 closed (and at exit). Each module's arguments carry `live_translator.pid=<pid>`: a run that
@@ -39,18 +39,29 @@ OWNER_PROPERTY = "live_translator.pid"
 # The call app may play our voice back into system audio a while later (network round trip).
 CALL_ECHO_TAIL_S = 1.5
 _OWNED = re.compile(rf"{re.escape(OWNER_PROPERTY)}=(\d+)")
-_NO_SERVER_HINT = QT_TRANSLATE_NOOP("Errors", "Start the sound server (PulseAudio or PipeWire's pipewire-pulse), or speak into "
-                                              "the speakers (--speak-into speakers); translation goes on without speech.")
+_NO_SERVER_HINT = QT_TRANSLATE_NOOP("Errors", "Start the sound server (PulseAudio or PipeWire's pipewire-pulse), or "
+                                              "speak into the speakers (--speak-into speakers); translation goes on "
+                                              "without speech.")
+_NO_LIBRARY = QT_TRANSLATE_NOOP("Errors", "The virtual microphone needs pulsectl and libpulse ({reason}).")
+_NO_LIBRARY_HINT = QT_TRANSLATE_NOOP("Errors", "pip install pulsectl (and the PulseAudio client library); "
+                                               "translation goes on without speech.")
+_NO_SERVER = QT_TRANSLATE_NOOP("Errors", "The virtual microphone cannot be made: no sound server answered at "
+                                         "{server} ({reason}).")
+_NOT_LINUX = QT_TRANSLATE_NOOP("Errors", "The virtual microphone needs Linux (PulseAudio or PipeWire).")
+_NOT_LINUX_HINT = QT_TRANSLATE_NOOP("Errors", "Install a virtual cable (VB-CABLE, BlackHole) and speak into it by "
+                                              "name, e.g. --speak-into \"CABLE Input\"; translation goes on "
+                                              "without speech.")
+_REFUSED = QT_TRANSLATE_NOOP("Errors", "The sound server refused to load {module} for the virtual microphone "
+                                       "({reason}).")
+_REFUSED_HINT = QT_TRANSLATE_NOOP("Errors", "Check that the server allows loading modules (PipeWire: pipewire-pulse "
+                                            "runs); translation goes on without speech.")
 
 
 def _pulsectl():
     try:
         import pulsectl
     except (ImportError, OSError) as error:  # no package, or no libpulse
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The virtual microphone needs pulsectl and libpulse ({reason})."),
-                                  QT_TRANSLATE_NOOP("Errors", "pip install pulsectl (and the PulseAudio client library); "
-                                                              "translation goes on without speech."),
-                                  reason=error) from error
+        raise LiveTranslatorError(_NO_LIBRARY, _NO_LIBRARY_HINT, reason=error) from error
     return pulsectl
 
 
@@ -60,9 +71,7 @@ def _connect():
         return pulsectl.Pulse("live-translator", connect=True)
     except pulsectl.PulseError as error:
         server = os.environ.get("PULSE_SERVER", "the default sound server")
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The virtual microphone cannot be made: no sound server answered at "
-                                                              "{server} ({reason})."),
-                                  _NO_SERVER_HINT, server=server, reason=error) from error
+        raise LiveTranslatorError(_NO_SERVER, _NO_SERVER_HINT, server=server, reason=error) from error
 
 
 def _owner_alive(pid: int) -> bool:
@@ -124,10 +133,7 @@ class VirtualMicrophone:
 
     def open(self) -> None:
         if not sys.platform.startswith("linux"):
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The virtual microphone needs Linux (PulseAudio or PipeWire)."),
-                                      QT_TRANSLATE_NOOP("Errors", "Install a virtual cable (VB-CABLE, BlackHole) and speak into it by "
-                                                                  "name, e.g. --speak-into \"CABLE Input\"; translation goes on "
-                                                                  "without speech."))
+            raise LiveTranslatorError(_NOT_LINUX, _NOT_LINUX_HINT)
         with self._lock, _connect() as pulse:
             if self._modules:
                 return
@@ -139,8 +145,8 @@ class VirtualMicrophone:
             try:
                 self._load(pulse, "module-null-sink", f"sink_name={SINK_NAME} channels=1 "
                            f"sink_properties='device.description=\"{SINK_DESCRIPTION}\" {owner}'")
-                self._load(pulse, "module-remap-source", f"master={SINK_NAME}.monitor source_name={SOURCE_NAME} channels=1 "
-                           f"source_properties='device.description=\"{SOURCE_DESCRIPTION}\" {owner}'")
+                self._load(pulse, "module-remap-source", f"master={SINK_NAME}.monitor source_name={SOURCE_NAME} "
+                           f"channels=1 source_properties='device.description=\"{SOURCE_DESCRIPTION}\" {owner}'")
                 if self.mix_original > 0:
                     self._mix_in_microphone(pulse, owner)
             except LiveTranslatorError:
@@ -152,11 +158,7 @@ class VirtualMicrophone:
         try:
             index = pulse.module_load(module, arguments)
         except Exception as error:  # pulsectl.PulseOperationFailed: the server refused the module
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The sound server refused to load {module} for the virtual microphone "
-                                                                  "({reason})."),
-                                      QT_TRANSLATE_NOOP("Errors", "Check that the server allows loading modules (PipeWire: pipewire-pulse "
-                                                                  "runs); translation goes on without speech."),
-                                      module=module, reason=error or "refused") from error
+            raise LiveTranslatorError(_REFUSED, _REFUSED_HINT, module=module, reason=error or "refused") from error
         self._modules.append(index)
         return index
 

@@ -38,9 +38,10 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--speak", choices=tuple(SPOKEN_CHOICES), default="them",
                         help="conversation: whose translations are spoken (default: them)")
     parser.add_argument("--speak-into", metavar="speakers|virtual-mic|DEVICE", default=SpeechTarget.SPEAKERS.value,
-                        help="where speech goes: the speakers (default), virtual-mic (the microphone 'Live Translator "
-                             "microphone' a call app can pick; Linux) or an output device by name (python -m app devices), "
-                             "e.g. a virtual cable; in a conversation, where MY translated speech goes")
+                        help="where speech goes: the speakers (default), virtual-mic (the microphone 'Live "
+                             "Translator microphone' a call app can pick; Linux) or an output device by name "
+                             "(python -m app devices), e.g. a virtual cable; in a conversation, where MY translated "
+                             "speech goes")
     parser.add_argument("--mix-original", metavar="LEVEL", type=mix_level, default=0.0,
                         help="with --speak-into virtual-mic: my own voice under the translation at this level, 0-1 "
                              "(default 0), so the other side hears that I am talking")

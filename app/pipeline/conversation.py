@@ -43,7 +43,7 @@ class ConversationConfig:
     spoken: frozenset[Speaker] = frozenset({Speaker.THEM})  # whose translations are spoken aloud
     tts_out: str | Path | None = None
     tts_rate: int | None = None
-    speak_into: str = SpeechTarget.SPEAKERS  # where MY translated speech goes (see PipelineConfig); theirs: the speakers
+    speak_into: str = SpeechTarget.SPEAKERS  # where MY translated speech goes (see PipelineConfig); theirs: speakers
     mix_original: float = 0.0  # see PipelineConfig
     num_beams: int = 1
     decode_overrides: dict[str, Any] = field(default_factory=dict)  # see PipelineConfig

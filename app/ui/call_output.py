@@ -101,7 +101,8 @@ class CallOutputPanel(QWidget):
     def _show_hint(self) -> None:
         choice = self.device.currentData()
         if choice == SpeechTarget.VIRTUAL_MIC.value:
-            text = translate("CallOutput", "In the call app, pick \u201cLive Translator microphone\u201d as the microphone.")
+            text = translate("CallOutput", "In the call app, pick \u201cLive Translator microphone\u201d as the "
+                                           "microphone.")
         else:
             text = translate("CallOutput", "In the call app, pick this device's other end as the microphone "
                                            "(VB-CABLE: \u201cCABLE Output\u201d; BlackHole: \u201cBlackHole\u201d).")

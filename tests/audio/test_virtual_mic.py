@@ -81,7 +81,8 @@ def test_the_virtual_microphone_carries_what_is_played_and_is_gone_after_close(s
 
 
 def test_a_killed_runs_leftovers_are_removed_at_the_next_start(sound_room):
-    crash = "from app.audio.virtual_mic import VirtualMicrophone; import os; VirtualMicrophone().open(); os.kill(os.getpid(), 9)"
+    crash = ("from app.audio.virtual_mic import VirtualMicrophone; import os; "
+             "VirtualMicrophone().open(); os.kill(os.getpid(), 9)")
     done = subprocess.run([sys.executable, "-c", crash], env={**sound_room.env, "PYTHONPATH": str(ROOT)}, timeout=60)
     assert done.returncode == -9
     assert len(our_modules(sound_room)) == 2, "the killed run left its sink and source"
