@@ -6,6 +6,13 @@ While it speaks, `speaking` is true, and every stretch it played is kept (`playe
 pipeline silences what its live sources captured at those times (microphone and system audio
 alike: our voice reaches both), so the app does not translate its own voice. A missing or
 broken speech engine becomes an Error event; everything else goes on without speech.
+
+Where speech goes: by default the engine's own output (the speakers). `outputs` routes a
+speaker's texts (in a conversation, mine) to another device instead, an
+app.shared.audio.AudioOutput (an output by name, or the virtual microphone a call app listens
+to): each text is rendered to audio (pyttsx3's save_to_file) and played there. Each output says
+which captures it reaches (`heard_by`): the virtual microphone reaches only system audio (the
+call app may echo it), so my microphone stays open while my translation is sent into the call.
 """
 
 from __future__ import annotations
@@ -20,14 +27,15 @@ import re
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import numpy as np
 import soundfile
 
-from app.shared.errors import QT_TRANSLATE_NOOP, Text
-from app.shared.events import Error, Event, Speaker, Speech, Stage
+from app.shared.audio import AudioOutput, SourceKind
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
+from app.shared.events import Error, Event, SentLevel, Speaker, Speech, Stage
 from app.shared.languages import Language
 
 log = logging.getLogger(__name__)
@@ -40,6 +48,8 @@ LANGUAGE_WORDS = {Language.EN: {"en", "english"}, Language.ZH: {"zh", "cmn", "ma
 # Chinese voices that read Mandarin text wrongly.
 NOT_MANDARIN = {"yue", "hak", "nan", "cantonese", "hakka"}
 GAP_BETWEEN_FILE_UTTERANCES_S = 0.3
+# The engine's own output (the speakers) reaches the microphone (no headphones) and system audio.
+HEARD_FROM_SPEAKERS = frozenset({SourceKind.MICROPHONE, SourceKind.SYSTEM})
 
 
 def voice_language(voice) -> Language | None:
@@ -88,6 +98,7 @@ class SpeechOutput:
         on_event: Callable[[Event], None] | None = None,
         echo_tail_s: float = 0.4,
         max_queued: int = 8,
+        outputs: Mapping[Speaker | None, AudioOutput] | None = None,
     ):
         self.enabled = enabled
         self.rate = rate
@@ -108,6 +119,13 @@ class SpeechOutput:
         self._idle = threading.Event()
         self._idle.set()
         self._missing_voice_reported: set[str] = set()
+        # speaker -> where its texts are played (None: every speaker without its own entry);
+        # missing: the engine's own output. An output that failed to open stays silent.
+        self.outputs: dict[Speaker | None, AudioOutput] = dict(outputs or {})
+        self._failed_outputs: set[int] = set()
+        self._pending_heard: collections.Counter[SourceKind] = collections.Counter()  # guarded by _lock
+        self._played_heard: collections.deque[frozenset[SourceKind]] = collections.deque(maxlen=32)
+        self._playing_heard: frozenset[SourceKind] = HEARD_FROM_SPEAKERS
 
     # -- control (any thread) -------------------------------------------------------------
     def start(self) -> None:
@@ -124,6 +142,9 @@ class SpeechOutput:
         self._queue.put(None)  # the queue was just emptied: room for the stop marker
         thread.join(timeout)
         self._thread = None
+        for output in self.outputs.values():
+            output.close()
+        self._failed_outputs.clear()
 
     def set_voice(self, language: str, voice_id: str | None) -> None:
         """Speak `language` with this voice from the next text on (None: the automatic pick)."""
@@ -146,6 +167,7 @@ class SpeechOutput:
             if queued:
                 self._queue.put_nowait((text, language, utterance_id, speaker))
                 self._pending += 1
+                self._pending_heard.update(self._heard_by(speaker))
                 self._idle.clear()
         if not queued:
             self._emit(Error.of(Stage.TTS, Text(QT_TRANSLATE_NOOP("Errors", "Speech output is behind; a translation was not spoken.")),
@@ -167,6 +189,29 @@ class SpeechOutput:
             return True
         return any(played_end >= start and played_start <= end for played_start, played_end in list(self._played))
 
+    def may_be_heard_in(self, kind: SourceKind, start: float, end: float) -> bool:
+        """Might a capture of `kind` hold our own voice between `start` and `end` (monotonic
+        seconds)? Like `speaking` and `played_during`, but only for outputs that reach it: the
+        virtual microphone never reaches my microphone, only (echoed by the call app) system audio."""
+        if self._pending_heard[kind] > 0 or (time.monotonic() < self._quiet_after and kind in self._last_heard()):
+            return True
+        since = self._playing_since
+        if since is not None and end >= since and kind in self._playing_heard:
+            return True
+        stretches = list(zip(self._played, self._played_heard, strict=False))
+        return any(kind in heard and played_end >= start and played_start <= end
+                   for (played_start, played_end), heard in stretches)
+
+    def _last_heard(self) -> frozenset[SourceKind]:
+        return self._played_heard[-1] if self._played_heard else HEARD_FROM_SPEAKERS
+
+    def _heard_by(self, speaker: Speaker | None) -> frozenset[SourceKind]:
+        output = self._output_for(speaker)
+        return HEARD_FROM_SPEAKERS if output is None else output.heard_by
+
+    def _output_for(self, speaker: Speaker | None) -> AudioOutput | None:
+        return self.outputs.get(speaker, self.outputs.get(None))
+
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until everything queued has been spoken. False on timeout."""
         return self._idle.wait(timeout)
@@ -174,6 +219,7 @@ class SpeechOutput:
     # -- the engine thread ----------------------------------------------------------------
     def _run(self) -> None:
         # Speech off: no engine until it is turned on (its warm-up writes a temporary file).
+        self._open_outputs()
         engine = self._create_engine() if self.enabled else None
         writer = None
         try:
@@ -183,32 +229,68 @@ class SpeechOutput:
                     break
                 if engine is None and self.enabled and self.available is not False:
                     engine = self._create_engine()
-                if engine is None or not self.enabled:
-                    self._done_one()
-                    continue
-                text, language, utterance_id, speaker = item
-                try:
-                    if self.out_path is not None:
-                        writer = self._speak_to_file(engine, writer, text, language)
-                    else:
-                        self._playing_since = time.monotonic()
-                        self._speak(engine, text, language)
-                    self._emit(Speech(utterance_id=utterance_id, text=text, language=language,
-                                      path=str(self.out_path) if self.out_path else None, speaker=speaker))
-                except Exception as error:  # the engine failed on this text: report, go on
-                    self._emit(Error.of(Stage.TTS, Text(QT_TRANSLATE_NOOP("Errors", "Speech output failed: {reason}"), {"reason": error}),
-                                        Text(QT_TRANSLATE_NOOP("Errors", "Speech continues with the next translation.")), utterance_id,
-                                        speaker=speaker))
-                finally:
-                    self._quiet_after = time.monotonic() + self.echo_tail_s
-                    if self._playing_since is not None:
-                        self._played.append((self._playing_since, self._quiet_after))
-                        self._playing_since = None
-                    self._done_one()
+                writer = self._speak_item(engine, writer, item)
         finally:
             if writer is not None:
                 writer.close()
             self._idle.set()
+
+    def _speak_item(self, engine, writer, item):
+        """Speak one queued text where its speaker's speech goes; the WAV writer (out_path) or None."""
+        text, language, utterance_id, speaker = item
+        output = self._output_for(speaker)
+        if engine is None or not self.enabled or (output is not None and id(output) in self._failed_outputs):
+            self._done_one(speaker)
+            return writer
+        try:
+            if self.out_path is not None:
+                writer = self._speak_to_file(engine, writer, text, language)
+            elif output is not None:
+                self._speak_into(engine, output, text, language)
+            else:
+                self._playing_heard = HEARD_FROM_SPEAKERS
+                self._playing_since = time.monotonic()
+                self._speak(engine, text, language)
+            self._emit(Speech(utterance_id=utterance_id, text=text, language=language,
+                              path=str(self.out_path) if self.out_path else None, speaker=speaker))
+        except Exception as error:  # the engine failed on this text: report, go on
+            failed = Text(QT_TRANSLATE_NOOP("Errors", "Speech output failed: {reason}"), {"reason": error})
+            going_on = Text(QT_TRANSLATE_NOOP("Errors", "Speech continues with the next translation."))
+            self._emit(Error.of(Stage.TTS, failed, going_on, utterance_id, speaker=speaker))
+        finally:
+            self._quiet_after = time.monotonic() + (output.echo_tail_s if output is not None else self.echo_tail_s)
+            if self._playing_since is not None:
+                self._played_heard.append(self._playing_heard)
+                self._played.append((self._playing_since, self._quiet_after))
+                self._playing_since = None
+            self._done_one(speaker)
+        return writer
+
+    def _open_outputs(self) -> None:
+        for output in set(self.outputs.values()):
+            try:
+                output.open()
+            except LiveTranslatorError as error:  # no sound server, no such device, a module refused
+                self._failed_outputs.add(id(output))
+                self._emit(Error.of(Stage.TTS, error.text, error.hint_text))
+            except Exception as error:  # a library failing its own way
+                self._failed_outputs.add(id(output))
+                failed = Text(QT_TRANSLATE_NOOP("Errors", "Speech cannot be played on {device}: {reason}"),
+                              {"device": output.name, "reason": error})
+                going_on = Text(QT_TRANSLATE_NOOP("Errors", "Translation goes on without speech."))
+                self._emit(Error.of(Stage.TTS, failed, going_on))
+
+    def _speak_into(self, engine, output: AudioOutput, text: str, language: str) -> None:
+        """Render `text` to audio, then play it on `output` (the virtual microphone, a chosen device)."""
+        self._prepare(engine, language)
+        audio, rate = self._synthesize_nonempty(engine, text)
+        self._playing_heard = output.heard_by
+        self._playing_since = time.monotonic()
+
+        def meter(rms: float, peak: float) -> None:
+            self._emit(SentLevel(rms=rms, peak=peak, device=output.name))
+
+        output.play(audio, rate, meter)
 
     def _create_engine(self):
         try:
@@ -266,17 +348,7 @@ class SpeechOutput:
     def _speak_to_file(self, engine, writer, text: str, language: str):
         """Synthesize into a temporary WAV, then append it to out_path (one file per session)."""
         self._prepare(engine, language)
-        # pyttsx3 2.99's espeak driver now and then writes nothing for a text (seen here about
-        # once in 40 runs, even after the warm-up): one more try before reporting a failure.
-        for _attempt in range(2):
-            try:
-                audio, rate = self._synthesize_to_file(engine, text)
-            except soundfile.LibsndfileError:  # the driver left the WAV empty
-                audio, rate = np.zeros(0, dtype="int16"), 0
-            if len(audio):
-                break
-        else:
-            raise RuntimeError("the speech engine produced no audio")
+        audio, rate = self._synthesize_nonempty(engine, text)
         if writer is None:
             self.out_path.parent.mkdir(parents=True, exist_ok=True)
             writer = soundfile.SoundFile(self.out_path, "w", samplerate=rate, channels=1, subtype="PCM_16")
@@ -287,6 +359,18 @@ class SpeechOutput:
         writer.write(audio)
         writer.flush()  # the file is complete after every utterance
         return writer
+
+    def _synthesize_nonempty(self, engine, text: str) -> tuple[np.ndarray, int]:
+        # pyttsx3 2.99's espeak driver now and then writes nothing for a text (seen here about
+        # once in 40 runs, even after the warm-up): one more try before reporting a failure.
+        for _attempt in range(2):
+            try:
+                audio, rate = self._synthesize_to_file(engine, text)
+            except soundfile.LibsndfileError:  # the driver left the WAV empty
+                audio, rate = np.zeros(0, dtype="int16"), 0
+            if len(audio):
+                return audio, rate
+        raise RuntimeError("the speech engine produced no audio")
 
     def _synthesize_to_file(self, engine, text: str) -> tuple[np.ndarray, int]:
         fd, tmp = tempfile.mkstemp(suffix=".wav", prefix="live-translator-tts-")
@@ -309,14 +393,17 @@ class SpeechOutput:
         """Forget the texts not yet spoken."""
         with self._lock, contextlib.suppress(queue.Empty):
             while True:
-                if self._queue.get_nowait() is not None:
+                item = self._queue.get_nowait()
+                if item is not None:
                     self._pending -= 1
+                    self._pending_heard.subtract(self._heard_by(item[3]))
                 if self._pending == 0:
                     self._idle.set()
 
-    def _done_one(self) -> None:
+    def _done_one(self, speaker: Speaker | None = None) -> None:
         with self._lock:
             self._pending -= 1
+            self._pending_heard.subtract(self._heard_by(speaker))
             if self._pending == 0:
                 self._idle.set()
 

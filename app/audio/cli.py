@@ -14,23 +14,26 @@ LIVE_SOURCES = (SourceKind.MICROPHONE.value, SourceKind.SYSTEM.value)
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("devices", help="list microphones and system-audio sources",
-                                   description="Every source: microphones and system audio (what an output device plays).")
+    parser = subparsers.add_parser("devices", help="list microphones, system-audio sources and outputs",
+                                   description="Every source: microphones and system audio (what an output device "
+                                               "plays); then every output speech can go to (--speak-into), and the "
+                                               "virtual microphone when it exists.")
     parser.add_argument("--json", action="store_true",
-                        help='one JSON object per line: {"id", "name", "kind": "microphone"|"system", "default"}')
+                        help='one JSON object per line: {"id", "name", "kind": "microphone"|"system"|"speaker"|'
+                             '"virtual-microphone", "default"}')
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from app.audio.devices import list_sources
+    from app.audio.devices import list_outputs, list_sources
 
     sources = list_sources()
     if not sources:
         print("No audio sources found: no microphone, and no system audio (is the sound server running?).",
               file=sys.stderr)
-    for device in sources:
+    for device in sources + list_outputs():
         if args.json:
             print(json.dumps(device.to_json(), ensure_ascii=False), flush=True)
         else:

@@ -1,5 +1,6 @@
-"""Every live source the app can listen to (microphones and system audio), and the source for a
-choice made on the command line or in the window."""
+"""Every live source the app can listen to (microphones and system audio), every device it can
+speak into (outputs, and its virtual microphone when that exists), and the source for a choice
+made on the command line or in the window."""
 
 from __future__ import annotations
 
@@ -7,16 +8,16 @@ from dataclasses import dataclass
 
 from app.audio.sources import MicrophoneSource, list_input_devices
 from app.audio.system import SystemAudioSource, list_system_devices
-from app.shared.audio import AudioSource, SourceKind
+from app.shared.audio import AudioSource, OutputKind, SourceKind
 
 
 @dataclass(frozen=True)
 class SourceDevice:
     """One line of `python -m app devices`."""
 
-    id: int | str  # a microphone's PortAudio index; a system source's id (Linux: the monitor's name)
+    id: int | str  # a microphone's PortAudio index; a system source's id (Linux: the monitor's name); an output's id
     name: str
-    kind: SourceKind  # MICROPHONE or SYSTEM
+    kind: SourceKind | OutputKind  # MICROPHONE or SYSTEM; SPEAKER or VIRTUAL_MICROPHONE
     default: bool
 
     def to_json(self) -> dict:
@@ -26,8 +27,23 @@ class SourceDevice:
 def list_sources() -> list[SourceDevice]:
     """Microphones first, then system audio; [] of a kind the machine does not have."""
     microphones = [SourceDevice(d.index, d.name, SourceKind.MICROPHONE, d.is_default) for d in list_input_devices()]
-    system = [SourceDevice(d.id, d.name, SourceKind.SYSTEM, d.is_default) for d in list_system_devices()]
+    from app.audio.virtual_mic import SINK_NAME
+
+    system = [SourceDevice(d.id, d.name, SourceKind.SYSTEM, d.is_default) for d in list_system_devices()
+              if d.id != f"{SINK_NAME}.monitor"]  # what the app itself speaks into the call
     return microphones + system
+
+
+def list_outputs() -> list[SourceDevice]:
+    """Where speech can go: every output device (the virtual microphone's own sink left out), then
+    the virtual microphone when it exists (a run with --speak-into virtual-mic made it)."""
+    from app.audio.outputs import list_output_devices
+    from app.audio.virtual_mic import SINK_NAME, existing_microphone
+
+    speakers = [SourceDevice(d.id, d.name, OutputKind.SPEAKER, d.is_default)
+                for d in list_output_devices() if d.id != SINK_NAME]
+    virtual = existing_microphone()
+    return speakers + ([SourceDevice(virtual[0], virtual[1], OutputKind.VIRTUAL_MICROPHONE, False)] if virtual else [])
 
 
 def parse_device(device: str | int | None) -> int | str | None:

@@ -9,16 +9,16 @@ import sys
 from typing import TYPE_CHECKING
 
 from app.audio.cli import StopRequests, add_live_options
-from app.shared.audio import SourceKind
+from app.shared.audio import SourceKind, SpeechTarget
 from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
-from app.shared.events import DecodeStepEvent, Error, Event, Level, Spoken, State, Status, Translation
+from app.shared.events import DecodeStepEvent, Error, Event, Level, SentLevel, Spoken, State, Status, Translation
 from app.shared.languages import DIRECTIONS, Direction
 
 if TYPE_CHECKING:
     from app.pipeline.session import Session
 
-QUIET_IN_JSON = (DecodeStepEvent, Level)  # per-token and meter events: for the window, not for scripts
+QUIET_IN_JSON = (DecodeStepEvent, Level, SentLevel)  # per-token and meter events: for the window, not for scripts
 
 
 def add_parser(subparsers) -> None:
@@ -40,6 +40,14 @@ def add_parser(subparsers) -> None:
                         help="conversation: the system-audio source (default: what the default output plays)")
     parser.add_argument("--speak", choices=tuple(Spoken), default="them",
                         help="conversation: whose translations are spoken (default: them)")
+    parser.add_argument("--speak-into", metavar="speakers|virtual-mic|DEVICE", default=SpeechTarget.SPEAKERS.value,
+                        help="where speech goes: the speakers (default), virtual-mic (the microphone 'Live "
+                             "Translator microphone' a call app can pick; Linux) or an output device by name "
+                             "(python -m app devices), e.g. a virtual cable; in a conversation, where MY translated "
+                             "speech goes")
+    parser.add_argument("--mix-original", metavar="LEVEL", type=mix_level, default=0.0,
+                        help="with --speak-into virtual-mic: my own voice under the translation at this level, 0-1 "
+                             "(default 0), so the other side hears that I am talking")
     parser.add_argument("--tts-out", metavar="OUT.wav", help="write the spoken translations into this WAV file")
     parser.add_argument("--no-tts", action="store_true", help="do not speak the translations")
     parser.add_argument("--realtime", action="store_true", help="feed --input at speaking speed (default: as fast as it goes)")
@@ -53,6 +61,17 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--chinese", choices=CHINESE_SCRIPTS, default="simplified",
                         help="script of all Chinese shown, spoken and saved: simplified, traditional (Taiwan), hongkong")
     parser.set_defaults(run=run)
+
+
+def mix_level(text: str) -> float:
+    """--mix-original's value: a number from 0 to 1."""
+    try:
+        level = float(text)
+    except ValueError:
+        level = -1.0
+    if not 0.0 <= level <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a level from 0 to 1 (e.g. 0.3)")
+    return level
 
 
 def model_for(direction: Direction, folders: list[str]):
@@ -165,6 +184,9 @@ def _make_session(args: argparse.Namespace, models: dict, on_event) -> Session:
 
     config = _pipeline_config(args, models)
     if args.conversation:
+        if args.speak_into != SpeechTarget.SPEAKERS and args.speak == Spoken.THEM and not args.no_tts:
+            print(f"note: --speak-into {args.speak_into} carries my translations, but --speak them speaks only theirs: "
+                  "add --speak me (or both) for the call set-up", file=sys.stderr)
         return Conversation(ConversationConfig(pipeline=config, system_device=args.system_device,
                                                spoken=Spoken(args.speak).speakers), on_event=on_event)
     return Pipeline(config, on_event=on_event)
@@ -180,7 +202,8 @@ def _pipeline_config(args: argparse.Namespace, models: dict):
                           input_device=parse_device(args.device),
                           realtime=args.realtime or args.input is None,
                           tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False,
-                          glossary=args.glossary, chinese=args.chinese, prepare_graphs=prepare_on_stderr)
+                          glossary=args.glossary, chinese=args.chinese, prepare_graphs=prepare_on_stderr,
+                          speak_into=args.speak_into, mix_original=args.mix_original)
 
 
 def _run_until_done(session: Session, stop: StopRequests) -> None:

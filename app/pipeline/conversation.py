@@ -75,9 +75,12 @@ class Conversation:
         self.on_event = on_event
         shared = config.pipeline
         if speech_output is None:
+            from app.audio.outputs import open_output
             from app.tts import SpeechOutput
 
-            speech_output = SpeechOutput(enabled=shared.tts_enabled, rate=shared.tts_rate, out_path=shared.tts_out)
+            mine = open_output(shared.speak_into, shared.mix_original)  # where MY translated speech goes
+            speech_output = SpeechOutput(enabled=shared.tts_enabled, rate=shared.tts_rate, out_path=shared.tts_out,
+                                         outputs={Speaker.ME: mine} if mine is not None else None)
         self.speech_output = speech_output
         self.speech_output.on_event = self._emit
         self.transcript: Transcript | None = None

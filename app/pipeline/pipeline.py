@@ -28,7 +28,7 @@ import numpy as np
 
 from app.pipeline.calm import CalmText, latin_word_boundary
 from app.pipeline.transcript import Transcript
-from app.shared.audio import SAMPLE_RATE, AudioSource, SourceKind
+from app.shared.audio import SAMPLE_RATE, AudioSource, SourceKind, SpeechTarget
 from app.shared.chinese import ChineseScript
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text, texts_of
 from app.shared.events import (
@@ -74,6 +74,11 @@ class PipelineConfig:
     tts_enabled: bool = True
     tts_out: str | Path | None = None  # write speech into this WAV instead of the speakers
     tts_rate: int | None = None  # words per minute; None = the engine's default
+    # Where speech goes: "speakers" (the engine's own output), "virtual-mic" (live_translator_mic,
+    # for a call app) or an output device's name (app.audio.outputs); mix_original: my voice under
+    # the translation in the virtual microphone, 0..1.
+    speak_into: str = SpeechTarget.SPEAKERS
+    mix_original: float = 0.0
     verify: bool = False  # translation engine's cached-vs-uncached check (slow)
     num_beams: int = 1  # for final translations; provisional ones are always greedy
     decode_overrides: dict[str, Any] = field(default_factory=dict)  # more DecodeOptions fields, e.g. max_new_tokens
@@ -198,9 +203,12 @@ class Pipeline:
             Direction.parse(d): translator for d, translator in (translators or {}).items()}
         self._translator_errors: dict[Direction, Text] = {}
         if speech_output is None:
+            from app.audio.outputs import open_output
             from app.tts import SpeechOutput
 
-            speech_output = SpeechOutput(enabled=config.tts_enabled, rate=config.tts_rate, out_path=config.tts_out)
+            output = open_output(config.speak_into, config.mix_original)
+            speech_output = SpeechOutput(enabled=config.tts_enabled, rate=config.tts_rate, out_path=config.tts_out,
+                                         outputs={None: output} if output is not None else None)
         self.speech_output = speech_output
         self._owns_speech_output = not shared_speech_output
         if self._owns_speech_output:
@@ -409,13 +417,13 @@ class Pipeline:
             return self.config.mute_while_speaking
         return source.kind in (SourceKind.MICROPHONE, SourceKind.SYSTEM) and self.speech_output.out_path is None
 
-    def _own_voice_in(self, samples: np.ndarray, captured_at: float | None) -> bool:
-        """Might this block hold our own speech? While speech is queued or playing, or when it
-        was captured during a stretch we played (it may be read later than it was captured)."""
-        if self.speech_output.speaking:
-            return True
+    def _own_voice_in(self, kind: SourceKind, samples: np.ndarray, captured_at: float | None) -> bool:
+        """Might this block hold our own speech? While speech that reaches this kind of capture is
+        queued or playing, or when it was captured during a stretch we played there (it may be read
+        later than it was captured). A recording gated on purpose counts as a microphone."""
+        heard_as = kind if kind in (SourceKind.MICROPHONE, SourceKind.SYSTEM) else SourceKind.MICROPHONE
         end = captured_at if captured_at is not None else time.monotonic()
-        return self.speech_output.played_during(end - len(samples) / SAMPLE_RATE, end)
+        return self.speech_output.may_be_heard_in(heard_as, end - len(samples) / SAMPLE_RATE, end)
 
     def _put_audio(self, session: _Session, item: _Block | str) -> bool:
         while not session.stop.is_set():
@@ -438,7 +446,7 @@ class Pipeline:
             for item in capture(source, session.end_input, retry_s=_RETRY_CAPTURE_EVERY_S, level_every_s=_LEVEL_EVERY_S):
                 if isinstance(item, AudioBlock):
                     samples = item.samples
-                    if mute and self._own_voice_in(samples, item.captured_at):
+                    if mute and self._own_voice_in(source.kind, samples, item.captured_at):
                         samples = np.zeros_like(samples)  # our own voice must not be translated again
                     self._put_audio(session, _Block(samples, item.captured_at))
                 elif item is SOURCE_LOST:

@@ -3,10 +3,12 @@
 A source delivers 16 kHz mono float32 blocks. app.audio has the sources (a microphone, a
 recording standing in for one; system audio plugs in here too) and the one capture loop that
 reads any of them, with retries; recognition, the pipeline and the window only see this protocol.
+The other way, AudioOutput is a device speech is played on (app.audio.outputs), for app.tts.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
@@ -46,3 +48,38 @@ class AudioSource(Protocol):
 
     def stop(self) -> None:
         """Close the device. Safe to call twice, and after a failure."""
+
+
+class OutputKind(StrEnum):
+    """What a device the app can speak into is (`python -m app devices`)."""
+
+    SPEAKER = "speaker"  # an output device: speakers, headphones, a virtual cable (VB-CABLE, BlackHole)
+    VIRTUAL_MICROPHONE = "virtual-microphone"  # live_translator_mic: the app's own microphone for a call app
+
+
+class SpeechTarget(StrEnum):
+    """Where speech goes (`run --speak-into`); any other value names an output device."""
+
+    SPEAKERS = "speakers"  # the speech engine's own default output
+    VIRTUAL_MIC = "virtual-mic"  # the app's virtual microphone (app.audio.virtual_mic)
+
+
+@runtime_checkable
+class AudioOutput(Protocol):
+    """A device speech is played on, other than the speech engine's default (app.audio.outputs)."""
+
+    name: str  # for people: the device's description
+    # The live captures our voice reaches through this output: the speakers reach the microphone
+    # and system audio; a call's microphone reaches system audio only (the call app may echo it).
+    heard_by: frozenset[SourceKind]
+    echo_tail_s: float  # how long after the last sample our voice may still come back
+
+    def open(self) -> None:
+        """Make the device ready (create it, for the virtual microphone); LiveTranslatorError if impossible."""
+
+    def play(self, samples: np.ndarray, rate: int, on_level: Callable[[float, float], None] | None = None) -> None:
+        """Play mono int16 or float samples; returns once they have been played. on_level gets
+        (rms, peak) of each piece as it is sent."""
+
+    def close(self) -> None:
+        """Release the device (remove it, for the virtual microphone). Safe to call twice."""

@@ -245,6 +245,16 @@ class Level(Event, type="level"):
 
 
 @dataclass(frozen=True)
+class SentLevel(Event, type="sent-level"):
+    """Level of the speech being played on a chosen output (the virtual microphone: what the call
+    hears), for a meter, 0.0 .. 1.0, every 50 ms while it plays and 0 when it ends."""
+
+    rms: float
+    peak: float
+    device: str
+
+
+@dataclass(frozen=True)
 class Status(Event, type="status"):
     """State changes; `detail` in words."""
 

@@ -27,6 +27,7 @@ from app.tts import SpeechOutput
 from app.ui import model_state
 from app.ui.alerts import AlertBanner
 from app.ui.bridge import EventBridge
+from app.ui.call_output import CallOutputPanel, list_outputs
 from app.ui.captions_panel import CaptionsPanel
 from app.ui.controls import Controls
 from app.ui.correction_dialog import Correction, CorrectionDialog, CorrectionKind
@@ -72,6 +73,7 @@ class MainWindow(QMainWindow):
 
         self.setWindowTitle(translate("MainWindow", "Live Translator"))
         self.controls = Controls()
+        self.call_output = CallOutputPanel()  # a conversation: my translation into the call (issue 25)
         self.models_bar = ModelsBar()
         self.alert = AlertBanner()
         self.transcript = TranscriptView()
@@ -85,6 +87,7 @@ class MainWindow(QMainWindow):
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.addWidget(self.controls)
+        layout.addWidget(self.call_output)
         layout.addWidget(self.models_bar)
         layout.addWidget(self.alert)
         layout.addWidget(self.split, 1)
@@ -108,6 +111,8 @@ class MainWindow(QMainWindow):
         self.controls.voice_changed.connect(self.set_voice)
         self.controls.device_changed.connect(self.set_source)
         self.controls.spoken_changed.connect(self.set_spoken)
+        self.call_output.set_choice(self.settings.speak_into)
+        self.call_output.changed.connect(self.set_speak_into)
         self.diagnostics.verify_toggled.connect(self.set_verify)
         self.models_bar.manage.connect(self.open_model_dialog)
         self.voices: dict[str, list[tuple[str, str]]] = {}
@@ -213,11 +218,15 @@ class MainWindow(QMainWindow):
         worker = Worker(source_choices)
         worker.finished.connect(self._show_sources)
         self.pool.start(worker)
+        outputs = Worker(list_outputs)
+        outputs.finished.connect(lambda found: self.call_output.set_outputs(found, self.settings.speak_into))
+        self.pool.start(outputs)
 
     def _show_sources(self, sources) -> None:
         choice = chosen(self.settings)
         self.controls.set_devices(sources, choice.key)
         self.controls.set_conversation(choice.kind == "conversation", self.settings.spoken)
+        self.call_output.setVisible(choice.kind == "conversation")
 
     def set_source(self, key: str) -> None:
         """The source chooser's pick: a microphone, system audio, or a conversation."""
@@ -228,12 +237,21 @@ class MainWindow(QMainWindow):
         elif kind == "system":
             self.settings.system_device = device
         self.controls.set_conversation(kind == "conversation", self.settings.spoken)
+        self.call_output.setVisible(kind == "conversation")
 
     def set_spoken(self, side: str) -> None:
         """A conversation's spoken side: their words (default), mine, or both."""
         self.settings.spoken = side
         if self.pipeline is not None:
             self.pipeline.set_spoken(spoken_side(side).speakers)
+
+    def set_speak_into(self, speak_into: str) -> None:
+        """Where my translated speech goes in a conversation ("" = with theirs); from the next start.
+        Sending it into the call means my translations are spoken: the spoken side includes me."""
+        self.settings.speak_into = speak_into
+        if speak_into and self.settings.spoken == "them":
+            self.controls.set_conversation(True, "me")
+            self.set_spoken("me")
 
     def _load_voices(self) -> None:
         worker = Worker(list_voices)
@@ -309,6 +327,8 @@ class MainWindow(QMainWindow):
         try:
             speech = SpeechOutput(voices={language: self.settings.voice(language) for language in Language},
                                   enabled=config.tts_enabled, rate=config.tts_rate, out_path=config.tts_out)
+            if chosen(self.settings).kind == "conversation" and self.input_path is None and self.audio_source is None:
+                self.call_output.apply_to(speech)
             # a Pipeline, or a Conversation of two (me: microphone, them: system audio)
             pipeline = make_session(self.settings, config, on_event=bridge.on_event,
                                     audio_source=self.audio_source, speech_output=speech)
@@ -321,6 +341,7 @@ class MainWindow(QMainWindow):
         self.session_transcript = pipeline.transcript
         conversation = bool(pipeline.speakers)
         self.controls.set_conversation(conversation, self.settings.spoken)
+        self.call_output.setVisible(conversation)
         if conversation:
             self.transcript.set_conversation(direction)
         self.controls.set_running(True)
@@ -453,6 +474,8 @@ class MainWindow(QMainWindow):
                 self._show_status(event)
             elif isinstance(event, ev.Error):
                 self._show_pipeline_error(event, session)
+            elif isinstance(event, ev.SentLevel):
+                self.call_output.show_level(event)
             elif isinstance(event, ev.Speech):
                 self.statusBar().showMessage(translate("MainWindow", "Spoke: {text}").format(text=event.text), 4000)
         if level is not None and session == self.session:

@@ -33,6 +33,7 @@ class UiSettings:
     source: str = ""                # the chooser's key: "microphone:NAME", "system:ID", "conversation:"; "" = microphone
     system_device: str = ""         # a conversation's system-audio source (id); "" = what the default output plays
     spoken: str = "them"            # a conversation's spoken side: "them", "me" or "both"
+    speak_into: str = ""            # a conversation: my speech into "virtual-mic" or an output's id; "" = off
     tts_enabled: bool = True
     voice_en: str = ""              # voice id per target language; "" = the pipeline's choice
     voice_zh: str = ""

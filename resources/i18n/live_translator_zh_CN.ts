@@ -24,6 +24,37 @@
     </message>
 </context>
 <context>
+    <name>CallOutput</name>
+    <message>
+        <source>Speak my translation into the call</source>
+        <translation>把我的译文说进通话</translation>
+    </message>
+    <message>
+        <source>My translated speech goes to the device chosen here, which the call app uses as its microphone</source>
+        <translation>我的译文语音会送到这里选择的设备，通话软件把它当作麦克风</translation>
+    </message>
+    <message>
+        <source>Level of what is sent into the call</source>
+        <translation>送入通话的音量</translation>
+    </message>
+    <message>
+        <source>Virtual microphone (Live Translator microphone)</source>
+        <translation>虚拟麦克风（Live Translator microphone）</translation>
+    </message>
+    <message>
+        <source>Output: {name}</source>
+        <translation>输出：{name}</translation>
+    </message>
+    <message>
+        <source>In the call app, pick “Live Translator microphone” as the microphone.</source>
+        <translation>在通话软件中，把麦克风选为“Live Translator microphone”。</translation>
+    </message>
+    <message>
+        <source>In the call app, pick this device&apos;s other end as the microphone (VB-CABLE: “CABLE Output”; BlackHole: “BlackHole”).</source>
+        <translation>在通话软件中，把这个设备的另一端选为麦克风（VB-CABLE：“CABLE Output”；BlackHole：“BlackHole”）。</translation>
+    </message>
+</context>
+<context>
     <name>CaptionsPanel</name>
     <message>
         <source>This computer only (OBS, a second screen)</source>
@@ -1257,6 +1288,14 @@
         <translation>语音会从下一条译文继续。</translation>
     </message>
     <message>
+        <source>Speech cannot be played on {device}: {reason}</source>
+        <translation>无法在 {device} 上播放语音：{reason}</translation>
+    </message>
+    <message>
+        <source>Translation goes on without speech.</source>
+        <translation>翻译会继续进行，只是不朗读。</translation>
+    </message>
+    <message>
         <source>Speech output is unavailable: {reason}</source>
         <translation>语音输出不可用：{reason}</translation>
     </message>
@@ -1303,6 +1342,50 @@
     <message>
         <source>{path} grew past {limit} while it was read.</source>
         <translation>{path} 在读取过程中超过了 {limit}。</translation>
+    </message>
+    <message>
+        <source>Speech output device {device} matches several outputs. Available: {listing}.</source>
+        <translation>语音输出设备 {device} 匹配多个输出。可用的有：{listing}。</translation>
+    </message>
+    <message>
+        <source>Speech output device {device} does not exist. Available: {listing}.</source>
+        <translation>语音输出设备 {device} 不存在。可用的有：{listing}。</translation>
+    </message>
+    <message>
+        <source>Pick an output by its id or full name (python -m app devices); translation goes on without speech.</source>
+        <translation>请按 ID 或完整名称选择一个输出（python -m app devices）；翻译会继续进行，只是不朗读。</translation>
+    </message>
+    <message>
+        <source>Start the sound server (PulseAudio or PipeWire&apos;s pipewire-pulse), or speak into the speakers (--speak-into speakers); translation goes on without speech.</source>
+        <translation>请启动声音服务器（PulseAudio 或 PipeWire 的 pipewire-pulse），或改为从扬声器朗读（--speak-into speakers）；翻译会继续进行，只是不朗读。</translation>
+    </message>
+    <message>
+        <source>The virtual microphone needs pulsectl and libpulse ({reason}).</source>
+        <translation>虚拟麦克风需要 pulsectl 和 libpulse（{reason}）。</translation>
+    </message>
+    <message>
+        <source>pip install pulsectl (and the PulseAudio client library); translation goes on without speech.</source>
+        <translation>请 pip install pulsectl（并安装 PulseAudio 客户端库）；翻译会继续进行，只是不朗读。</translation>
+    </message>
+    <message>
+        <source>The virtual microphone cannot be made: no sound server answered at {server} ({reason}).</source>
+        <translation>无法创建虚拟麦克风：{server} 上没有声音服务器响应（{reason}）。</translation>
+    </message>
+    <message>
+        <source>The virtual microphone needs Linux (PulseAudio or PipeWire).</source>
+        <translation>虚拟麦克风需要 Linux（PulseAudio 或 PipeWire）。</translation>
+    </message>
+    <message>
+        <source>Install a virtual cable (VB-CABLE, BlackHole) and speak into it by name, e.g. --speak-into &quot;CABLE Input&quot;; translation goes on without speech.</source>
+        <translation>请安装虚拟音频线（VB-CABLE、BlackHole），并按名称把语音送入它，例如 --speak-into &quot;CABLE Input&quot;；翻译会继续进行，只是不朗读。</translation>
+    </message>
+    <message>
+        <source>The sound server refused to load {module} for the virtual microphone ({reason}).</source>
+        <translation>声音服务器拒绝为虚拟麦克风加载 {module}（{reason}）。</translation>
+    </message>
+    <message>
+        <source>Check that the server allows loading modules (PipeWire: pipewire-pulse runs); translation goes on without speech.</source>
+        <translation>请确认服务器允许加载模块（PipeWire：pipewire-pulse 正在运行）；翻译会继续进行，只是不朗读。</translation>
     </message>
 </context>
 <context>

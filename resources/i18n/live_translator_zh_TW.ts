@@ -24,6 +24,37 @@
     </message>
 </context>
 <context>
+    <name>CallOutput</name>
+    <message>
+        <source>Speak my translation into the call</source>
+        <translation>把我的翻譯說進通話</translation>
+    </message>
+    <message>
+        <source>My translated speech goes to the device chosen here, which the call app uses as its microphone</source>
+        <translation>我的翻譯語音會送到這裡選擇的裝置，通話軟體把它當作麥克風</translation>
+    </message>
+    <message>
+        <source>Level of what is sent into the call</source>
+        <translation>送入通話的音量</translation>
+    </message>
+    <message>
+        <source>Virtual microphone (Live Translator microphone)</source>
+        <translation>虛擬麥克風（Live Translator microphone）</translation>
+    </message>
+    <message>
+        <source>Output: {name}</source>
+        <translation>輸出：{name}</translation>
+    </message>
+    <message>
+        <source>In the call app, pick “Live Translator microphone” as the microphone.</source>
+        <translation>在通話軟體中，把麥克風選為「Live Translator microphone」。</translation>
+    </message>
+    <message>
+        <source>In the call app, pick this device&apos;s other end as the microphone (VB-CABLE: “CABLE Output”; BlackHole: “BlackHole”).</source>
+        <translation>在通話軟體中，把這個裝置的另一端選為麥克風（VB-CABLE：「CABLE Output」；BlackHole：「BlackHole」）。</translation>
+    </message>
+</context>
+<context>
     <name>CaptionsPanel</name>
     <message>
         <source>This computer only (OBS, a second screen)</source>
@@ -1257,6 +1288,14 @@
         <translation>語音會從下一則譯文繼續。</translation>
     </message>
     <message>
+        <source>Speech cannot be played on {device}: {reason}</source>
+        <translation>無法在 {device} 上播放語音：{reason}</translation>
+    </message>
+    <message>
+        <source>Translation goes on without speech.</source>
+        <translation>翻譯會繼續進行，只是不朗讀。</translation>
+    </message>
+    <message>
         <source>Speech output is unavailable: {reason}</source>
         <translation>語音輸出無法使用：{reason}</translation>
     </message>
@@ -1303,6 +1342,50 @@
     <message>
         <source>{path} grew past {limit} while it was read.</source>
         <translation>{path} 在讀取過程中超過了 {limit}。</translation>
+    </message>
+    <message>
+        <source>Speech output device {device} matches several outputs. Available: {listing}.</source>
+        <translation>語音輸出裝置 {device} 符合多個輸出。可用的有：{listing}。</translation>
+    </message>
+    <message>
+        <source>Speech output device {device} does not exist. Available: {listing}.</source>
+        <translation>語音輸出裝置 {device} 不存在。可用的有：{listing}。</translation>
+    </message>
+    <message>
+        <source>Pick an output by its id or full name (python -m app devices); translation goes on without speech.</source>
+        <translation>請依 ID 或完整名稱選擇一個輸出（python -m app devices）；翻譯會繼續進行，只是不朗讀。</translation>
+    </message>
+    <message>
+        <source>Start the sound server (PulseAudio or PipeWire&apos;s pipewire-pulse), or speak into the speakers (--speak-into speakers); translation goes on without speech.</source>
+        <translation>請啟動聲音伺服器（PulseAudio 或 PipeWire 的 pipewire-pulse），或改為從喇叭朗讀（--speak-into speakers）；翻譯會繼續進行，只是不朗讀。</translation>
+    </message>
+    <message>
+        <source>The virtual microphone needs pulsectl and libpulse ({reason}).</source>
+        <translation>虛擬麥克風需要 pulsectl 和 libpulse（{reason}）。</translation>
+    </message>
+    <message>
+        <source>pip install pulsectl (and the PulseAudio client library); translation goes on without speech.</source>
+        <translation>請 pip install pulsectl（並安裝 PulseAudio 用戶端程式庫）；翻譯會繼續進行，只是不朗讀。</translation>
+    </message>
+    <message>
+        <source>The virtual microphone cannot be made: no sound server answered at {server} ({reason}).</source>
+        <translation>無法建立虛擬麥克風：{server} 上沒有聲音伺服器回應（{reason}）。</translation>
+    </message>
+    <message>
+        <source>The virtual microphone needs Linux (PulseAudio or PipeWire).</source>
+        <translation>虛擬麥克風需要 Linux（PulseAudio 或 PipeWire）。</translation>
+    </message>
+    <message>
+        <source>Install a virtual cable (VB-CABLE, BlackHole) and speak into it by name, e.g. --speak-into &quot;CABLE Input&quot;; translation goes on without speech.</source>
+        <translation>請安裝虛擬音訊線（VB-CABLE、BlackHole），並依名稱把語音送入它，例如 --speak-into &quot;CABLE Input&quot;；翻譯會繼續進行，只是不朗讀。</translation>
+    </message>
+    <message>
+        <source>The sound server refused to load {module} for the virtual microphone ({reason}).</source>
+        <translation>聲音伺服器拒絕為虛擬麥克風載入 {module}（{reason}）。</translation>
+    </message>
+    <message>
+        <source>Check that the server allows loading modules (PipeWire: pipewire-pulse runs); translation goes on without speech.</source>
+        <translation>請確認伺服器允許載入模組（PipeWire：pipewire-pulse 正在執行）；翻譯會繼續進行，只是不朗讀。</translation>
     </message>
 </context>
 <context>

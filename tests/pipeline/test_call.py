@@ -1,0 +1,197 @@
+"""Speaking into a call: `run --conversation --speak me --speak-into virtual-mic`, end to end through
+a private PulseAudio server (SoundRoom), real Whisper and the phrasebook models.
+
+My speech is played into the test microphone; a recorder on live_translator_mic (where a call
+app would listen) captures what the app says it spoke (`speech` events). The call app's echo is
+played too: live_translator_mic looped back into the speakers, whose monitor is the app's
+system audio ("them"). Checks:
+- zh->en: Whisper's transcription of the recording against the spoken texts, WER <= 0.3;
+- en->zh: every spoken translation arrives (voiced audio of about its length, in its place);
+- my microphone hears none of it (one final per sentence I said), their side recognises
+  nothing of the echo, and the sink and source are gone once the run ends.
+- `run --input FILE --speak-into virtual-mic` speaks every translation there; a device that
+  does not exist: an error naming it, every translation still printed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import jiwer
+import numpy as np
+import pytest
+from audio.recorder import Recorder, voiced_seconds
+
+from app.shared.audio import SAMPLE_RATE
+from app.tts import SpeechOutput
+
+from .conftest import chinese, english, read16k
+
+pytestmark = pytest.mark.slow
+
+MIC = "live_translator_mic"
+
+
+def wait_for(predicate, timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+class CallRun:
+    """`python -m app run ... --json` in the background, its JSON lines collected as they come."""
+
+    def __init__(self, room, *args: str):
+        self.room = room
+        self.proc = subprocess.Popen([sys.executable, "-m", "app", "run", *args, "--json"], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+        self.lines: list[dict] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            if line.strip():
+                self.lines.append(json.loads(line))
+
+    def of(self, kind: str, speaker: str | None = None) -> list[dict]:
+        return [e for e in list(self.lines) if e["type"] == kind and (speaker is None or e.get("speaker") == speaker)]
+
+    def translations(self, speaker: str | None = None) -> list[dict]:
+        return [e for e in self.of("translation", speaker) if not e["provisional"]]
+
+    def wait_running(self, lanes: int = 1, timeout: float = 180) -> None:
+        assert wait_for(lambda: len([e for e in self.of("status") if e["state"] == "running"]) >= lanes, timeout), \
+            (self.lines, self.proc.stderr.read() if self.proc.poll() is not None else "")
+        time.sleep(2.5)  # a null sink's monitor delivers its first audio ~2 s after it is opened
+
+    def finish(self, timeout: float = 120) -> tuple[int, str]:
+        self.proc.send_signal(signal.SIGINT)
+        code = self.proc.wait(timeout)
+        self.reader.join(10)
+        return code, self.proc.stderr.read()
+
+
+def call(sound_room, recording, phrasebook, direction: str, lines: list[tuple[str, str]]):
+    """A conversation with the call set-up: I speak `lines` (in `direction`'s source language)."""
+    speech = recording(f"call-{direction}", lines, gap_s=2.0)
+    run = CallRun(sound_room, "--conversation", "--direction", direction, "--speak", "me",
+                  "--speak-into", "virtual-mic",
+                  "--nmt-model", str(phrasebook["en-zh"]), "--nmt-model", str(phrasebook["zh-en"]))
+    try:
+        run.wait_running(lanes=2)
+        assert MIC in sound_room.pactl("list", "short", "sources"), run.lines
+        # the call app plays what it hears from us back into the speakers (their side): an echo
+        echo = sound_room.load("module-loopback", f"source={MIC}", "sink=speakers", "latency_msec=60")
+        with Recorder(MIC) as recorder, Recorder("speakers.monitor") as their_side:
+            sound_room.play_to("mic", speech).wait(timeout=60)
+            said = len(lines)
+            assert wait_for(lambda: len(run.of("speech")) >= said, 180), run.lines
+            time.sleep(3.0)  # the last echo has time to come back
+        code, stderr = run.finish()
+        sound_room.pactl("unload-module", str(echo))  # the test's own; only the app's must be gone
+    finally:
+        run.proc.kill()
+    assert code == 0, stderr
+    assert voiced_seconds(their_side.audio) > 0.5, "the echo never reached system audio: the loop check checks nothing"
+    return run, recorder
+
+
+def check_no_loop_and_cleaned_up(run: CallRun, sound_room, said: int) -> None:
+    assert len(run.of("final", "me")) == said, f"my microphone heard more than I said: {run.of('final', 'me')}"
+    assert run.of("final", "them") == [], f"the call's echo of my translation was recognised: {run.of('final', 'them')}"
+    assert all(e["speaker"] == "me" for e in run.of("speech"))
+    assert "live_translator" not in sound_room.pactl("list", "short", "modules")
+    assert MIC not in sound_room.pactl("list", "short", "sources")
+
+
+def test_my_english_translation_reaches_the_call_and_nothing_comes_back(sound_room, recording, phrasebook,
+                                                                        whisper_base):
+    lines = chinese()[:3]
+    run, recorder = call(sound_room, recording, phrasebook, "zh-en", lines)
+    spoken = [e["text"] for e in run.of("speech")]
+    assert len(spoken) == len(lines) and all(e["language"] == "en" for e in run.of("speech"))
+    # condition_on_previous_text off: Whisper then does not repeat a sentence into the silence after it
+    segments, _ = whisper_base.transcribe(recorder.audio, language="en", beam_size=1, condition_on_previous_text=False)
+    heard = " ".join(s.text for s in segments)
+    normalise = jiwer.Compose([jiwer.ToLowerCase(), jiwer.ExpandCommonEnglishContractions(), jiwer.RemovePunctuation(),
+                               jiwer.RemoveMultipleSpaces(), jiwer.Strip(), jiwer.ReduceToListOfListOfWords()])
+    error = jiwer.wer(" ".join(spoken), heard, reference_transform=normalise, hypothesis_transform=normalise)
+    assert error <= 0.3, f"spoken {spoken}, the call heard {heard!r} (WER {error:.2f})"
+    check_no_loop_and_cleaned_up(run, sound_room, len(lines))
+
+
+def expected_voiced(texts: list[str], language: str, folder) -> list[float]:
+    """How long each text sounds when the app's own engine says it (voiced seconds)."""
+    lengths = []
+    for i, text in enumerate(texts):
+        path = folder / f"expected-{i}.wav"
+        output = SpeechOutput(out_path=path)
+        output.start()
+        output.say(text, language)
+        assert output.wait_idle(60)
+        output.stop()
+        lengths.append(voiced_seconds(read16k(path)))
+    return lengths
+
+
+def test_every_chinese_translation_of_mine_arrives_in_the_call(sound_room, recording, phrasebook, tmp_path):
+    lines = english()[:3]
+    run, recorder = call(sound_room, recording, phrasebook, "en-zh", lines)
+    events = run.of("speech")
+    assert len(events) == len(lines) and all(e["language"] == "zh" for e in events)
+    expected = expected_voiced([e["text"] for e in events], "zh", tmp_path)
+    # Played one after another: each one's sound arrives after the one before was reported spoken.
+    previous = recorder.blocks[0][0] - 1.0
+    for event, length in zip(events, expected, strict=True):
+        arrived = voiced_seconds(recorder.between(previous - 0.2, event["emitted_at"] + 0.5))
+        assert 0.6 * length <= arrived <= 1.5 * length + 0.2, \
+            f"{event['text']!r}: {arrived:.2f} s of {length:.2f} s arrived"
+        previous = event["emitted_at"]
+    check_no_loop_and_cleaned_up(run, sound_room, len(lines))
+
+
+def test_run_input_speaks_every_translation_into_the_virtual_microphone(sound_room, recording, phrasebook):
+    lines = english()[:3]
+    speech = recording("call-input", lines, gap_s=1.0)
+    run = CallRun(sound_room, "--input", str(speech), "--direction", "en-zh", "--speak-into", "virtual-mic",
+                  "--realtime", "--nmt-model", str(phrasebook["en-zh"]))
+    try:
+        assert wait_for(lambda: MIC in sound_room.pactl("list", "short", "sources") or run.proc.poll() is not None, 180)
+        with Recorder(MIC) as recorder:
+            code = run.proc.wait(240)
+        run.reader.join(10)
+    finally:
+        run.proc.kill()
+    assert code == 0, run.proc.stderr.read()
+    translations = [e["text"] for e in run.translations()]
+    assert [e["text"] for e in run.of("speech")] == translations and len(translations) == len(lines)
+    assert voiced_seconds(recorder.audio) > 0.5 * len(lines)
+    assert "live_translator" not in sound_room.pactl("list", "short", "modules")
+
+
+def test_a_device_that_does_not_exist_is_named_and_translation_goes_on(sound_room, recording, phrasebook):
+    speech = recording("call-missing", english()[:2], gap_s=1.0)
+    done = subprocess.run([sys.executable, "-m", "app", "run", "--input", str(speech), "--direction", "en-zh",
+                           "--speak-into", "Headphones", "--nmt-model", str(phrasebook["en-zh"]), "--json"],
+                          capture_output=True, text=True, timeout=400)
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    errors = [e for e in lines if e["type"] == "error"]
+    assert errors and "'Headphones' does not exist" in errors[0]["text"] and errors[0]["stage"] == "tts"
+    assert len([e for e in lines if e["type"] == "translation" and not e["provisional"]]) == 2
+    assert not [e for e in lines if e["type"] == "speech"]
+    assert done.returncode == 1  # errors make the exit code 1, as before
+
+
+def test_recordings_have_sound():  # the helper itself: a silent recording counts no voiced time
+    assert voiced_seconds(np.zeros(SAMPLE_RATE, np.float32)) == 0.0
+    assert voiced_seconds(np.full(SAMPLE_RATE, 0.5, np.float32)) == 1.0
