@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from app.pipeline.pipeline import Pipeline, PipelineConfig, PipelineTranslator
 from app.pipeline.transcript import Transcript
-from app.shared.audio import AudioSource, SourceKind
+from app.shared.audio import AudioSource, SourceKind, SpeechTarget
 from app.shared.chinese import ChineseScript
 from app.shared.events import CaptionCorrected, Event, Speaker, Spoken
 from app.shared.glossary import Glossary
@@ -58,7 +58,10 @@ class ConversationConfig:
                          input_path=None, source=SourceKind.MICROPHONE if me else SourceKind.SYSTEM,
                          input_device=base.input_device if me else self.system_device, speaker=speaker,
                          tts_enabled=base.tts_enabled and speaker in self.spoken,
-                         save_transcript=False, transcript_path=None)
+                         save_transcript=False, transcript_path=None,
+                         # only my translated speech goes into the call; theirs stays on the speakers
+                         speak_into=base.speak_into if me else SpeechTarget.SPEAKERS,
+                         mix_original=base.mix_original if me else 0.0)
 
 
 class Conversation:

@@ -19,7 +19,7 @@ from app.tts import SpeechOutput
 
 # What each side of a conversation sets for itself; every other setting is the shared one's.
 PER_SIDE = {"direction", "input_path", "source", "input_device", "speaker", "tts_enabled", "save_transcript",
-            "transcript_path"}
+            "transcript_path", "speak_into", "mix_original"}
 
 
 def prepare_graphs(folder, direction, prefer_quantized):
@@ -35,7 +35,8 @@ def unusual_settings() -> dict:
             "translate_partials": False, "emit_steps": False, "mute_while_speaking": False,
             "save_transcript": True, "transcript_path": Path("talk.jsonl"), "audio_queue_blocks": 99,
             "max_pending_finals": 7, "glossary": Glossary.parse("computer\t老师\n"), "chinese": "traditional",
-            "source_confidence": True, "calm": "force", "prepare_graphs": prepare_graphs}
+            "source_confidence": True, "calm": "force", "prepare_graphs": prepare_graphs,
+            "speak_into": "virtual-mic", "mix_original": 0.25}
 
 
 def test_every_setting_of_the_pipeline_config_reaches_both_sides():
@@ -52,6 +53,8 @@ def test_every_setting_of_the_pipeline_config_reaches_both_sides():
     me, them = conversation.lanes[Speaker.ME].config, conversation.lanes[Speaker.THEM].config
     assert (me.direction, me.source, me.input_device) == (Direction.ZH_EN, SourceKind.MICROPHONE, "my mic")
     assert (them.direction, them.source, them.input_device) == (Direction.EN_ZH, SourceKind.SYSTEM, "their speakers")
+    assert (me.speak_into, me.mix_original) == ("virtual-mic", 0.25)  # my translation into the call
+    assert (them.speak_into, them.mix_original) == ("speakers", 0.0)
 
 
 def test_both_kinds_are_sessions_and_a_conversation_passes_each_switch_to_both_sides():
