@@ -6,7 +6,8 @@
 
 Two whole pipelines, one per speaker: each has its capture, recognition and translation
 threads, so one side's long utterance never holds up the other's. They share the Whisper model
-(app.asr.load_whisper keeps one per process; CTranslate2 runs one transcription at a time on it),
+(app.asr.load_whisper keeps one per process; app.asr.turns gives its decodes out one at a time:
+finals first, then the freshest partial of a side that is speaking, the sides taking turns),
 one utterance counter (ids never clash in the transcript or the window), one speech output
 (so the app's own voice is gated out of both captures by the same playback times) and one
 transcript. Every event is labelled with its speaker. docs/performance.md has the measurement
@@ -28,6 +29,7 @@ from app.pipeline.transcript import Transcript
 from app.shared.audio import AudioSource, SourceKind
 from app.shared.events import Event, Speaker
 from app.shared.languages import Direction
+from app.shared.live_text import LiveText
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +54,7 @@ class ConversationConfig:
     transcript_path: str | Path | None = None
     glossary: Any = None  # see PipelineConfig
     chinese: str = "simplified"  # see PipelineConfig
+    live_text: LiveText = LiveText.BALANCED  # see PipelineConfig
     prepare_graphs: Any = None  # see PipelineConfig
 
     def lane(self, speaker: Speaker) -> PipelineConfig:
@@ -66,7 +69,7 @@ class ConversationConfig:
             decode_overrides=dict(self.decode_overrides),
             translate_partials=self.translate_partials, emit_steps=self.emit_steps,
             mute_while_speaking=self.mute_while_speaking, save_transcript=False, glossary=self.glossary,
-            chinese=self.chinese, prepare_graphs=self.prepare_graphs)
+            chinese=self.chinese, prepare_graphs=self.prepare_graphs, live_text=self.live_text)
 
 
 class Conversation:
