@@ -60,7 +60,7 @@ class ViewOptions(QObject):
     def _build_live_text(self, menu: QMenu) -> None:
         """Live text: smoother <-> sooner (PipelineConfig.live_text), from the next start on."""
         window = self.window
-        pace = menu.addMenu(translate("ViewOptions", "&Live text"))
+        pace = menu.addMenu(translate("ViewOptions", "Live te&xt"))
         pace.menuAction().setToolTip(translate("ViewOptions", "How often live text is updated while people speak: "
                                                               "smoother changes less, sooner shows words earlier; "
                                                               "takes effect at the next start"))
