@@ -88,7 +88,7 @@ class RecognizerOptions:
     # instead of its whole 30 s; None = the 30 s window. Chosen by measurement
     # (docs/performance.md, "Recognition window"): partials cost what they hear.
     partial_window_margin_s: float | None = 3.0
-    final_window_margin_s: float | None = None
+    final_window_margin_s: float | None = 3.0
 
     def paced(self, live_text: LiveText | str) -> RecognizerOptions:
         """These options for a "live text: smoother <-> sooner" choice: the partial interval,

@@ -307,10 +307,10 @@ def test_both_speaking_at_once_share_whisper_without_one_starving_the_other(soun
         talk.wait_translations(Speaker.THEM, 1)
     finally:
         talk.conversation.finish()
+    overlap_end = min(max(e.emitted_at for e in talk.of(SourceFinal, speaker)) for speaker in (Speaker.ME, Speaker.THEM))
     for speaker in (Speaker.ME, Speaker.THEM):
-        finals = talk.of(SourceFinal, speaker)
-        assert finals and finals[0].text.strip(), (speaker, talk.events)
-        partials = [e for e in talk.of(SourcePartial, speaker) if e.emitted_at < finals[0].emitted_at]
-        assert len(partials) >= 2, f"{speaker} showed no live text while both spoke: {partials}"
+        assert talk.finals(speaker), (speaker, talk.events)
+        partials = [e for e in talk.of(SourcePartial, speaker) if e.emitted_at < overlap_end]
+        assert len(partials) >= 2, f"{speaker} showed hardly any live text while both spoke: {partials}"
     me_words = " ".join(talk.finals(Speaker.ME)).lower()
     assert "computer" in me_words and "station" in me_words, me_words
