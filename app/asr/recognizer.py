@@ -89,6 +89,10 @@ class RecognizerOptions:
     # (docs/performance.md, "Recognition window"): partials cost what they hear.
     partial_window_margin_s: float | None = 3.0
     final_window_margin_s: float | None = 3.0
+    # The shortest window a decode reads, partial or final: on a 1 s Mandarin phrase a 4 s window
+    # made Whisper base repeat or mishear it (我爱你 -> 哇你哇你) where 30 s did not.
+    # 10 s still costs the encoder about a fifth of 30 s (docs/performance.md, "Recognition window").
+    min_window_s: float = 10.0
 
     def paced(self, live_text: LiveText | str) -> RecognizerOptions:
         """These options for a "live text: smoother <-> sooner" choice: the partial interval,
@@ -537,7 +541,7 @@ class StreamingRecognizer:
         beam = opts.final_beam_size if final else 1
         margin = self.window_margin(final)
         if margin is not None and len(audio) <= 30 * SAMPLE_RATE:
-            decoded = decode_window(self.model, audio, self.language, margin_s=margin, beam_size=beam,
+            decoded = decode_window(self.model, audio, self.language, margin_s=margin, min_s=opts.min_window_s, beam_size=beam,
                                     max_new_tokens=budget, prompt=prompt, prefix=prefix, hotwords=hotwords)
             # transcribe's own no-speech rule (no_speech_threshold=0.6, log_prob_threshold=-1.0)
             return [] if decoded.no_speech_prob > 0.6 and decoded.avg_logprob <= -1.0 else [decoded]

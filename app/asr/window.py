@@ -30,9 +30,10 @@ class Decoded:
     words: tuple = ()  # never filled: word probabilities need transcribe's alignment pass
 
 
-def window_frames(samples: int, margin_s: float, hop: int = 160) -> int:
-    """Mel frames to encode for `samples` of 16 kHz audio and a margin: whole seconds, at most 30 s."""
-    wanted = samples // hop + 1 + round(margin_s * 100)
+def window_frames(samples: int, margin_s: float, min_s: float = 0.0, hop: int = 160) -> int:
+    """Mel frames to encode for `samples` of 16 kHz audio and a margin (at least `min_s`):
+    whole seconds, at most 30 s."""
+    wanted = max(samples // hop + 1 + round(margin_s * 100), round(min_s * 100))
     return min(FULL_FRAMES, -(-wanted // FRAME_STEP) * FRAME_STEP)
 
 
@@ -51,8 +52,9 @@ def _suppressed(model, language: str) -> tuple[int, ...]:
 
 
 def decode_window(model, audio: np.ndarray, language: str, *, margin_s: float, beam_size: int, max_new_tokens: int,
-                  prompt: str | None = None, prefix: str | None = None, hotwords: str | None = None) -> Decoded:
-    """Decode `audio` (16 kHz, at most 30 s) through a window of its length + `margin_s` of padding.
+                  min_s: float = 0.0, prompt: str | None = None, prefix: str | None = None, hotwords: str | None = None) -> Decoded:
+    """Decode `audio` (16 kHz, at most 30 s) through a window of its length + `margin_s` of padding
+    (at least `min_s` long).
 
     `model` is a faster_whisper.WhisperModel. Greedy when beam_size is 1; temperature 0, no
     fallback, no timestamps; the prompt (earlier text), prefix and hotwords are built as
@@ -61,7 +63,7 @@ def decode_window(model, audio: np.ndarray, language: str, *, margin_s: float, b
     from faster_whisper.audio import pad_or_trim
 
     features = model.feature_extractor(audio)
-    features = pad_or_trim(features, window_frames(len(audio), margin_s))  # zero-padded, as transcribe pads
+    features = pad_or_trim(features, window_frames(len(audio), margin_s, min_s))  # zero-padded, as transcribe pads
     tokenizer = _tokenizer(model, language)
     previous = tokenizer.encode(" " + prompt.strip()) if prompt else []
     tokens_in = model.get_prompt(tokenizer, previous, without_timestamps=True, prefix=prefix, hotwords=hotwords)
