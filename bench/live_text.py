@@ -16,8 +16,9 @@ its fp32 graphs, as the window does). Per variant:
 - recognition CPU s per audio s: StreamingRecognizer alone on the same talk in this process
   (blocks stamped as live, partials every 0.5 s), process CPU time over audio seconds.
 
-Variants: `window` (as shipped), `30s` (partial and final decodes through faster-whisper's
-transcribe, 30 s window: the path before issue 22), and `sooner` / `smoother` (the live-text
+Variants: `window` (as shipped: partials read the utterance's window, finals Whisper's 30 s),
+`finalwindow` (finals read the utterance's window too), `30s` (partial and final decodes through
+faster-whisper's transcribe, 30 s window: the path before issue 22), and `sooner` / `smoother` (the live-text
 choice). `--busy-cores N` runs N busy-loop processes beside (a browser, the call app).
 
     .venv/bin/python bench/live_text.py [--variants window 30s] [--busy-cores 0] [--sentences 24]
@@ -70,7 +71,7 @@ TALK = [
     "Does anyone have a question before we finish?",
     "Thank you, and have a good rest of the day.",
 ]
-VARIANTS = ("window", "30s", "sooner", "smoother")
+VARIANTS = ("window", "finalwindow", "30s", "sooner", "smoother")
 
 
 def make_talk(folder: Path, count: int, gap_s: float = 1.2) -> tuple[Path, float]:
@@ -102,6 +103,8 @@ def child(variant: str, argv: list[str]) -> int:
         options = paced(self, pace or live_text)
         if variant == "30s":
             options = replace(options, partial_window_margin_s=None, final_window_margin_s=None)
+        elif variant == "finalwindow":
+            options = replace(options, final_window_margin_s=3.0)
         return options
 
     RecognizerOptions.paced = variant_paced  # the pipeline builds its recognizer's options through paced()
@@ -162,6 +165,8 @@ def recognition_cpu(wav: Path, variant: str) -> float:
     options = RecognizerOptions()
     if variant == "30s":
         options.partial_window_margin_s = options.final_window_margin_s = None
+    elif variant == "finalwindow":
+        options.final_window_margin_s = 3.0
     audio, _ = sf.read(wav, dtype="float32")
     recognizer = StreamingRecognizer(load_whisper("base"), language="en", options=options)
     began = time.process_time()
@@ -180,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--child"]:
         return child(argv[1], argv[2:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", nargs="+", default=["window", "30s"], choices=VARIANTS)
+    parser.add_argument("--variants", nargs="+", default=["window", "finalwindow", "30s"], choices=VARIANTS)
     parser.add_argument("--busy-cores", type=int, default=0, help="busy-loop processes running beside")
     parser.add_argument("--sentences", type=int, default=len(TALK))
     parser.add_argument("--no-cpu", action="store_true", help="skip the recognition CPU measurement")

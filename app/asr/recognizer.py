@@ -86,9 +86,11 @@ class RecognizerOptions:
     context_chars: dict = field(default_factory=lambda: {"en": 200, "zh": 0})
     # Whisper reads a window of the audio's length plus this margin of padding (app.asr.window)
     # instead of its whole 30 s; None = the 30 s window. Chosen by measurement
-    # (docs/performance.md, "Recognition window"): partials cost what they hear.
+    # (docs/performance.md, "Recognition window"): partials cost what they hear; finals keep
+    # 30 s (the utterance's window dropped the closing full stop of "Good morning." and misheard a
+    # short Mandarin phrase in the pipeline tests, though its WER on bench/asr_accuracy.py was lower).
     partial_window_margin_s: float | None = 3.0
-    final_window_margin_s: float | None = 3.0
+    final_window_margin_s: float | None = None
     # The shortest window a decode reads, partial or final: on a 1 s Mandarin phrase a 4 s window
     # made Whisper base repeat or mishear it (我爱你 -> 哇你哇你) where 30 s did not.
     # 10 s still costs the encoder about a fifth of 30 s (docs/performance.md, "Recognition window").

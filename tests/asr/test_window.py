@@ -21,7 +21,8 @@ from .conftest import ENGLISH, MANDARIN, normalize_chars, normalize_words, read1
 
 def both_windows(model, language: str, audio: np.ndarray, final: bool) -> tuple[Heard, Heard]:
     """(short window, 30 s window) decodes of the same audio, every guard applied."""
-    short = StreamingRecognizer(model, language=language, options=RecognizerOptions(context_chars={}))
+    short = StreamingRecognizer(model, language=language, options=RecognizerOptions(
+        context_chars={}, partial_window_margin_s=3.0, final_window_margin_s=3.0))
     whole = StreamingRecognizer(model, language=language, options=RecognizerOptions(
         context_chars={}, partial_window_margin_s=None, final_window_margin_s=None))
     return short.hear(audio, final), whole.hear(audio, final)
@@ -69,7 +70,7 @@ def test_silence_and_noise_give_nothing_in_a_short_window(base):
     brown = 0.3 * brown / np.abs(brown).max()
     hum = (0.2 * np.sin(2 * np.pi * 50 * np.arange(16000 * 3) / 16000)).astype(np.float32)
     for language in ("en", "zh"):
-        recognizer = StreamingRecognizer(base, language=language)
+        recognizer = StreamingRecognizer(base, language=language, options=RecognizerOptions(final_window_margin_s=3.0))
         for audio in (silence(1.5), silence(4), white, brown, hum):
             assert recognizer.hear(audio, final=False).text == "", (language, len(audio))
             assert recognizer.hear(audio, final=True).text == "", (language, len(audio))
