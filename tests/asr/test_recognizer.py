@@ -340,7 +340,7 @@ class PromptSpy:
 def test_final_decodes_get_the_previous_utterance_as_context(conversation, tiny_en, monkeypatch, window):
     path = conversation("context", ENGLISH[:3], "en")
     spy = PromptSpy(monkeypatch)
-    options = RecognizerOptions()
+    options = RecognizerOptions(final_window_margin_s=3.0)  # both decodes through app.asr.window
     if window == "30 s":
         options.partial_window_margin_s = options.final_window_margin_s = None
         transcribe = tiny_en.transcribe
