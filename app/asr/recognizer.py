@@ -1,7 +1,9 @@
 """Streaming speech recognition: 16 kHz blocks in, partial and final source-text events out.
 
 Silero VAD cuts the stream into utterances. While one is being spoken, Whisper re-reads it
-every `partial_interval_s` of new audio; the longest prefix on which the latest hypotheses
+every `partial_interval_s` of new audio (longer while decodes are slow), through a window as long
+as the utterance rather than Whisper's 30 s (app.asr.window), taking turns on a shared model
+with other recognizers (app.asr.turns); the longest prefix on which the latest hypotheses
 agree (2 in English, 3 in Chinese) is committed (local agreement, as whisper_streaming does) and never taken
 back while the utterance is live. When the speaker pauses (or the utterance grows too long) a
 final decode (beam search over the whole utterance) settles the text: it is the truth, and may
