@@ -7,6 +7,7 @@ pause after each. The file is then
 - transcribed whole by faster-whisper (same model, same beam size as our final decode, its
   own VAD filter): the peer;
 - fed through StreamingRecognizer as fast as it goes, once per variant:
+    shipped RecognizerOptions() as it ships (add "+window" or "+30s" to any name: see variant_options)
     today   the final keeps the prefix partials committed, no prompt (the rule before issue 17)
     truth   the final decode is the truth and may revise committed text, no prompt
     truth+context  `truth`, the final decode given context: the previous utterance's audio
@@ -40,11 +41,10 @@ import soundfile as sf
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.asr.simplified import to_simplified  # noqa: E402
-
 from app.asr import RecognizerOptions, StreamingRecognizer, load_whisper, recognize  # noqa: E402
 from app.asr.recognizer import common_prefix, units_of  # noqa: E402
 from app.audio import SAMPLE_RATE, FileSource  # noqa: E402
+from app.shared.chinese import to_simplified  # noqa: E402
 from app.shared.events import SourceFinal, SourcePartial  # noqa: E402
 
 ENGLISH = [
@@ -162,7 +162,15 @@ def erasure(events: list) -> tuple[int, int, int]:
 
 
 def variant_options(name: str) -> RecognizerOptions:
+    """A variant's options; "+window" after a name: the final decode reads the utterance's window
+    (+ 3 s, app.asr.window) instead of Whisper's 30 s; "+30s": partials read 30 s too."""
     options = RecognizerOptions()
+    if name.endswith("+window"):
+        name, options.final_window_margin_s = name.removesuffix("+window"), 3.0
+    elif name.endswith("+30s"):
+        name, options.partial_window_margin_s, options.final_window_margin_s = name.removesuffix("+30s"), None, None
+    if name == "shipped":
+        return options
     if name in ("today", "agree+1"):
         options.revise_committed, options.context_chars = False, {}
     if name == "agree+1":
@@ -193,10 +201,12 @@ def bench_language(model, language: str, path: Path, variants: list[str]) -> lis
         finals = [e for e in events if isinstance(e, SourceFinal)]
         text = " ".join(e.text for e in finals)
         partial_erased, final_erased, units = erasure(events)
+        last_partial = {e.utterance_id: e.text for e in events if isinstance(e, SourcePartial)}
         rows.append({"language": language, "variant": name, "error": error_rate(texts, text, language),
                      "seconds": seconds, "finals": len(finals), "revised": sum(bool(e.revised) for e in finals),
                      "erasure_partials": partial_erased / max(units, 1),
-                     "erasure_all": (partial_erased + final_erased) / max(units, 1), "text": text})
+                     "erasure_all": (partial_erased + final_erased) / max(units, 1), "text": text,
+                     "partial_error": error_rate(texts, " ".join(last_partial.values()), language)})
     return rows
 
 
@@ -204,7 +214,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="base")
     parser.add_argument("--languages", nargs="+", default=["en", "zh"], choices=sorted(SETS))
-    parser.add_argument("--variants", nargs="+", default=["today", "truth", "truth+context", "agree+1"])
+    parser.add_argument("--variants", nargs="+", default=["shipped", "shipped+window", "shipped+30s"])
     parser.add_argument("--show-text", action="store_true")
     args = parser.parse_args()
     model = load_whisper(args.model)
@@ -216,7 +226,7 @@ def main() -> None:
     print(f"\nWhisper {args.model}; {len(ENGLISH)} English / {len(MANDARIN)} Mandarin sentences (espeak-ng); "
           "error = WER (en) / CER (zh) against the text spoken")
     print(f"{'lang':4} {'variant':13} {'error':>6} {'vs whole':>8} {'finals':>6} {'revised':>7} "
-          f"{'erasure partials':>16} {'+final':>6} {'seconds':>7}")
+          f"{'erasure partials':>16} {'+final':>6} {'seconds':>7} {'last partial error':>18}")
     whole = {}
     for r in rows:
         if r["variant"] == "whole-file":
@@ -226,7 +236,9 @@ def main() -> None:
             continue
         print(f"{r['language']:4} {r['variant']:13} {r['error']:6.3f} {r['error'] - whole[r['language']]:+8.3f} "
               f"{r['finals']:6d} {r['revised']:7d} {r['erasure_partials']:16.3f} {r['erasure_all']:6.3f} "
-              f"{r['seconds']:7.1f}")
+              f"{r['seconds']:7.1f} {r['partial_error']:18.3f}")
+    print("last partial error: the last partial of each utterance against the text spoken (what was "
+          "shown before the final)")
     if args.show_text:
         for r in rows:
             print(f"\n[{r['language']} {r['variant']}] {r['text']}")

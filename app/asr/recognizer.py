@@ -1,7 +1,9 @@
 """Streaming speech recognition: 16 kHz blocks in, partial and final source-text events out.
 
 Silero VAD cuts the stream into utterances. While one is being spoken, Whisper re-reads it
-every `partial_interval_s` of new audio; the longest prefix on which the latest hypotheses
+every `partial_interval_s` of new audio (longer while decodes are slow), through a window as long
+as the utterance rather than Whisper's 30 s (app.asr.window), taking turns on a shared model
+with other recognizers (app.asr.turns); the longest prefix on which the latest hypotheses
 agree (2 in English, 3 in Chinese) is committed (local agreement, as whisper_streaming does) and never taken
 back while the utterance is live. When the speaker pauses (or the utterance grows too long) a
 final decode (beam search over the whole utterance) settles the text: it is the truth, and may
@@ -22,23 +24,29 @@ import re
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from app.asr.turns import turns_for
 from app.asr.vad import FRAME, SileroVAD, VoiceChange, VoiceGate
+from app.asr.window import decode_window
 from app.shared.audio import SAMPLE_RATE
 from app.shared.chinese import ChineseScript, to_script, to_simplified
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import SourceFinal, SourcePartial
 from app.shared.languages import Language
+from app.shared.live_text import LiveText
 
 LANGUAGES = tuple(Language)
 
 
 @dataclass
 class RecognizerOptions:
-    partial_interval_s: float = 0.5  # re-read the utterance after this much new audio
+    partial_interval_s: float = 0.5  # re-read the utterance after this much new audio (at least)
+    # Partials may keep Whisper busy this share of the time at most: when a decode costs more
+    # (a busy machine), the interval stretches to decode cost / share, and shrinks back after.
+    partial_share: float = 0.5
     first_partial_s: float = 1.0  # Whisper guesses wildly on less; such guesses must not be committed
     # Audio captured longer ago than this is a backlog: partials are skipped until recognition
     # has caught up (finals never are), so latency cannot creep up however the caller queues.
@@ -78,6 +86,27 @@ class RecognizerOptions:
     # 0 = none. Measured (docs/performance.md, "Final text accuracy"): it helps English; on
     # Mandarin, where base mishears espeak-ng's voice often, misheard context made finals worse.
     context_chars: dict = field(default_factory=lambda: {"en": 200, "zh": 0})
+    # Whisper reads a window of the audio's length plus this margin of padding (app.asr.window)
+    # instead of its whole 30 s; None = the 30 s window. Chosen by measurement
+    # (docs/performance.md, "Recognition window"): partials cost what they hear; finals keep
+    # 30 s (the utterance's window dropped the closing full stop of "Good morning." and misheard a
+    # short Mandarin phrase in the pipeline tests, though its WER on bench/asr_accuracy.py was lower).
+    partial_window_margin_s: float | None = 3.0
+    final_window_margin_s: float | None = None
+    # The shortest window a decode reads, partial or final: on a 1 s Mandarin phrase a 4 s window
+    # made Whisper base repeat or mishear it (我爱你 -> 哇你哇你) where 30 s did not.
+    # 10 s still costs the encoder about a fifth of 30 s (docs/performance.md, "Recognition window").
+    min_window_s: float = 10.0
+
+    def paced(self, live_text: LiveText | str) -> RecognizerOptions:
+        """These options for a "live text: smoother <-> sooner" choice: the partial interval,
+        and one more agreeing reading before text is committed when smoother."""
+        interval, more = _PACE[LiveText(live_text)]
+        return replace(self, partial_interval_s=interval,
+                       agreement={lang: n + more for lang, n in self.agreement.items()})
+
+
+_PACE = {LiveText.SMOOTHER: (1.0, 1), LiveText.BALANCED: (0.5, 0), LiveText.SOONER: (0.3, 0)}  # bench/live_text.py
 
 
 # Whisper's well-known inventions on silence and noise (credits from its subtitle training
@@ -245,6 +274,8 @@ class StreamingRecognizer:
         self.language = Language(language)
         self.chinese = ChineseScript.parse(chinese)  # the script recognised Chinese is written in
         self._last_heard: Heard | None = None  # the latest decode's words, for the final that asked
+        self._turns = turns_for(self.model)  # Whisper's turns, shared with other recognizers on this model
+        self._partial_cost = 0.0  # seconds a partial decode takes lately (a moving average)
         self._vad = SileroVAD()
         self._gate = VoiceGate(self.options.vad_threshold, max(self.options.vad_threshold - 0.15, 0.01),
                                round(self.options.min_silence_s * SAMPLE_RATE / FRAME))
@@ -319,7 +350,7 @@ class StreamingRecognizer:
               and (captured_at is None or time.monotonic() - captured_at <= self.options.max_lag_s)
               and u.speech_frames * FRAME >= self.options.min_speech_s * SAMPLE_RATE
               and self._samples - u.start >= self.options.first_partial_s * SAMPLE_RATE
-              and self._samples - u.decoded_until >= self.options.partial_interval_s * SAMPLE_RATE):
+              and self._samples - u.decoded_until >= self._interval(captured_at) * SAMPLE_RATE):
             events += self._partial(u)
         elif (self._gate.silence_run > 0 and u.speech_frames * FRAME >= self.options.min_speech_s * SAMPLE_RATE
               and (captured_at is None or time.monotonic() - captured_at <= self.options.max_lag_s)):
@@ -327,6 +358,14 @@ class StreamingRecognizer:
             if end <= self._samples and (u.early is None or u.early[0] != end):
                 u.early = (end, self._hear_final(self._audio(u.start, end)))
         return events
+
+    def partial_interval_s(self) -> float:
+        """New audio between two live partials: the option, stretched while decodes are slow."""
+        return max(self.options.partial_interval_s, self._partial_cost / max(self.options.partial_share, 0.05))
+
+    def _interval(self, captured_at: float | None) -> float:
+        # Audio read flat out (no capture clock) has no speaker to keep up with: the plain interval.
+        return self.partial_interval_s() if captured_at is not None else self.options.partial_interval_s
 
     def _final_end(self, u: _Utterance) -> int:
         return u.speech_end + int(self.options.tail_pad_s * SAMPLE_RATE)
@@ -385,8 +424,14 @@ class StreamingRecognizer:
             self._buf_start = sample
 
     def _partial(self, u: _Utterance) -> list:
-        u.decoded_until = self._samples
-        heard = self.transcribe(self._audio(u.start, self._samples), final=False)
+        with self._turns.partial(id(self)) as granted:
+            if not granted:
+                return []  # Whisper is busy with a final or the other side: ask again on the next block
+            u.decoded_until = self._samples
+            began = time.monotonic()
+            heard = self.transcribe(self._audio(u.start, self._samples), final=False)
+            cost = time.monotonic() - began
+        self._partial_cost = cost if self._partial_cost == 0.0 else 0.5 * (self._partial_cost + cost)
         if self.language == Language.ZH and not _HAN.search(heard):
             # Forced to Chinese on a short stretch, greedy Whisper now and then writes an English
             # guess instead ("go to walk"): not a hypothesis of what was said, so not shown or
@@ -443,15 +488,16 @@ class StreamingRecognizer:
         return heard.text
 
     def _hear_final(self, audio: np.ndarray) -> Heard:
-        """A final decode through transcribe() (the one entry point), with its unsure words."""
-        text = self.transcribe(audio, final=True)
+        """A final decode through transcribe() (the one entry point), with its unsure words;
+        before any partial waiting for the shared Whisper."""
+        with self._turns.final(id(self)):
+            text = self.transcribe(audio, final=True)
         heard = self._last_heard
         return heard if heard is not None and heard.text == text else Heard(text)
 
     def hear(self, audio: np.ndarray, final: bool = True) -> Heard:
         """transcribe(), with the words Whisper was unsure of (finals, with options.word_confidence)."""
         opts = self.options
-        with_words = final and opts.word_confidence
         budget = min(400, int(10 + opts.tokens_per_s * len(audio) / SAMPLE_RATE))
         hotwords = hotwords_text(opts.hotwords.get(self.language, ()), self.language)
         # Hotwords in the prompt raise Whisper's no-speech probability on short speech (base on
@@ -467,19 +513,8 @@ class StreamingRecognizer:
                     prefix = said  # forced: the decoder goes on from there, and returns only what follows
                 else:
                     prompt = f"{self._context} {said}".strip()[-opts.context_chars[self.language]:]
-        segments, _ = self.model.transcribe(
-            audio, language=self.language, task="transcribe",
-            beam_size=opts.final_beam_size if final else 1,
-            # No temperature fallback: each retry costs a whole decode, and sampling makes the
-            # same speech come out differently from run to run; loops are cut below instead.
-            temperature=0.0,
-            condition_on_previous_text=False, without_timestamps=True, max_new_tokens=budget,
-            hotwords=hotwords,
-            initial_prompt=prompt, prefix=prefix,
-            compression_ratio_threshold=2.4, log_prob_threshold=-1.0, no_speech_threshold=0.6,
-            vad_filter=False, word_timestamps=with_words)
         texts, unsure = [], []
-        for s in segments:
+        for s in self._decode(audio, final, budget, prompt=prompt, prefix=prefix, hotwords=hotwords):
             if s.no_speech_prob > no_speech and s.avg_logprob < -0.5:
                 continue  # Whisper itself thinks there is no speech here
             if is_hallucination(s.text, s.avg_logprob, s.no_speech_prob, opts.sure_logprob):
@@ -494,3 +529,33 @@ class StreamingRecognizer:
         if self.language == Language.ZH:
             text, unsure = to_script(text, self.chinese), [(to_script(w, self.chinese), p) for w, p in unsure]
         return Heard(text, unsure)
+
+    def window_margin(self, final: bool) -> float | None:
+        """Seconds of padding after the audio in a decode's window; None: Whisper's whole 30 s."""
+        opts = self.options
+        if final and opts.word_confidence:
+            return None  # word probabilities come from transcribe's alignment pass
+        return opts.final_window_margin_s if final else opts.partial_window_margin_s
+
+    def _decode(self, audio: np.ndarray, final: bool, budget: int, *, prompt: str | None, prefix: str | None,
+                hotwords: str | None) -> list:
+        """Whisper's segments for `audio`: through a window of the audio's length (app.asr.window)
+        or through faster-whisper's transcribe (30 s window, word timestamps)."""
+        opts = self.options
+        beam = opts.final_beam_size if final else 1
+        margin = self.window_margin(final)
+        if margin is not None and len(audio) <= 30 * SAMPLE_RATE:
+            decoded = decode_window(self.model, audio, self.language, margin_s=margin, min_s=opts.min_window_s, beam_size=beam,
+                                    max_new_tokens=budget, prompt=prompt, prefix=prefix, hotwords=hotwords)
+            # transcribe's own no-speech rule (no_speech_threshold=0.6, log_prob_threshold=-1.0)
+            return [] if decoded.no_speech_prob > 0.6 and decoded.avg_logprob <= -1.0 else [decoded]
+        segments, _ = self.model.transcribe(
+            audio, language=self.language, task="transcribe", beam_size=beam,
+            # No temperature fallback: each retry costs a whole decode, and sampling makes the
+            # same speech come out differently from run to run; loops are cut below instead.
+            temperature=0.0,
+            condition_on_previous_text=False, without_timestamps=True, max_new_tokens=budget,
+            compression_ratio_threshold=2.4, log_prob_threshold=-1.0, no_speech_threshold=0.6,
+            initial_prompt=prompt, prefix=prefix, hotwords=hotwords,
+            vad_filter=False, word_timestamps=final and opts.word_confidence)
+        return list(segments)

@@ -6,7 +6,8 @@
 
 Two whole pipelines, one per speaker: each has its capture, recognition and translation
 threads, so one side's long utterance never holds up the other's. They share the Whisper model
-(app.asr.load_whisper keeps one per process; CTranslate2 runs one transcription at a time on it),
+(app.asr.load_whisper keeps one per process; app.asr.turns gives its decodes out one at a time:
+finals first, then the freshest partial of a side that is speaking, the sides taking turns),
 one utterance counter (ids never clash in the transcript or the window), one speech output
 (so the app's own voice is gated out of both captures by the same playback times) and one
 transcript. Every event is labelled with its speaker. docs/performance.md has the measurement

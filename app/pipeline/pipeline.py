@@ -47,6 +47,7 @@ from app.shared.events import (
 )
 from app.shared.glossary import Glossary
 from app.shared.languages import Direction
+from app.shared.live_text import LiveText
 
 if TYPE_CHECKING:
     from app.asr import StreamingRecognizer
@@ -58,7 +59,11 @@ log = logging.getLogger(__name__)
 _END, _FLUSH = "end of input", "flush"  # markers on the audio queue
 _LEVEL_EVERY_S = 0.1
 _RETRY_CAPTURE_EVERY_S = 1.0
-_SKIP_PROVISIONAL_BEHIND_S = 0.5  # live recognition this far behind: no provisional translation
+# Audio waited this long for recognition (a backlog: the machine cannot keep up): no provisional
+# translation until it has caught up. Measured before the decode, so a partial's own decode time
+# (a few tenths of a second) does not count: with the 30 s window it did, and every provisional
+# translation was dropped (issue 22).
+_SKIP_PROVISIONAL_BEHIND_S = 1.0
 
 
 @dataclass
@@ -94,6 +99,7 @@ class PipelineConfig:
     glossary: Glossary | None = None  # its terms are translated as it says, and heard as hotwords
     chinese: str = "simplified"  # script of all Chinese shown, spoken and saved (app.shared.chinese)
     source_confidence: bool = False  # mark the words Whisper was unsure of (slower finals: RecognizerOptions)
+    live_text: LiveText = LiveText.BALANCED  # smoother <-> sooner partials (app.shared.live_text)
     calm: str = "agree"  # how provisional translations settle: agree | force | off (app/pipeline/calm.py; bench/calm_text.py)
     # (folder, direction, prefer_quantized) -> {stem: path}: optimised graphs to load instead of
     # the folder's (app.model_store.optimized.prepare_graphs); None loads the folder as it is.
@@ -167,7 +173,7 @@ class _Session:
         self.recognition_ended = False
         self.current: _Running | None = None
         self.last_final_id = -1
-        self.behind_s = 0.0  # how far live recognition lags behind the microphone
+        self.behind_s = 0.0  # how long the audio last taken waited for recognition
         self.direction = direction
         self.threads: list[threading.Thread] = []
 
@@ -477,7 +483,8 @@ class Pipeline:
         from app.asr.recognizer import RecognizerOptions
 
         glossary = self.config.glossary
-        return RecognizerOptions(hotwords={lang: glossary.terms(lang) for lang in ("en", "zh")} if glossary else {})
+        hotwords = {lang: glossary.terms(lang) for lang in ("en", "zh")} if glossary else {}
+        return RecognizerOptions(hotwords=hotwords).paced(self.config.live_text)
 
     def _recognition_loop(self, session: _Session) -> None:
         direction = self._direction
@@ -510,9 +517,9 @@ class Pipeline:
                 except queue.Empty:
                     item = None
             if blocks:
+                if blocks[0].captured_at is not None:  # how long the oldest audio waited: the backlog
+                    session.behind_s = time.monotonic() - blocks[0].captured_at
                 self._recognize(session, functools.partial(self._feed, recognizer, blocks), direction)
-                if blocks[-1].captured_at is not None:
-                    session.behind_s = time.monotonic() - blocks[-1].captured_at
             if item is _END:
                 self._recognize(session, recognizer.flush, direction)
                 break

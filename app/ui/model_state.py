@@ -129,6 +129,7 @@ def _optimised(path: str, direction: str, progress) -> str:
 def pipeline_config(settings, direction: str, states: dict[str, ModelState], input_path: str | None,
                     realtime: bool = True):
     from app.pipeline import PipelineConfig
+    from app.shared.live_text import LiveText
 
     # Every folder found goes in, usable or not: a broken one then fails with the engine's own
     # words for each utterance, while the speech is still recognised and shown.
@@ -147,7 +148,8 @@ def pipeline_config(settings, direction: str, states: dict[str, ModelState], inp
     return PipelineConfig(direction=direction, nmt_models=models, asr_model=settings.asr_model, prepare_graphs=prepare_graphs,
                           input_path=input_path, realtime=realtime, tts_enabled=settings.tts_enabled,
                           verify=settings.verify, input_device=settings.input_device or None,
-                          chinese=settings.chinese or "simplified", source_confidence=settings.mark_unsure_source)
+                          chinese=settings.chinese or "simplified", source_confidence=settings.mark_unsure_source,
+                          live_text=LiveText.parse(settings.live_text))
 
 
 def downloadable(direction: str) -> list[tuple[str, str]]:

@@ -47,6 +47,7 @@ class UiSettings:
     text_size: int = 0              # panels' point size; 0 = the default
     theme: str = "system"           # system | light | dark
     language: str = ""              # interface: "" = the system's, or en | zh_CN | zh_TW (app.ui.i18n)
+    live_text: str = "balanced"     # smoother | balanced | sooner (app.shared.live_text)
     mark_unsure_source: bool = False  # underline words Whisper was unsure of (its alignment pass: slower finals)
     geometry: QByteArray | None = None
     splitter: QByteArray | None = None

@@ -1,5 +1,5 @@
 """The window's reading options, in the View menu: the subtitle overlay, text size, theme,
-reading mode, the Chinese script, marks on unsure source words.
+reading mode, the Chinese script, marks on unsure source words, live text smoother <-> sooner.
 
 Kept out of main_window.py: the window only creates a ViewOptions and hands it its menu.
 Each option is saved (UiSettings; the overlay's own under "overlay/") and applied at once.
@@ -12,6 +12,7 @@ from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from app.shared.chinese import ChineseScript
+from app.shared.live_text import LiveText
 from app.ui.accessibility import name_controls
 from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 from app.ui.overlay import SubtitleOverlay
@@ -53,6 +54,27 @@ class ViewOptions(QObject):
         self.mark_source.setChecked(bool(window.settings.mark_unsure_source))
         self.mark_source.toggled.connect(lambda on: self._save("mark_unsure_source", on))
         menu.addAction(self.mark_source)
+        self._build_live_text(menu)
+
+    def _build_live_text(self, menu: QMenu) -> None:
+        """Live text: smoother <-> sooner (PipelineConfig.live_text), from the next start on."""
+        window = self.window
+        pace = menu.addMenu(translate("ViewOptions", "Live te&xt"))
+        pace.menuAction().setToolTip(translate("ViewOptions", "How often live text is updated while people speak: "
+                                                              "smoother changes less, sooner shows words earlier; "
+                                                              "takes effect at the next start"))
+        self.live_text_group = QActionGroup(window)
+        self.live_text_actions: dict[LiveText, QAction] = {}
+        current = LiveText.parse(window.settings.live_text)
+        for choice, label in ((LiveText.SMOOTHER, QT_TRANSLATE_NOOP("ViewOptions", "S&moother")),
+                              (LiveText.BALANCED, QT_TRANSLATE_NOOP("ViewOptions", "&Balanced")),
+                              (LiveText.SOONER, QT_TRANSLATE_NOOP("ViewOptions", "&Sooner"))):
+            action = QAction(translate("ViewOptions", label), window, checkable=True)
+            action.setChecked(choice is current)
+            action.triggered.connect(lambda _=False, c=choice: self._save("live_text", c.value))
+            self.live_text_group.addAction(action)
+            pace.addAction(action)
+            self.live_text_actions[choice] = action
 
     def set_reading_mode(self, on: bool) -> None:
         self.window.transcript.reading_mode = on

@@ -2085,6 +2085,26 @@
         <translation>给 Whisper 识别概率较低的词加下划线；下次开始时生效</translation>
     </message>
     <message>
+        <source>Live te&amp;xt</source>
+        <translation>实时文字(&amp;X)</translation>
+    </message>
+    <message>
+        <source>How often live text is updated while people speak: smoother changes less, sooner shows words earlier; takes effect at the next start</source>
+        <translation>说话时实时文字多久更新一次：更平稳则改动更少，更快则更早显示词语；下次开始时生效</translation>
+    </message>
+    <message>
+        <source>S&amp;moother</source>
+        <translation>更平稳(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Balanced</source>
+        <translation>均衡(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Sooner</source>
+        <translation>更快(&amp;S)</translation>
+    </message>
+    <message>
         <source>Subtitle &amp;overlay</source>
         <translation>悬浮字幕(&amp;O)</translation>
     </message>

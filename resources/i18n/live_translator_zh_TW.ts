@@ -2085,6 +2085,26 @@
         <translation>為 Whisper 辨識機率較低的詞加上底線；下次開始時生效</translation>
     </message>
     <message>
+        <source>Live te&amp;xt</source>
+        <translation>即時文字(&amp;X)</translation>
+    </message>
+    <message>
+        <source>How often live text is updated while people speak: smoother changes less, sooner shows words earlier; takes effect at the next start</source>
+        <translation>說話時即時文字多久更新一次：更平穩則改動更少，更快則更早顯示詞語；下次開始時生效</translation>
+    </message>
+    <message>
+        <source>S&amp;moother</source>
+        <translation>更平穩(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Balanced</source>
+        <translation>均衡(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Sooner</source>
+        <translation>更快(&amp;S)</translation>
+    </message>
+    <message>
         <source>Subtitle &amp;overlay</source>
         <translation>浮動字幕(&amp;O)</translation>
     </message>

@@ -320,24 +320,37 @@ def test_the_final_decode_is_the_truth_and_says_what_it_revised(tiny_en):
 
 
 class PromptSpy:
-    """The real Whisper model, noting the context each decode was given."""
+    """Notes the context each decode was given, on either path: Whisper's 30 s window
+    (transcribe) or the utterance's window (app.asr.window.decode_window)."""
 
-    def __init__(self, real):
-        self.real, self.calls = real, []
+    def __init__(self, monkeypatch):
+        import app.asr.recognizer as recognizer_module
 
-    def transcribe(self, audio, **options):
-        self.calls.append((options.get("beam_size", 1) > 1, options.get("initial_prompt"), options.get("prefix"),
-                           len(audio)))
-        return self.real.transcribe(audio, **options)
+        self.calls = []
+        window = recognizer_module.decode_window
 
-    def __getattr__(self, name):
-        return getattr(self.real, name)
+        def decode_window(model, audio, language, **options):
+            self.calls.append((options["beam_size"] > 1, options.get("prompt"), options.get("prefix"), len(audio)))
+            return window(model, audio, language, **options)
+
+        monkeypatch.setattr(recognizer_module, "decode_window", decode_window)
 
 
-def test_final_decodes_get_the_previous_utterance_as_context(conversation, tiny_en):
+@pytest.mark.parametrize("window", ["utterance", "30 s"])
+def test_final_decodes_get_the_previous_utterance_as_context(conversation, tiny_en, monkeypatch, window):
     path = conversation("context", ENGLISH[:3], "en")
-    spy = PromptSpy(tiny_en)
-    recognizer = StreamingRecognizer(spy, language="en")
+    spy = PromptSpy(monkeypatch)
+    options = RecognizerOptions(final_window_margin_s=3.0)  # both decodes through app.asr.window
+    if window == "30 s":
+        options.partial_window_margin_s = options.final_window_margin_s = None
+        transcribe = tiny_en.transcribe
+
+        def spied(audio, **kw):
+            spy.calls.append((kw.get("beam_size", 1) > 1, kw.get("initial_prompt"), kw.get("prefix"), len(audio)))
+            return transcribe(audio, **kw)
+
+        monkeypatch.setattr(tiny_en, "transcribe", spied)
+    recognizer = StreamingRecognizer(tiny_en, language="en", options=options)
     finals = [e for e in recognize(FileSource(path, realtime=False), recognizer) if isinstance(e, SourceFinal)]
     assert len(finals) == 3
     final_calls = [call for call in spy.calls if call[0]]

@@ -15,6 +15,7 @@ from app.shared.chinese import ChineseScript
 from app.shared.events import Speaker, Spoken
 from app.shared.glossary import Glossary
 from app.shared.languages import Direction
+from app.shared.live_text import LiveText
 from app.tts import SpeechOutput
 
 # What each side of a conversation sets for itself; every other setting is the shared one's.
@@ -36,7 +37,7 @@ def unusual_settings() -> dict:
             "save_transcript": True, "transcript_path": Path("talk.jsonl"), "audio_queue_blocks": 99,
             "max_pending_finals": 7, "glossary": Glossary.parse("computer\t老师\n"), "chinese": "traditional",
             "source_confidence": True, "calm": "force", "prepare_graphs": prepare_graphs,
-            "speak_into": "virtual-mic", "mix_original": 0.25}
+            "speak_into": "virtual-mic", "mix_original": 0.25, "live_text": LiveText.SOONER}
 
 
 def test_every_setting_of_the_pipeline_config_reaches_both_sides():

@@ -28,7 +28,7 @@ from app.pipeline import PipelineConfig
 from app.pipeline.conversation import Conversation, ConversationConfig
 from app.pipeline.subtitles import export_srt, export_text
 from app.pipeline.transcript import Transcript
-from app.shared.events import Error, Event, SourceFinal, Speaker, Speech, Spoken, State, Status, Translation
+from app.shared.events import Error, Event, SourceFinal, SourcePartial, Speaker, Speech, Spoken, State, Status, Translation
 from app.shared.languages import Direction
 
 from .conftest import chinese, english, expected
@@ -292,3 +292,28 @@ def test_a_conversation_needs_a_model_for_each_direction(phrasebook):
                            "--nmt-model", str(phrasebook["en-zh"])], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
     assert f"None of {phrasebook['en-zh']} translates zh-en" in proc.stderr and "--nmt-model DIR" in proc.stderr
+
+
+def test_both_speaking_at_once_share_whisper_without_one_starving_the_other(sound_room, recording, phrasebook):
+    # Two long utterances at the same time, one into each side: the one Whisper model gives its
+    # turns to both (app.asr.turns), so each side shows live text while it speaks and gets its final.
+    mine = recording("both-me", english(["The computer is broken and we need a new one before the meeting on "
+                                         "Monday morning at the station."]), gap_s=0.3)
+    theirs = recording("both-them", chinese(["他是我的朋友，这个多少钱，我不知道，我爱你。"]), gap_s=0.3)
+    talk = Talk(phrasebook)
+    talk.start()
+    try:
+        players = [sound_room.play_to("mic", mine), sound_room.play_to("speakers", theirs)]
+        for player in players:
+            player.wait(timeout=30)
+        talk.wait_translations(Speaker.ME, 1)
+        talk.wait_translations(Speaker.THEM, 1)
+    finally:
+        talk.conversation.finish()
+    for speaker in (Speaker.ME, Speaker.THEM):
+        finals = talk.of(SourceFinal, speaker)
+        assert finals and finals[0].text.strip(), (speaker, talk.events)
+        partials = [e for e in talk.of(SourcePartial, speaker) if e.emitted_at < finals[0].emitted_at]
+        assert len(partials) >= 2, f"{speaker} showed hardly any live text while both spoke: {partials}"
+    me_words = " ".join(talk.finals(Speaker.ME)).lower()
+    assert "computer" in me_words and "station" in me_words, me_words

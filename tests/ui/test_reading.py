@@ -89,3 +89,24 @@ def test_settled_text_is_steady_and_reading_mode_shows_only_it(qtbot, store):
     assert "…" in view.rows[2].target.text() and "他" not in view.rows[2].target.text()
     view.show_translation(1, "我们去吃饭吧。", provisional=False)
     assert view.rows[1].target.text() == "我们去吃饭吧。"  # finals are shown whole in every mode
+
+
+def test_live_text_choice_is_saved_and_paces_the_recognizer(qtbot, store):
+    from app.asr.recognizer import RecognizerOptions
+    from app.shared.live_text import LiveText
+
+    window = make_window(qtbot, store)
+    assert window.view_options.live_text_actions[LiveText.BALANCED].isChecked()
+    window.view_options.live_text_actions[LiveText.SMOOTHER].trigger()
+    assert load_settings(store).live_text == "smoother"
+    config = model_state.pipeline_config(window.settings, "en-zh", {}, input_path=None)
+    assert config.live_text is LiveText.SMOOTHER
+    smoother, balanced = RecognizerOptions().paced(config.live_text), RecognizerOptions()
+    assert smoother.partial_interval_s > balanced.partial_interval_s
+    assert all(smoother.agreement[lang] == balanced.agreement[lang] + 1 for lang in balanced.agreement)
+    assert RecognizerOptions().paced(LiveText.SOONER).partial_interval_s < balanced.partial_interval_s
+    window.close()
+    again = make_window(qtbot, store)
+    assert again.view_options.live_text_actions[LiveText.SMOOTHER].isChecked()
+    store.setValue("live_text", "fastest")  # a hand-edited value it does not know: the default
+    assert LiveText.parse(load_settings(store).live_text) is LiveText.BALANCED

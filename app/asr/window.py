@@ -1,0 +1,77 @@
+"""Whisper on a window as long as the audio: a decode that costs what it hears.
+
+faster-whisper's `transcribe` pads every stretch of audio to Whisper's 30 s window (3000 mel
+frames, `pad_or_trim`), so re-reading a 2 s utterance costs the encoder as much as 30 s of
+speech. CTranslate2's Whisper encodes fewer frames as well (CTranslate2 PR #1446): here the
+features are cut to the audio plus a margin of padding, and the decode goes through
+faster-whisper's own pieces (feature extractor, tokenizer, prompt, suppressed tokens) and
+CTranslate2's `generate`, as `transcribe` would call them for one segment without timestamps.
+The margin was chosen by measurement (docs/performance.md, "Recognition window").
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+FULL_FRAMES = 3000  # Whisper's 30 s window, in mel frames (100 per second)
+FRAME_STEP = 100  # windows are whole seconds: few distinct shapes, and the encoder's stride of 2 is kept
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """One decode of one window: what `transcribe` would report for its single segment."""
+
+    text: str
+    avg_logprob: float
+    no_speech_prob: float
+    words: tuple = ()  # never filled: word probabilities need transcribe's alignment pass
+
+
+def window_frames(samples: int, margin_s: float, min_s: float = 0.0, hop: int = 160) -> int:
+    """Mel frames to encode for `samples` of 16 kHz audio and a margin (at least `min_s`):
+    whole seconds, at most 30 s."""
+    wanted = max(samples // hop + 1 + round(margin_s * 100), round(min_s * 100))
+    return min(FULL_FRAMES, -(-wanted // FRAME_STEP) * FRAME_STEP)
+
+
+@functools.lru_cache(maxsize=8)
+def _tokenizer(model, language: str):
+    from faster_whisper.tokenizer import Tokenizer
+
+    return Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=language)
+
+
+@functools.lru_cache(maxsize=8)
+def _suppressed(model, language: str) -> tuple[int, ...]:
+    from faster_whisper.transcribe import get_suppressed_tokens
+
+    return get_suppressed_tokens(_tokenizer(model, language), [-1])  # transcribe's default, -1
+
+
+def decode_window(model, audio: np.ndarray, language: str, *, margin_s: float, beam_size: int, max_new_tokens: int,
+                  min_s: float = 0.0, prompt: str | None = None, prefix: str | None = None, hotwords: str | None = None) -> Decoded:
+    """Decode `audio` (16 kHz, at most 30 s) through a window of its length + `margin_s` of padding
+    (at least `min_s` long).
+
+    `model` is a faster_whisper.WhisperModel. Greedy when beam_size is 1; temperature 0, no
+    fallback, no timestamps; the prompt (earlier text), prefix and hotwords are built as
+    `transcribe` builds them, and `avg_logprob` / `no_speech_prob` mean what they mean there.
+    """
+    from faster_whisper.audio import pad_or_trim
+
+    features = model.feature_extractor(audio)
+    features = pad_or_trim(features, window_frames(len(audio), margin_s, min_s))  # zero-padded, as transcribe pads
+    tokenizer = _tokenizer(model, language)
+    previous = tokenizer.encode(" " + prompt.strip()) if prompt else []
+    tokens_in = model.get_prompt(tokenizer, previous, without_timestamps=True, prefix=prefix, hotwords=hotwords)
+    result = model.model.generate(
+        model.encode(features), [tokens_in], beam_size=beam_size, patience=1, length_penalty=1,
+        repetition_penalty=1, no_repeat_ngram_size=0, max_length=len(tokens_in) + max_new_tokens,
+        return_scores=True, return_no_speech_prob=True, suppress_blank=True,
+        suppress_tokens=list(_suppressed(model, language)), max_initial_timestamp_index=50)[0]
+    tokens = result.sequences_ids[0]
+    avg_logprob = result.scores[0] * len(tokens) / (len(tokens) + 1)  # as transcribe recovers it
+    return Decoded(tokenizer.decode(tokens), float(avg_logprob), float(result.no_speech_prob))

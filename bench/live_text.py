@@ -1,0 +1,221 @@
+"""Live text while people speak: how early translated text shows, how much it changes, how late
+the final comes, and what recognition costs; the short decode window against Whisper's 30 s
+window (the peer) in the same run.
+
+A held-out English talk (24 sentences not used by tests or other benches, espeak-ng, a pause
+after each) is fed at speaking speed through `python -m app run --input talk.wav --realtime
+--json` (Whisper base; the committed phrasebook Marian model translates en->zh: `run` loads
+its fp32 graphs, as the window does). Per variant:
+
+- early: of the utterances longer than 2 s, the share whose first provisional translation came
+  >= 1 s before the final translation;
+- erasure: characters of shown translation taken back from one update to the next, over the
+  characters of the finals (reading mode: only the settled part, `stable`, is shown);
+- end of speech -> final translation, p50 / p95 (the `latency_ms` of final translations);
+- partials and provisional translations per utterance;
+- recognition CPU s per audio s: StreamingRecognizer alone on the same talk in this process
+  (read flat out: partials every 0.5 s of audio), process CPU time over audio seconds.
+
+Variants: `window` (as shipped: partials read the utterance's window, finals Whisper's 30 s),
+`finalwindow` (finals read the utterance's window too), `30s` (partial and final decodes through
+faster-whisper's transcribe, 30 s window: the path before issue 22), and `sooner` / `smoother` (the live-text
+choice). `--busy-cores N` runs N busy-loop processes beside (a browser, the call app).
+
+    .venv/bin/python bench/live_text.py [--variants window 30s] [--busy-cores 0] [--sentences 24]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.shared.audio import SAMPLE_RATE  # noqa: E402
+
+PHRASEBOOK = ROOT / "tests" / "fixtures" / "phrasebook" / "en-zh"
+TALK = [
+    "Good afternoon and thank you all for joining this call today.",
+    "I want to start with a short update on the warehouse project.",
+    "The new shelves arrived on Monday and most of them are already installed.",
+    "We still need two more days to finish the loading area.",
+    "After that the team will move the stock from the old building.",
+    "Our main concern right now is the delivery schedule for next month.",
+    "Some suppliers have told us that their trucks will be late.",
+    "So we are looking for a second company that can help us in the meantime.",
+    "If anyone knows a good local carrier, please send me their details.",
+    "Next, I would like to talk about the budget.",
+    "We spent a little more than planned on the electrical work.",
+    "The good news is that the heating system cost less than expected.",
+    "So overall we are still within the limits we agreed on in spring.",
+    "Let me also say a few words about safety.",
+    "Everyone who works in the new building must wear a helmet.",
+    "There will be a short training session on Wednesday morning.",
+    "It takes about one hour and it is required for all staff.",
+    "Finally, I want to thank the cleaning crew for their hard work.",
+    "The building looked very clean when the inspectors came last week.",
+    "They were happy with what they saw and we passed the inspection.",
+    "Our next meeting will be on the first Friday of the month.",
+    "Please prepare a short report on your part of the project.",
+    "Does anyone have a question before we finish?",
+    "Thank you, and have a good rest of the day.",
+]
+VARIANTS = ("window", "finalwindow", "30s", "sooner", "smoother")
+
+
+def make_talk(folder: Path, count: int, gap_s: float = 1.2) -> tuple[Path, float]:
+    from faster_whisper import decode_audio
+
+    parts = [np.zeros(SAMPLE_RATE // 2, np.float32)]
+    for i, text in enumerate(TALK[:count]):
+        clip = folder / f"talk{i}.wav"
+        subprocess.run(["espeak-ng", "-v", "en-us", "-s", "165", "-w", str(clip), text], check=True)
+        parts += [decode_audio(str(clip), sampling_rate=SAMPLE_RATE), np.zeros(int(gap_s * SAMPLE_RATE), np.float32)]
+    audio = np.concatenate(parts)
+    path = folder / "talk.wav"
+    sf.write(path, audio, SAMPLE_RATE)
+    return path, len(audio) / SAMPLE_RATE
+
+
+def child(variant: str, argv: list[str]) -> int:
+    """In the `run` process: apply the variant, then run the app's command line as it is."""
+    from dataclasses import replace
+
+    from app.asr.recognizer import RecognizerOptions
+    from app.cli import main
+    from app.shared.live_text import LiveText
+
+    paced = RecognizerOptions.paced
+    pace = {"sooner": LiveText.SOONER, "smoother": LiveText.SMOOTHER}.get(variant)
+
+    def variant_paced(self, live_text):
+        options = paced(self, pace or live_text)
+        if variant == "30s":
+            options = replace(options, partial_window_margin_s=None, final_window_margin_s=None)
+        elif variant == "finalwindow":
+            options = replace(options, final_window_margin_s=3.0)
+        return options
+
+    RecognizerOptions.paced = variant_paced  # the pipeline builds its recognizer's options through paced()
+    return main(argv)
+
+
+def run_talk(wav: Path, variant: str) -> list[dict]:
+    cmd = [sys.executable, __file__, "--child", variant, "run", "--input", str(wav), "--realtime", "--json",
+           "--direction", "en-zh", "--nmt-model", str(PHRASEBOOK), "--no-tts", "--asr-model", "base"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+    if done.returncode != 0:
+        raise SystemExit(f"{variant}: run failed ({done.returncode}): {done.stderr[-2000:]}")
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def erased(texts: list[str]) -> int:
+    taken, before = 0, ""
+    for text in texts:
+        same = 0
+        for a, b in zip(before, text):
+            if a != b:
+                break
+            same += 1
+        taken += len(before) - same
+        before = text
+    return taken
+
+
+def summarize(events: list[dict]) -> dict:
+    finals = {e["utterance_id"]: e for e in events if e["type"] == "final" and e["text"].strip()}
+    translations = [e for e in events if e["type"] == "translation"]
+    done = {e["utterance_id"]: e for e in translations if not e["provisional"]}
+    long_ids = [u for u, f in finals.items() if f["end"] - f["start"] > 2.0 and u in done]
+    early = 0
+    erasure = reading = chars = 0
+    for u in done:
+        live = [e for e in translations if e["utterance_id"] == u and e["provisional"]]
+        if u in long_ids and live and done[u]["emitted_at"] - live[0]["emitted_at"] >= 1.0:
+            early += 1
+        shown = [e["text"] for e in live] + [done[u]["text"]]
+        settled = [e["text"][:e["stable"]] for e in live] + [done[u]["text"]]
+        erasure, reading, chars = erasure + erased(shown), reading + erased(settled), chars + len(done[u]["text"])
+    latency = [e["latency_ms"] / 1000 for e in done.values() if e["latency_ms"] is not None]
+    partials = sum(e["type"] == "partial" for e in events)
+    provisional = sum(e["provisional"] for e in translations)
+    return {"utterances": len(finals), "long": len(long_ids), "early": early,
+            "erasure": erasure / max(chars, 1), "reading": reading / max(chars, 1),
+            "p50": statistics.median(latency) if latency else float("nan"),
+            "p95": float(np.percentile(latency, 95)) if latency else float("nan"),
+            "partials": partials / max(len(finals), 1), "provisional": provisional / max(len(finals), 1)}
+
+
+def recognition_cpu(wav: Path, variant: str) -> float:
+    """CPU seconds per audio second of StreamingRecognizer alone, partials every 0.5 s of audio
+    (read flat out, so the interval does not stretch)."""
+    from app.asr import RecognizerOptions, StreamingRecognizer, load_whisper
+
+    options = RecognizerOptions()
+    if variant == "30s":
+        options.partial_window_margin_s = options.final_window_margin_s = None
+    elif variant == "finalwindow":
+        options.final_window_margin_s = 3.0
+    audio, _ = sf.read(wav, dtype="float32")
+    recognizer = StreamingRecognizer(load_whisper("base"), language="en", options=options)
+    began = time.process_time()
+    for i in range(0, len(audio), 1600):
+        recognizer.feed(audio[i:i + 1600])
+    recognizer.flush()
+    return (time.process_time() - began) / (len(audio) / SAMPLE_RATE)
+
+
+def busy(cores: int) -> list[subprocess.Popen]:
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(cores)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--child"]:
+        return child(argv[1], argv[2:])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variants", nargs="+", default=["window", "finalwindow", "30s"], choices=VARIANTS)
+    parser.add_argument("--busy-cores", type=int, default=0, help="busy-loop processes running beside")
+    parser.add_argument("--sentences", type=int, default=len(TALK))
+    parser.add_argument("--no-cpu", action="store_true", help="skip the recognition CPU measurement")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        wav, seconds = make_talk(Path(tmp), args.sentences)
+        loops = busy(args.busy_cores)
+        try:
+            print(f"talk: {args.sentences} sentences, {seconds:.0f} s, fed at speaking speed through `run --realtime --json`; "
+                  f"Whisper base; phrasebook Marian en->zh; {os.cpu_count()} cores; {args.busy_cores} busy-loop "
+                  f"processes beside; load average {os.getloadavg()[0]:.1f} at start", flush=True)
+            print(f"{'variant':9} {'early':>9} {'erasure':>8} {'reading':>8} {'p50 s':>6} {'p95 s':>6} "
+                  f"{'partials/utt':>12} {'prov/utt':>8} {'asr cpu s/s':>11} {'load':>5}", flush=True)
+            for variant in args.variants:
+                r = summarize(run_talk(wav, variant))
+                cpu = float("nan") if args.no_cpu or variant in ("sooner", "smoother") else recognition_cpu(wav, variant)
+                print(f"{variant:9} {r['early']:>4}/{r['long']:<4} {r['erasure']:8.3f} {r['reading']:8.3f} "
+                      f"{r['p50']:6.2f} {r['p95']:6.2f} {r['partials']:12.1f} {r['provisional']:8.1f} {cpu:11.2f} "
+                      f"{os.getloadavg()[0]:5.1f}", flush=True)
+        finally:
+            for loop in loops:
+                loop.kill()
+                loop.wait()
+    print("early: utterances > 2 s whose translated text showed >= 1 s before the final translation. "
+          "erasure: shown translation characters taken back / final characters (reading: settled text only). "
+          "p50/p95: end of speech -> final translation. Targets (issue 22): early >= 80%, erasure <= 0.2 "
+          "(reading <= 0.05), p50 <= 0.8 s, p95 <= 1.2 s, recognition CPU <= 0.5 s/s.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
