@@ -31,8 +31,11 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="live-translator", description=__doc__.splitlines()[0])
     parser.add_argument("--self-test", action="store_true", help="check that every part of the app works, then exit")
     parser.add_argument("--overlay", action="store_true", help="open the window with the subtitle overlay shown")
-    parser.add_argument("--lang", choices=("en", "zh_CN", "zh_TW"),
-                        help="the window's language (default: the setting in View > Interface language, else the system's)")
+    parser.add_argument(
+        "--lang",
+        choices=("en", "zh_CN", "zh_TW"),
+        help="the window's language (default: the setting in View > Interface language, else the system's)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     # Only import the module of the command being run: start-up stays fast.
     wanted = next((a for a in argv if not a.startswith("-")), None)
@@ -45,8 +48,13 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
 
 def _add_verbose(parser: argparse.ArgumentParser, default) -> None:
     """-v/--verbose on the app and on every (sub)command, so it may stand anywhere."""
-    parser.add_argument("-v", "--verbose", action="count", default=default,
-                        help="log what the app does on stderr (-vv: debugging detail)")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="count",
+        default=default,
+        help="log what the app does on stderr (-vv: debugging detail)",
+    )
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for subparser in action.choices.values():

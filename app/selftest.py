@@ -61,7 +61,7 @@ def check_onnxruntime() -> str:
     speech_s = float((probabilities > 0.5).sum()) * FRAME / rate
     if not speech_s:
         raise CheckFailed(f"Silero VAD heard no speech in the {len(audio) / rate:.1f} s recording")
-    return f"onnxruntime {onnxruntime.__version__}; Silero VAD heard {speech_s:.1f} s of speech in {len(audio) / rate:.1f} s"
+    return f"onnxruntime {onnxruntime.__version__}; Silero VAD heard {speech_s:.1f} s of speech in {len(audio) / rate:.1f} s"  # noqa: E501
 
 
 def check_translation() -> str:
@@ -100,8 +100,10 @@ def whisper_model() -> Path:
             return resolve_model(candidate)
         except LiveTranslatorError as error:
             tried.append(f"{candidate}: {error.message}")
-    raise CheckFailed("no Whisper model found (" + "; ".join(tried) + "). The app downloads one on first use; "
-                      "a build can carry one: python packaging/build.py --with-whisper tiny.en")
+    raise CheckFailed(
+        "no Whisper model found (" + "; ".join(tried) + "). The app downloads one on first use; "
+        "a build can carry one: python packaging/build.py --with-whisper tiny.en"
+    )
 
 
 def words(text: str) -> list[str]:
@@ -121,8 +123,11 @@ def check_recognition() -> str:
     heard = " ".join(e.text for e in events if isinstance(e, SourceFinal)).strip()
     missing = [w for w in words(want["text"]) if w not in words(heard)]
     if errors or missing:
-        raise CheckFailed(f"Whisper {model.name} heard {heard!r}" + (f", missing {missing}" if missing else "")
-                          + (f"; errors: {errors}" if errors else ""))
+        raise CheckFailed(
+            f"Whisper {model.name} heard {heard!r}"
+            + (f", missing {missing}" if missing else "")
+            + (f"; errors: {errors}" if errors else "")
+        )
     return f"faster-whisper, model {model}: heard {heard!r}"
 
 
@@ -167,7 +172,7 @@ def check_qt() -> str:
     icon = QIcon(str(paths.resource("icon", "live-translator.png")))
     if not drawn or icon.isNull():
         raise CheckFailed(f"Qt drew {drawn} text pixels; app icon {'missing' if icon.isNull() else 'loaded'}")
-    return f"PySide6 {pyside_version} on the {qt_app.platformName()} platform: window code loads, text draws ({drawn} px), icon loads"
+    return f"PySide6 {pyside_version} on the {qt_app.platformName()} platform: window code loads, text draws ({drawn} px), icon loads"  # noqa: E501
 
 
 def check_audio_input() -> str:
@@ -204,13 +209,19 @@ def run_check(name: str, check: Callable[[], str]) -> CheckResult:
 
 def run_self_test() -> int:
     frozen = getattr(sys, "frozen", False)
-    print(f"Live Translator self-test ({'packaged build' if frozen else 'source'}: {Path(sys.executable).parent})", flush=True)
+    print(
+        f"Live Translator self-test ({'packaged build' if frozen else 'source'}: {Path(sys.executable).parent})",
+        flush=True,
+    )
     results = []
     for name, check in CHECKS:
         result = run_check(name, check)
         results.append(result)
         print(f"{'ok  ' if result.ok else 'FAIL'}  {name:<19} {result.detail}  [{result.seconds:.1f} s]", flush=True)
     failed = [r.name for r in results if not r.ok]
-    print(f"self-test: {len(results) - len(failed)} of {len(results)} checks passed"
-          + (f"; failed: {', '.join(failed)}" if failed else ""), flush=True)
+    print(
+        f"self-test: {len(results) - len(failed)} of {len(results)} checks passed"
+        + (f"; failed: {', '.join(failed)}" if failed else ""),
+        flush=True,
+    )
     return 1 if failed else 0

@@ -170,8 +170,15 @@ class SpeechOutput:
                 self._pending_heard.update(self._heard_by(speaker))
                 self._idle.clear()
         if not queued:
-            self._emit(Error.of(Stage.TTS, Text(QT_TRANSLATE_NOOP("Errors", "Speech output is behind; a translation was not spoken.")),
-                                Text(QT_TRANSLATE_NOOP("Errors", "Lower the speech rate or turn speech off.")), utterance_id, speaker=speaker))
+            self._emit(
+                Error.of(
+                    Stage.TTS,
+                    Text(QT_TRANSLATE_NOOP("Errors", "Speech output is behind; a translation was not spoken.")),
+                    Text(QT_TRANSLATE_NOOP("Errors", "Lower the speech rate or turn speech off.")),
+                    utterance_id,
+                    speaker=speaker,
+                )
+            )
         return queued
 
     @property
@@ -199,8 +206,10 @@ class SpeechOutput:
         if since is not None and end >= since and kind in self._playing_heard:
             return True
         stretches = list(zip(self._played, self._played_heard, strict=False))
-        return any(kind in heard and played_end >= start and played_start <= end
-                   for (played_start, played_end), heard in stretches)
+        return any(
+            kind in heard and played_end >= start and played_start <= end
+            for (played_start, played_end), heard in stretches
+        )
 
     def _last_heard(self) -> frozenset[SourceKind]:
         return self._played_heard[-1] if self._played_heard else HEARD_FROM_SPEAKERS
@@ -251,8 +260,15 @@ class SpeechOutput:
                 self._playing_heard = HEARD_FROM_SPEAKERS
                 self._playing_since = time.monotonic()
                 self._speak(engine, text, language)
-            self._emit(Speech(utterance_id=utterance_id, text=text, language=language,
-                              path=str(self.out_path) if self.out_path else None, speaker=speaker))
+            self._emit(
+                Speech(
+                    utterance_id=utterance_id,
+                    text=text,
+                    language=language,
+                    path=str(self.out_path) if self.out_path else None,
+                    speaker=speaker,
+                )
+            )
         except Exception as error:  # the engine failed on this text: report, go on
             failed = Text(QT_TRANSLATE_NOOP("Errors", "Speech output failed: {reason}"), {"reason": error})
             going_on = Text(QT_TRANSLATE_NOOP("Errors", "Speech continues with the next translation."))
@@ -275,8 +291,10 @@ class SpeechOutput:
                 self._emit(Error.of(Stage.TTS, error.text, error.hint_text))
             except Exception as error:  # a library failing its own way
                 self._failed_outputs.add(id(output))
-                failed = Text(QT_TRANSLATE_NOOP("Errors", "Speech cannot be played on {device}: {reason}"),
-                              {"device": output.name, "reason": error})
+                failed = Text(
+                    QT_TRANSLATE_NOOP("Errors", "Speech cannot be played on {device}: {reason}"),
+                    {"device": output.name, "reason": error},
+                )
                 going_on = Text(QT_TRANSLATE_NOOP("Errors", "Translation goes on without speech."))
                 self._emit(Error.of(Stage.TTS, failed, going_on))
 
@@ -308,9 +326,19 @@ class SpeechOutput:
         except Exception as error:  # no espeak-ng / SAPI / NSSpeech, or a broken driver
             self.available = False
             self._drain()
-            self._emit(Error.of(Stage.TTS, Text(QT_TRANSLATE_NOOP("Errors", "Speech output is unavailable: {reason}"), {"reason": error}),
-                                Text(QT_TRANSLATE_NOOP("Errors", "Install espeak-ng (Linux: apt-get install espeak-ng alsa-utils); "
-                                                       "translations are still shown."))))
+            self._emit(
+                Error.of(
+                    Stage.TTS,
+                    Text(QT_TRANSLATE_NOOP("Errors", "Speech output is unavailable: {reason}"), {"reason": error}),
+                    Text(
+                        QT_TRANSLATE_NOOP(
+                            "Errors",
+                            "Install espeak-ng (Linux: apt-get install espeak-ng alsa-utils); "
+                            "translations are still shown.",
+                        )
+                    ),
+                )
+            )
             return None
 
     def _prepare(self, engine, language: str) -> None:
@@ -318,10 +346,22 @@ class SpeechOutput:
         if voice is None:
             if language not in self._missing_voice_reported:
                 self._missing_voice_reported.add(language)
-                self._emit(Error.of(Stage.TTS, Text(QT_TRANSLATE_NOOP("Errors", "No speech voice for language '{language}'; using the default "
-                                                                                "voice."),
-                                                    {"language": language}),
-                                    Text(QT_TRANSLATE_NOOP("Errors", "Install a voice for it (espeak-ng has cmn-latn-pinyin for Mandarin)."))))
+                self._emit(
+                    Error.of(
+                        Stage.TTS,
+                        Text(
+                            QT_TRANSLATE_NOOP(
+                                "Errors", "No speech voice for language '{language}'; using the default voice."
+                            ),
+                            {"language": language},
+                        ),
+                        Text(
+                            QT_TRANSLATE_NOOP(
+                                "Errors", "Install a voice for it (espeak-ng has cmn-latn-pinyin for Mandarin)."
+                            )
+                        ),
+                    )
+                )
         else:
             engine.setProperty("voice", voice)
         if self.rate:

@@ -106,7 +106,9 @@ def spoken(text: str, language: str) -> str:
 
     syllables = lazy_pinyin(text, style=Style.TONE3, neutral_tone_with_five=True)
     syllables = ["de5" if s == "di1" else s for s in syllables]  # 的: pypinyin reads "我的哥哥" as di1
-    return re.sub(r"\s+([,.])", r"\1", " ".join({"，": ",", "。": ".", "？": ".", "！": "."}.get(s, s) for s in syllables))
+    return re.sub(
+        r"\s+([,.])", r"\1", " ".join({"，": ",", "。": ".", "？": ".", "！": "."}.get(s, s) for s in syllables)
+    )
 
 
 def make_audio(language: str, folder: Path, gap_s: float = 1.0) -> Path:
@@ -191,22 +193,42 @@ def bench_language(model, language: str, path: Path, variants: list[str]) -> lis
     segments, _ = model.transcribe(str(path), language=language, beam_size=beam, vad_filter=True)
     whole = " ".join(s.text.strip() for s in segments)
     whole_s = time.perf_counter() - t0
-    rows = [{"language": language, "variant": "whole-file", "error": error_rate(texts, whole, language),
-             "seconds": whole_s, "text": whole}]
+    rows = [
+        {
+            "language": language,
+            "variant": "whole-file",
+            "error": error_rate(texts, whole, language),
+            "seconds": whole_s,
+            "text": whole,
+        }
+    ]
     for name in variants:
         t0 = time.perf_counter()
-        events = list(recognize(FileSource(path, realtime=False),
-                                StreamingRecognizer(model, language=language, options=variant_options(name))))
+        events = list(
+            recognize(
+                FileSource(path, realtime=False),
+                StreamingRecognizer(model, language=language, options=variant_options(name)),
+            )
+        )
         seconds = time.perf_counter() - t0
         finals = [e for e in events if isinstance(e, SourceFinal)]
         text = " ".join(e.text for e in finals)
         partial_erased, final_erased, units = erasure(events)
         last_partial = {e.utterance_id: e.text for e in events if isinstance(e, SourcePartial)}
-        rows.append({"language": language, "variant": name, "error": error_rate(texts, text, language),
-                     "seconds": seconds, "finals": len(finals), "revised": sum(bool(e.revised) for e in finals),
-                     "erasure_partials": partial_erased / max(units, 1),
-                     "erasure_all": (partial_erased + final_erased) / max(units, 1), "text": text,
-                     "partial_error": error_rate(texts, " ".join(last_partial.values()), language)})
+        rows.append(
+            {
+                "language": language,
+                "variant": name,
+                "error": error_rate(texts, text, language),
+                "seconds": seconds,
+                "finals": len(finals),
+                "revised": sum(bool(e.revised) for e in finals),
+                "erasure_partials": partial_erased / max(units, 1),
+                "erasure_all": (partial_erased + final_erased) / max(units, 1),
+                "text": text,
+                "partial_error": error_rate(texts, " ".join(last_partial.values()), language),
+            }
+        )
     return rows
 
 
@@ -223,22 +245,32 @@ def main() -> None:
         for language in args.languages:
             path = make_audio(language, Path(tmp))
             rows += bench_language(model, language, path, args.variants)
-    print(f"\nWhisper {args.model}; {len(ENGLISH)} English / {len(MANDARIN)} Mandarin sentences (espeak-ng); "
-          "error = WER (en) / CER (zh) against the text spoken")
-    print(f"{'lang':4} {'variant':13} {'error':>6} {'vs whole':>8} {'finals':>6} {'revised':>7} "
-          f"{'erasure partials':>16} {'+final':>6} {'seconds':>7} {'last partial error':>18}")
+    print(
+        f"\nWhisper {args.model}; {len(ENGLISH)} English / {len(MANDARIN)} Mandarin sentences (espeak-ng); "
+        "error = WER (en) / CER (zh) against the text spoken"
+    )
+    print(
+        f"{'lang':4} {'variant':13} {'error':>6} {'vs whole':>8} {'finals':>6} {'revised':>7} "
+        f"{'erasure partials':>16} {'+final':>6} {'seconds':>7} {'last partial error':>18}"
+    )
     whole = {}
     for r in rows:
         if r["variant"] == "whole-file":
             whole[r["language"]] = r["error"]
-            print(f"{r['language']:4} {'whole-file':13} {r['error']:6.3f} {'':>8} {'':>6} {'':>7} {'':>16} {'':>6} "
-                  f"{r['seconds']:7.1f}")
+            print(
+                f"{r['language']:4} {'whole-file':13} {r['error']:6.3f} {'':>8} {'':>6} {'':>7} {'':>16} {'':>6} "
+                f"{r['seconds']:7.1f}"
+            )
             continue
-        print(f"{r['language']:4} {r['variant']:13} {r['error']:6.3f} {r['error'] - whole[r['language']]:+8.3f} "
-              f"{r['finals']:6d} {r['revised']:7d} {r['erasure_partials']:16.3f} {r['erasure_all']:6.3f} "
-              f"{r['seconds']:7.1f} {r['partial_error']:18.3f}")
-    print("last partial error: the last partial of each utterance against the text spoken (what was "
-          "shown before the final)")
+        print(
+            f"{r['language']:4} {r['variant']:13} {r['error']:6.3f} {r['error'] - whole[r['language']]:+8.3f} "
+            f"{r['finals']:6d} {r['revised']:7d} {r['erasure_partials']:16.3f} {r['erasure_all']:6.3f} "
+            f"{r['seconds']:7.1f} {r['partial_error']:18.3f}"
+        )
+    print(
+        "last partial error: the last partial of each utterance against the text spoken (what was "
+        "shown before the final)"
+    )
     if args.show_text:
         for r in rows:
             print(f"\n[{r['language']} {r['variant']}] {r['text']}")

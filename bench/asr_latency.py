@@ -32,11 +32,27 @@ from app.asr import StreamingRecognizer, load_whisper, recognize  # noqa: E402
 from app.audio import SAMPLE_RATE, FileSource  # noqa: E402
 
 SENTENCES = {
-    "en": ("en", ["Hello everyone, welcome to the meeting.", "The weather is very nice today.",
-                  "Please open the window before we start.", "We will talk about the new project tomorrow.",
-                  "I would like a cup of coffee with milk.", "Thank you for coming to this presentation."]),
-    "zh": ("cmn-latn-pinyin", ["ta1 shi4 wo3 de5 peng2 you3.", "wo3 bu4 zhi1 dao4.", "wo3 ai4 ni3.",
-                               "wo3 men5 qu4 chi1 fan4 ba5.", "xie4 xie4 ni3 de5 bang1 zhu4."]),
+    "en": (
+        "en",
+        [
+            "Hello everyone, welcome to the meeting.",
+            "The weather is very nice today.",
+            "Please open the window before we start.",
+            "We will talk about the new project tomorrow.",
+            "I would like a cup of coffee with milk.",
+            "Thank you for coming to this presentation.",
+        ],
+    ),
+    "zh": (
+        "cmn-latn-pinyin",
+        [
+            "ta1 shi4 wo3 de5 peng2 you3.",
+            "wo3 bu4 zhi1 dao4.",
+            "wo3 ai4 ni3.",
+            "wo3 men5 qu4 chi1 fan4 ba5.",
+            "xie4 xie4 ni3 de5 bang1 zhu4.",
+        ],
+    ),
 }
 
 
@@ -78,12 +94,17 @@ def bench_model(name: str, language: str, path: Path) -> dict:
             partial_times.setdefault(e.utterance_id, []).append(e.emitted_at)
     gaps = [b - a for times in partial_times.values() for a, b in zip(times, times[1:])]
     return {
-        "model": name, "audio_s": duration, "batch_rtf": batch_s / duration, "stream_rtf": stream_s / duration,
+        "model": name,
+        "audio_s": duration,
+        "batch_rtf": batch_s / duration,
+        "stream_rtf": stream_s / duration,
         "delay_median": statistics.median(delays) if delays else float("nan"),
         "delay_max": max(delays) if delays else float("nan"),
         "partial_gap_median": statistics.median(gaps) if gaps else float("nan"),
-        "finals": len(finals), "partials": sum(len(t) for t in partial_times.values()),
-        "stream_text": " | ".join(e.text for e in finals), "batch_text": batch_text,
+        "finals": len(finals),
+        "partials": sum(len(t) for t in partial_times.values()),
+        "stream_text": " | ".join(e.text for e in finals),
+        "batch_text": batch_text,
         "fast_finals": sum(e.type == "final" for e in fast),
     }
 
@@ -98,14 +119,20 @@ def main() -> None:
         path = make_audio(args.language, args.sentences, Path(tmp))
         rows = [bench_model(name, args.language, path) for name in args.models]
     print(f"\n{args.sentences} {args.language} sentences, {rows[0]['audio_s']:.1f} s of audio")
-    print(f"{'model':8} {'batch RTF':>9} {'stream RTF':>10} {'stream/batch':>12} {'delay med':>9} {'delay max':>9} {'partial gap':>11}  finals")
+    print(
+        f"{'model':8} {'batch RTF':>9} {'stream RTF':>10} {'stream/batch':>12} {'delay med':>9} {'delay max':>9} {'partial gap':>11}  finals"  # noqa: E501
+    )
     for r in rows:
-        print(f"{r['model']:8} {r['batch_rtf']:9.2f} {r['stream_rtf']:10.2f} {r['stream_rtf'] / r['batch_rtf']:12.1f}"
-              f" {r['delay_median']:8.2f}s {r['delay_max']:8.2f}s {r['partial_gap_median']:10.2f}s  {r['finals']}")
+        print(
+            f"{r['model']:8} {r['batch_rtf']:9.2f} {r['stream_rtf']:10.2f} {r['stream_rtf'] / r['batch_rtf']:12.1f}"
+            f" {r['delay_median']:8.2f}s {r['delay_max']:8.2f}s {r['partial_gap_median']:10.2f}s  {r['finals']}"
+        )
     if len(rows) > 1:
         a, b = rows[0], rows[1]
-        print(f"{b['model']} / {a['model']}: stream RTF x{b['stream_rtf'] / a['stream_rtf']:.2f}, "
-              f"median delay x{b['delay_median'] / a['delay_median']:.2f}")
+        print(
+            f"{b['model']} / {a['model']}: stream RTF x{b['stream_rtf'] / a['stream_rtf']:.2f}, "
+            f"median delay x{b['delay_median'] / a['delay_median']:.2f}"
+        )
     for r in rows:
         print(f"\n{r['model']} live finals: {r['stream_text']}\n{r['model']} batch:       {r['batch_text']}")
 

@@ -74,8 +74,15 @@ def _train_spm(sentences: list[str], prefix: Path) -> Path:
     text = prefix.with_suffix(".txt")
     text.write_text("\n".join(sentences) + "\n", encoding="utf-8")
     spm.SentencePieceTrainer.train(
-        input=str(text), model_prefix=str(prefix), vocab_size=400, hard_vocab_limit=False,
-        model_type="unigram", character_coverage=1.0, bos_id=-1, eos_id=-1, unk_id=0,
+        input=str(text),
+        model_prefix=str(prefix),
+        vocab_size=400,
+        hard_vocab_limit=False,
+        model_type="unigram",
+        character_coverage=1.0,
+        bos_id=-1,
+        eos_id=-1,
+        unk_id=0,
         minloglevel=2,
     )
     return prefix.with_suffix(".model")
@@ -104,26 +111,45 @@ def _build_hf(out: Path) -> None:
     assert len(vocab) == VOCAB_SIZE
     vocab_file = work / "vocab.json"
     vocab_file.write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
-    tokenizer = MarianTokenizer(str(src_model), str(tgt_model), str(vocab_file),
-                                source_lang="en", target_lang="zh")
+    tokenizer = MarianTokenizer(str(src_model), str(tgt_model), str(vocab_file), source_lang="en", target_lang="zh")
     tokenizer.save_pretrained(out)
     shutil.rmtree(work)
 
     # The shape of Helsinki-NLP/opus-mt-en-zh's config.json.
     config = MarianConfig(
-        vocab_size=VOCAB_SIZE, decoder_vocab_size=VOCAB_SIZE, d_model=512,
-        encoder_layers=6, decoder_layers=6, encoder_attention_heads=8, decoder_attention_heads=8,
-        encoder_ffn_dim=2048, decoder_ffn_dim=2048, max_position_embeddings=512,
-        activation_function="swish", scale_embedding=True, static_position_embeddings=True,
-        share_encoder_decoder_embeddings=True, tie_word_embeddings=True,
-        pad_token_id=PAD_ID, decoder_start_token_id=PAD_ID, eos_token_id=EOS_ID,
-        forced_eos_token_id=EOS_ID, bad_words_ids=[[PAD_ID]], num_beams=4, max_length=512,
+        vocab_size=VOCAB_SIZE,
+        decoder_vocab_size=VOCAB_SIZE,
+        d_model=512,
+        encoder_layers=6,
+        decoder_layers=6,
+        encoder_attention_heads=8,
+        decoder_attention_heads=8,
+        encoder_ffn_dim=2048,
+        decoder_ffn_dim=2048,
+        max_position_embeddings=512,
+        activation_function="swish",
+        scale_embedding=True,
+        static_position_embeddings=True,
+        share_encoder_decoder_embeddings=True,
+        tie_word_embeddings=True,
+        pad_token_id=PAD_ID,
+        decoder_start_token_id=PAD_ID,
+        eos_token_id=EOS_ID,
+        forced_eos_token_id=EOS_ID,
+        bad_words_ids=[[PAD_ID]],
+        num_beams=4,
+        max_length=512,
     )
     torch.manual_seed(0)
     model = MarianMTModel(config).eval()
     model.generation_config = GenerationConfig(
-        bad_words_ids=[[PAD_ID]], decoder_start_token_id=PAD_ID, eos_token_id=EOS_ID,
-        forced_eos_token_id=EOS_ID, pad_token_id=PAD_ID, num_beams=4, max_length=512,
+        bad_words_ids=[[PAD_ID]],
+        decoder_start_token_id=PAD_ID,
+        eos_token_id=EOS_ID,
+        forced_eos_token_id=EOS_ID,
+        pad_token_id=PAD_ID,
+        num_beams=4,
+        max_length=512,
     )
     model.save_pretrained(out, safe_serialization=True)
 
@@ -200,25 +226,35 @@ def build(log=print) -> BenchModels:
         log(f"building random-weight model in {hf} ...")
     _build_into(hf, _build_hf)
     exports = {}
-    for name, export in (("onnx-ours-v3", _export_ours), ("onnx-optimum-v2", _export_plain),
-                         ("onnx-catalog-v1", _export_catalog)):
+    for name, export in (
+        ("onnx-ours-v3", _export_ours),
+        ("onnx-optimum-v2", _export_plain),
+        ("onnx-catalog-v1", _export_catalog),
+    ):
         if not _built(root / name):
             log(f"exporting ONNX to {root / name} ...")
         exports[name] = _build_into(root / name, lambda tmp, export=export: export(hf, tmp))
     for name, weights_only in (("onnx-catalog-v2", False), ("onnx-catalog-q8-v2", True)):
         if not _built(root / name):
             log(f"making the catalog replica {root / name} ...")
-        exports[name] = _build_into(root / name, lambda tmp, w=weights_only: _catalog_replica(
-            exports["onnx-catalog-v1"], tmp, w))
+        exports[name] = _build_into(
+            root / name, lambda tmp, w=weights_only: _catalog_replica(exports["onnx-catalog-v1"], tmp, w)
+        )
     ct2 = {}
     for name, quantization in (("ct2-fp32", None), ("ct2-int8", "int8")):
         if not _built(root / name):
             log(f"converting for CTranslate2 ({name}) ...")
         ct2[name] = _build_into(root / name, lambda tmp, q=quantization: _convert_ct2(hf, tmp, q))
-    return BenchModels(hf=hf, onnx=exports["onnx-ours-v3"], onnx_optimum=exports["onnx-optimum-v2"],
-                       onnx_catalog=exports["onnx-catalog-v2"],
-                       onnx_catalog_copied_head=exports["onnx-catalog-v1"], onnx_catalog_q8=exports["onnx-catalog-q8-v2"],
-                       ct2_fp32=ct2["ct2-fp32"], ct2_int8=ct2["ct2-int8"])
+    return BenchModels(
+        hf=hf,
+        onnx=exports["onnx-ours-v3"],
+        onnx_optimum=exports["onnx-optimum-v2"],
+        onnx_catalog=exports["onnx-catalog-v2"],
+        onnx_catalog_copied_head=exports["onnx-catalog-v1"],
+        onnx_catalog_q8=exports["onnx-catalog-q8-v2"],
+        ct2_fp32=ct2["ct2-fp32"],
+        ct2_int8=ct2["ct2-int8"],
+    )
 
 
 if __name__ == "__main__":

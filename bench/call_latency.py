@@ -41,8 +41,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 RATE = 16_000
 BLOCK, FRAME = RATE // 20, RATE // 50
-ENGLISH = ["Good morning.", "Thank you very much.", "Where is the station?", "I love you.", "Welcome to the meeting.",
-           "We need more time.", "How much is this?", "I don't know."]
+ENGLISH = [
+    "Good morning.",
+    "Thank you very much.",
+    "Where is the station?",
+    "I love you.",
+    "Welcome to the meeting.",
+    "We need more time.",
+    "How much is this?",
+    "I don't know.",
+]
 
 
 class SoundServer:
@@ -54,10 +62,20 @@ class SoundServer:
         os.environ["PULSE_SERVER"] = f"unix:{self.runtime}/native"
 
     def __enter__(self) -> SoundServer:
-        subprocess.run(["pulseaudio", "--daemonize=yes", "--exit-idle-time=-1", "-n", "--use-pid-file=yes",
-                        "--load=module-null-sink sink_name=speakers", "--load=module-null-sink sink_name=mic",
-                        f"--load=module-native-protocol-unix socket={self.runtime}/native auth-anonymous=1"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [
+                "pulseaudio",
+                "--daemonize=yes",
+                "--exit-idle-time=-1",
+                "-n",
+                "--use-pid-file=yes",
+                "--load=module-null-sink sink_name=speakers",
+                "--load=module-null-sink sink_name=mic",
+                f"--load=module-native-protocol-unix socket={self.runtime}/native auth-anonymous=1",
+            ],
+            check=True,
+            capture_output=True,
+        )
         for _ in range(100):
             if subprocess.run(["pactl", "info"], capture_output=True).returncode == 0:
                 break
@@ -71,8 +89,14 @@ class SoundServer:
         if pid.exists():
             # after this process has gone: libpulse (soundcard's connection) aborts the process
             # when its server vanishes under it
-            subprocess.Popen(["sh", "-c", f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 0.2; done; "
-                                          f"kill -9 {int(pid.read_text())}"], start_new_session=True)
+            subprocess.Popen(
+                [
+                    "sh",
+                    "-c",
+                    f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 0.2; done; kill -9 {int(pid.read_text())}",
+                ],
+                start_new_session=True,
+            )
 
     @staticmethod
     def play_into_mic(path: Path) -> None:
@@ -106,7 +130,7 @@ class Recorder(threading.Thread):
             start = arrived - len(block) / RATE
             for i in range(0, len(block) - FRAME + 1, FRAME):
                 at = start + i / RATE
-                if at >= moment and np.sqrt(np.mean(block[i:i + FRAME] ** 2)) > threshold:
+                if at >= moment and np.sqrt(np.mean(block[i : i + FRAME] ** 2)) > threshold:
                     return at
         return None
 
@@ -132,10 +156,14 @@ def translators_for(args) -> tuple[dict, dict, str]:
     from bench import bench_model
 
     models = bench_model.build(log=lambda m: print(m, file=sys.stderr))
-    translators = {d: Translator.load(models.onnx, direction="en-zh", prefer_quantized=int8)
-                   for d in ("en-zh", "zh-en")}
-    return ({d: models.onnx for d in translators}, translators,
-            f"full-size opus-mt architecture (random weights) {args.precision}, {args.tokens} tokens per sentence")
+    translators = {
+        d: Translator.load(models.onnx, direction="en-zh", prefer_quantized=int8) for d in ("en-zh", "zh-en")
+    }
+    return (
+        {d: models.onnx for d in translators},
+        translators,
+        f"full-size opus-mt architecture (random weights) {args.precision}, {args.tokens} tokens per sentence",
+    )
 
 
 def run_call(args, folder: Path) -> tuple[list[tuple[float, float, float | None]], str]:
@@ -150,8 +178,15 @@ def run_call(args, folder: Path) -> tuple[list[tuple[float, float, float | None]
     events: list[Event] = []
     forced = {"min_new_tokens": args.tokens, "max_new_tokens": args.tokens, "loop_window": 0}
     overrides = forced if args.bench_model else {}
-    shared = PipelineConfig(direction="en-zh", nmt_models=nmt_models, asr_model=args.asr_model, emit_steps=False,
-                            speak_into="virtual-mic", save_transcript=False, decode_overrides=overrides)
+    shared = PipelineConfig(
+        direction="en-zh",
+        nmt_models=nmt_models,
+        asr_model=args.asr_model,
+        emit_steps=False,
+        speak_into="virtual-mic",
+        save_transcript=False,
+        decode_overrides=overrides,
+    )
     config = ConversationConfig(shared, spoken=frozenset({Speaker.ME}))
     conversation = Conversation(config, on_event=events.append, translators=translators)
     conversation.start()
@@ -177,8 +212,11 @@ def run_call(args, folder: Path) -> tuple[list[tuple[float, float, float | None]
         recorder.quit.set()
         recorder.join(5)
     finals = {e.utterance_id: e for e in events if isinstance(e, SourceFinal) and e.speaker is Speaker.ME}
-    shown = {e.utterance_id: e for e in events
-             if isinstance(e, Translation) and not e.provisional and e.speaker is Speaker.ME}
+    shown = {
+        e.utterance_id: e
+        for e in events
+        if isinstance(e, Translation) and not e.provisional and e.speaker is Speaker.ME
+    }
     spoken = sorted(e.emitted_at for e in events if isinstance(e, Speech))
     rows = []
     for uid, final in sorted(finals.items()):
@@ -197,8 +235,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--asr-model", default="base")
     parser.add_argument("--precision", default="int8", choices=["fp32", "int8"])
     parser.add_argument("--nmt-model", action="append", default=[], help="real model folders (en-zh, then zh-en)")
-    parser.add_argument("--bench-model", action="store_true",
-                        help="bench/bench_model.py's full-size random-weight model")
+    parser.add_argument(
+        "--bench-model", action="store_true", help="bench/bench_model.py's full-size random-weight model"
+    )
     args = parser.parse_args(argv)
     with SoundServer(), tempfile.TemporaryDirectory() as tmp:
         load = os.getloadavg()[0]
@@ -206,17 +245,23 @@ def main(argv: list[str] | None = None) -> int:
     shown = [(t - end) * 1000 for end, t, _ in rows]
     sound = [(s - end) * 1000 for end, _, s in rows if s is not None]
     extra = [(s - t) * 1000 for _, t, s in rows if s is not None]
-    print(f"call set-up: {len(rows)} of {args.sentences} sentences translated, {len(sound)} heard in "
-          f"live_translator_mic; Whisper {args.asr_model}; {described}; {os.cpu_count()} cores, load average "
-          f"{load:.1f} at start, {os.getloadavg()[0]:.1f} at the end")
+    print(
+        f"call set-up: {len(rows)} of {args.sentences} sentences translated, {len(sound)} heard in "
+        f"live_translator_mic; Whisper {args.asr_model}; {described}; {os.cpu_count()} cores, load average "
+        f"{load:.1f} at start, {os.getloadavg()[0]:.1f} at the end"
+    )
     print(f"{'latency':<44} {'p50 ms':>8} {'p95 ms':>8}")
-    for label, values in (("end of speech -> final translation (peer)", shown),
-                          ("end of speech -> first sound in the call", sound),
-                          ("final translation -> first sound", extra)):
+    for label, values in (
+        ("end of speech -> final translation (peer)", shown),
+        ("end of speech -> first sound in the call", sound),
+        ("final translation -> first sound", extra),
+    ):
         print(f"{label:<44} {percentile(values, 50):>8.0f} {percentile(values, 95):>8.0f}")
     if sound:
-        print(f"first sound / translation p50 ratio: {statistics.median(sound) / statistics.median(shown):.2f}; "
-              f"target: end of speech -> first sound p50 <= 1500 ms (quiet 2-core machine, int8 model)")
+        print(
+            f"first sound / translation p50 ratio: {statistics.median(sound) / statistics.median(shown):.2f}; "
+            f"target: end of speech -> first sound p50 <= 1500 ms (quiet 2-core machine, int8 model)"
+        )
     return 0
 
 

@@ -62,11 +62,13 @@ def talk(count: int, folder: Path) -> tuple[Path, list[str]]:
     for size in GROUPS:
         if n >= count:
             break
-        said = phrases[n % len(phrases): n % len(phrases) + size]
+        said = phrases[n % len(phrases) : n % len(phrases) + size]
         n += len(said)
         utterances.append(" ".join(said))
         clip = folder / f"u{len(utterances)}.wav"  # one reading: espeak-ng's own short pause between sentences
-        subprocess.run(["espeak-ng", "-v", "en-us", "-s", "140", "-g", "2", "-w", str(clip), utterances[-1]], check=True)
+        subprocess.run(
+            ["espeak-ng", "-v", "en-us", "-s", "140", "-g", "2", "-w", str(clip), utterances[-1]], check=True
+        )
         parts += [decode_audio(str(clip), sampling_rate=SAMPLE_RATE), np.zeros(int(1.5 * SAMPLE_RATE), np.float32)]
     path = folder / "talk.wav"
     sf.write(path, np.concatenate(parts), SAMPLE_RATE)
@@ -86,14 +88,25 @@ def measure(wav: Path, mode: str, recognizer) -> dict:
             with lock:
                 events.append(event)
 
-    config = PipelineConfig(direction="en-zh", nmt_models={"en-zh": PHRASEBOOK / "en-zh"}, input_path=wav,
-                            realtime=True, tts_enabled=False, emit_steps=False, save_transcript=False, calm=mode)
+    config = PipelineConfig(
+        direction="en-zh",
+        nmt_models={"en-zh": PHRASEBOOK / "en-zh"},
+        input_path=wav,
+        realtime=True,
+        tts_enabled=False,
+        emit_steps=False,
+        save_transcript=False,
+        calm=mode,
+    )
     pipeline = Pipeline(config, on_event=collect, recognizer=recognizer)
     pipeline.start()
     pipeline.wait_until_done(900)
     pipeline.stop()
     finals = {e.utterance_id: e for e in events if isinstance(e, SourceFinal) and e.text.strip()}
-    result = {"utterances": len(finals), "provisional": sum(isinstance(e, Translation) and e.provisional for e in events)}
+    result = {
+        "utterances": len(finals),
+        "provisional": sum(isinstance(e, Translation) and e.provisional for e in events),
+    }
     for view in ("shown", "reading"):
         erased = total = long_ = early = 0
         for uid, source in finals.items():
@@ -101,8 +114,11 @@ def measure(wav: Path, mode: str, recognizer) -> dict:
             final = next((e for e in translations if not e.provisional), None)
             if final is None:
                 continue
-            live = [(e.text if view == "shown" else e.text[:e.stable or 0], e.emitted_at)
-                    for e in translations if e.provisional]
+            live = [
+                (e.text if view == "shown" else e.text[: e.stable or 0], e.emitted_at)
+                for e in translations
+                if e.provisional
+            ]
             erased += erasure([t for t, _ in live] + [final.text])
             total += len(final.text)
             if source.end - source.start > 2.0:
@@ -118,7 +134,9 @@ def record_source(wav: Path, recognizer) -> list:
     from app.audio import FileSource
     from app.shared.events import SourcePartial
 
-    return [e for e in recognize(FileSource(wav, realtime=False), recognizer) if isinstance(e, (SourcePartial, SourceFinal))]
+    return [
+        e for e in recognize(FileSource(wav, realtime=False), recognizer) if isinstance(e, (SourcePartial, SourceFinal))
+    ]
 
 
 def replay(source_events: list, mode: str) -> dict:
@@ -137,9 +155,15 @@ def replay(source_events: list, mode: str) -> dict:
         if not event.text.strip():
             continue
         started = time.perf_counter()
-        results = [r for r in translator.stream(event.text.strip(), DecodeOptions(num_beams=1),
-                                                forced=calm.forced(event.utterance_id) if provisional else [])
-                   if isinstance(r, SentenceResult)]
+        results = [
+            r
+            for r in translator.stream(
+                event.text.strip(),
+                DecodeOptions(num_beams=1),
+                forced=calm.forced(event.utterance_id) if provisional else [],
+            )
+            if isinstance(r, SentenceResult)
+        ]
         ms.append((time.perf_counter() - started) * 1000)
         text = "".join(r.translation.strip() for r in results if r.translation.strip())
         if provisional:
@@ -150,8 +174,11 @@ def replay(source_events: list, mode: str) -> dict:
         else:
             calm.finish(event.utterance_id)
             finals[event.utterance_id] = (text, event.start, event.end)
-    result = {"utterances": len(finals), "provisional": sum(map(len, shown.values())),
-              "ms": float(np.median(ms)) if ms else 0.0}
+    result = {
+        "utterances": len(finals),
+        "provisional": sum(map(len, shown.values())),
+        "ms": float(np.median(ms)) if ms else 0.0,
+    }
     for view in ("shown", "reading"):
         erased = total = long_ = early = 0
         for uid, (final, start, end) in finals.items():
@@ -167,9 +194,12 @@ def replay(source_events: list, mode: str) -> dict:
 
 
 def report(mode: str, r: dict) -> None:
-    print(f"{mode:6s} provisional {r['provisional']:3d}  "
-          f"shown: erasure {r['shown']['erasure']:.2f}, early {r['shown']['early']:.0%} of {r['shown']['long']}"
-          f"  | reading mode: erasure {r['reading']['erasure']:.2f}, early {r['reading']['early']:.0%}", flush=True)
+    print(
+        f"{mode:6s} provisional {r['provisional']:3d}  "
+        f"shown: erasure {r['shown']['erasure']:.2f}, early {r['shown']['early']:.0%} of {r['shown']['long']}"
+        f"  | reading mode: erasure {r['reading']['erasure']:.2f}, early {r['reading']['early']:.0%}",
+        flush=True,
+    )
 
 
 def compare(rows: dict) -> None:
@@ -200,8 +230,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         wav, utterances = talk(args.sentences, Path(tmp))
         seconds = sf.info(wav).duration
-        print(f"talk: {args.sentences} sentences in {len(utterances)} utterances, {seconds:.0f} s;"
-              f" Whisper base + phrasebook en-zh; {os.cpu_count()} cores")
+        print(
+            f"talk: {args.sentences} sentences in {len(utterances)} utterances, {seconds:.0f} s;"
+            f" Whisper base + phrasebook en-zh; {os.cpu_count()} cores"
+        )
         source = record_source(wav, recognizer)
         partials = sum(type(e).__name__ == "SourcePartial" for e in source)
         print(f"replay: {partials} partials, every one translated in order (audio clock)")

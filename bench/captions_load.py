@@ -81,14 +81,25 @@ def run_once(wav: Path, recognizer, clients: int) -> dict:
         server = CaptionServer(port=0)
         server.start()
         observers.append(server.on_event)
-        child = subprocess.Popen([sys.executable, __file__, "--pages-for", str(server.port), "--clients", str(clients)],
-                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        child = subprocess.Popen(
+            [sys.executable, __file__, "--pages-for", str(server.port), "--clients", str(clients)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         assert child.stdout.readline().strip() == "ready"
         deadline = time.monotonic() + 10
         while server.stats()["clients"] < clients + 1 and time.monotonic() < deadline:
             time.sleep(0.05)
-    config = PipelineConfig(direction="en-zh", input_path=wav, realtime=True, tts_enabled=False,
-                            save_transcript=False, nmt_models={"en-zh": PHRASEBOOK / "en-zh"})
+    config = PipelineConfig(
+        direction="en-zh",
+        input_path=wav,
+        realtime=True,
+        tts_enabled=False,
+        save_transcript=False,
+        nmt_models={"en-zh": PHRASEBOOK / "en-zh"},
+    )
+
     def observe(event) -> None:
         for observer in observers:
             observer(event)
@@ -136,16 +147,25 @@ def main() -> int:
                 growth[kind].append((result["rss_end"] - result["rss_start"]) / 2**20)
                 extra = f"  RSS {result['rss_start'] / 2**20:.1f} -> {result['rss_end'] / 2**20:.1f} MB"
                 if clients:
-                    extra += (f", server thread CPU {result['server_cpu_s'] * 1000:.0f} ms,"
-                              f" {result['bytes'] / 1024:.0f} KB to the readers,"
-                              f" pages open {result['clients']}, dropped {result['dropped']}")
-                print(f"round {round_ + 1} {kind:>7} pages: median latency {median:6.0f} ms"
-                      f" ({len(result['latencies'])} finals){extra}", flush=True)
+                    extra += (
+                        f", server thread CPU {result['server_cpu_s'] * 1000:.0f} ms,"
+                        f" {result['bytes'] / 1024:.0f} KB to the readers,"
+                        f" pages open {result['clients']}, dropped {result['dropped']}"
+                    )
+                print(
+                    f"round {round_ + 1} {kind:>7} pages: median latency {median:6.0f} ms"
+                    f" ({len(result['latencies'])} finals){extra}",
+                    flush=True,
+                )
     without, with_ = statistics.median(medians["without"]), statistics.median(medians["with"])
-    print(f"median latency without pages {without:.0f} ms, with {args.clients}+1 pages {with_:.0f} ms:"
-          f" ratio {with_ / without:.3f}")
-    print(f"RSS growth per run: median {statistics.median(growth['without']):.1f} MB without pages,"
-          f" {statistics.median(growth['with']):.1f} MB with them")
+    print(
+        f"median latency without pages {without:.0f} ms, with {args.clients}+1 pages {with_:.0f} ms:"
+        f" ratio {with_ / without:.3f}"
+    )
+    print(
+        f"RSS growth per run: median {statistics.median(growth['without']):.1f} MB without pages,"
+        f" {statistics.median(growth['with']):.1f} MB with them"
+    )
     return 0
 
 

@@ -31,8 +31,12 @@ from app.pipeline.caption_downloads import caption_writers  # noqa: E402
 from app.shared.events import SourceFinal, Translation  # noqa: E402
 from app.shared.languages import Direction  # noqa: E402
 
-SENTENCES = ["这个软件很好用，我们下载以后就可以开始了。", "大家早上好，谢谢你们今天来参加会议。",
-             "请打开你的电脑，然后登录网络。", "我们的团队在北京和香港都有办公室。"]
+SENTENCES = [
+    "这个软件很好用，我们下载以后就可以开始了。",
+    "大家早上好，谢谢你们今天来参加会议。",
+    "请打开你的电脑，然后登录网络。",
+    "我们的团队在北京和香港都有办公室。",
+]
 SCRIPTS = ("simplified", "traditional", "hongkong")
 BATCH = 40  # updates handed over at once, well below a page's queue (256)
 
@@ -74,13 +78,27 @@ def updates(count: int):
     uid = 0
     while True:
         text = SENTENCES[uid % len(SENTENCES)]
-        yield SourceFinal(utterance_id=uid, text=f"Sentence {uid}.", start=uid * 3.0, end=uid * 3.0 + 2.5,
-                          speech_end_at=0.0)
+        yield SourceFinal(
+            utterance_id=uid, text=f"Sentence {uid}.", start=uid * 3.0, end=uid * 3.0 + 2.5, speech_end_at=0.0
+        )
         for end in range(4, len(text), 4):
-            yield Translation(utterance_id=uid, source=f"Sentence {uid}.", text=text[:end], provisional=True,
-                              direction=Direction.EN_ZH, latency_ms=None, stable=end - 4)
-        yield Translation(utterance_id=uid, source=f"Sentence {uid}.", text=text, provisional=False,
-                          direction=Direction.EN_ZH, latency_ms=100.0)
+            yield Translation(
+                utterance_id=uid,
+                source=f"Sentence {uid}.",
+                text=text[:end],
+                provisional=True,
+                direction=Direction.EN_ZH,
+                latency_ms=None,
+                stable=end - 4,
+            )
+        yield Translation(
+            utterance_id=uid,
+            source=f"Sentence {uid}.",
+            text=text,
+            provisional=False,
+            direction=Direction.EN_ZH,
+            latency_ms=100.0,
+        )
         uid += 1
         if uid * 6 > count:
             return
@@ -103,7 +121,7 @@ def one_round(pages: int, count: int, split: bool) -> dict:
         events = list(updates(count))
         before = server_cpu_s(server)
         for start in range(0, len(events), BATCH):  # a burst, then the pages catch up (as a talk's pace allows)
-            batch = events[start:start + BATCH]
+            batch = events[start : start + BATCH]
             expected = server.captions.seq + len(batch)  # every one of these events is one update
             for event in batch:
                 server.on_event(event)
@@ -114,13 +132,20 @@ def one_round(pages: int, count: int, split: bool) -> dict:
         readers.close()
         started = time.perf_counter()
         connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
-        connection.request("GET", "/transcript?format=srt&bilingual=1&script=traditional",
-                           headers={"Host": f"127.0.0.1:{server.port}"})
+        connection.request(
+            "GET", "/transcript?format=srt&bilingual=1&script=traditional", headers={"Host": f"127.0.0.1:{server.port}"}
+        )
         body = connection.getresponse().read()
         download_s = time.perf_counter() - started
         connection.close()
-        return {"cpu_us_per_update": cpu / max(done, 1) * 1e6, "updates": done, "download_s": download_s,
-                "download_bytes": len(body), "captions": len(server.captions.items), "dropped": server.dropped}
+        return {
+            "cpu_us_per_update": cpu / max(done, 1) * 1e6,
+            "updates": done,
+            "download_s": download_s,
+            "download_bytes": len(body),
+            "captions": len(server.captions.items),
+            "dropped": server.dropped,
+        }
     finally:
         server.stop()
 
@@ -137,17 +162,24 @@ def main(argv=None) -> int:
         for split in order:
             result = one_round(args.pages, args.updates, split)
             results[split].append(result)
-            print(f"round {round_number + 1} {'3 scripts' if split else 'as written'}: "
-                  f"{result['cpu_us_per_update']:.0f} µs server CPU per update ({result['updates']} updates, "
-                  f"{result['dropped']} pages dropped); SRT download of {result['captions']} captions in "
-                  f"Traditional: {result['download_s'] * 1000:.0f} ms", flush=True)
+            print(
+                f"round {round_number + 1} {'3 scripts' if split else 'as written'}: "
+                f"{result['cpu_us_per_update']:.0f} µs server CPU per update ({result['updates']} updates, "
+                f"{result['dropped']} pages dropped); SRT download of {result['captions']} captions in "
+                f"Traditional: {result['download_s'] * 1000:.0f} ms",
+                flush=True,
+            )
     plain = statistics.median(r["cpu_us_per_update"] for r in results[False])
     split = statistics.median(r["cpu_us_per_update"] for r in results[True])
     download = statistics.median(r["download_s"] for r in results[False] + results[True])
-    print(f"\nmedian server CPU per update, {args.pages} pages: as written {plain:.0f} µs, "
-          f"split over 3 scripts {split:.0f} µs (ratio {split / plain:.2f})")
-    print(f"median SRT download (Traditional, bilingual) of a {results[True][0]['captions']}-caption session: "
-          f"{download * 1000:.0f} ms")
+    print(
+        f"\nmedian server CPU per update, {args.pages} pages: as written {plain:.0f} µs, "
+        f"split over 3 scripts {split:.0f} µs (ratio {split / plain:.2f})"
+    )
+    print(
+        f"median SRT download (Traditional, bilingual) of a {results[True][0]['captions']}-caption session: "
+        f"{download * 1000:.0f} ms"
+    )
     print(f"load average: {' '.join(f'{x:.2f}' for x in psutil.getloadavg())}")
     return 0
 

@@ -127,11 +127,21 @@ class OneAtATime:
 
 def conversation(me: Path, them: Path, translators: dict, asr_model: str, tokens: int) -> tuple[list, Usage]:
     events: list = []
-    shared = PipelineConfig(direction="en-zh", asr_model=asr_model, tts_enabled=False, emit_steps=False,
-                            save_transcript=False, decode_overrides=overrides(tokens))
+    shared = PipelineConfig(
+        direction="en-zh",
+        asr_model=asr_model,
+        tts_enabled=False,
+        emit_steps=False,
+        save_transcript=False,
+        decode_overrides=overrides(tokens),
+    )
     config = ConversationConfig(shared)
-    talk = Conversation(config, on_event=events.append, translators=translators,
-                        sources={Speaker.ME: FileSource(me, realtime=True), Speaker.THEM: FileSource(them, realtime=True)})
+    talk = Conversation(
+        config,
+        on_event=events.append,
+        translators=translators,
+        sources={Speaker.ME: FileSource(me, realtime=True), Speaker.THEM: FileSource(them, realtime=True)},
+    )
     with Usage() as usage:
         talk.start()
         talk.wait_until_done(1200)
@@ -141,8 +151,16 @@ def conversation(me: Path, them: Path, translators: dict, asr_model: str, tokens
 
 def alone(me: Path, translators: dict, asr_model: str, tokens: int) -> tuple[list, Usage]:
     events: list = []
-    config = PipelineConfig(direction="en-zh", input_path=me, realtime=True, asr_model=asr_model, tts_enabled=False,
-                            save_transcript=False, emit_steps=False, decode_overrides=overrides(tokens))
+    config = PipelineConfig(
+        direction="en-zh",
+        input_path=me,
+        realtime=True,
+        asr_model=asr_model,
+        tts_enabled=False,
+        save_transcript=False,
+        emit_steps=False,
+        decode_overrides=overrides(tokens),
+    )
     pipeline = Pipeline(config, on_event=events.append, translators={"en-zh": translators["en-zh"]})
     with Usage() as usage:
         pipeline.start()
@@ -155,8 +173,11 @@ def report(label: str, events: list, speaker: Speaker | None, usage: Usage, expe
     done = [e.latency_ms for e in events if isinstance(e, Translation) and not e.provisional and e.speaker == speaker]
     p50, p95 = (statistics.median(done), percentile(done, 95)) if done else (float("nan"), float("nan"))
     verdict = "met" if p50 <= 1200 and p95 <= 2000 else "missed"
-    print(f"{label:<30} {len(done):>3}/{expected:<3} {p50:>8.0f} {p95:>8.0f}   {verdict:<6} "
-          f"{usage.cpu / usage.wall:>9.2f} {usage.wall:>7.1f} {usage.peak_rss / 2**20:>7.0f}", flush=True)
+    print(
+        f"{label:<30} {len(done):>3}/{expected:<3} {p50:>8.0f} {p95:>8.0f}   {verdict:<6} "
+        f"{usage.cpu / usage.wall:>9.2f} {usage.wall:>7.1f} {usage.peak_rss / 2**20:>7.0f}",
+        flush=True,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -173,19 +194,27 @@ def main(argv: list[str] | None = None) -> int:
     models = bench_model.build(log=lambda m: print(m, file=sys.stderr))
     int8 = args.precision == "int8"
     # Two copies, as a conversation with two Marian folders loads (same size as opus-mt-zh-en).
-    translators = {d: Translator.load(models.onnx, direction="en-zh", prefer_quantized=int8) for d in ("en-zh", "zh-en")}
+    translators = {
+        d: Translator.load(models.onnx, direction="en-zh", prefer_quantized=int8) for d in ("en-zh", "zh-en")
+    }
     load_whisper(args.asr_model)
     with tempfile.TemporaryDirectory() as tmp:
         me, them, duration = make_turns(args.turns, Path(tmp))
         mine, theirs = (args.turns + 1) // 2, args.turns // 2
-        print(f"conversation: {args.turns} turns, {duration:.1f} s per track, fed at speaking speed; Whisper "
-              f"{args.asr_model}; full-size opus-mt architecture {args.precision}, {args.tokens} tokens per sentence; "
-              f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
-        print(f"{'run':<30} {'n':>7} {'p50 ms':>8} {'p95 ms':>8}   {'target':<6} {'CPU cores':>9} {'wall s':>7} "
-              f"{'RSS MB':>7}")
+        print(
+            f"conversation: {args.turns} turns, {duration:.1f} s per track, fed at speaking speed; Whisper "
+            f"{args.asr_model}; full-size opus-mt architecture {args.precision}, {args.tokens} tokens per sentence; "
+            f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start"
+        )
+        print(
+            f"{'run':<30} {'n':>7} {'p50 ms':>8} {'p95 ms':>8}   {'target':<6} {'CPU cores':>9} {'wall s':>7} "
+            f"{'RSS MB':>7}"
+        )
         for design in args.designs:
             lock = threading.Lock()
-            used = translators if design == "two-pipelines" else {d: OneAtATime(t, lock) for d, t in translators.items()}
+            used = (
+                translators if design == "two-pipelines" else {d: OneAtATime(t, lock) for d, t in translators.items()}
+            )
             events, usage = conversation(me, them, used, args.asr_model, args.tokens)
             report(f"{design}: me (en-zh)", events, Speaker.ME, usage, mine)
             report(f"{design}: them (zh-en)", events, Speaker.THEM, usage, theirs)
@@ -194,9 +223,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  errors: {errors[:3]}")
         events, usage = alone(me, translators, args.asr_model, args.tokens)
         report("one speaker alone (peer)", events, None, usage, mine)
-        print(f"RSS MB: the process's largest resident set during the run (Whisper, both translation models "
-              f"loaded throughout). CPU cores: process CPU time / wall time. Target per speaker: p50 <= 1200 ms, "
-              f"p95 <= 2000 ms. Load average {os.getloadavg()[0]:.1f} at the end.")
+        print(
+            f"RSS MB: the process's largest resident set during the run (Whisper, both translation models "
+            f"loaded throughout). CPU cores: process CPU time / wall time. Target per speaker: p50 <= 1200 ms, "
+            f"p95 <= 2000 ms. Load average {os.getloadavg()[0]:.1f} at the end."
+        )
     return 0
 
 

@@ -77,16 +77,20 @@ class CTranslate2:
 
         self.tokenizer = MarianTokenizer.from_pretrained(hf_dir)
         self.translator = ctranslate2.Translator(
-            str(ct2_dir), device="cpu", compute_type="int8" if int8 else "float32",
-            intra_threads=THREADS, inter_threads=1)
+            str(ct2_dir),
+            device="cpu",
+            compute_type="int8" if int8 else "float32",
+            intra_threads=THREADS,
+            inter_threads=1,
+        )
         self.name = f"CTranslate2 {ctranslate2.__version__}"
 
     def run(self, text: str, beams: int, tokens: int) -> dict:
         source = self.tokenizer.convert_ids_to_tokens(self.tokenizer(TARGET_PREFIX + text).input_ids)
         start = time.perf_counter()
         (result,) = self.translator.translate_batch(
-            [source], beam_size=beams, min_decoding_length=tokens, max_decoding_length=tokens,
-            num_hypotheses=1)
+            [source], beam_size=beams, min_decoding_length=tokens, max_decoding_length=tokens, num_hypotheses=1
+        )
         wall_ms = (time.perf_counter() - start) * 1000
         return {"wall_ms": wall_ms, "out_tokens": len(result.hypotheses[0])}
 
@@ -111,8 +115,9 @@ class PyTorch:
         inputs = self.tokenizer(TARGET_PREFIX + text, return_tensors="pt")
         start = time.perf_counter()
         with self.torch.inference_mode():
-            out = self.model.generate(**inputs, num_beams=beams, do_sample=False,
-                                      min_new_tokens=tokens, max_new_tokens=tokens)
+            out = self.model.generate(
+                **inputs, num_beams=beams, do_sample=False, min_new_tokens=tokens, max_new_tokens=tokens
+            )
         wall_ms = (time.perf_counter() - start) * 1000
         return {"wall_ms": wall_ms, "out_tokens": out.shape[1] - 1}  # minus the decoder start token
 
@@ -135,17 +140,22 @@ class Optimum:
         suffix = "_quantized" if int8 else ""
         self.tokenizer = MarianTokenizer.from_pretrained(hf_dir)
         self.model = ORTModelForSeq2SeqLM.from_pretrained(
-            onnx_dir, use_merged=False, use_cache=True, session_options=options,
+            onnx_dir,
+            use_merged=False,
+            use_cache=True,
+            session_options=options,
             encoder_file_name=f"encoder_model{suffix}.onnx",
             decoder_file_name=f"decoder_model{suffix}.onnx",
-            decoder_with_past_file_name=f"decoder_with_past_model{suffix}.onnx")
+            decoder_with_past_file_name=f"decoder_with_past_model{suffix}.onnx",
+        )
         self.name = "optimum ORTModelForSeq2SeqLM"
 
     def run(self, text: str, beams: int, tokens: int) -> dict:
         inputs = self.tokenizer(TARGET_PREFIX + text, return_tensors="pt")
         start = time.perf_counter()
-        out = self.model.generate(**inputs, num_beams=beams, do_sample=False,
-                                  min_new_tokens=tokens, max_new_tokens=tokens)
+        out = self.model.generate(
+            **inputs, num_beams=beams, do_sample=False, min_new_tokens=tokens, max_new_tokens=tokens
+        )
         wall_ms = (time.perf_counter() - start) * 1000
         return {"wall_ms": wall_ms, "out_tokens": out.shape[1] - 1}
 

@@ -33,8 +33,10 @@ from app.translation import DecodeOptions, Translator  # noqa: E402
 
 # For the full-size model: English terms -> Chinese targets
 # its (padded, fixture-corpus) target vocabulary can write.
-SPEED_GLOSSARY = "meeting\t会议\nweather\t天气\ntrain\t火车\nrestaurant\t饭店\nhospital\t医院\nBeijing\t北京\n" \
-                 "office\t工作\nwater\t水\n"
+SPEED_GLOSSARY = (
+    "meeting\t会议\nweather\t天气\ntrain\t火车\nrestaurant\t饭店\nhospital\t医院\nBeijing\t北京\n"
+    "office\t工作\nwater\t水\n"
+)
 SPEED_SENTENCES = SENTENCES  # the speed bench's sentences, each with a term of SPEED_GLOSSARY
 
 
@@ -59,8 +61,11 @@ def term_success() -> None:
                     steps[use_glossary] += len(out.steps)
                 terms += len(targets)
             name = f"{Path(folder).parent.name}/{Path(folder).name} {direction}"
-            print(f"| {name} | {len(cases)} | {terms} | {beams} | {hits[False]}/{terms} | {hits[True]}/{terms} | "
-                  f"{steps[False]} / {steps[True]} |", flush=True)
+            print(
+                f"| {name} | {len(cases)} | {terms} | {beams} | {hits[False]}/{terms} | {hits[True]}/{terms} | "
+                f"{steps[False]} / {steps[True]} |",
+                flush=True,
+            )
 
 
 def speed(repeats: int, tokens: int) -> None:
@@ -74,36 +79,46 @@ def speed(repeats: int, tokens: int) -> None:
     for m in [m for s in SPEED_SENTENCES for m in glossary.matches(s, "en-zh")]:
         if not t.codec.term_variants(m.target):
             print(f"note: the bench model's vocabulary cannot write {m.target!r}", file=sys.stderr)
-    print(f"\nCost per token: {t.model_name}, fp32, {tokens} tokens forced, {repeats} x {len(SPEED_SENTENCES)} "
-          f"sentences, load {os.getloadavg()[0]:.1f} at the start")
-    print("| beams | unconstrained ms/token | constrained ms/token | ratio (median of per-sentence ratios) | target | "
-          "term in output: without / with |")
+    print(
+        f"\nCost per token: {t.model_name}, fp32, {tokens} tokens forced, {repeats} x {len(SPEED_SENTENCES)} "
+        f"sentences, load {os.getloadavg()[0]:.1f} at the start"
+    )
+    print(
+        "| beams | unconstrained ms/token | constrained ms/token | ratio (median of per-sentence ratios) | target | "
+        "term in output: without / with |"
+    )
     print("|---|---|---|---|---|---|")
     for beams in (1, 4):
         base = DecodeOptions(num_beams=beams, min_new_tokens=tokens, max_new_tokens=tokens, loop_window=0)
-        constrained = DecodeOptions(num_beams=beams, min_new_tokens=tokens, max_new_tokens=tokens, loop_window=0,
-                                    glossary=glossary)
+        constrained = DecodeOptions(
+            num_beams=beams, min_new_tokens=tokens, max_new_tokens=tokens, loop_window=0, glossary=glossary
+        )
         t.translate(SPEED_SENTENCES[0], base)  # warm-up
         t.translate(SPEED_SENTENCES[0], constrained)
         plain_ms, glossary_ms, ratios, found = [], [], [], {False: 0, True: 0}
         for r in range(repeats):
             for i, text in enumerate(SPEED_SENTENCES):
                 runs = {}
-                for use in ((False, True) if (r + i) % 2 == 0 else (True, False)):  # alternate who goes first
+                for use in (False, True) if (r + i) % 2 == 0 else (True, False):  # alternate who goes first
                     out = t.translate(text, constrained if use else base)
                     runs[use] = out.decode_ms / max(len(out.steps), 1)
                     if r == 0:
-                        found[use] += all(u.target in out.text for u in glossary.matches(text, "en-zh")) if use else \
-                            all(m.target in out.text for m in glossary.matches(text, "en-zh"))
+                        found[use] += (
+                            all(u.target in out.text for u in glossary.matches(text, "en-zh"))
+                            if use
+                            else all(m.target in out.text for m in glossary.matches(text, "en-zh"))
+                        )
                 plain_ms.append(runs[False])
                 glossary_ms.append(runs[True])
                 ratios.append(runs[True] / runs[False])
         target = 1.3 if beams == 1 else 1.5
         ratio = statistics.median(ratios)
         n = len(SPEED_SENTENCES)
-        print(f"| {beams} | {statistics.median(plain_ms):.2f} | {statistics.median(glossary_ms):.2f} | {ratio:.2f}x | "
-              f"<= {target}x ({'met' if ratio <= target else 'missed'}) | {found[False]}/{n} / {found[True]}/{n} |",
-              flush=True)
+        print(
+            f"| {beams} | {statistics.median(plain_ms):.2f} | {statistics.median(glossary_ms):.2f} | {ratio:.2f}x | "
+            f"<= {target}x ({'met' if ratio <= target else 'missed'}) | {found[False]}/{n} / {found[True]}/{n} |",
+            flush=True,
+        )
 
 
 def scale(repeats: int) -> None:
@@ -117,15 +132,24 @@ def scale(repeats: int) -> None:
     folder = ROOT / "tests" / "fixtures" / "nmt" / "marian-en-zh" / "merged"
     t = Translator.load(folder, "en-zh")
     rng = random.Random(27)
-    letters, han = "abcdefghijklmnopqrstuvwxyz", "的一是不了人我在有他这中大来上个国到说们为子和你地出道也时年得就那要下以生会"
-    print(f"\nGlossary size: translate time per sentence ({t.model_name}, {len(SPEED_SENTENCES)} sentences x {repeats}, "
-          f"greedy, 16 tokens at most), load {os.getloadavg()[0]:.1f} at the start")
-    print("| entries | file | load ms | first sentence ms (builds the automaton) | ms/sentence, median | "
-          "matching ms/sentence | before (one expression per entry) ms/sentence |")
+    letters, han = (
+        "abcdefghijklmnopqrstuvwxyz",
+        "的一是不了人我在有他这中大来上个国到说们为子和你地出道也时年得就那要下以生会",
+    )
+    print(
+        f"\nGlossary size: translate time per sentence ({t.model_name}, {len(SPEED_SENTENCES)} sentences x {repeats}, "
+        f"greedy, 16 tokens at most), load {os.getloadavg()[0]:.1f} at the start"
+    )
+    print(
+        "| entries | file | load ms | first sentence ms (builds the automaton) | ms/sentence, median | "
+        "matching ms/sentence | before (one expression per entry) ms/sentence |"
+    )
     print("|---|---|---|---|---|---|---|")
     for size in (10, 10_000, 100_000):
-        made = ["".join(rng.choices(letters, k=rng.randint(5, 12))) + f" x{n}\t" + "".join(rng.choices(han, k=5))
-                for n in range(size - 8)]
+        made = [
+            "".join(rng.choices(letters, k=rng.randint(5, 12))) + f" x{n}\t" + "".join(rng.choices(han, k=5))
+            for n in range(size - 8)
+        ]
         text = SPEED_GLOSSARY + "\n".join(made) + "\n"
         started = time.perf_counter()
         glossary = Glossary.parse(text)
@@ -146,8 +170,11 @@ def scale(repeats: int) -> None:
         started = time.perf_counter()  # the old way: once, on one sentence (22 s at 100,000 entries)
         reference_matches(glossary, SPEED_SENTENCES[0], "en-zh")
         before_ms = (time.perf_counter() - started) * 1000
-        print(f"| {size:,} | {len(text.encode()) / 1e6:.1f} MB | {load_ms:.0f} | {first_ms:.0f} | "
-              f"{statistics.median(took):.1f} | {statistics.median(matching):.2f} | {before_ms:.0f} |", flush=True)
+        print(
+            f"| {size:,} | {len(text.encode()) / 1e6:.1f} MB | {load_ms:.0f} | {first_ms:.0f} | "
+            f"{statistics.median(took):.1f} | {statistics.median(matching):.2f} | {before_ms:.0f} |",
+            flush=True,
+        )
 
 
 def main(argv=None) -> int:

@@ -56,8 +56,11 @@ def main() -> int:
                         same += a == b
                     totals += scores
                     n = len(scores)
-                    print(f"| {family_dir.name} | {direction['direction']} | {case['name']} | {n} | "
-                          f"{same}/{n} | {100 * sum(scores) / n:.1f}% |", flush=True)
+                    print(
+                        f"| {family_dir.name} | {direction['direction']} | {case['name']} | {n} | "
+                        f"{same}/{n} | {100 * sum(scores) / n:.1f}% |",
+                        flush=True,
+                    )
     print(f"\nOverall token agreement int8 vs fp32: {100 * sum(totals) / len(totals):.1f}% over {len(totals)} outputs.")
     return 0
 

@@ -112,8 +112,24 @@ def child(variant: str, argv: list[str]) -> int:
 
 
 def run_talk(wav: Path, variant: str) -> list[dict]:
-    cmd = [sys.executable, __file__, "--child", variant, "run", "--input", str(wav), "--realtime", "--json",
-           "--direction", "en-zh", "--nmt-model", str(PHRASEBOOK), "--no-tts", "--asr-model", "base"]
+    cmd = [
+        sys.executable,
+        __file__,
+        "--child",
+        variant,
+        "run",
+        "--input",
+        str(wav),
+        "--realtime",
+        "--json",
+        "--direction",
+        "en-zh",
+        "--nmt-model",
+        str(PHRASEBOOK),
+        "--no-tts",
+        "--asr-model",
+        "base",
+    ]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
     if done.returncode != 0:
@@ -146,16 +162,22 @@ def summarize(events: list[dict]) -> dict:
         if u in long_ids and live and done[u]["emitted_at"] - live[0]["emitted_at"] >= 1.0:
             early += 1
         shown = [e["text"] for e in live] + [done[u]["text"]]
-        settled = [e["text"][:e["stable"]] for e in live] + [done[u]["text"]]
+        settled = [e["text"][: e["stable"]] for e in live] + [done[u]["text"]]
         erasure, reading, chars = erasure + erased(shown), reading + erased(settled), chars + len(done[u]["text"])
     latency = [e["latency_ms"] / 1000 for e in done.values() if e["latency_ms"] is not None]
     partials = sum(e["type"] == "partial" for e in events)
     provisional = sum(e["provisional"] for e in translations)
-    return {"utterances": len(finals), "long": len(long_ids), "early": early,
-            "erasure": erasure / max(chars, 1), "reading": reading / max(chars, 1),
-            "p50": statistics.median(latency) if latency else float("nan"),
-            "p95": float(np.percentile(latency, 95)) if latency else float("nan"),
-            "partials": partials / max(len(finals), 1), "provisional": provisional / max(len(finals), 1)}
+    return {
+        "utterances": len(finals),
+        "long": len(long_ids),
+        "early": early,
+        "erasure": erasure / max(chars, 1),
+        "reading": reading / max(chars, 1),
+        "p50": statistics.median(latency) if latency else float("nan"),
+        "p95": float(np.percentile(latency, 95)) if latency else float("nan"),
+        "partials": partials / max(len(finals), 1),
+        "provisional": provisional / max(len(finals), 1),
+    }
 
 
 def recognition_cpu(wav: Path, variant: str) -> float:
@@ -172,7 +194,7 @@ def recognition_cpu(wav: Path, variant: str) -> float:
     recognizer = StreamingRecognizer(load_whisper("base"), language="en", options=options)
     began = time.process_time()
     for i in range(0, len(audio), 1600):
-        recognizer.feed(audio[i:i + 1600])
+        recognizer.feed(audio[i : i + 1600])
     recognizer.flush()
     return (time.process_time() - began) / (len(audio) / SAMPLE_RATE)
 
@@ -195,25 +217,38 @@ def main(argv: list[str] | None = None) -> int:
         wav, seconds = make_talk(Path(tmp), args.sentences)
         loops = busy(args.busy_cores)
         try:
-            print(f"talk: {args.sentences} sentences, {seconds:.0f} s, fed at speaking speed through `run --realtime --json`; "
-                  f"Whisper base; phrasebook Marian en->zh; {os.cpu_count()} cores; {args.busy_cores} busy-loop "
-                  f"processes beside; load average {os.getloadavg()[0]:.1f} at start", flush=True)
-            print(f"{'variant':9} {'early':>9} {'erasure':>8} {'reading':>8} {'p50 s':>6} {'p95 s':>6} "
-                  f"{'partials/utt':>12} {'prov/utt':>8} {'asr cpu s/s':>11} {'load':>5}", flush=True)
+            print(
+                f"talk: {args.sentences} sentences, {seconds:.0f} s, fed at speaking speed through `run --realtime --json`; "  # noqa: E501
+                f"Whisper base; phrasebook Marian en->zh; {os.cpu_count()} cores; {args.busy_cores} busy-loop "
+                f"processes beside; load average {os.getloadavg()[0]:.1f} at start",
+                flush=True,
+            )
+            print(
+                f"{'variant':9} {'early':>9} {'erasure':>8} {'reading':>8} {'p50 s':>6} {'p95 s':>6} "
+                f"{'partials/utt':>12} {'prov/utt':>8} {'asr cpu s/s':>11} {'load':>5}",
+                flush=True,
+            )
             for variant in args.variants:
                 r = summarize(run_talk(wav, variant))
-                cpu = float("nan") if args.no_cpu or variant in ("sooner", "smoother") else recognition_cpu(wav, variant)
-                print(f"{variant:9} {r['early']:>4}/{r['long']:<4} {r['erasure']:8.3f} {r['reading']:8.3f} "
-                      f"{r['p50']:6.2f} {r['p95']:6.2f} {r['partials']:12.1f} {r['provisional']:8.1f} {cpu:11.2f} "
-                      f"{os.getloadavg()[0]:5.1f}", flush=True)
+                cpu = (
+                    float("nan") if args.no_cpu or variant in ("sooner", "smoother") else recognition_cpu(wav, variant)
+                )
+                print(
+                    f"{variant:9} {r['early']:>4}/{r['long']:<4} {r['erasure']:8.3f} {r['reading']:8.3f} "
+                    f"{r['p50']:6.2f} {r['p95']:6.2f} {r['partials']:12.1f} {r['provisional']:8.1f} {cpu:11.2f} "
+                    f"{os.getloadavg()[0]:5.1f}",
+                    flush=True,
+                )
         finally:
             for loop in loops:
                 loop.kill()
                 loop.wait()
-    print("early: utterances > 2 s whose translated text showed >= 1 s before the final translation. "
-          "erasure: shown translation characters taken back / final characters (reading: settled text only). "
-          "p50/p95: end of speech -> final translation. Targets (issue 22): early >= 80%, erasure <= 0.2 "
-          "(reading <= 0.05), p50 <= 0.8 s, p95 <= 1.2 s, recognition CPU <= 0.5 s/s.")
+    print(
+        "early: utterances > 2 s whose translated text showed >= 1 s before the final translation. "
+        "erasure: shown translation characters taken back / final characters (reading: settled text only). "
+        "p50/p95: end of speech -> final translation. Targets (issue 22): early >= 80%, erasure <= 0.2 "
+        "(reading <= 0.05), p50 <= 0.8 s, p95 <= 1.2 s, recognition CPU <= 0.5 s/s."
+    )
     return 0
 
 

@@ -108,10 +108,15 @@ def main(argv=None) -> int:
         zh_en = zh_en_stand_in(en_zh)
         int8 = precision.startswith("int8")
         glob = "*_quantized.onnx" if int8 else "*.onnx"
-        weights = sum(p.stat().st_size for p in (en_zh / "onnx").glob(glob)
-                      if int8 or not p.stem.endswith("_quantized"))
-        done = subprocess.run([sys.executable, __file__, "--child", precision, args.asr_model, str(en_zh), str(zh_en)],
-                              capture_output=True, text=True, cwd=ROOT)
+        weights = sum(
+            p.stat().st_size for p in (en_zh / "onnx").glob(glob) if int8 or not p.stem.endswith("_quantized")
+        )
+        done = subprocess.run(
+            [sys.executable, __file__, "--child", precision, args.asr_model, str(en_zh), str(zh_en)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
         if done.returncode != 0:
             print(f"| {precision} | failed: {done.stderr.strip().splitlines()[-1:]} | |")
             continue

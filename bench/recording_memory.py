@@ -37,7 +37,7 @@ def make_recording(folder: Path, minutes: int, fmt: str) -> Path:
     if rate != RATE:  # espeak-ng writes 22,050 Hz: to 16 kHz, simply (this is a load, not a quality test)
         speech = np.interp(np.arange(int(len(speech) * RATE / rate)) * rate / RATE, np.arange(len(speech)), speech)
     minute = np.zeros(RATE * 60, np.float32)
-    minute[RATE:RATE + len(speech)] = speech[: RATE * 58]
+    minute[RATE : RATE + len(speech)] = speech[: RATE * 58]
     path = folder / f"{minutes}min.{fmt}"
     with sf.SoundFile(str(path), "w", RATE, 1, format=fmt.upper(), subtype="PCM_16") as out:
         for _ in range(minutes):
@@ -48,8 +48,13 @@ def make_recording(folder: Path, minutes: int, fmt: str) -> Path:
 def peak_rss(command: list[str]) -> tuple[float, float, int]:
     """(peak RSS in MB, seconds, exit status) of one process."""
     started = time.perf_counter()
-    child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    child = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     return usage.ru_maxrss / 1024, time.perf_counter() - started, child.returncode
@@ -61,8 +66,10 @@ def main(argv=None) -> int:
     parser.add_argument("--lengths", default="1,60", help="recording lengths in minutes (default 1,60)")
     parser.add_argument("--format", default="flac", choices=("flac", "wav"))
     args = parser.parse_args(argv)
-    print(f"transcribe --model {args.model}: peak RSS by recording length ({args.format}), "
-          f"load {open('/proc/loadavg').read().split()[0]} at the start")
+    print(
+        f"transcribe --model {args.model}: peak RSS by recording length ({args.format}), "
+        f"load {open('/proc/loadavg').read().split()[0]} at the start"
+    )
     print("| recording | file | transcribe peak RSS | transcribe time | decoded whole (before), peak RSS |")
     print("|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
@@ -71,8 +78,11 @@ def main(argv=None) -> int:
             rss, took, status = peak_rss([sys.executable, "-m", "app", "transcribe", str(path), "--model", args.model])
             whole, _, _ = peak_rss([sys.executable, "-c", WHOLE, str(path)])
             note = "" if status == 0 else f" (exit {status})"
-            print(f"| {minutes} min | {path.stat().st_size / 1e6:.1f} MB | {rss:.0f} MB{note} | {took:.0f} s | "
-                  f"{whole:.0f} MB |", flush=True)
+            print(
+                f"| {minutes} min | {path.stat().st_size / 1e6:.1f} MB | {rss:.0f} MB{note} | {took:.0f} s | "
+                f"{whole:.0f} MB |",
+                flush=True,
+            )
             path.unlink()
     print(f"(load {open('/proc/loadavg').read().split()[0]} at the end)")
     return 0

@@ -31,8 +31,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(ROOT)]  # this checkout's app, not the installed one
 DECODER = "decoder_model_merged.onnx"
 ENCODER = "encoder_model.onnx"
-SENTENCES = ("Good morning everyone, and thank you for joining the meeting today.",
-             "Could you please tell me where the nearest hospital is?")
+SENTENCES = (
+    "Good morning everyone, and thank you for joining the meeting today.",
+    "Could you please tell me where the nearest hospital is?",
+)
 
 
 def rss_mb() -> float:
@@ -98,7 +100,7 @@ def speed_child(catalog: Path, two: Path, one: Path, encoder: Path, tokens: int,
     for repeat in range(repeats):
         for beams in (1, 4):
             for text in SENTENCES:
-                for which in (("two", "one") if repeat % 2 == 0 else ("one", "two")):
+                for which in ("two", "one") if repeat % 2 == 0 else ("one", "two"):
                     ms[which, beams] += [s.ms for s in decode(translators[which], beams, tokens, text).steps[1:]]
     print(json.dumps({f"{which} {beams}": statistics.median(v) for (which, beams), v in ms.items()}), flush=True)
 
@@ -134,7 +136,7 @@ def main(argv=None) -> int:
 
     runs = {"two": [], "one": []}
     for round_ in range(args.rounds):
-        for which in (("two", "one") if round_ % 2 == 0 else ("one", "two")):
+        for which in ("two", "one") if round_ % 2 == 0 else ("one", "two"):
             runs[which].append(child("--memory-child", str(catalog), str(paths[which]), str(paths["encoder"])))
             print(f"  round {round_ + 1} {which}: {runs[which][-1]}", file=sys.stderr, flush=True)
     speed = child("--speed-child", str(catalog), str(paths["two"]), str(paths["one"]), str(paths["encoder"]))
@@ -142,24 +144,37 @@ def main(argv=None) -> int:
     def size(decoder: Path) -> float:
         return sum(p.stat().st_size for p in decoder.parent.glob(decoder.name + "*")) / 2**20
 
-    print("\n| fp32 decoder | on disk MiB | RSS after load MB | RSS after decoding MB | peak RSS MB | "
-          "greedy ms/step | beam 4 ms/step |")
+    print(
+        "\n| fp32 decoder | on disk MiB | RSS after load MB | RSS after decoding MB | peak RSS MB | "
+        "greedy ms/step | beam 4 ms/step |"
+    )
     print("|---|---|---|---|---|---|---|")
     rows = {}
-    for which, label in (("two", "embedding + transposed head (before)"), ("one", "one table, FusedMatMul transB (now)")):
-        rows[which] = {key: statistics.median(r[key] for r in runs[which]) for key in ("load_mb", "after_mb", "peak_mb")}
+    for which, label in (
+        ("two", "embedding + transposed head (before)"),
+        ("one", "one table, FusedMatMul transB (now)"),
+    ):
+        rows[which] = {
+            key: statistics.median(r[key] for r in runs[which]) for key in ("load_mb", "after_mb", "peak_mb")
+        }
         rows[which].update(disk=size(paths[which]), beam1=speed[f"{which} 1"], beam4=speed[f"{which} 4"])
         r = rows[which]
-        print(f"| {label} | {r['disk']:.0f} | {r['load_mb']:.0f} | {r['after_mb']:.0f} | {r['peak_mb']:.0f} | "
-              f"{r['beam1']:.2f} | {r['beam4']:.2f} |")
+        print(
+            f"| {label} | {r['disk']:.0f} | {r['load_mb']:.0f} | {r['after_mb']:.0f} | {r['peak_mb']:.0f} | "
+            f"{r['beam1']:.2f} | {r['beam4']:.2f} |"
+        )
     ratio = {key: rows["one"][key] / rows["two"][key] for key in rows["one"]}
-    print(f"| ratio now / before | {ratio['disk']:.2f} | {ratio['load_mb']:.2f} | {ratio['after_mb']:.2f} | "
-          f"{ratio['peak_mb']:.2f} | {ratio['beam1']:.2f} | {ratio['beam4']:.2f} |")
+    print(
+        f"| ratio now / before | {ratio['disk']:.2f} | {ratio['load_mb']:.2f} | {ratio['after_mb']:.2f} | "
+        f"{ratio['peak_mb']:.2f} | {ratio['beam1']:.2f} | {ratio['beam4']:.2f} |"
+    )
     same = {r["ids"] for r in runs["two"] + runs["one"]}
     print(f"\nsame token ids (greedy and beam 4, {args.tokens} tokens, {len(SENTENCES)} sentences): {len(same) == 1}")
-    print(f"memory: {args.rounds} process(es) per variant, alternating; speed: both in one process, taking turns "
-          f"sentence by sentence, {args.repeats} passes; load average at end: "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"memory: {args.rounds} process(es) per variant, alternating; speed: both in one process, taking turns "
+        f"sentence by sentence, {args.repeats} passes; load average at end: "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     return 0
 
 

@@ -102,8 +102,10 @@ def fmt(value, digits=1):
 
 # precision -> the replica "ours" runs (bench_model.BenchModels' field); both int8 kinds of twin
 REPLICAS = {"fp32": "onnx_catalog", "int8": "onnx_catalog", "int8-wo": "onnx_catalog_q8"}
-PRECISION_NOTES = {"int8": "int8 twins of all MatMuls (Xenova)",
-                   "int8-wo": "int8 twins of the weights only (MatMulConstBOnly: quantize_q8, onnx-community)"}
+PRECISION_NOTES = {
+    "int8": "int8 twins of all MatMuls (Xenova)",
+    "int8-wo": "int8 twins of the weights only (MatMulConstBOnly: quantize_q8, onnx-community)",
+}
 
 
 def measure(precision: str, rows, sentences, repeats, paths, wanted) -> tuple[list, dict]:
@@ -128,7 +130,7 @@ def measure(precision: str, rows, sentences, repeats, paths, wanted) -> tuple[li
         for _ in range(repeats):
             for text in sentences:
                 turn += 1
-                order = live[turn % len(live):] + live[:turn % len(live)]
+                order = live[turn % len(live) :] + live[: turn % len(live)]
                 for w in order:
                     r = w.run(text, beams, tokens)
                     if "error" in r:
@@ -138,8 +140,12 @@ def measure(precision: str, rows, sentences, repeats, paths, wanted) -> tuple[li
         for engine, error in errors.items():
             print(f"[{precision}] {engine} failed (beams {beams}, {tokens} tokens):\n{error}", file=sys.stderr)
         results.append({"precision": precision, "beams": beams, "tokens": tokens, "samples": samples})
-        print(f"[{precision}] {row_line(results[-1], [e for e in wanted if e != 'ours'])}  "
-              f"(load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
+        print(
+            f"[{precision}] {row_line(results[-1], [e for e in wanted if e != 'ours'])}  "
+            f"(load {os.getloadavg()[0]:.1f})",
+            file=sys.stderr,
+            flush=True,
+        )
     for w in workers.values():
         w.close()
     return results, {e: w.info for e, w in workers.items()}
@@ -164,27 +170,42 @@ def row_line(row, others) -> str:
     lengths = {e: sorted({x["out_tokens"] for x in v}) for e, v in s.items()}
     flag = "" if all(v == [row["tokens"]] for v in lengths.values()) else f" (lengths differ: {lengths})"
     ratio = lambda a, b: None if a is None or b is None else a / b  # noqa: E731
-    cells = [row["precision"], "greedy" if row["beams"] == 1 else f"beam {row['beams']}", f"{row['tokens']}{flag}",
-             fmt(ours_sent), fmt(ours_tok, 2), fmt(ours_wall, 2)]
+    cells = [
+        row["precision"],
+        "greedy" if row["beams"] == 1 else f"beam {row['beams']}",
+        f"{row['tokens']}{flag}",
+        fmt(ours_sent),
+        fmt(ours_tok, 2),
+        fmt(ours_wall, 2),
+    ]
     cells += [fmt(peer[e], 2) for e in others]
-    cells += [fmt(ratio(ours_tok, peer.get("ct2")), 2), fmt(ratio(peer.get("pytorch"), ours_tok), 2),
-              fmt(ratio(peer.get("optimum"), ours_tok), 2)]
+    cells += [
+        fmt(ratio(ours_tok, peer.get("ct2")), 2),
+        fmt(ratio(peer.get("pytorch"), ours_tok), 2),
+        fmt(ratio(peer.get("optimum"), ours_tok), 2),
+    ]
     return "| " + " | ".join(cells) + " |"
 
 
 def report(results, infos, wanted, args, models) -> None:
-    ours = ("the catalog replica (optimum's merged graphs, transformers.js int8 twins), optimised by the app on "
-            "first load" if args.layout == "catalog" else "exported by models.export (merged, fused attention, "
-            "shared self-attention cache)")
-    print(f"\nModel: opus-mt-en-zh architecture, random weights; ours: {ours}; optimum's graphs by optimum (split); "
-          f"{engines.THREADS} intra-op threads everywhere; {len(args.sentences)} sentences x {args.repeats} "
-          f"repeats, interleaved; load average at start {args.load_at_start}; peers' threads "
-          f"{'passive (no spinning)' if args.passive_peers else 'as they come (spinning)'}.")
+    ours = (
+        "the catalog replica (optimum's merged graphs, transformers.js int8 twins), optimised by the app on first load"
+        if args.layout == "catalog"
+        else "exported by models.export (merged, fused attention, shared self-attention cache)"
+    )
+    print(
+        f"\nModel: opus-mt-en-zh architecture, random weights; ours: {ours}; optimum's graphs by optimum (split); "
+        f"{engines.THREADS} intra-op threads everywhere; {len(args.sentences)} sentences x {args.repeats} "
+        f"repeats, interleaved; load average at start {args.load_at_start}; peers' threads "
+        f"{'passive (no spinning)' if args.passive_peers else 'as they come (spinning)'}."
+    )
     for precision, note in PRECISION_NOTES.items():
         print(f"{precision}: ours on the replica with {note}; CTranslate2 int8 either way.")
     print("ms/tok = median over sentences of (sentence latency incl. encoder / forced output tokens).")
-    print("ours = encoder_ms + decode_ms as the engine reports them (python -m app translate --json); "
-          "ours wall = the whole translate() call incl. tokenization.\n")
+    print(
+        "ours = encoder_ms + decode_ms as the engine reports them (python -m app translate --json); "
+        "ours wall = the whole translate() call incl. tokenization.\n"
+    )
     others = [e for e in wanted if e != "ours"]
     head = ["precision", "search", "tokens", "ours ms/sent", "ours ms/tok", "ours wall ms/tok"]
     head += [f"{LABELS[e]} ms/tok" for e in others]
@@ -194,29 +215,46 @@ def report(results, infos, wanted, args, models) -> None:
     for row in results:
         print(row_line(row, others))
 
-    print("\nOutput tokens per second (median over sentences of tokens / sentence latency, encoder included; "
-          "ours from encoder_ms + decode_ms):\n")
+    print(
+        "\nOutput tokens per second (median over sentences of tokens / sentence latency, encoder included; "
+        "ours from encoder_ms + decode_ms):\n"
+    )
     print("| precision | search | tokens | " + " | ".join(LABELS[e] for e in wanted) + " |")
     print("|---|---|---|" + "---|" * len(wanted))
     for row in results:
         rates = {e: tokens_per_s(row["samples"].get(e), "product_ms" if e == "ours" else "wall_ms") for e in wanted}
         search = "greedy" if row["beams"] == 1 else f"beam {row['beams']}"
-        print(f"| {row['precision']} | {search} | {row['tokens']} | " + " | ".join(fmt(rates[e], 0) for e in wanted) + " |")
+        print(
+            f"| {row['precision']} | {search} | {row['tokens']} | "
+            + " | ".join(fmt(rates[e], 0) for e in wanted)
+            + " |"
+        )
 
-    print("\nCPU time per output token (ms, median; the process's CPU time over all its threads, so "
-          "waiting for a core does not count, but spinning threads do; use --passive-peers for a fair view):\n")
+    print(
+        "\nCPU time per output token (ms, median; the process's CPU time over all its threads, so "
+        "waiting for a core does not count, but spinning threads do; use --passive-peers for a fair view):\n"
+    )
     print("| precision | search | tokens | " + " | ".join(LABELS[e] for e in wanted) + " | ours/CTranslate2 |")
     print("|---|---|---|" + "---|" * (len(wanted) + 1))
     for row in results:
-        cpu = {e: per_token(row["samples"].get(e), "cpu_ms")[1] if all("cpu_ms" in x for x in row["samples"].get(e, [])) else None
-               for e in wanted}
+        cpu = {
+            e: per_token(row["samples"].get(e), "cpu_ms")[1]
+            if all("cpu_ms" in x for x in row["samples"].get(e, []))
+            else None
+            for e in wanted
+        }
         ratio = None if cpu.get("ours") is None or cpu.get("ct2") is None else cpu["ours"] / cpu["ct2"]
         search = "greedy" if row["beams"] == 1 else f"beam {row['beams']}"
-        print(f"| {row['precision']} | {search} | {row['tokens']} | " + " | ".join(fmt(cpu[e], 2) for e in wanted)
-              + f" | {fmt(ratio, 2)} |")
+        print(
+            f"| {row['precision']} | {search} | {row['tokens']} | "
+            + " | ".join(fmt(cpu[e], 2) for e in wanted)
+            + f" | {fmt(ratio, 2)} |"
+        )
 
-    print("\nOur decoder step time, median ms (a working cache keeps step 100 close to step 5). wall = "
-          "DecodeStep.ms; CPU = process CPU time of the step (all threads), blind to waiting for a core:\n")
+    print(
+        "\nOur decoder step time, median ms (a working cache keeps step 100 close to step 5). wall = "
+        "DecodeStep.ms; CPU = process CPU time of the step (all threads), blind to waiting for a core:\n"
+    )
     print("| precision | search | wall step 5 | wall step 100 | wall 100/5 | CPU step 5 | CPU step 100 | CPU 100/5 |")
     print("|---|---|---|---|---|---|---|---|")
     for row in results:
@@ -249,16 +287,33 @@ def first_loads(folders: dict[str, Path], precisions: list[str]) -> list[dict]:
 
     cache = Path(os.environ["LIVE_TRANSLATOR_CACHE"])
     shutil.rmtree(cache / "optimized", ignore_errors=True)
-    code = ("import resource, sys; from app.cli import main; rc = main(sys.argv[1:]); "
-            "sys.stderr.write(f'PEAK_RSS_KB {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'); sys.exit(rc)")
+    code = (
+        "import resource, sys; from app.cli import main; rc = main(sys.argv[1:]); "
+        "sys.stderr.write(f'PEAK_RSS_KB {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'); sys.exit(rc)"
+    )
     rows = []
     for precision in precisions:
         int8, folder = precision.startswith("int8"), folders[precision]
-        weights = sum(p.stat().st_size for p in (folder / "onnx").glob("*_quantized.onnx" if int8 else "*.onnx")
-                      if int8 or not p.stem.endswith("_quantized"))
+        weights = sum(
+            p.stat().st_size
+            for p in (folder / "onnx").glob("*_quantized.onnx" if int8 else "*.onnx")
+            if int8 or not p.stem.endswith("_quantized")
+        )
         for which in ("first load (optimises)", "later load (cache)"):
-            command = [sys.executable, "-c", code, "translate", "--model", str(folder), "--direction", "en-zh",
-                       "--max-new-tokens", "8", "--json", SENTENCES[0]] + (["--quantized"] if int8 else [])
+            command = [
+                sys.executable,
+                "-c",
+                code,
+                "translate",
+                "--model",
+                str(folder),
+                "--direction",
+                "en-zh",
+                "--max-new-tokens",
+                "8",
+                "--json",
+                SENTENCES[0],
+            ] + (["--quantized"] if int8 else [])
             start = time.perf_counter()
             done = subprocess.run(command, cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True)
             seconds = time.perf_counter() - start
@@ -266,37 +321,61 @@ def first_loads(folders: dict[str, Path], precisions: list[str]) -> list[dict]:
                 print(f"[{precision}] translate failed:\n{done.stderr}", file=sys.stderr)
                 continue
             peak = next(int(line.split()[1]) for line in done.stderr.splitlines() if line.startswith("PEAK_RSS_KB"))
-            rows.append({"precision": precision, "which": which, "s": seconds, "peak_rss_mb": peak / 1024,
-                         "weights_mb": weights / 2**20, "stderr": done.stderr.strip().splitlines()[:-1]})
+            rows.append(
+                {
+                    "precision": precision,
+                    "which": which,
+                    "s": seconds,
+                    "peak_rss_mb": peak / 1024,
+                    "weights_mb": weights / 2**20,
+                    "stderr": done.stderr.strip().splitlines()[:-1],
+                }
+            )
             print(f"[{precision}] {which}: {seconds:.1f} s, peak RSS {peak / 1024:.0f} MB", file=sys.stderr, flush=True)
     return rows
 
 
 def report_first_loads(rows) -> None:
-    print("\n`python -m app translate` (8 tokens) on the catalog replica, each in its own process; the process's "
-          "wall time (Python start-up and imports included) and peak RSS; target RSS = 1.2 x weights + 150 MB:\n")
+    print(
+        "\n`python -m app translate` (8 tokens) on the catalog replica, each in its own process; the process's "
+        "wall time (Python start-up and imports included) and peak RSS; target RSS = 1.2 x weights + 150 MB:\n"
+    )
     print("| precision | load | s | peak RSS MB | weights on disk MiB | target MB | what it said |")
     print("|---|---|---|---|---|---|---|")
     for r in rows:
         said = "; ".join(line for line in r["stderr"] if not line.startswith(("WARNING", "INFO")))[:120]
-        print(f"| {r['precision']} | {r['which']} | {r['s']:.1f} | {r['peak_rss_mb']:.0f} | {r['weights_mb']:.0f} | "
-              f"{1.2 * r['weights_mb'] * 2**20 / 1e6 + 150:.0f} | {said} |")
+        print(
+            f"| {r['precision']} | {r['which']} | {r['s']:.1f} | {r['peak_rss_mb']:.0f} | {r['weights_mb']:.0f} | "
+            f"{1.2 * r['weights_mb'] * 2**20 / 1e6 + 150:.0f} | {said} |"
+        )
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="2 sentences, 1 repeat, fewer rows")
-    parser.add_argument("--engines", default=",".join(engines.ENGINES), help="comma list of " + ",".join(engines.ENGINES))
-    parser.add_argument("--precisions", default="fp32,int8,int8-wo",
-                        help="fp32; int8: the twins of all MatMuls; int8-wo: the twins of the weights only "
-                             "(both against CTranslate2 int8)")
+    parser.add_argument(
+        "--engines", default=",".join(engines.ENGINES), help="comma list of " + ",".join(engines.ENGINES)
+    )
+    parser.add_argument(
+        "--precisions",
+        default="fp32,int8,int8-wo",
+        help="fp32; int8: the twins of all MatMuls; int8-wo: the twins of the weights only "
+        "(both against CTranslate2 int8)",
+    )
     parser.add_argument("--sentences", type=int, default=None, help="how many sentences (default 4, quick 2)")
     parser.add_argument("--repeats", type=int, default=None, help="passes over the sentences (default 1)")
-    parser.add_argument("--passive-peers", action="store_true",
-                        help="peers' threads sleep instead of spinning too (OMP_WAIT_POLICY=PASSIVE for "
-                             "CTranslate2/PyTorch, allow_spinning=0 for optimum): fairer on a busy machine")
-    parser.add_argument("--layout", choices=("catalog", "export"), default="catalog",
-                        help="what 'ours' runs: the catalog replica, optimised on first load (default), or our export")
+    parser.add_argument(
+        "--passive-peers",
+        action="store_true",
+        help="peers' threads sleep instead of spinning too (OMP_WAIT_POLICY=PASSIVE for "
+        "CTranslate2/PyTorch, allow_spinning=0 for optimum): fairer on a busy machine",
+    )
+    parser.add_argument(
+        "--layout",
+        choices=("catalog", "export"),
+        default="catalog",
+        help="what 'ours' runs: the catalog replica, optimised on first load (default), or our export",
+    )
     parser.add_argument("--no-first-load", action="store_true", help="skip the first-load and memory rows")
     args = parser.parse_args(argv)
     os.environ["OMP_NUM_THREADS"] = str(engines.THREADS)  # before any worker imports torch / CTranslate2
@@ -305,10 +384,16 @@ def main(argv=None) -> int:
     models = build(log=lambda m: print(m, file=sys.stderr, flush=True))
     # The app's cache (optimised graphs) for this benchmark only; the workers inherit it.
     os.environ["LIVE_TRANSLATOR_CACHE"] = str(models.hf.parent / "app-cache")
-    paths = {"hf": models.hf, "onnx": models.onnx, "onnx_optimum": models.onnx_optimum,
-             "onnx_catalog": models.onnx_catalog, "onnx_catalog_q8": models.onnx_catalog_q8,
-             "ct2_fp32": models.ct2_fp32, "ct2_int8": models.ct2_int8,
-             "ours": "onnx_catalog" if args.layout == "catalog" else "onnx"}
+    paths = {
+        "hf": models.hf,
+        "onnx": models.onnx,
+        "onnx_optimum": models.onnx_optimum,
+        "onnx_catalog": models.onnx_catalog,
+        "onnx_catalog_q8": models.onnx_catalog_q8,
+        "ct2_fp32": models.ct2_fp32,
+        "ct2_int8": models.ct2_int8,
+        "ours": "onnx_catalog" if args.layout == "catalog" else "onnx",
+    }
     precisions = [p for p in args.precisions.split(",") if args.layout == "catalog" or p != "int8-wo"]
     folders = {p: getattr(models, REPLICAS[p]) for p in precisions}
     loads = [] if args.no_first_load or args.layout != "catalog" else first_loads(folders, precisions)

@@ -90,8 +90,9 @@ def main(argv=None) -> int:
         model = args.model or default_model()
     translator = Translator.load(model, direction="en-zh")
     # Random weights: fix the length (no EOS before it, no loop-guard stop).
-    options = DecodeOptions(num_beams=1, max_new_tokens=args.max_new_tokens,
-                            min_new_tokens=args.max_new_tokens, loop_window=0)
+    options = DecodeOptions(
+        num_beams=1, max_new_tokens=args.max_new_tokens, min_new_tokens=args.max_new_tokens, loop_window=0
+    )
     sentences = SENTENCES[: args.sentences]
 
     app = QApplication.instance() or QApplication([])
@@ -132,8 +133,12 @@ def main(argv=None) -> int:
     app.exec()  # the window draws while the worker translates; quits once it is done
     thread.join()
     window.diagnostics.flush()
-    rows = (len(window.diagnostics.steps.rows) + window.diagnostics.steps.dropped
-            + len(window.diagnostics.sentences.rows) + window.diagnostics.sentences.dropped)
+    rows = (
+        len(window.diagnostics.steps.rows)
+        + window.diagnostics.steps.dropped
+        + len(window.diagnostics.sentences.rows)
+        + window.diagnostics.sentences.dropped
+    )
     window.close()
 
     if os.environ.get("LT_BENCH_DEBUG"):
@@ -142,13 +147,19 @@ def main(argv=None) -> int:
     print(f"model: {model}  ({translator.model_name if hasattr(translator, 'model_name') else ''})")
     print(f"{len(times['bare'])} sentences per mode, {args.max_new_tokens} tokens each, {os.cpu_count()} cores")
     print(f"median translation time  bare: {bare:.2f} ms   window watching: {shown:.2f} ms")
-    print(f"ratio window/bare: {shown / bare:.3f}   (per step: bare {bare / args.max_new_tokens:.3f} ms, "
-          f"window {shown / args.max_new_tokens:.3f} ms)")
+    print(
+        f"ratio window/bare: {shown / bare:.3f}   (per step: bare {bare / args.max_new_tokens:.3f} ms, "
+        f"window {shown / args.max_new_tokens:.3f} ms)"
+    )
     cpu_bare, cpu_shown = statistics.median(cpu_times["bare"]), statistics.median(cpu_times["window"])
-    print(f"median worker-thread CPU time  bare: {cpu_bare:.2f} ms   window watching: {cpu_shown:.2f} ms   "
-          f"ratio {cpu_shown / cpu_bare:.3f}")
+    print(
+        f"median worker-thread CPU time  bare: {cpu_bare:.2f} ms   window watching: {cpu_shown:.2f} ms   "
+        f"ratio {cpu_shown / cpu_bare:.3f}"
+    )
     print(f"machine load average (1 min) at the end: {os.getloadavg()[0]:.1f}")
-    print(f"diagnostics rows the window received: {rows} (of {sent_to_window[0]} events sent to it, steps and sentences)")
+    print(
+        f"diagnostics rows the window received: {rows} (of {sent_to_window[0]} events sent to it, steps and sentences)"
+    )
     return 0
 
 

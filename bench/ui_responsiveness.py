@@ -28,8 +28,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 def summary(name: str, gaps: list[float]) -> str:
     ordered = sorted(gaps)
     p95 = ordered[int(0.95 * (len(ordered) - 1))]
-    return (f"{name:<28} ticks {len(gaps):5d}   median {statistics.median(gaps):6.1f} ms   "
-            f"p95 {p95:6.1f} ms   max {ordered[-1]:7.1f} ms")
+    return (
+        f"{name:<28} ticks {len(gaps):5d}   median {statistics.median(gaps):6.1f} ms   "
+        f"p95 {p95:6.1f} ms   max {ordered[-1]:7.1f} ms"
+    )
 
 
 def main(argv=None) -> int:
@@ -94,8 +96,10 @@ def main(argv=None) -> int:
     total = time.perf_counter() - state["t0"]
     window.close()
 
-    print(f"Whisper {args.asr_model}, phrasebook en-zh, {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f}; Start → first final translation {total:.1f} s")
+    print(
+        f"Whisper {args.asr_model}, phrasebook en-zh, {os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.1f}; Start → first final translation {total:.1f} s"
+    )
     for name, gaps in phases.items():
         if gaps:
             print(summary(name, gaps))

@@ -31,10 +31,13 @@ def main() -> None:
     args = parser.parse_args()
     cols = WEIGHTS // D_MODEL
     weights = np.random.default_rng(0).random((D_MODEL, cols), dtype=np.float32)
-    graph = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"])], "floor",
-                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, D_MODEL])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, cols])],
-                              [numpy_helper.from_array(weights, "w")])
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])],
+        "floor",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, D_MODEL])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, cols])],
+        [numpy_helper.from_array(weights, "w")],
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     options = ort.SessionOptions()
     options.intra_op_num_threads = args.threads
@@ -49,9 +52,11 @@ def main() -> None:
         times.append((time.perf_counter() - started) * 1000)
     median = statistics.median(times)
     megabytes = weights.nbytes / 1e6
-    print(f"fp32 weights read per greedy step: {megabytes:.0f} MB; one MatMul over them, {args.threads} threads: "
-          f"median {median:.2f} ms over {args.runs} runs ({megabytes / median:.1f} GB/s); load average "
-          + " ".join(f"{v:.2f}" for v in os.getloadavg()))
+    print(
+        f"fp32 weights read per greedy step: {megabytes:.0f} MB; one MatMul over them, {args.threads} threads: "
+        f"median {median:.2f} ms over {args.runs} runs ({megabytes / median:.1f} GB/s); load average "
+        + " ".join(f"{v:.2f}" for v in os.getloadavg())
+    )
 
 
 if __name__ == "__main__":

@@ -25,9 +25,14 @@ def build_parser() -> argparse.ArgumentParser:
 def run_export(args: argparse.Namespace) -> int:
     from models.export import export_onnx
 
-    for folder in export_onnx(args.hf_dir, args.out, layouts=tuple(args.layout or ["merged"]),
-                              quantize=args.quantize, validate=not args.no_validate,
-                              fuse=not args.no_fuse_attention):
+    for folder in export_onnx(
+        args.hf_dir,
+        args.out,
+        layouts=tuple(args.layout or ["merged"]),
+        quantize=args.quantize,
+        validate=not args.no_validate,
+        fuse=not args.no_fuse_attention,
+    ):
         print(f"{folder.layout}: {folder.path} ({', '.join(folder.onnx_files)})", flush=True)
     return 0
 

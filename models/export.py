@@ -37,9 +37,17 @@ LAYOUTS: dict[str, tuple[str, tuple[str, ...], bool]] = {
 
 # Everything a model folder needs beside the .onnx files (whichever of these the source has).
 SIDE_FILES = (
-    "config.json", "generation_config.json", "tokenizer_config.json", "special_tokens_map.json",
-    "tokenizer.json", "vocab.json", "source.spm", "target.spm", "sentencepiece.bpe.model",
-    "added_tokens.json", "spiece.model",
+    "config.json",
+    "generation_config.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "tokenizer.json",
+    "vocab.json",
+    "source.spm",
+    "target.spm",
+    "sentencepiece.bpe.model",
+    "added_tokens.json",
+    "spiece.model",
 )
 
 # The cross-attention cache gets its own axis name: sharing "encoder_sequence_length" with
@@ -122,7 +130,9 @@ def export_optimum(hf_model_dir: Path, out_dir: Path, validate: bool = True) -> 
     main_export(str(hf_model_dir), str(out_dir), task="text2text-generation-with-past", do_validation=validate)
     missing = [f for f in (ENCODER, DECODER, DECODER_WITH_PAST, DECODER_MERGED) if not (out_dir / f).is_file()]
     if missing:
-        raise LiveTranslatorError(f"optimum-onnx did not write {', '.join(missing)}", "Check the optimum-onnx version (0.1.x).")
+        raise LiveTranslatorError(
+            f"optimum-onnx did not write {', '.join(missing)}", "Check the optimum-onnx version (0.1.x)."
+        )
     for name in (DECODER_WITH_PAST, DECODER_MERGED):
         separate_cross_past_axis(out_dir / name)
 
@@ -149,9 +159,7 @@ def separate_cross_past_axis(path: Path) -> None:
         onnx.save(model, str(path))
 
 
-def arrange(
-    staging: Path, source_dir: Path, target: Path, layout: str, quantize: bool = False
-) -> ExportedFolder:
+def arrange(staging: Path, source_dir: Path, target: Path, layout: str, quantize: bool = False) -> ExportedFolder:
     """Copy the exported graphs a layout needs (and the tokenizer/config files) into `target`."""
     subdir, files, always_quantize = LAYOUTS[layout]
     onnx_dir = target / subdir if subdir else target
@@ -192,20 +200,31 @@ def tie_head_by_transpose(path: str | Path) -> int:
     model = onnx.load(str(path))
     graphs = all_graphs(model.graph)
     tensors = {i.name: i for g in graphs for i in g.initializer}
-    tables = {n.input[0]: numpy_helper.to_array(tensors[n.input[0]]) for g in graphs for n in g.node
-              if n.op_type == "Gather" and n.input and n.input[0] in tensors and len(tensors[n.input[0]].dims) == 2}
+    tables = {
+        n.input[0]: numpy_helper.to_array(tensors[n.input[0]])
+        for g in graphs
+        for n in g.node
+        if n.op_type == "Gather" and n.input and n.input[0] in tensors and len(tensors[n.input[0]].dims) == 2
+    }
     tied = 0
     for k, graph in reversed(list(enumerate(graphs))):  # branches first: the outer graph's rewrite detaches them
         nodes = []
         for node in graph.node:
             weight = tensors.get(node.input[1]) if node.op_type == "MatMul" and len(node.input) == 2 else None
             table = weight is not None and next(
-                (name for name, values in tables.items() if list(weight.dims) == list(values.shape[::-1])
-                 and np.array_equal(numpy_helper.to_array(weight), values.T)), None)
+                (
+                    name
+                    for name, values in tables.items()
+                    if list(weight.dims) == list(values.shape[::-1])
+                    and np.array_equal(numpy_helper.to_array(weight), values.T)
+                ),
+                None,
+            )
             if table:
                 transposed = f"{table}_transposed" + (f"_{k}" if k else "")
-                nodes.append(helper.make_node("Transpose", [table], [transposed], name=f"Transpose_{table}_{k}",
-                                              perm=[1, 0]))
+                nodes.append(
+                    helper.make_node("Transpose", [table], [transposed], name=f"Transpose_{table}_{k}", perm=[1, 0])
+                )
                 node.input[1] = transposed
                 tied += 1
             nodes.append(node)
@@ -238,8 +257,13 @@ def quantize_like_transformers_js(folder: str | Path, weights_only: bool = False
     what the onnx-community repos of 2024 on were made with: only MatMuls with a constant B."""
     from onnxruntime.quantization import QuantType
 
-    return _quantized_twins(folder, weight_type=QuantType.QInt8, per_channel=True, reduce_range=True,
-                            extra_options={"EnableSubgraph": True, "MatMulConstBOnly": weights_only})
+    return _quantized_twins(
+        folder,
+        weight_type=QuantType.QInt8,
+        per_channel=True,
+        reduce_range=True,
+        extra_options={"EnableSubgraph": True, "MatMulConstBOnly": weights_only},
+    )
 
 
 def _quantized_twins(folder: str | Path, **options) -> list[Path]:
@@ -294,13 +318,23 @@ def export_legacy_decoder(hf_model_dir: str | Path, out_path: str | Path, opset:
     for name in inputs[3:]:
         axes[name] = {0: "batch_size", 2: "past_decoder_sequence_length"}
     for name in outputs[1:]:
-        total = "encoder_sequence_length" if ".encoder." in name else "past_decoder_sequence_length + decoder_sequence_length"
+        total = (
+            "encoder_sequence_length"
+            if ".encoder." in name
+            else "past_decoder_sequence_length + decoder_sequence_length"
+        )
         axes[name] = {0: "batch_size", 2: total}
     out_path.parent.mkdir(parents=True, exist_ok=True)
     with torch.no_grad(), _traceable_transformers():
         torch.onnx.export(
-            _legacy_decoder_module(model), args, str(out_path), input_names=inputs, output_names=outputs,
-            dynamic_axes=axes, opset_version=opset, dynamo=False,
+            _legacy_decoder_module(model),
+            args,
+            str(out_path),
+            input_names=inputs,
+            output_names=outputs,
+            dynamic_axes=axes,
+            opset_version=opset,
+            dynamo=False,
         )
     return out_path
 
@@ -328,9 +362,13 @@ def _legacy_decoder_module(model):
             visible = torch.arange(past + new, dtype=torch.long).unsqueeze(0) <= positions.unsqueeze(1)
             causal = torch.where(visible, 0.0, torch.finfo(torch.float32).min)[None, None]
             out = self.model(
-                attention_mask=encoder_attention_mask, decoder_input_ids=input_ids,
-                encoder_outputs=(encoder_hidden_states,), decoder_attention_mask=causal,
-                cache_position=positions, past_key_values=cache, use_cache=True,
+                attention_mask=encoder_attention_mask,
+                decoder_input_ids=input_ids,
+                encoder_outputs=(encoder_hidden_states,),
+                decoder_attention_mask=causal,
+                cache_position=positions,
+                past_key_values=cache,
+                use_cache=True,
             )
             flat = [out.logits]
             for layer in out.past_key_values.to_legacy_cache():

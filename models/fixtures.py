@@ -15,7 +15,8 @@ is drawn at init_std 0.1, the output projection is untied and drawn larger (head
 margins; references.json records the smallest greedy margin seen), and EOS gets a boost so that
 some sentences stop with EOS and others run to the length limit. Seeds are tried in order and
 the first whose references pass `quality_problems` is kept (greedy margin >= 1e-3, some greedy
-outputs stopping with EOS, both EOS and length stops over all cases, several distinct tokens). Torch weights are never kept.
+outputs stopping with EOS, both EOS and length stops over all cases, several distinct tokens).
+Torch weights are never kept.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ LONG_EN = (
     "project, the report that is finished, the flight that was delayed, and why we need more time, "
     "so please speak slowly and send me the file after the meeting."
 )
-LONG_ZH = "大家好，欢迎参加会议。今天我们讨论这个计划，项目进展顺利，但是我们需要更多时间，报告写完了，请把文件发给我，明天见。"
+LONG_ZH = "大家好，欢迎参加会议。今天我们讨论这个计划，项目进展顺利，但是我们需要更多时间，报告写完了，请把文件发给我，明天见。"  # noqa: E501
 SOURCES = {
     "en": ["Hello, everyone.", "The weather is nice today.", "Can you help me?", "I am learning Chinese.", LONG_EN],
     "zh": ["大家好。", "今天天气很好。", "你能帮我吗？", "我在学中文。", LONG_ZH],
@@ -51,15 +52,22 @@ CASES = {
     "beam4_length_penalty_0.5_early": dict(num_beams=4, max_new_tokens=40, length_penalty=0.5, early_stopping=True),
     "beam3_length_penalty_2_never": dict(num_beams=3, max_new_tokens=30, length_penalty=2.0, early_stopping="never"),
 }
-SMALL = dict(d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4, decoder_attention_heads=4,
-             encoder_ffn_dim=64, decoder_ffn_dim=64)
+SMALL = dict(
+    d_model=32,
+    encoder_layers=2,
+    decoder_layers=2,
+    encoder_attention_heads=4,
+    decoder_attention_heads=4,
+    encoder_ffn_dim=64,
+    decoder_ffn_dim=64,
+)
 
 
 @dataclass(frozen=True)
 class Family:
-    name: str            # folder under the fixtures dir
-    kind: str            # "marian" | "m2m100"
-    directions: tuple    # (source language, target language) pairs it translates
+    name: str  # folder under the fixtures dir
+    kind: str  # "marian" | "m2m100"
+    directions: tuple  # (source language, target language) pairs it translates
     layouts: tuple
     seeds: tuple = tuple(range(1, 13))  # tried in order; the first whose references are good is kept
     init_std: float = 0.1
@@ -79,16 +87,26 @@ def corpus_pairs() -> list[tuple[str, str]]:
     return [tuple(line.split("\t")) for line in lines]
 
 
-def train_spm(texts: list[str], prefix: Path, vocab_size: int, model_type: str = "unigram",
-              normalization: str = "identity") -> Path:
+def train_spm(
+    texts: list[str], prefix: Path, vocab_size: int, model_type: str = "unigram", normalization: str = "identity"
+) -> Path:
     import sentencepiece as spm
 
     text_file = prefix.with_suffix(".txt")
     text_file.write_text("\n".join(texts) + "\n", encoding="utf-8")
     spm.SentencePieceTrainer.train(
-        input=str(text_file), model_prefix=str(prefix), vocab_size=vocab_size, model_type=model_type,
-        character_coverage=1.0, hard_vocab_limit=False, num_threads=1, minloglevel=2,
-        bos_id=-1, eos_id=1, unk_id=0, pad_id=-1,  # like Marian's: <unk> 0, </s> 1, no <s>
+        input=str(text_file),
+        model_prefix=str(prefix),
+        vocab_size=vocab_size,
+        model_type=model_type,
+        character_coverage=1.0,
+        hard_vocab_limit=False,
+        num_threads=1,
+        minloglevel=2,
+        bos_id=-1,
+        eos_id=1,
+        unk_id=0,
+        pad_id=-1,  # like Marian's: <unk> 0, </s> 1, no <s>
         # nmt_nfkc embeds a 240 kB character map in every .spm: only M2M100's single model keeps it,
         # so the fixtures stay small while that normalizer is still exercised.
         normalization_rule_name=normalization,
@@ -118,8 +136,12 @@ def build_marian_tokenizer(work: Path, source: str, target: str, out: Path):
     vocab["<pad>"] = len(vocab)
     (work / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
     tokenizer = MarianTokenizer(
-        source_spm=str(source_spm), target_spm=str(target_spm), vocab=str(work / "vocab.json"),
-        source_lang=source, target_lang=target, model_max_length=512,
+        source_spm=str(source_spm),
+        target_spm=str(target_spm),
+        vocab=str(work / "vocab.json"),
+        source_lang=source,
+        target_lang=target,
+        model_max_length=512,
     )
     tokenizer.save_pretrained(str(out))
     return tokenizer, len(vocab)
@@ -129,8 +151,9 @@ def build_m2m100_tokenizer(work: Path, out: Path):
     from transformers import M2M100Tokenizer
 
     pairs = corpus_pairs()
-    model = train_spm([p[0] for p in pairs] + [p[1] for p in pairs], work / "m2m", 620, model_type="bpe",
-                      normalization="nmt_nfkc")
+    model = train_spm(
+        [p[0] for p in pairs] + [p[1] for p in pairs], work / "m2m", 620, model_type="bpe", normalization="nmt_nfkc"
+    )
     vocab = {"<s>": 0, "<pad>": 1, "</s>": 2, "<unk>": 3}  # fairseq's dictionary order, as in m2m100
     for piece in spm_pieces(model):
         vocab.setdefault(piece, len(vocab))
@@ -144,15 +167,26 @@ def build_m2m100_tokenizer(work: Path, out: Path):
 def marian_generation_config(vocab_size: int) -> dict:
     pad = vocab_size - 1
     return {  # Helsinki-NLP/opus-mt-en-zh's, with this vocabulary's pad id
-        "bad_words_ids": [[pad]], "bos_token_id": 0, "decoder_start_token_id": pad, "eos_token_id": 0,
-        "forced_eos_token_id": 0, "max_length": 512, "num_beams": 4, "pad_token_id": pad,
+        "bad_words_ids": [[pad]],
+        "bos_token_id": 0,
+        "decoder_start_token_id": pad,
+        "eos_token_id": 0,
+        "forced_eos_token_id": 0,
+        "max_length": 512,
+        "num_beams": 4,
+        "pad_token_id": pad,
         "renormalize_logits": True,
     }
 
 
 M2M100_GENERATION_CONFIG = {  # facebook/m2m100_418M's
-    "bos_token_id": 0, "decoder_start_token_id": 2, "early_stopping": True, "eos_token_id": 2,
-    "max_length": 200, "num_beams": 5, "pad_token_id": 1,
+    "bos_token_id": 0,
+    "decoder_start_token_id": 2,
+    "early_stopping": True,
+    "eos_token_id": 2,
+    "max_length": 200,
+    "num_beams": 5,
+    "pad_token_id": 1,
 }
 
 
@@ -167,17 +201,34 @@ def build_hf_model(family: Family, hf_dir: Path, seed: int):
         source, target = family.directions[0]
         tokenizer, vocab_size = build_marian_tokenizer(work, source, target, hf_dir)
         pad = vocab_size - 1
-        config = MarianConfig(vocab_size=vocab_size, decoder_vocab_size=vocab_size, pad_token_id=pad,
-                              eos_token_id=0, decoder_start_token_id=pad, forced_eos_token_id=0,
-                              max_position_embeddings=512, init_std=family.init_std,
-                              tie_word_embeddings=False, **SMALL)
+        config = MarianConfig(
+            vocab_size=vocab_size,
+            decoder_vocab_size=vocab_size,
+            pad_token_id=pad,
+            eos_token_id=0,
+            decoder_start_token_id=pad,
+            forced_eos_token_id=0,
+            max_position_embeddings=512,
+            init_std=family.init_std,
+            tie_word_embeddings=False,
+            **SMALL,
+        )
         generation = marian_generation_config(vocab_size)
         model_class, eos = MarianMTModel, 0
     else:
         tokenizer, vocab_size = build_m2m100_tokenizer(work, hf_dir)
-        config = M2M100Config(vocab_size=vocab_size, pad_token_id=1, bos_token_id=0, eos_token_id=2,
-                              decoder_start_token_id=2, max_position_embeddings=512, init_std=family.init_std,
-                              scale_embedding=True, tie_word_embeddings=False, **SMALL)
+        config = M2M100Config(
+            vocab_size=vocab_size,
+            pad_token_id=1,
+            bos_token_id=0,
+            eos_token_id=2,
+            decoder_start_token_id=2,
+            max_position_embeddings=512,
+            init_std=family.init_std,
+            scale_embedding=True,
+            tie_word_embeddings=False,
+            **SMALL,
+        )
         generation = M2M100_GENERATION_CONFIG
         model_class, eos = M2M100ForConditionalGeneration, 2
     shutil.rmtree(work)
@@ -195,8 +246,10 @@ def build_hf_model(family: Family, hf_dir: Path, seed: int):
     saved = model_class.from_pretrained(str(hf_dir)).eval()
     probe = torch.tensor([[5, 6, 7, eos]])
     with torch.no_grad():
-        same = torch.equal(model(input_ids=probe, decoder_input_ids=probe).logits,
-                           saved(input_ids=probe, decoder_input_ids=probe).logits)
+        same = torch.equal(
+            model(input_ids=probe, decoder_input_ids=probe).logits,
+            saved(input_ids=probe, decoder_input_ids=probe).logits,
+        )
     if not same:
         raise RuntimeError(f"{family.name}: the saved model does not reload as built (untied weights lost?)")
     return saved, tokenizer
@@ -235,26 +288,42 @@ def reference_outputs(family: Family, model, tokenizer, seed: int, cases: dict |
                 source, input_ids = prompt(family, tokenizer, source_lang, text, target_lang)
                 with torch.no_grad():
                     out = model.generate(
-                        torch.tensor([input_ids]), attention_mask=torch.ones(1, len(input_ids), dtype=torch.long),
-                        output_scores=True, return_dict_in_generate=True, **settings,
+                        torch.tensor([input_ids]),
+                        attention_mask=torch.ones(1, len(input_ids), dtype=torch.long),
+                        output_scores=True,
+                        return_dict_in_generate=True,
+                        **settings,
                     )
                 ids = out.sequences[0].tolist()
                 if settings["num_beams"] == 1:
                     smallest_margin = min(smallest_margin, greedy_margin(out.scores))
-                new = ids[1 + len(forced):]  # after decoder_start (and M2M100's forced target language)
-                results.append({
-                    "text": text, "source": source, "input_ids": input_ids, "output_ids": ids,
-                    "new_token_ids": new, "stop_reason": stop_reason(ids, model.generation_config, settings),
-                    "translation": tokenizer.decode(ids, skip_special_tokens=True),
-                })
+                new = ids[1 + len(forced) :]  # after decoder_start (and M2M100's forced target language)
+                results.append(
+                    {
+                        "text": text,
+                        "source": source,
+                        "input_ids": input_ids,
+                        "output_ids": ids,
+                        "new_token_ids": new,
+                        "stop_reason": stop_reason(ids, model.generation_config, settings),
+                        "translation": tokenizer.decode(ids, skip_special_tokens=True),
+                    }
+                )
             cases.append({"name": case_name, "settings": settings, "results": results})
         directions.append({"direction": f"{source_lang}-{target_lang}", "cases": cases})
-    return {"family": family.kind, "seed": seed, "init_std": family.init_std, "head_std": family.head_std,
-            "eos_boost": family.eos_boost, "smallest_greedy_margin": round(smallest_margin, 6), "directions": directions}
+    return {
+        "family": family.kind,
+        "seed": seed,
+        "init_std": family.init_std,
+        "head_std": family.head_std,
+        "eos_boost": family.eos_boost,
+        "smallest_greedy_margin": round(smallest_margin, 6),
+        "directions": directions,
+    }
 
 
 def stop_reason(output_ids: list[int], generation_config, settings: dict) -> str:
-    """"eos" or "length". forced_eos_token_id (Marian) puts EOS on the last allowed step: that
+    """ "eos" or "length". forced_eos_token_id (Marian) puts EOS on the last allowed step: that
     is a length stop; without it (M2M100) an EOS on the last step is a real one."""
     generated = len(output_ids) - 1  # after decoder_start_token_id
     if output_ids[-1] != generation_config.eos_token_id or generated == 0:
@@ -325,7 +394,9 @@ def build_family(family: Family, out_root: Path, work_root: Path) -> Path:
     fused_variant(target)
     if family.name == "marian-zh-en":
         tokenizer_json_variant(hf_dir, target)
-    (target / "references.json").write_text(json.dumps(references, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    (target / "references.json").write_text(
+        json.dumps(references, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
     return target
 
 
@@ -360,8 +431,14 @@ def tie_head_to_embedding(path: Path) -> str:
     read_by = {(n.op_type, n.input[k]) for g in graphs for n in g.node for k in (0, 1) if len(n.input) > k}
     tables = [t for name, t in tensors.items() if ("Gather", name) in read_by and len(t.dims) == 2]
     for table in tables:
-        head = next((t for name, t in tensors.items() if ("MatMul", name) in read_by and list(t.dims) == list(table.dims)[::-1]),
-                    None)
+        head = next(
+            (
+                t
+                for name, t in tensors.items()
+                if ("MatMul", name) in read_by and list(t.dims) == list(table.dims)[::-1]
+            ),
+            None,
+        )
         if head is not None:
             head.CopyFrom(numpy_helper.from_array(np.ascontiguousarray(numpy_helper.to_array(table).T), head.name))
             onnx.save(model, str(path))
@@ -402,15 +479,22 @@ def marian_tokenizer_json(hf_dir: Path):
             return vocab["<unk>"]
 
         def post_processor(self):
-            return processors.TemplateProcessing(single="$A </s>", pair="$A $B </s>", special_tokens=[("</s>", vocab["</s>"])])
+            return processors.TemplateProcessing(
+                single="$A </s>", pair="$A $B </s>", special_tokens=[("</s>", vocab["</s>"])]
+            )
 
     return MarianSourceConverter(Original()).converted()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, required=True, metavar="DIR",
-                        help="folder to write one subfolder per family into (the tests read tests/fixtures/nmt)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="folder to write one subfolder per family into (the tests read tests/fixtures/nmt)",
+    )
     parser.add_argument("--only", action="append", choices=[f.name for f in FAMILIES], help="build only these families")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -63,8 +63,14 @@ PHRASES = [
     ("I lost my key.", "我的钥匙丢了。"),
     ("Where is the bathroom?", "洗手间在哪里？"),
 ]
-SPOKEN_EN = ["Good morning.", "Thank you very much.", "Where is the station?", "I love you.",
-             "The computer is broken.", "See you tomorrow."]
+SPOKEN_EN = [
+    "Good morning.",
+    "Thank you very much.",
+    "Where is the station?",
+    "I love you.",
+    "The computer is broken.",
+    "See you tomorrow.",
+]
 SPOKEN_ZH = ["我爱你。", "我不知道。", "他是我的朋友。", "这个多少钱？"]
 MARIAN_LANGUAGE_TOKEN = ">>cmn_Hans<<"  # opus-mt-en-zh wants it first (docs/models.md, 'Marian and M2M100 prompts')
 
@@ -95,21 +101,43 @@ def build_tokenizer(work: Path, src_lines: list[str], tgt_lines: list[str], dire
     for name, lines, language in (("source", src_lines, direction[:2]), ("target", tgt_lines, direction[3:])):
         (work / f"{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
         spm.SentencePieceTrainer.train(
-            input=str(work / f"{name}.txt"), model_prefix=str(work / name), vocab_size=400 if language == "en" else 300,
+            input=str(work / f"{name}.txt"),
+            model_prefix=str(work / name),
+            vocab_size=400 if language == "en" else 300,
             # A Chinese target keeps its own marks: NFKC would turn "，" and "？" into "," and "?".
             normalization_rule_name="identity" if (name, language) == ("target", "zh") else "nmt_nfkc",
-            hard_vocab_limit=False, character_coverage=1.0, model_type="unigram", bos_id=-1, eos_id=-1,
-            unk_id=0, minloglevel=2, num_threads=1)
+            hard_vocab_limit=False,
+            character_coverage=1.0,
+            model_type="unigram",
+            bos_id=-1,
+            eos_id=-1,
+            unk_id=0,
+            minloglevel=2,
+            num_threads=1,
+        )
     pieces = []
     for name in ("source", "target"):
         processor = spm.SentencePieceProcessor(model_file=str(work / f"{name}.model"))
         pieces += [processor.id_to_piece(i) for i in range(1, processor.get_piece_size())]
     # opus-mt's layout: </s> = 0, <unk> = 1, ..., <pad> = last (also the decoder start).
-    vocab = ["</s>", "<unk>", *([MARIAN_LANGUAGE_TOKEN] if direction == "en-zh" else []), *dict.fromkeys(pieces), "<pad>"]
-    (work / "vocab.json").write_text(json.dumps({p: i for i, p in enumerate(vocab)}, ensure_ascii=False), encoding="utf-8")
+    vocab = [
+        "</s>",
+        "<unk>",
+        *([MARIAN_LANGUAGE_TOKEN] if direction == "en-zh" else []),
+        *dict.fromkeys(pieces),
+        "<pad>",
+    ]
+    (work / "vocab.json").write_text(
+        json.dumps({p: i for i, p in enumerate(vocab)}, ensure_ascii=False), encoding="utf-8"
+    )
     # source_lang/target_lang land in tokenizer_config.json: the engine reads the direction there.
-    return MarianTokenizer(source_spm=str(work / "source.model"), target_spm=str(work / "target.model"),
-                           vocab=str(work / "vocab.json"), source_lang=direction[:2], target_lang=direction[3:])
+    return MarianTokenizer(
+        source_spm=str(work / "source.model"),
+        target_spm=str(work / "target.model"),
+        vocab=str(work / "vocab.json"),
+        source_lang=direction[:2],
+        target_lang=direction[3:],
+    )
 
 
 def training_pairs(direction: str) -> list[tuple[str, str]]:
@@ -137,15 +165,36 @@ def train(direction: str, out_dir: Path, steps: int = 400, seed: int = 0) -> Pat
     vocab_size = len(tokenizer.encoder)
     pad = vocab_size - 1
     config = MarianConfig(
-        vocab_size=vocab_size, decoder_vocab_size=vocab_size, d_model=128, encoder_layers=2, decoder_layers=2,
-        encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=256, decoder_ffn_dim=256,
-        max_position_embeddings=64, pad_token_id=pad, eos_token_id=0, decoder_start_token_id=pad,
-        forced_eos_token_id=0, dropout=0.1, attention_dropout=0.0, activation_dropout=0.0,
-        share_encoder_decoder_embeddings=True, scale_embedding=True)
+        vocab_size=vocab_size,
+        decoder_vocab_size=vocab_size,
+        d_model=128,
+        encoder_layers=2,
+        decoder_layers=2,
+        encoder_attention_heads=4,
+        decoder_attention_heads=4,
+        encoder_ffn_dim=256,
+        decoder_ffn_dim=256,
+        max_position_embeddings=64,
+        pad_token_id=pad,
+        eos_token_id=0,
+        decoder_start_token_id=pad,
+        forced_eos_token_id=0,
+        dropout=0.1,
+        attention_dropout=0.0,
+        activation_dropout=0.0,
+        share_encoder_decoder_embeddings=True,
+        scale_embedding=True,
+    )
     model = MarianMTModel(config)
     model.generation_config = GenerationConfig(
-        decoder_start_token_id=pad, pad_token_id=pad, eos_token_id=0, forced_eos_token_id=0,
-        bad_words_ids=[[pad]], num_beams=1, max_length=48)
+        decoder_start_token_id=pad,
+        pad_token_id=pad,
+        eos_token_id=0,
+        forced_eos_token_id=0,
+        bad_words_ids=[[pad]],
+        num_beams=1,
+        max_length=48,
+    )
     batch = tokenizer([s for s, _ in pairs], text_target=[t for _, t in pairs], padding=True, return_tensors="pt")
     batch["labels"][batch["labels"] == pad] = -100
     optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=0.0)
@@ -177,7 +226,7 @@ def check_generate(model, tokenizer, pairs) -> list[tuple[str, str, str]]:
     wrong = []
     with torch.no_grad():
         for start in range(0, len(pairs), 128):
-            chunk = pairs[start:start + 128]
+            chunk = pairs[start : start + 128]
             inputs = tokenizer([s for s, _ in chunk], padding=True, return_tensors="pt")
             out = model.generate(**inputs, num_beams=1, max_new_tokens=40)
             for (source, target), got in zip(chunk, tokenizer.batch_decode(out, skip_special_tokens=True)):
@@ -188,8 +237,13 @@ def check_generate(model, tokenizer, pairs) -> list[tuple[str, str, str]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, required=True, metavar="DIR",
-                        help="folder to write en-zh/, zh-en/ and phrases.json into (the tests read tests/fixtures/phrasebook)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="folder to write en-zh/, zh-en/ and phrases.json into (the tests read tests/fixtures/phrasebook)",
+    )
     parser.add_argument("--steps", type=int, default=400)
     parser.add_argument("--directions", nargs="+", default=["en-zh", "zh-en"])
     args = parser.parse_args(argv)
@@ -203,8 +257,10 @@ def main(argv: list[str] | None = None) -> int:
             export_onnx(hf_dir, target, layouts=("merged",))
         print(f"{direction}: {target}")
     (args.out / "phrases.json").write_text(
-        json.dumps({"phrases": PHRASES, "spoken_en": SPOKEN_EN, "spoken_zh": SPOKEN_ZH}, ensure_ascii=False, indent=1) + "\n",
-        encoding="utf-8")
+        json.dumps({"phrases": PHRASES, "spoken_en": SPOKEN_EN, "spoken_zh": SPOKEN_ZH}, ensure_ascii=False, indent=1)
+        + "\n",
+        encoding="utf-8",
+    )
     return 0
 
 

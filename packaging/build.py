@@ -26,10 +26,19 @@ WHISPER_NAMES = ("tiny.en", "base")  # the sizes app.asr finds in pip packages
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python packaging/build.py", description=__doc__.splitlines()[0])
-    parser.add_argument("--bundle-models", nargs="+", default=[], metavar="DIR", type=Path,
-                        help="translation model folders to copy into the build")
-    parser.add_argument("--with-whisper", metavar="NAME|DIR",
-                        help=f"a Whisper model to copy into the build: {' or '.join(WHISPER_NAMES)}, or a model folder")
+    parser.add_argument(
+        "--bundle-models",
+        nargs="+",
+        default=[],
+        metavar="DIR",
+        type=Path,
+        help="translation model folders to copy into the build",
+    )
+    parser.add_argument(
+        "--with-whisper",
+        metavar="NAME|DIR",
+        help=f"a Whisper model to copy into the build: {' or '.join(WHISPER_NAMES)}, or a model folder",
+    )
     parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="where the build goes (default: dist/)")
     parser.add_argument("--work", type=Path, default=ROOT / "build", help="PyInstaller's work folder (default: build/)")
     return parser.parse_args(argv)
@@ -63,7 +72,9 @@ def folder_size(path: Path) -> int:
 def largest_parts(build: Path, count: int = 10) -> list[tuple[int, str]]:
     """The biggest top-level items of the build's library folder (where PyInstaller puts everything)."""
     internal = build / "_internal" if (build / "_internal").is_dir() else build
-    sizes = [(folder_size(p) if p.is_dir() else p.stat().st_size, p.name) for p in internal.iterdir() if not p.is_symlink()]
+    sizes = [
+        (folder_size(p) if p.is_dir() else p.stat().st_size, p.name) for p in internal.iterdir() if not p.is_symlink()
+    ]
     return sorted(sizes, reverse=True)[:count]
 
 
@@ -78,8 +89,21 @@ def main(argv: list[str] | None = None) -> int:
         spec_args += ["--bundle-models", *map(str, args.bundle_models)]
     if args.with_whisper:
         spec_args += ["--with-whisper", args.with_whisper]
-    command = [sys.executable, "-m", "PyInstaller", str(SPEC), "--noconfirm", "--log-level", "WARN",
-               "--distpath", str(args.dist), "--workpath", str(args.work), "--", *spec_args]
+    command = [
+        sys.executable,
+        "-m",
+        "PyInstaller",
+        str(SPEC),
+        "--noconfirm",
+        "--log-level",
+        "WARN",
+        "--distpath",
+        str(args.dist),
+        "--workpath",
+        str(args.work),
+        "--",
+        *spec_args,
+    ]
     print("build:", " ".join(command), flush=True)
     started = time.monotonic()
     result = subprocess.run(command, cwd=ROOT)

@@ -39,7 +39,9 @@ def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     image = draw_icon()
     image.resize((256, 256), Image.LANCZOS).save(OUT / "live-translator.png")
-    image.save(OUT / "live-translator.ico", sizes=[(16, 16), (24, 24), (32, 32), (48, 48), (64, 64), (128, 128), (256, 256)])
+    image.save(
+        OUT / "live-translator.ico", sizes=[(16, 16), (24, 24), (32, 32), (48, 48), (64, 64), (128, 128), (256, 256)]
+    )
     image.save(OUT / "live-translator.icns")
     for path in sorted(OUT.iterdir()):
         print(f"{path}  {path.stat().st_size} bytes")

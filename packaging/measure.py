@@ -28,7 +28,9 @@ def folder_mb(path: Path) -> float:
 
 def seconds(command: list[str], env: dict[str, str]) -> float:
     started = time.perf_counter()
-    subprocess.run(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, timeout=120)
+    subprocess.run(
+        command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, timeout=120
+    )
     return time.perf_counter() - started
 
 
@@ -52,8 +54,10 @@ def main(argv: list[str] | None = None) -> int:
                 for name, command in peers.items():
                     times[name].append(seconds(command + extra, env))
             medians = {name: statistics.median(values) for name, values in times.items()}
-            print(f"{label}: build {medians['build']:.2f} s, source {medians['source']:.2f} s, "
-                  f"build/source {medians['build'] / medians['source']:.2f} (medians of {args.runs})")
+            print(
+                f"{label}: build {medians['build']:.2f} s, source {medians['source']:.2f} s, "
+                f"build/source {medians['build'] / medians['source']:.2f} (medians of {args.runs})"
+            )
     return 0
 
 

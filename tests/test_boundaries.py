@@ -28,8 +28,9 @@ print(json.dumps(sorted(sys.modules)))
 
 
 def loaded_with(*packages: str) -> set[str]:
-    done = subprocess.run([sys.executable, "-c", LOADED, *packages], cwd=REPO, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED, *packages], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     modules = set(json.loads(done.stdout))
     assert all(package in modules for package in packages)
@@ -97,8 +98,12 @@ def imports_of(path: Path, forbidden: Callable[[str], bool], root: Path = REPO) 
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0:
             names = [node.module or ""]
-        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
-                and getattr(node.func, "attr", getattr(node.func, "id", "")) in ("import_module", "__import__"):
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and getattr(node.func, "attr", getattr(node.func, "id", "")) in ("import_module", "__import__")
+        ):
             names = [str(node.args[0].value)]
         if any(forbidden(name) for name in names):
             found.append(f"{path.relative_to(root)}:{node.lineno}: {ast.unparse(node)}")
@@ -126,17 +131,32 @@ def test_no_module_of_the_audio_sources_or_the_caption_server_imports_the_app_be
     assert imports_of(probe, forbidden) and all(": from app.shared" not in hit for hit in imports_of(probe, forbidden))
 
 
-@pytest.mark.parametrize("code", ["import models", "import os, models.export as e", "from models import export",
-                                  "from models.optimize import fuse_attention", "importlib.import_module('models.cli')",
-                                  "__import__('models')"])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import models",
+        "import os, models.export as e",
+        "from models import export",
+        "from models.optimize import fuse_attention",
+        "importlib.import_module('models.cli')",
+        "__import__('models')",
+    ],
+)
 def test_the_scan_sees_every_way_of_importing_the_tooling(tmp_path, code):
     probe = tmp_path / "probe.py"
     probe.write_text(f"def f():\n    {code}\n", encoding="utf-8")
     assert imports_of_models(probe, tmp_path) == [f"probe.py:2: {ast.unparse(ast.parse(code).body[0])}"]
 
 
-@pytest.mark.parametrize("code", ["from .models import x", "import app.model_store", "from app.asr import whisper_models",
-                                  "subprocess.run([sys.executable, '-m', 'models', 'export'])"])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "from .models import x",
+        "import app.model_store",
+        "from app.asr import whisper_models",
+        "subprocess.run([sys.executable, '-m', 'models', 'export'])",
+    ],
+)
 def test_the_scan_leaves_other_names_alone(tmp_path, code):
     probe = tmp_path / "probe.py"
     probe.write_text(f"def f():\n    {code}\n", encoding="utf-8")

@@ -16,14 +16,22 @@ CORE = sorted(p for p in (ROOT / "app").rglob("*.py") if "ui" not in p.relative_
 
 def wordless(node: ast.AST) -> bool:
     """A literal that is only placeholders and punctuation ("{folder}/{reason}"): nothing to translate."""
-    return (isinstance(node, ast.Constant) and isinstance(node.value, str)
-            and not re.search(r"[A-Za-z]", re.sub(r"\{\w+\}", "", node.value)))
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and not re.search(r"[A-Za-z]", re.sub(r"\{\w+\}", "", node.value))
+    )
 
 
 def is_mark(node: ast.AST) -> bool:
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "QT_TRANSLATE_NOOP"
-            and len(node.args) == 2 and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args)
-            and node.args[0].value == "Errors")
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "QT_TRANSLATE_NOOP"
+        and len(node.args) == 2
+        and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args)
+        and node.args[0].value == "Errors"
+    )
 
 
 class Module:
@@ -35,7 +43,9 @@ class Module:
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
-                    names = target.elts if isinstance(target, ast.Tuple) else [target]  # message, hint = texts_of(error)
+                    names = (
+                        target.elts if isinstance(target, ast.Tuple) else [target]
+                    )  # message, hint = texts_of(error)
                     for name in names:
                         if isinstance(name, ast.Name):
                             self.assigned.setdefault(name.id, []).append(node.value)
@@ -60,7 +70,9 @@ class Module:
             if node.func.id in ("texts_of",):
                 return True
             if node.func.id in self.functions and node.func.id not in seen:  # a helper: all it returns
-                returns = [n.value for n in ast.walk(self.functions[node.func.id]) if isinstance(n, ast.Return) and n.value]
+                returns = [
+                    n.value for n in ast.walk(self.functions[node.func.id]) if isinstance(n, ast.Return) and n.value
+                ]
                 return bool(returns) and all(self.marked(r, (*seen, node.func.id)) for r in returns)
         if isinstance(node, ast.Subscript):  # texts_of(error)[0], WORDS[language]
             return self.marked(node.value, seen)
@@ -78,9 +90,14 @@ class Module:
             names = [a.arg for a in function.args.args + function.args.kwonlyargs]
             if parameter not in names:
                 continue
-            found.extend(d for a, d in zip(function.args.args[::-1], function.args.defaults[::-1]) if a.arg == parameter)
+            found.extend(
+                d for a, d in zip(function.args.args[::-1], function.args.defaults[::-1]) if a.arg == parameter
+            )
             for call in ast.walk(self.tree):
-                if isinstance(call, ast.Call) and getattr(call.func, "attr", getattr(call.func, "id", None)) == function.name:
+                if (
+                    isinstance(call, ast.Call)
+                    and getattr(call.func, "attr", getattr(call.func, "id", None)) == function.name
+                ):
                     found.extend(k.value for k in call.keywords if k.arg == parameter)
         return found
 
@@ -94,44 +111,67 @@ class Module:
                 parts = node.args[:2] + [k.value for k in node.keywords if k.arg in ("message", "hint")]
             elif name == "Text":
                 parts = node.args[:1]
-            elif name == "of" and isinstance(node.func, ast.Attribute) and getattr(node.func.value, "id", "") == "Error":
+            elif (
+                name == "of" and isinstance(node.func, ast.Attribute) and getattr(node.func.value, "id", "") == "Error"
+            ):
                 parts = node.args[1:3]
             elif name == "Error" and any(k.arg in ("text", "hint") for k in node.keywords):
                 parts = [k.value for k in node.keywords if k.arg in ("text", "hint")]  # must be Error.of(...)
-                found.extend(f"{self.path.relative_to(ROOT)}:{node.lineno}: Error(text=...): use Error.of(stage, Text(...))"
-                             for _ in parts[:1])
+                found.extend(
+                    f"{self.path.relative_to(ROOT)}:{node.lineno}: Error(text=...): use Error.of(stage, Text(...))"
+                    for _ in parts[:1]
+                )
                 continue
             else:
                 continue
-            found.extend(f"{self.path.relative_to(ROOT)}:{p.lineno}: {ast.unparse(p)[:90]}" for p in parts if not self.marked(p))
+            found.extend(
+                f"{self.path.relative_to(ROOT)}:{p.lineno}: {ast.unparse(p)[:90]}" for p in parts if not self.marked(p)
+            )
         return found
 
 
 def test_every_core_message_is_marked_for_translation():
-    mechanism = {ROOT / "app" / "shared" / "errors.py", ROOT / "app" / "shared" / "events.py"}  # Text and Error.of themselves
+    mechanism = {
+        ROOT / "app" / "shared" / "errors.py",
+        ROOT / "app" / "shared" / "events.py",
+    }  # Text and Error.of themselves
     unmarked = [line for path in CORE if path not in mechanism for line in Module(path).unmarked()]
-    assert unmarked == [], "wrap these in QT_TRANSLATE_NOOP(\"Errors\", ...) with keyword values, no f-strings:\n" + "\n".join(unmarked)
+    assert unmarked == [], (
+        'wrap these in QT_TRANSLATE_NOOP("Errors", ...) with keyword values, no f-strings:\n' + "\n".join(unmarked)
+    )
 
 
 def test_the_scan_sees_an_f_string_and_accepts_marks(tmp_path):
     source = tmp_path / "m.py"
-    source.write_text('HINT = QT_TRANSLATE_NOOP("Errors", "Check the path.")\n'
-                      'def f(path):\n'
-                      '    raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No {path}."), HINT, path=path)\n'
-                      'def g(path):\n'
-                      '    raise LiveTranslatorError(f"No {path}.", "Check the path.")\n', encoding="utf-8")
+    source.write_text(
+        'HINT = QT_TRANSLATE_NOOP("Errors", "Check the path.")\n'
+        "def f(path):\n"
+        '    raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No {path}."), HINT, path=path)\n'
+        "def g(path):\n"
+        '    raise LiveTranslatorError(f"No {path}.", "Check the path.")\n',
+        encoding="utf-8",
+    )
     module = Module(source)
     module.path = ROOT / "m.py"
     assert [line.split(": ", 1)[1] for line in module.unmarked()] == ["f'No {path}.'", "'Check the path.'"]
 
 
 def test_an_error_keeps_its_english_and_its_template():
-    error = LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Audio file {path} does not exist."),
-                                QT_TRANSLATE_NOOP("Errors", "Check the path."), path="/x.wav")
-    assert (error.message, error.hint, str(error)) == ("Audio file /x.wav does not exist.", "Check the path.",
-                                                       "Audio file /x.wav does not exist.\n  → Check the path.")
+    error = LiveTranslatorError(
+        QT_TRANSLATE_NOOP("Errors", "Audio file {path} does not exist."),
+        QT_TRANSLATE_NOOP("Errors", "Check the path."),
+        path="/x.wav",
+    )
+    assert (error.message, error.hint, str(error)) == (
+        "Audio file /x.wav does not exist.",
+        "Check the path.",
+        "Audio file /x.wav does not exist.\n  → Check the path.",
+    )
     assert (error.template, error.hint_template, dict(error.values)) == (
-        "Audio file {path} does not exist.", "Check the path.", {"path": "/x.wav"})
+        "Audio file {path} does not exist.",
+        "Check the path.",
+        {"path": "/x.wav"},
+    )
     plain = LiveTranslatorError("A literal {brace} stays.", "as it is")  # no values: never formatted
     assert (plain.message, plain.template) == ("A literal {brace} stays.", "A literal {brace} stays.")
     nested = Text(QT_TRANSLATE_NOOP("Errors", "Translation failed: {reason}"), {"reason": error.text})
@@ -153,8 +193,24 @@ def test_the_command_line_prints_the_english_sentences_under_a_chinese_locale(tm
     import sys
 
     env = {**os.environ, "LANG": "zh_CN.UTF-8", "LC_ALL": "zh_CN.UTF-8", "LANGUAGE": "zh_CN"}
-    done = subprocess.run([sys.executable, "-m", "app", "translate", "--model", str(tmp_path / "nowhere"), "--direction", "en-zh",
-                           "Good morning."], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "translate",
+            "--model",
+            str(tmp_path / "nowhere"),
+            "--direction",
+            "en-zh",
+            "Good morning.",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert done.returncode == 2, done.stderr
     assert f"Model folder {tmp_path / 'nowhere'} does not exist." in done.stderr
     assert "→ Pass the folder that holds config.json and the .onnx files." in done.stderr

@@ -30,7 +30,7 @@ def imported(tree: ast.AST, name: str, is_package: bool, modules: dict[str, Path
             base = node.module or ""
             if node.level:  # relative: from the package this module is in
                 package = name.split(".") if is_package else name.split(".")[:-1]
-                base = ".".join(package[:len(package) - node.level + 1] + ([base] if base else []))
+                base = ".".join(package[: len(package) - node.level + 1] + ([base] if base else []))
             # `from package import module` imports that module; `from module import name` the module
             targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
         else:
@@ -45,8 +45,10 @@ def imported(tree: ast.AST, name: str, is_package: bool, modules: dict[str, Path
 
 def import_graph(root: Path = REPO / "app") -> dict[str, set[str]]:
     modules = module_names(root)
-    return {name: imported(ast.parse(path.read_text(encoding="utf-8")), name, path.name == "__init__.py", modules)
-            for name, path in modules.items()}
+    return {
+        name: imported(ast.parse(path.read_text(encoding="utf-8")), name, path.name == "__init__.py", modules)
+        for name, path in modules.items()
+    }
 
 
 def cycle(graph: dict[str, set[str]]) -> list[str]:

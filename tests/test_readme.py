@@ -75,8 +75,14 @@ def readme_python_example() -> str:
 
 @pytest.mark.slow  # loads Whisper tiny.en and runs the live chain on the self-test recording
 def test_the_readme_python_example_runs_as_written():
-    done = subprocess.run([sys.executable, "-c", readme_python_example()], cwd=REPO, capture_output=True,
-                          text=True, encoding="utf-8", timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", readme_python_example()],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "大家好。", done.stdout

@@ -35,8 +35,11 @@ def declared_packages() -> list[str]:
 
 
 def source_packages(top: str) -> set[str]:
-    return {".".join(p.parent.relative_to(REPO).parts) for p in (REPO / top).rglob("__init__.py")
-            if "__pycache__" not in p.parts}
+    return {
+        ".".join(p.parent.relative_to(REPO).parts)
+        for p in (REPO / top).rglob("__init__.py")
+        if "__pycache__" not in p.parts
+    }
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +52,23 @@ def wheel(tmp_path_factory) -> Path:
         shutil.copytree(REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy2(REPO / name, source / name)
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "--no-build-isolation",
-                           "--wheel-dir", str(root / "dist")], cwd=source, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            ".",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            str(root / "dist"),
+        ],
+        cwd=source,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     (found,) = (root / "dist").glob("live_translator-*.whl")
     return found
@@ -81,12 +99,21 @@ def test_the_wheel_carries_the_mit_licence(wheel):
 
 def test_the_wheel_holds_the_resources(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    resources = sorted(p.relative_to(REPO / "resources").as_posix() for p in (REPO / "resources").rglob("*")
-                       if p.is_file() and "__pycache__" not in p.parts)
+    resources = sorted(
+        p.relative_to(REPO / "resources").as_posix()
+        for p in (REPO / "resources").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    )
     assert [f"app/resources/{r}" for r in resources if f"app/resources/{r}" not in names] == []
-    for required in ("selftest/expected.json", "selftest/hello.wav", "selftest/translation/config.json",
-                     "selftest/translation/decoder_model_merged.onnx", "icon/live-translator.png",
-                     "icon/live-translator.ico", "icon/live-translator.icns"):
+    for required in (
+        "selftest/expected.json",
+        "selftest/hello.wav",
+        "selftest/translation/config.json",
+        "selftest/translation/decoder_model_merged.onnx",
+        "icon/live-translator.png",
+        "icon/live-translator.ico",
+        "icon/live-translator.icns",
+    ):
         assert f"app/resources/{required}" in names, required
 
 
@@ -94,16 +121,21 @@ def test_the_wheel_holds_the_resources(wheel):
 def installed(wheel, tmp_path_factory) -> Path:
     """The wheel installed into a folder of its own (no dependencies: the venv's serve)."""
     target = tmp_path_factory.mktemp("installed")
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--target", str(target),
-                           str(wheel)], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--target", str(target), str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return target
 
 
 def run_installed(code: str, target: Path, cwd: Path) -> subprocess.CompletedProcess:
     """`code` in a Python that finds the installed app first, from a folder that is not the checkout."""
-    return subprocess.run([sys.executable, "-I", "-c", code, str(target)], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-I", "-c", code, str(target)], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_the_installed_wheel_passes_the_translation_self_test(installed, tmp_path):
@@ -112,7 +144,9 @@ def test_the_installed_wheel_passes_the_translation_self_test(installed, tmp_pat
     result = json.loads(run.stdout.splitlines()[-1])
     assert Path(result["app"]).is_relative_to(installed), result["app"]
     assert Path(result["resources"]) == installed / "app" / "resources"
-    expected = json.loads((REPO / "resources" / "selftest" / "expected.json").read_text(encoding="utf-8"))["translation"]
+    expected = json.loads((REPO / "resources" / "selftest" / "expected.json").read_text(encoding="utf-8"))[
+        "translation"
+    ]
     assert result["translation"].endswith(f"{expected['source']!r} -> {expected['target']!r}")
 
 
@@ -127,7 +161,9 @@ sys.exit(main(["models", "export", "hf_dir", "out"]))
 def test_the_installed_app_says_model_export_needs_a_checkout(installed, tmp_path):
     run = run_installed(INSTALLED_EXPORT, installed, cwd=tmp_path)
     assert run.returncode == 2, run.stderr
-    assert run.stderr.startswith("error: The model export tooling is not here: it is the models/ folder of the source "
-                                 f"repository, which an installed app does not include ({installed} has none)."), run.stderr
+    assert run.stderr.startswith(
+        "error: The model export tooling is not here: it is the models/ folder of the source "
+        f"repository, which an installed app does not include ({installed} has none)."
+    ), run.stderr
     assert "git clone" in run.stderr and "Traceback" not in run.stderr
     assert not (tmp_path / "out").exists()

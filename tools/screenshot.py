@@ -41,21 +41,25 @@ def parse_args(argv=None):
     parser.add_argument("--direction", default="en-zh", choices=sorted(DEFAULT_TEXT))
     parser.add_argument("--recording", help="a WAV to play instead of espeak-ng speech")
     parser.add_argument("--text", help="what espeak-ng says (default: a few phrasebook lines)")
-    parser.add_argument("--nmt-model", help="translation model folder (default: the test phrasebook "
-                        "model, which knows these lines)")
+    parser.add_argument(
+        "--nmt-model", help="translation model folder (default: the test phrasebook model, which knows these lines)"
+    )
     parser.add_argument("--asr-model", default="base")
     parser.add_argument("--timeout", type=float, default=240.0)
     parser.add_argument("--verify", action="store_true", help="show the verify column filled in")
     parser.add_argument("--theme", default="light", choices=("system", "light", "dark"))
     parser.add_argument("--overlay", action="store_true", help="film the subtitle overlay over another window")
-    parser.add_argument("--lang", default="en", choices=("en", "zh_CN", "zh_TW"), help="the window's interface language")
+    parser.add_argument(
+        "--lang", default="en", choices=("en", "zh_CN", "zh_TW"), help="the window's interface language"
+    )
     return parser.parse_args(argv)
 
 
 def speak(text: str, voice: str, path: Path) -> None:
     # Slow, with pauses between sentences: the voice detector then cuts clean utterances.
-    subprocess.run(["espeak-ng", "-v", voice, "-s", "140", "-g", "12", "-w", str(path), text],
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["espeak-ng", "-v", voice, "-s", "140", "-g", "12", "-w", str(path), text], check=True, capture_output=True
+    )
 
 
 def video_stand_in():
@@ -149,8 +153,10 @@ def film(args) -> int:
         shot = app.primaryScreen().grabWindow(0, 0, 0, *SIZE)
         shot.save(str(out))
         rows = len(window.transcript.rows)
-        print(f"saved {out} ({shot.width()}x{shot.height()}), {rows} utterances, "
-              f"{len(window.diagnostics.steps.rows)} decoder steps shown")
+        print(
+            f"saved {out} ({shot.width()}x{shot.height()}), {rows} utterances, "
+            f"{len(window.diagnostics.steps.rows)} decoder steps shown"
+        )
         window.close()
         app.quit()
 
@@ -166,8 +172,15 @@ def main(argv=None) -> int:
         if not shutil.which("xvfb-run"):
             print("error: no display and no xvfb-run; install Debian's xvfb", file=sys.stderr)
             return 2
-        command = ["xvfb-run", "-a", "-s", f"-screen 0 {SIZE[0]}x{SIZE[1]}x24",
-                   sys.executable, __file__, *(argv if argv is not None else sys.argv[1:])]
+        command = [
+            "xvfb-run",
+            "-a",
+            "-s",
+            f"-screen 0 {SIZE[0]}x{SIZE[1]}x24",
+            sys.executable,
+            __file__,
+            *(argv if argv is not None else sys.argv[1:]),
+        ]
         return subprocess.call(command)
     os.environ["QT_QPA_PLATFORM"] = "xcb"
     compositor = None

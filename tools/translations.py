@@ -44,9 +44,22 @@ def tool(name: str) -> str:
 def update(ts: Path) -> None:
     """Add new strings to `ts` (unfinished), drop vanished ones; no source line numbers, so the
     file changes only when the strings do."""
-    subprocess.run([tool("pyside6-lupdate"), *map(str, sources()), "-no-obsolete", "-locations", "none",
-                    "-target-language", ts.stem.split("_", 2)[-1], "-ts", str(ts)],
-                   check=True, capture_output=True, cwd=ROOT)
+    subprocess.run(
+        [
+            tool("pyside6-lupdate"),
+            *map(str, sources()),
+            "-no-obsolete",
+            "-locations",
+            "none",
+            "-target-language",
+            ts.stem.split("_", 2)[-1],
+            "-ts",
+            str(ts),
+        ],
+        check=True,
+        capture_output=True,
+        cwd=ROOT,
+    )
 
 
 def release(ts: Path, qm: Path) -> None:
@@ -63,8 +76,10 @@ def main(argv=None) -> int:
             update(ts_path(language))
         release(ts_path(language), qm_path(language))
         unfinished = ts_path(language).read_text(encoding="utf-8").count('type="unfinished"')
-        print(f"{language}: {qm_path(language).relative_to(ROOT)}"
-              + (f" ({unfinished} messages still to translate)" if unfinished else ""))
+        print(
+            f"{language}: {qm_path(language).relative_to(ROOT)}"
+            + (f" ({unfinished} messages still to translate)" if unfinished else "")
+        )
     return 0
 
 

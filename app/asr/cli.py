@@ -19,23 +19,41 @@ from app.shared.languages import Language
 
 def add_parser(subparsers) -> None:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--language", choices=[language.value for language in Language], default="en", help="language spoken (default: en)")
-    common.add_argument("--model", default=DEFAULT_MODEL,
-                        help="Whisper model: a size name (tiny.en, base, ...) or a folder (default: base)")
+    common.add_argument(
+        "--language",
+        choices=[language.value for language in Language],
+        default="en",
+        help="language spoken (default: en)",
+    )
+    common.add_argument(
+        "--model",
+        default=DEFAULT_MODEL,
+        help="Whisper model: a size name (tiny.en, base, ...) or a folder (default: base)",
+    )
     common.add_argument("--json", action="store_true", help="print every event as one JSON object per line")
-    common.add_argument("--glossary", action="append", default=[], metavar="FILE",
-                        help="a glossary (english<TAB>chinese per line): its terms in the spoken language are "
-                             "given to Whisper as hotwords; repeatable")
-    common.add_argument("--chinese", choices=CHINESE_SCRIPTS, default="simplified",
-                        help="script of recognised Chinese: simplified, traditional (Taiwan) or hongkong")
+    common.add_argument(
+        "--glossary",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a glossary (english<TAB>chinese per line): its terms in the spoken language are "
+        "given to Whisper as hotwords; repeatable",
+    )
+    common.add_argument(
+        "--chinese",
+        choices=CHINESE_SCRIPTS,
+        default="simplified",
+        help="script of recognised Chinese: simplified, traditional (Taiwan) or hongkong",
+    )
 
     transcribe = subparsers.add_parser("transcribe", parents=[common], help="transcribe an audio file")
     transcribe.add_argument("file", help="audio file (WAV, FLAC, MP3, ...)")
     transcribe.add_argument("--realtime", action="store_true", help="feed the file at speaking pace, like a microphone")
     transcribe.set_defaults(run=run_transcribe)
 
-    listen = subparsers.add_parser("listen", parents=[common],
-                                   help="transcribe the microphone (or system audio) until Ctrl-C or --duration")
+    listen = subparsers.add_parser(
+        "listen", parents=[common], help="transcribe the microphone (or system audio) until Ctrl-C or --duration"
+    )
     add_live_options(listen)
     listen.add_argument("--list-devices", action="store_true", help="list microphones and exit (all sources: devices)")
     listen.set_defaults(run=run_listen)
@@ -84,7 +102,9 @@ def run_listen(args) -> int:
 
     if args.list_devices:
         for d in list_input_devices():
-            print(f"{d.index:3d}{' *' if d.is_default else '  '} {d.name} ({d.host_api}, {d.channels} ch, {d.default_samplerate:g} Hz)")
+            print(
+                f"{d.index:3d}{' *' if d.is_default else '  '} {d.name} ({d.host_api}, {d.channels} ch, {d.default_samplerate:g} Hz)"  # noqa: E501
+            )
         return 0
     recognizer = StreamingRecognizer(args.model, language=args.language, options=_options(args), chinese=args.chinese)
     source = open_source(args.source, args.device)

@@ -17,8 +17,14 @@ from app.shared.audio import AudioSource
 from app.shared.events import Event
 
 
-def recognize(source: AudioSource, recognizer: StreamingRecognizer, *, stop: threading.Event | None = None,
-              retry_s: float | None = None, level_every_s: float = 0.2) -> Iterator[Event]:
+def recognize(
+    source: AudioSource,
+    recognizer: StreamingRecognizer,
+    *,
+    stop: threading.Event | None = None,
+    retry_s: float | None = None,
+    level_every_s: float = 0.2,
+) -> Iterator[Event]:
     """Events until the source is finished or `stop` is set (then the last utterance is finalized).
 
     retry_s=None: a capture error ends the loop after its Error event; a number: wait that long

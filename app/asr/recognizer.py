@@ -102,8 +102,9 @@ class RecognizerOptions:
         """These options for a "live text: smoother <-> sooner" choice: the partial interval,
         and one more agreeing reading before text is committed when smoother."""
         interval, more = _PACE[LiveText(live_text)]
-        return replace(self, partial_interval_s=interval,
-                       agreement={lang: n + more for lang, n in self.agreement.items()})
+        return replace(
+            self, partial_interval_s=interval, agreement={lang: n + more for lang, n in self.agreement.items()}
+        )
 
 
 _PACE = {LiveText.SMOOTHER: (1.0, 1), LiveText.BALANCED: (0.5, 0), LiveText.SOONER: (0.3, 0)}  # bench/live_text.py
@@ -114,12 +115,37 @@ _PACE = {LiveText.SMOOTHER: (1.0, 1), LiveText.BALANCED: (0.5, 0), LiveText.SOON
 # translator. Plain words such as 字幕 or 订阅 alone are left alone: people do say those.
 _ALWAYS_HALLUCINATED = re.compile(
     r"字幕\s*(by|由|提供|制作|志愿)|中文字幕|字幕组|请不吝|点赞.{0,8}订阅|订阅.{0,8}(转发|打赏)|明镜与点点|"
-    r"优优独播|YoYo Television|Amara|subtitles? by|captions? by|transcribed by", re.IGNORECASE)
+    r"优优独播|YoYo Television|Amara|subtitles? by|captions? by|transcribed by",
+    re.IGNORECASE,
+)
 # These are real phrases, but also what Whisper hears in a breath or a door: kept only when sure.
 _WEAK_PHRASES = {
-    "thankyou", "thankyouverymuch", "thanks", "thanksforwatching", "thankyouforwatching", "bye", "byebye",
-    "you", "so", "okay", "ok", "oh", "um", "uh", "hmm", "pleasesubscribe", "illseeyouinthenextvideo",
-    "谢谢", "谢谢观看", "谢谢大家", "感谢观看", "谢谢收看", "嗯", "啊", "好", "拜拜",
+    "thankyou",
+    "thankyouverymuch",
+    "thanks",
+    "thanksforwatching",
+    "thankyouforwatching",
+    "bye",
+    "byebye",
+    "you",
+    "so",
+    "okay",
+    "ok",
+    "oh",
+    "um",
+    "uh",
+    "hmm",
+    "pleasesubscribe",
+    "illseeyouinthenextvideo",
+    "谢谢",
+    "谢谢观看",
+    "谢谢大家",
+    "感谢观看",
+    "谢谢收看",
+    "嗯",
+    "啊",
+    "好",
+    "拜拜",
 }
 _HAN_RANGES = "\u3400-\u4dbf\u4e00-\u9fff"  # CJK ideographs (extension A and unified)
 _CJK = f"\u3000-\u303f{_HAN_RANGES}\uff00-\uffef"  # + CJK punctuation and full-width forms
@@ -144,7 +170,7 @@ def drop_prefix(text: str, prefix: str) -> str:
     while i < len(text) and matched < len(want):
         got = _norm(text[i])
         if got:
-            if want[matched:matched + len(got)] != got:
+            if want[matched : matched + len(got)] != got:
                 return text
             matched += len(got)
         i += 1
@@ -201,7 +227,7 @@ def extend_committed(committed: list[str], hypothesis: list[str]) -> list[str]:
     for i, k, size in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
         if size and i < n:
             j = k + (n - i)  # where the end of the committed text falls in the hypothesis
-    return committed + hypothesis[min(j, len(hypothesis)):]
+    return committed + hypothesis[min(j, len(hypothesis)) :]
 
 
 @dataclass
@@ -259,9 +285,16 @@ class StreamingRecognizer:
     the next feed() or flush(). Audio times in events count the samples fed since creation.
     """
 
-    def __init__(self, model=None, language: str = "en", options: RecognizerOptions | None = None,
-                 *, compute_type: str = "int8", chinese: ChineseScript | str = ChineseScript.SIMPLIFIED,
-                 ids: Iterator[int] | None = None):
+    def __init__(
+        self,
+        model=None,
+        language: str = "en",
+        options: RecognizerOptions | None = None,
+        *,
+        compute_type: str = "int8",
+        chinese: ChineseScript | str = ChineseScript.SIMPLIFIED,
+        ids: Iterator[int] | None = None,
+    ):
         """ids: the utterance numbers to use (default 1, 2, ...); two recognizers given one
         counter never number two utterances alike (a conversation's two sides)."""
         if model is None or isinstance(model, (str, os.PathLike)):
@@ -277,8 +310,11 @@ class StreamingRecognizer:
         self._turns = turns_for(self.model)  # Whisper's turns, shared with other recognizers on this model
         self._partial_cost = 0.0  # seconds a partial decode takes lately (a moving average)
         self._vad = SileroVAD()
-        self._gate = VoiceGate(self.options.vad_threshold, max(self.options.vad_threshold - 0.15, 0.01),
-                               round(self.options.min_silence_s * SAMPLE_RATE / FRAME))
+        self._gate = VoiceGate(
+            self.options.vad_threshold,
+            max(self.options.vad_threshold - 0.15, 0.01),
+            round(self.options.min_silence_s * SAMPLE_RATE / FRAME),
+        )
         self._ids = ids if ids is not None else itertools.count(1)
         self._samples = 0  # session audio fed so far
         self._vad_origin = 0  # session sample where the VAD (re)started
@@ -295,12 +331,19 @@ class StreamingRecognizer:
     # -- requests from any thread ---------------------------------------------------------------
     def _check_language(self, language: str) -> None:
         if language not in LANGUAGES:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Speech language {language} is not supported."),
-                                      QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
-                                      language=repr(language), choices=", ".join(LANGUAGES))
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "Speech language {language} is not supported."),
+                QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
+                language=repr(language),
+                choices=", ".join(LANGUAGES),
+            )
         if language != Language.EN and not self.model.model.is_multilingual:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "This Whisper model (an English-only one such as tiny.en) cannot hear Chinese."),
-                                      QT_TRANSLATE_NOOP("Errors", "Use a multilingual model, e.g. --model base."))
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP(
+                    "Errors", "This Whisper model (an English-only one such as tiny.en) cannot hear Chinese."
+                ),
+                QT_TRANSLATE_NOOP("Errors", "Use a multilingual model, e.g. --model base."),
+            )
 
     def set_language(self, language: str) -> None:
         """Recognise `language` from now on; a changed language drops the utterance in progress."""
@@ -346,14 +389,19 @@ class StreamingRecognizer:
         if u is None:
             keep = int(self.options.pad_s * SAMPLE_RATE) + FRAME
             self._drop_audio_before(self._samples - keep)
-        elif (self._gate.silence_run == 0  # in a pause, the final may be near: keep Whisper free for it
-              and (captured_at is None or time.monotonic() - captured_at <= self.options.max_lag_s)
-              and u.speech_frames * FRAME >= self.options.min_speech_s * SAMPLE_RATE
-              and self._samples - u.start >= self.options.first_partial_s * SAMPLE_RATE
-              and self._samples - u.decoded_until >= self._interval(captured_at) * SAMPLE_RATE):
+        elif (
+            self._gate.silence_run == 0  # in a pause, the final may be near: keep Whisper free for it
+            and (captured_at is None or time.monotonic() - captured_at <= self.options.max_lag_s)
+            and u.speech_frames * FRAME >= self.options.min_speech_s * SAMPLE_RATE
+            and self._samples - u.start >= self.options.first_partial_s * SAMPLE_RATE
+            and self._samples - u.decoded_until >= self._interval(captured_at) * SAMPLE_RATE
+        ):
             events += self._partial(u)
-        elif (self._gate.silence_run > 0 and u.speech_frames * FRAME >= self.options.min_speech_s * SAMPLE_RATE
-              and (captured_at is None or time.monotonic() - captured_at <= self.options.max_lag_s)):
+        elif (
+            self._gate.silence_run > 0
+            and u.speech_frames * FRAME >= self.options.min_speech_s * SAMPLE_RATE
+            and (captured_at is None or time.monotonic() - captured_at <= self.options.max_lag_s)
+        ):
             end = self._final_end(u)
             if end <= self._samples and (u.early is None or u.early[0] != end):
                 u.early = (end, self._hear_final(self._audio(u.start, end)))
@@ -407,7 +455,7 @@ class StreamingRecognizer:
         window = min(len(u.probs), round(3.0 * SAMPLE_RATE / FRAME))
         quietest = len(u.probs) - window + int(np.argmin(u.probs[-window:]))
         cut = u.frame0_end + quietest * FRAME  # the end of the quietest frame
-        rest = u.probs[quietest + 1:]
+        rest = u.probs[quietest + 1 :]
         events = self._finish(u, cut)
         nxt = _Utterance(next(self._ids), cut, cut + FRAME, probs=list(rest), decoded_until=cut)
         nxt.speech_frames = sum(p >= self._gate.neg_threshold for p in rest)
@@ -416,11 +464,11 @@ class StreamingRecognizer:
         return events
 
     def _audio(self, start: int, end: int) -> np.ndarray:
-        return self._buf[max(start - self._buf_start, 0): end - self._buf_start]
+        return self._buf[max(start - self._buf_start, 0) : end - self._buf_start]
 
     def _drop_audio_before(self, sample: int) -> None:
         if sample > self._buf_start:
-            self._buf = self._buf[sample - self._buf_start:]
+            self._buf = self._buf[sample - self._buf_start :]
             self._buf_start = sample
 
     def _partial(self, u: _Utterance) -> list:
@@ -448,8 +496,15 @@ class StreamingRecognizer:
         if not text or (text, committed) == u.shown:
             return []
         u.shown = (text, committed)
-        return [SourcePartial(utterance_id=u.id, text=text, committed=committed,
-                              start=u.start / SAMPLE_RATE, end=self._samples / SAMPLE_RATE)]
+        return [
+            SourcePartial(
+                utterance_id=u.id,
+                text=text,
+                committed=committed,
+                start=u.start / SAMPLE_RATE,
+                end=self._samples / SAMPLE_RATE,
+            )
+        ]
 
     def _finish(self, u: _Utterance, end: int) -> list:
         self._utt = None
@@ -467,9 +522,17 @@ class StreamingRecognizer:
         if not text and u.shown is None:
             return []
         # An empty final after partials tells observers that utterance came to nothing.
-        return [SourceFinal(utterance_id=u.id, text=text, start=u.start / SAMPLE_RATE, end=end / SAMPLE_RATE,
-                            speech_end_at=u.speech_end_at, low_confidence=word_spans(text, heard.unsure),
-                            revised=revised)]
+        return [
+            SourceFinal(
+                utterance_id=u.id,
+                text=text,
+                start=u.start / SAMPLE_RATE,
+                end=end / SAMPLE_RATE,
+                speech_end_at=u.speech_end_at,
+                low_confidence=word_spans(text, heard.unsure),
+                revised=revised,
+            )
+        ]
 
     def _settle(self, committed: list[str], heard: list[str]) -> tuple[str, str]:
         """(final text, the committed text it revised or ""). The final decode reads the whole
@@ -512,7 +575,7 @@ class StreamingRecognizer:
                     audio = np.concatenate([before, np.zeros(_CONTEXT_GAP, np.float32), audio])
                     prefix = said  # forced: the decoder goes on from there, and returns only what follows
                 else:
-                    prompt = f"{self._context} {said}".strip()[-opts.context_chars[self.language]:]
+                    prompt = f"{self._context} {said}".strip()[-opts.context_chars[self.language] :]
         texts, unsure = [], []
         for s in self._decode(audio, final, budget, prompt=prompt, prefix=prefix, hotwords=hotwords):
             if s.no_speech_prob > no_speech and s.avg_logprob < -0.5:
@@ -520,8 +583,11 @@ class StreamingRecognizer:
             if is_hallucination(s.text, s.avg_logprob, s.no_speech_prob, opts.sure_logprob):
                 continue
             texts.append(s.text)
-            unsure += [(w.word.strip(), round(float(w.probability), 3)) for w in (s.words or [])
-                       if w.probability < opts.unsure_word_p and w.word.strip()]
+            unsure += [
+                (w.word.strip(), round(float(w.probability), 3))
+                for w in (s.words or [])
+                if w.probability < opts.unsure_word_p and w.word.strip()
+            ]
         text = " ".join(t.strip() for t in texts)
         if prefix:  # the segment's text starts with the forced prefix: keep what follows it
             text = drop_prefix(text, prefix)
@@ -537,25 +603,54 @@ class StreamingRecognizer:
             return None  # word probabilities come from transcribe's alignment pass
         return opts.final_window_margin_s if final else opts.partial_window_margin_s
 
-    def _decode(self, audio: np.ndarray, final: bool, budget: int, *, prompt: str | None, prefix: str | None,
-                hotwords: str | None) -> list:
+    def _decode(
+        self,
+        audio: np.ndarray,
+        final: bool,
+        budget: int,
+        *,
+        prompt: str | None,
+        prefix: str | None,
+        hotwords: str | None,
+    ) -> list:
         """Whisper's segments for `audio`: through a window of the audio's length (app.asr.window)
         or through faster-whisper's transcribe (30 s window, word timestamps)."""
         opts = self.options
         beam = opts.final_beam_size if final else 1
         margin = self.window_margin(final)
         if margin is not None and len(audio) <= 30 * SAMPLE_RATE:
-            decoded = decode_window(self.model, audio, self.language, margin_s=margin, min_s=opts.min_window_s, beam_size=beam,
-                                    max_new_tokens=budget, prompt=prompt, prefix=prefix, hotwords=hotwords)
+            decoded = decode_window(
+                self.model,
+                audio,
+                self.language,
+                margin_s=margin,
+                min_s=opts.min_window_s,
+                beam_size=beam,
+                max_new_tokens=budget,
+                prompt=prompt,
+                prefix=prefix,
+                hotwords=hotwords,
+            )
             # transcribe's own no-speech rule (no_speech_threshold=0.6, log_prob_threshold=-1.0)
             return [] if decoded.no_speech_prob > 0.6 and decoded.avg_logprob <= -1.0 else [decoded]
         segments, _ = self.model.transcribe(
-            audio, language=self.language, task="transcribe", beam_size=beam,
+            audio,
+            language=self.language,
+            task="transcribe",
+            beam_size=beam,
             # No temperature fallback: each retry costs a whole decode, and sampling makes the
             # same speech come out differently from run to run; loops are cut below instead.
             temperature=0.0,
-            condition_on_previous_text=False, without_timestamps=True, max_new_tokens=budget,
-            compression_ratio_threshold=2.4, log_prob_threshold=-1.0, no_speech_threshold=0.6,
-            initial_prompt=prompt, prefix=prefix, hotwords=hotwords,
-            vad_filter=False, word_timestamps=final and opts.word_confidence)
+            condition_on_previous_text=False,
+            without_timestamps=True,
+            max_new_tokens=budget,
+            compression_ratio_threshold=2.4,
+            log_prob_threshold=-1.0,
+            no_speech_threshold=0.6,
+            initial_prompt=prompt,
+            prefix=prefix,
+            hotwords=hotwords,
+            vad_filter=False,
+            word_timestamps=final and opts.word_confidence,
+        )
         return list(segments)

@@ -39,7 +39,9 @@ class SileroVAD:
             opts = onnxruntime.SessionOptions()
             opts.inter_op_num_threads = opts.intra_op_num_threads = 1
             opts.log_severity_level = 4
-            cls._session = onnxruntime.InferenceSession(_model_path(), sess_options=opts, providers=["CPUExecutionProvider"])
+            cls._session = onnxruntime.InferenceSession(
+                _model_path(), sess_options=opts, providers=["CPUExecutionProvider"]
+            )
         return cls._session
 
     def reset(self) -> None:
@@ -52,14 +54,15 @@ class SileroVAD:
         """Probabilities of the whole frames completed by `audio`; a remainder waits for the next call."""
         audio = np.concatenate([self._pending, np.asarray(audio, np.float32)])
         count = len(audio) // FRAME
-        self._pending = audio[count * FRAME:]
+        self._pending = audio[count * FRAME :]
         if count == 0:
             return np.zeros(0, np.float32)
         frames = audio[: count * FRAME].reshape(count, FRAME)
         contexts = np.concatenate([self._context[None, :], frames[:-1, -_CONTEXT:]])
         self._context = frames[-1, -_CONTEXT:].copy()
         probs, self._h, self._c = self._get_session().run(
-            None, {"input": np.concatenate([contexts, frames], axis=1), "h": self._h, "c": self._c})
+            None, {"input": np.concatenate([contexts, frames], axis=1), "h": self._h, "c": self._c}
+        )
         return probs.reshape(-1)
 
 

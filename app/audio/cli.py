@@ -14,13 +14,19 @@ LIVE_SOURCES = (SourceKind.MICROPHONE.value, SourceKind.SYSTEM.value)
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("devices", help="list microphones, system-audio sources and outputs",
-                                   description="Every source: microphones and system audio (what an output device "
-                                               "plays); then every output speech can go to (--speak-into), and the "
-                                               "virtual microphone when it exists.")
-    parser.add_argument("--json", action="store_true",
-                        help='one JSON object per line: {"id", "name", "kind": "microphone"|"system"|"speaker"|'
-                             '"virtual-microphone", "default"}')
+    parser = subparsers.add_parser(
+        "devices",
+        help="list microphones, system-audio sources and outputs",
+        description="Every source: microphones and system audio (what an output device "
+        "plays); then every output speech can go to (--speak-into), and the "
+        "virtual microphone when it exists.",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help='one JSON object per line: {"id", "name", "kind": "microphone"|"system"|"speaker"|'
+        '"virtual-microphone", "default"}',
+    )
     parser.set_defaults(run=run)
 
 
@@ -31,8 +37,10 @@ def run(args: argparse.Namespace) -> int:
 
     sources = list_sources()
     if not sources:
-        print("No audio sources found: no microphone, and no system audio (is the sound server running?).",
-              file=sys.stderr)
+        print(
+            "No audio sources found: no microphone, and no system audio (is the sound server running?).",
+            file=sys.stderr,
+        )
     for device in sources + list_outputs():
         if args.json:
             print(json.dumps(device.to_json(), ensure_ascii=False), flush=True)
@@ -43,12 +51,25 @@ def run(args: argparse.Namespace) -> int:
 
 def add_live_options(parser: argparse.ArgumentParser) -> None:
     """--source, --device and --duration: shared by `run` and `listen`."""
-    parser.add_argument("--source", choices=LIVE_SOURCES, default=SourceKind.MICROPHONE.value,
-                        help="listen to a microphone or to system audio, what the computer plays (default: microphone)")
-    parser.add_argument("--device", metavar="NAME|ID", default=None,
-                        help="the source's device: number, id or (part of) its name (python -m app devices)")
-    parser.add_argument("--duration", metavar="SECONDS", type=float, default=None,
-                        help="stop listening this long after listening began (models loaded), exactly as Ctrl-C does")
+    parser.add_argument(
+        "--source",
+        choices=LIVE_SOURCES,
+        default=SourceKind.MICROPHONE.value,
+        help="listen to a microphone or to system audio, what the computer plays (default: microphone)",
+    )
+    parser.add_argument(
+        "--device",
+        metavar="NAME|ID",
+        default=None,
+        help="the source's device: number, id or (part of) its name (python -m app devices)",
+    )
+    parser.add_argument(
+        "--duration",
+        metavar="SECONDS",
+        type=float,
+        default=None,
+        help="stop listening this long after listening began (models loaded), exactly as Ctrl-C does",
+    )
 
 
 class StopRequests:

@@ -19,21 +19,26 @@ from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 WORDS = {
     SourceKind.MICROPHONE: {
         "none": QT_TRANSLATE_NOOP("Errors", "No microphone found: this computer has no audio input device."),
-        "none_hint": QT_TRANSLATE_NOOP("Errors", "Connect a microphone (or start the sound server), then start "
-                                                 "listening again."),
-        "several": QT_TRANSLATE_NOOP("Errors", "Microphone {device} matches several input devices. Available: "
-                                               "{listing}."),
+        "none_hint": QT_TRANSLATE_NOOP(
+            "Errors", "Connect a microphone (or start the sound server), then start listening again."
+        ),
+        "several": QT_TRANSLATE_NOOP(
+            "Errors", "Microphone {device} matches several input devices. Available: {listing}."
+        ),
         "unknown": QT_TRANSLATE_NOOP("Errors", "Microphone {device} is not an input device. Available: {listing}."),
-        "pick_hint": QT_TRANSLATE_NOOP("Errors", "Pick one by its number or full name (python -m app listen "
-                                                 "--list-devices)."),
+        "pick_hint": QT_TRANSLATE_NOOP(
+            "Errors", "Pick one by its number or full name (python -m app listen --list-devices)."
+        ),
     },
     SourceKind.SYSTEM: {
         "none": QT_TRANSLATE_NOOP("Errors", "No system audio to capture: the sound server has no output device."),
-        "none_hint": QT_TRANSLATE_NOOP("Errors", "Check the sound settings, or use a microphone (--source "
-                                                 "microphone)."),
+        "none_hint": QT_TRANSLATE_NOOP(
+            "Errors", "Check the sound settings, or use a microphone (--source microphone)."
+        ),
         "several": QT_TRANSLATE_NOOP("Errors", "System audio {device} matches several outputs. Available: {listing}."),
-        "unknown": QT_TRANSLATE_NOOP("Errors", "System audio {device} is not a system-audio source. Available: "
-                                               "{listing}."),
+        "unknown": QT_TRANSLATE_NOOP(
+            "Errors", "System audio {device} is not a system-audio source. Available: {listing}."
+        ),
         "pick_hint": QT_TRANSLATE_NOOP("Errors", "Pick one by its id or full name (python -m app devices)."),
     },
 }
@@ -62,8 +67,9 @@ def find_device(kind: SourceKind, devices: Sequence[D], wanted: int | str | None
     found = _named(devices, str(wanted), key, by_id_only=by_number)
     if len(found) != 1:
         listing = "; ".join(f"{key(d)}: {d.name}" for d in devices)
-        raise LiveTranslatorError(words["several"] if found else words["unknown"], words["pick_hint"],
-                                  device=repr(wanted), listing=listing)
+        raise LiveTranslatorError(
+            words["several"] if found else words["unknown"], words["pick_hint"], device=repr(wanted), listing=listing
+        )
     return found[0]
 
 
@@ -73,5 +79,8 @@ def _named(devices: Sequence[D], text: str, key: Callable[[D], str], by_id_only:
     if by_id_only:
         return by_id
     part = text.lower()
-    return (by_id or [d for d in devices if d.name == text]
-            or [d for d in devices if part in d.name.lower() or part in key(d).lower()])
+    return (
+        by_id
+        or [d for d in devices if d.name == text]
+        or [d for d in devices if part in d.name.lower() or part in key(d).lower()]
+    )

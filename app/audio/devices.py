@@ -29,8 +29,11 @@ def list_sources() -> list[SourceDevice]:
     microphones = [SourceDevice(d.index, d.name, SourceKind.MICROPHONE, d.is_default) for d in list_input_devices()]
     from app.audio.virtual_mic import SINK_NAME
 
-    system = [SourceDevice(d.id, d.name, SourceKind.SYSTEM, d.is_default) for d in list_system_devices()
-              if d.id != f"{SINK_NAME}.monitor"]  # what the app itself speaks into the call
+    system = [
+        SourceDevice(d.id, d.name, SourceKind.SYSTEM, d.is_default)
+        for d in list_system_devices()
+        if d.id != f"{SINK_NAME}.monitor"
+    ]  # what the app itself speaks into the call
     return microphones + system
 
 
@@ -40,8 +43,9 @@ def list_outputs() -> list[SourceDevice]:
     from app.audio.outputs import list_output_devices
     from app.audio.virtual_mic import SINK_NAME, existing_microphone
 
-    speakers = [SourceDevice(d.id, d.name, OutputKind.SPEAKER, d.is_default)
-                for d in list_output_devices() if d.id != SINK_NAME]
+    speakers = [
+        SourceDevice(d.id, d.name, OutputKind.SPEAKER, d.is_default) for d in list_output_devices() if d.id != SINK_NAME
+    ]
     virtual = existing_microphone()
     return speakers + ([SourceDevice(virtual[0], virtual[1], OutputKind.VIRTUAL_MICROPHONE, False)] if virtual else [])
 

@@ -42,11 +42,16 @@ SOURCE_LOST = CaptureSignal.SOURCE_LOST
 
 def _capture_error(error: BaseException) -> Error:
     message, hint = texts_of(error)
-    return Error.of(Stage.CAPTURE, message, hint or Text(QT_TRANSLATE_NOOP("Errors", "Check the audio input, then start listening again.")))
+    return Error.of(
+        Stage.CAPTURE,
+        message,
+        hint or Text(QT_TRANSLATE_NOOP("Errors", "Check the audio input, then start listening again.")),
+    )
 
 
-def capture(source: AudioSource, stop: threading.Event, *, retry_s: float | None = None,
-            level_every_s: float = 0.1) -> Iterator[AudioBlock | Event | CaptureSignal]:
+def capture(
+    source: AudioSource, stop: threading.Event, *, retry_s: float | None = None, level_every_s: float = 0.1
+) -> Iterator[AudioBlock | Event | CaptureSignal]:
     """Blocks, events and signals until the source is finished or `stop` is set.
 
     retry_s=None: a capture error ends the loop after its Error event; a number: wait that long
@@ -94,11 +99,19 @@ def capture(source: AudioSource, stop: threading.Event, *, retry_s: float | None
                 yield Level(rms=float(rms), peak=float(peak))
             if source.overflow_s > overflow_reported:
                 overflow_reported = source.overflow_s
-                yield Error.of(Stage.CAPTURE,
-                               Text(QT_TRANSLATE_NOOP("Errors", "Recognition fell behind: {seconds} s of audio were dropped."),
-                                    {"seconds": f"{overflow_reported:.1f}"}),
-                               Text(QT_TRANSLATE_NOOP("Errors", "Use a smaller Whisper model (e.g. tiny.en for English) or close other busy "
-                                                                "programs.")))
+                yield Error.of(
+                    Stage.CAPTURE,
+                    Text(
+                        QT_TRANSLATE_NOOP("Errors", "Recognition fell behind: {seconds} s of audio were dropped."),
+                        {"seconds": f"{overflow_reported:.1f}"},
+                    ),
+                    Text(
+                        QT_TRANSLATE_NOOP(
+                            "Errors",
+                            "Use a smaller Whisper model (e.g. tiny.en for English) or close other busy programs.",
+                        )
+                    ),
+                )
             yield AudioBlock(samples, source.captured_at if source.realtime else None)
     finally:
         try:

@@ -57,15 +57,22 @@ def list_output_devices() -> list[OutputDevice]:
 def find_output_device(device: str) -> OutputDevice:
     """By id, exact name, or unique part of a name."""
     devices = list_output_devices()
-    found = ([d for d in devices if d.id == device] or [d for d in devices if d.name == device]
-             or [d for d in devices if device.lower() in d.name.lower() or device.lower() in d.id.lower()])
+    found = (
+        [d for d in devices if d.id == device]
+        or [d for d in devices if d.name == device]
+        or [d for d in devices if device.lower() in d.name.lower() or device.lower() in d.id.lower()]
+    )
     if len(found) != 1:
         listing = "; ".join(f"{d.id}: {d.name}" for d in devices) or "none"
-        message = (QT_TRANSLATE_NOOP("Errors", "Speech output device {device} matches several outputs. "
-                                               "Available: {listing}.") if found else
-                   QT_TRANSLATE_NOOP("Errors", "Speech output device {device} does not exist. Available: {listing}."))
-        hint = QT_TRANSLATE_NOOP("Errors", "Pick an output by its id or full name (python -m app devices); "
-                                           "translation goes on without speech.")
+        message = (
+            QT_TRANSLATE_NOOP("Errors", "Speech output device {device} matches several outputs. Available: {listing}.")
+            if found
+            else QT_TRANSLATE_NOOP("Errors", "Speech output device {device} does not exist. Available: {listing}.")
+        )
+        hint = QT_TRANSLATE_NOOP(
+            "Errors",
+            "Pick an output by its id or full name (python -m app devices); translation goes on without speech.",
+        )
         raise LiveTranslatorError(message, hint, device=repr(device), listing=listing)
     return found[0]
 
@@ -73,8 +80,9 @@ def find_output_device(device: str) -> OutputDevice:
 class DeviceOutput:
     """Plays speech on one output device (an AudioOutput)."""
 
-    def __init__(self, device: str, *, heard_by: frozenset[SourceKind] = SPEAKERS_HEARD_BY,
-                 echo_tail_s: float = ROOM_ECHO_TAIL_S):
+    def __init__(
+        self, device: str, *, heard_by: frozenset[SourceKind] = SPEAKERS_HEARD_BY, echo_tail_s: float = ROOM_ECHO_TAIL_S
+    ):
         self.device = device
         self.name = device
         self.heard_by = heard_by
@@ -105,7 +113,7 @@ class DeviceOutput:
             return
         piece, started = max(1, int(rate * PIECE_S)), time.monotonic()
         for number, at in enumerate(range(0, len(audio), piece), start=1):
-            on_level(*level_of(audio[at:at + piece]))
+            on_level(*level_of(audio[at : at + piece]))
             time.sleep(max(0.0, started + number * PIECE_S - time.monotonic()))
         on_level(0.0, 0.0)
 

@@ -40,8 +40,11 @@ def _sounddevice():
     try:
         import sounddevice
     except OSError as error:  # the PortAudio library itself is missing
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Audio input is unavailable: {reason}."),
-                                  QT_TRANSLATE_NOOP("Errors", "Install PortAudio (Debian: apt-get install libportaudio2)."), reason=error) from error
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Audio input is unavailable: {reason}."),
+            QT_TRANSLATE_NOOP("Errors", "Install PortAudio (Debian: apt-get install libportaudio2)."),
+            reason=error,
+        ) from error
     return sounddevice
 
 
@@ -52,9 +55,16 @@ def list_input_devices() -> list[InputDevice]:
         default_in = sd.default.device[0]
         apis = sd.query_hostapis()
         return [
-            InputDevice(d["index"], d["name"], apis[d["hostapi"]]["name"], d["max_input_channels"],
-                        d["default_samplerate"], d["index"] == default_in)
-            for d in sd.query_devices() if d["max_input_channels"] > 0
+            InputDevice(
+                d["index"],
+                d["name"],
+                apis[d["hostapi"]]["name"],
+                d["max_input_channels"],
+                d["default_samplerate"],
+                d["index"] == default_in,
+            )
+            for d in sd.query_devices()
+            if d["max_input_channels"] > 0
         ]
     except sd.PortAudioError:
         return []
@@ -89,8 +99,14 @@ class MicrophoneSource:
     device stops delivering audio (unplugged, sound server gone); start() may then be called again.
     """
 
-    def __init__(self, device: int | str | None = None, *, buffer_s: float = 30.0, stall_s: float = 2.0,
-                 start_timeout_s: float = 6.0):
+    def __init__(
+        self,
+        device: int | str | None = None,
+        *,
+        buffer_s: float = 30.0,
+        stall_s: float = 2.0,
+        start_timeout_s: float = 6.0,
+    ):
         self.device = device
         self.kind = SourceKind.MICROPHONE
         self.realtime = True
@@ -141,25 +157,38 @@ class MicrophoneSource:
         self._resampler = av.AudioResampler(format="flt", layout="mono", rate=SAMPLE_RATE)
         self._buffer.reset(self._rate)
         try:
-            stream = sd.InputStream(device=info.index, samplerate=self._rate, channels=min(info.channels, 2),
-                                    # blocksize 0: PortAudio's own choice; fixed sizes made ALSA's
-                                    # pulse device start ~2 s late and lose that audio (seen here).
-                                    dtype="float32", blocksize=0,
-                                    callback=self._callback, finished_callback=self._finished_callback)
+            stream = sd.InputStream(
+                device=info.index,
+                samplerate=self._rate,
+                channels=min(info.channels, 2),
+                # blocksize 0: PortAudio's own choice; fixed sizes made ALSA's
+                # pulse device start ~2 s late and lose that audio (seen here).
+                dtype="float32",
+                blocksize=0,
+                callback=self._callback,
+                finished_callback=self._finished_callback,
+            )
             self._stream = stream
             stream.start()
         except sd.PortAudioError as error:
             self._stream = None
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Could not open the microphone {name}: {reason}."),
-                                      QT_TRANSLATE_NOOP("Errors", "Check that it is connected and not used exclusively by another program, or pick "
-                                                                  "another one."),
-                                      name=repr(info.name), reason=error) from error
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "Could not open the microphone {name}: {reason}."),
+                QT_TRANSLATE_NOOP(
+                    "Errors",
+                    "Check that it is connected and not used exclusively by another program, or pick another one.",
+                ),
+                name=repr(info.name),
+                reason=error,
+            ) from error
 
     def read(self, timeout: float = 0.1) -> np.ndarray | None:
         """All audio recorded since the last call (16 kHz mono float32), or None if none came in time."""
         if self._stream is None:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The microphone is not started."),
-                                      QT_TRANSLATE_NOOP("Errors", "Call start() first."))
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "The microphone is not started."),
+                QT_TRANSLATE_NOOP("Errors", "Call start() first."),
+            )
         blocks, failure = self._buffer.take(timeout)
         if not blocks:
             if failure is not None:
@@ -182,17 +211,23 @@ class MicrophoneSource:
 
     def _fail(self, why: str) -> None:
         self._close()
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The microphone {name} stopped delivering audio ({reason}); it may have been "
-                                                              "unplugged."),
-                                  QT_TRANSLATE_NOOP("Errors", "Reconnect it or pick another input device, then start listening again."),
-                                  name=repr(self.name), reason=why)
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP(
+                "Errors", "The microphone {name} stopped delivering audio ({reason}); it may have been unplugged."
+            ),
+            QT_TRANSLATE_NOOP("Errors", "Reconnect it or pick another input device, then start listening again."),
+            name=repr(self.name),
+            reason=why,
+        )
 
     def _close(self) -> None:
         stream, self._stream = self._stream, None
         if stream is None:
             return
         # A vanished device can make PortAudio's close block; never let that hang the app.
-        closer = threading.Thread(target=lambda: (stream.abort(ignore_errors=True), stream.close(ignore_errors=True)), daemon=True)
+        closer = threading.Thread(
+            target=lambda: (stream.abort(ignore_errors=True), stream.close(ignore_errors=True)), daemon=True
+        )
         closer.start()
         closer.join(2.0)
 
@@ -240,13 +275,19 @@ class FileSource:
     def start(self) -> None:
         """Open the recording and play it from the beginning."""
         if self.path.is_dir():
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{path} is a folder, not an audio file."),
-                                      QT_TRANSLATE_NOOP("Errors", "Give the path of a WAV/FLAC/OGG/MP3 file inside it."), path=self.path)
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "{path} is a folder, not an audio file."),
+                QT_TRANSLATE_NOOP("Errors", "Give the path of a WAV/FLAC/OGG/MP3 file inside it."),
+                path=self.path,
+            )
         try:
             careful.regular_file_size(self.path, MAX_RECORDING_BYTES)  # a FIFO or a device would block or never end
         except FileNotFoundError:  # a dangling link too
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Audio file {path} does not exist."),
-                                      QT_TRANSLATE_NOOP("Errors", "Check the path."), path=self.path) from None
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "Audio file {path} does not exist."),
+                QT_TRANSLATE_NOOP("Errors", "Check the path."),
+                path=self.path,
+            ) from None
         self.stop()
         self._pending, self._pending_n, self._decoded, self._pos, self._eof = [], 0, 0, 0, False
         try:
@@ -268,8 +309,10 @@ class FileSource:
 
     def read(self, timeout: float = 0.1) -> np.ndarray | None:
         if not self._started:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The audio file is not started."),
-                                      QT_TRANSLATE_NOOP("Errors", "Call start() first."))
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "The audio file is not started."),
+                QT_TRANSLATE_NOOP("Errors", "Call start() first."),
+            )
         if self.finished:
             return None
         if self.realtime:
@@ -297,9 +340,12 @@ class FileSource:
     def _take(self, n: int) -> np.ndarray:
         """The next `n` samples (fewer at the end of the file)."""
         self._fill(max(n, 0))
-        audio = np.concatenate(self._pending) if len(self._pending) > 1 else (
-            self._pending[0] if self._pending else np.zeros(0, np.float32))
-        block, rest = audio[:max(n, 0)], audio[max(n, 0):]
+        audio = (
+            np.concatenate(self._pending)
+            if len(self._pending) > 1
+            else (self._pending[0] if self._pending else np.zeros(0, np.float32))
+        )
+        block, rest = audio[: max(n, 0)], audio[max(n, 0) :]
         self._pending, self._pending_n = ([rest] if len(rest) else []), len(rest)
         self._pos += len(block)
         return block
@@ -320,9 +366,12 @@ class FileSource:
             self._decoded += len(chunk)
 
     def _unreadable(self, error: Exception) -> LiveTranslatorError:
-        return LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Cannot read audio file {path}: {reason}"),
-                                   QT_TRANSLATE_NOOP("Errors", "Give a WAV, FLAC, MP3 or other file ffmpeg can decode."),
-                                   path=self.path, reason=error)
+        return LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Cannot read audio file {path}: {reason}"),
+            QT_TRANSLATE_NOOP("Errors", "Give a WAV, FLAC, MP3 or other file ffmpeg can decode."),
+            path=self.path,
+            reason=error,
+        )
 
 
 def _decoded_chunks(container) -> Iterator[np.ndarray]:

@@ -38,8 +38,11 @@ log = logging.getLogger(__name__)
 
 # Input devices on macOS that carry what the computer plays (lower-case name parts).
 MAC_LOOPBACK_NAMES = ("blackhole", "loopback", "soundflower")
-MAC_HINT = QT_TRANSLATE_NOOP("Errors", "Install a loopback device such as BlackHole (brew install blackhole-2ch), make it (or a "
-                             "multi-output device containing it) the sound output, then choose it as system audio.")
+MAC_HINT = QT_TRANSLATE_NOOP(
+    "Errors",
+    "Install a loopback device such as BlackHole (brew install blackhole-2ch), make it (or a "
+    "multi-output device containing it) the sound output, then choose it as system audio.",
+)
 BLOCK_S = 0.1
 # PulseAudio moves a stream whose source is removed to another source (the microphone, seen
 # here) instead of ending it, and soundcard cannot ask it not to: check this often that the
@@ -51,7 +54,8 @@ CHECK_DEVICE_EVERY_S = 0.5
 class SystemDevice:
     """An output device whose sound can be captured."""
 
-    id: str  # Linux: the monitor source's name ("alsa_output....monitor"); Windows: the speaker's id; macOS: PortAudio index
+    # Linux: the monitor source's name ("alsa_output....monitor"); Windows: the speaker's id; macOS: PortAudio index
+    id: str
     name: str
     is_default: bool
 
@@ -63,19 +67,30 @@ _connect_lock = threading.Lock()
 def _soundcard():
     """The soundcard module, connected to the current sound server; LiveTranslatorError if none answers."""
     global _connected_to
-    hint = QT_TRANSLATE_NOOP("Errors", "Start the sound server (PulseAudio or PipeWire), or use a microphone (--source microphone).")
+    hint = QT_TRANSLATE_NOOP(
+        "Errors", "Start the sound server (PulseAudio or PipeWire), or use a microphone (--source microphone)."
+    )
     with _connect_lock:
         try:
             import soundcard
         except (AssertionError, RuntimeError, OSError, IndexError) as error:
             # soundcard asserts that its connection to PulseAudio is ready when imported
             if str(error):
-                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "System audio cannot be captured: no sound server answered ({reason})."), hint,
-                                          reason=error) from error
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "System audio cannot be captured: no sound server answered."), hint) from error
+                raise LiveTranslatorError(
+                    QT_TRANSLATE_NOOP(
+                        "Errors", "System audio cannot be captured: no sound server answered ({reason})."
+                    ),
+                    hint,
+                    reason=error,
+                ) from error
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "System audio cannot be captured: no sound server answered."), hint
+            ) from error
         except ImportError as error:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "System audio needs the soundcard package."),
-                                      QT_TRANSLATE_NOOP("Errors", "pip install soundcard")) from error
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "System audio needs the soundcard package."),
+                QT_TRANSLATE_NOOP("Errors", "pip install soundcard"),
+            ) from error
         if sys.platform.startswith("linux"):
             pulse = soundcard.pulseaudio
             server = os.environ.get("PULSE_SERVER", "")
@@ -88,8 +103,12 @@ def _soundcard():
                 try:
                     pulse._pulse = pulse._PulseAudio()
                 except AssertionError as error:
-                    raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "System audio cannot be captured: the sound server does not answer."),
-                                              hint) from error
+                    raise LiveTranslatorError(
+                        QT_TRANSLATE_NOOP(
+                            "Errors", "System audio cannot be captured: the sound server does not answer."
+                        ),
+                        hint,
+                    ) from error
                 _connected_to = server
         return soundcard
 
@@ -120,16 +139,21 @@ def system_devices_or_reason() -> tuple[list[SystemDevice], str | None]:
 
 def _list_system_devices() -> list[SystemDevice]:
     if _is_mac():
-        return [SystemDevice(str(d.index), d.name, False) for d in list_input_devices()
-                if any(part in d.name.lower() for part in MAC_LOOPBACK_NAMES)]
+        return [
+            SystemDevice(str(d.index), d.name, False)
+            for d in list_input_devices()
+            if any(part in d.name.lower() for part in MAC_LOOPBACK_NAMES)
+        ]
     sc = _soundcard()
     try:
         default = sc.default_speaker()
         loopbacks = [m for m in sc.all_microphones(include_loopback=True) if m.isloopback]
     except Exception as error:  # the server went away while we asked
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "System audio cannot be listed: {reason}."),
-                                  QT_TRANSLATE_NOOP("Errors", "Check the sound server."),
-                                  reason=error) from error
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "System audio cannot be listed: {reason}."),
+            QT_TRANSLATE_NOOP("Errors", "Check the sound server."),
+            reason=error,
+        ) from error
     default_id = _loopback_id(default.id) if default is not None else None
     return [SystemDevice(m.id, m.name, m.id == default_id) for m in loopbacks]
 
@@ -143,8 +167,10 @@ def find_system_device(device: str | int | None) -> SystemDevice:
     """By id, exact name, or unique part of a name; None = what the default output plays."""
     devices = _list_system_devices()
     if not devices and _is_mac():
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No system-audio capture on this Mac: macOS has no "
-                                                              "loopback of its own."), MAC_HINT)
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "No system-audio capture on this Mac: macOS has no loopback of its own."),
+            MAC_HINT,
+        )
     return find_device(SourceKind.SYSTEM, devices, device, key=lambda d: d.id)
 
 
@@ -160,8 +186,14 @@ class SystemAudioSource:
 
     # stall_s: a removed output is caught by the device check; silence from the server for this
     # long means it is stuck (a loaded machine has stalled a null sink's monitor for over 2 s).
-    def __init__(self, device: str | int | None = None, *, buffer_s: float = 30.0, stall_s: float = 5.0,
-                 start_timeout_s: float = 6.0):
+    def __init__(
+        self,
+        device: str | int | None = None,
+        *,
+        buffer_s: float = 30.0,
+        stall_s: float = 5.0,
+        start_timeout_s: float = 6.0,
+    ):
         self.device = device
         self.kind = SourceKind.SYSTEM
         self.realtime = True
@@ -200,15 +232,21 @@ class SystemAudioSource:
             microphone = sc.get_microphone(info.id, include_loopback=True)
             recorder = microphone.recorder(samplerate=SAMPLE_RATE, channels=1, blocksize=int(BLOCK_S * SAMPLE_RATE))
         except Exception as error:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Could not open system audio {name}: {reason}."),
-                                      QT_TRANSLATE_NOOP("Errors", "Check the sound settings, or pick another output (python -m app devices)."),
-                                      name=repr(info.name), reason=error) from error
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "Could not open system audio {name}: {reason}."),
+                QT_TRANSLATE_NOOP(
+                    "Errors", "Check the sound settings, or pick another output (python -m app devices)."
+                ),
+                name=repr(info.name),
+                reason=error,
+            ) from error
         self._buffer.reset(SAMPLE_RATE)
         with self._buffer.cond:
             self._opened = False
         self._quit = threading.Event()
-        self._thread = threading.Thread(target=self._record, args=(sc, recorder, info.id, self._quit), name="system-audio",
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self._record, args=(sc, recorder, info.id, self._quit), name="system-audio", daemon=True
+        )
         self._thread.start()
         buffer = self._buffer
         with buffer.cond:
@@ -217,12 +255,21 @@ class SystemAudioSource:
         if not opened:
             self.stop()
             if failure:
-                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Could not open system audio {name}: {reason}."),
-                                          QT_TRANSLATE_NOOP("Errors", "Check the sound settings, or pick another output (python -m app devices)."),
-                                          name=repr(info.name), reason=failure)
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Could not open system audio {name}: no answer from the sound server."),
-                                      QT_TRANSLATE_NOOP("Errors", "Check the sound settings, or pick another output (python -m app devices)."),
-                                      name=repr(info.name))
+                raise LiveTranslatorError(
+                    QT_TRANSLATE_NOOP("Errors", "Could not open system audio {name}: {reason}."),
+                    QT_TRANSLATE_NOOP(
+                        "Errors", "Check the sound settings, or pick another output (python -m app devices)."
+                    ),
+                    name=repr(info.name),
+                    reason=failure,
+                )
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "Could not open system audio {name}: no answer from the sound server."),
+                QT_TRANSLATE_NOOP(
+                    "Errors", "Check the sound settings, or pick another output (python -m app devices)."
+                ),
+                name=repr(info.name),
+            )
 
     # -- reader thread ---------------------------------------------------------------------
     def _record(self, sc, recorder, device_id: str, quit: threading.Event) -> None:
@@ -254,16 +301,24 @@ class SystemAudioSource:
             self.level, self.captured_at = self._mac.level, self._mac.captured_at
             return block
         if self._thread is None:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "System audio is not started."), QT_TRANSLATE_NOOP("Errors", "Call start() first."))
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "System audio is not started."),
+                QT_TRANSLATE_NOOP("Errors", "Call start() first."),
+            )
         blocks, failure = self._buffer.take(timeout)
         if not blocks:
             if failure is not None:
                 self.stop()
                 raise LiveTranslatorError(
                     QT_TRANSLATE_NOOP("Errors", "System audio {name} stopped ({reason})."),
-                    QT_TRANSLATE_NOOP("Errors", "The output device may have been removed: check the sound settings or pick another output; "
-                                       "listening resumes when it is back."),
-                    name=repr(self.name), reason=failure)
+                    QT_TRANSLATE_NOOP(
+                        "Errors",
+                        "The output device may have been removed: check the sound settings or pick another output; "
+                        "listening resumes when it is back.",
+                    ),
+                    name=repr(self.name),
+                    reason=failure,
+                )
             return None
         self.captured_at = blocks[-1][1]
         samples = np.concatenate([b for b, _ in blocks]).astype(np.float32, copy=False)

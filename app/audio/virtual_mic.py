@@ -39,22 +39,33 @@ OWNER_PROPERTY = "live_translator.pid"
 # The call app may play our voice back into system audio a while later (network round trip).
 CALL_ECHO_TAIL_S = 1.5
 _OWNED = re.compile(rf"{re.escape(OWNER_PROPERTY)}=(\d+)")
-_NO_SERVER_HINT = QT_TRANSLATE_NOOP("Errors", "Start the sound server (PulseAudio or PipeWire's pipewire-pulse), or "
-                                              "speak into the speakers (--speak-into speakers); translation goes on "
-                                              "without speech.")
+_NO_SERVER_HINT = QT_TRANSLATE_NOOP(
+    "Errors",
+    "Start the sound server (PulseAudio or PipeWire's pipewire-pulse), or "
+    "speak into the speakers (--speak-into speakers); translation goes on "
+    "without speech.",
+)
 _NO_LIBRARY = QT_TRANSLATE_NOOP("Errors", "The virtual microphone needs pulsectl and libpulse ({reason}).")
-_NO_LIBRARY_HINT = QT_TRANSLATE_NOOP("Errors", "pip install pulsectl (and the PulseAudio client library); "
-                                               "translation goes on without speech.")
-_NO_SERVER = QT_TRANSLATE_NOOP("Errors", "The virtual microphone cannot be made: no sound server answered at "
-                                         "{server} ({reason}).")
+_NO_LIBRARY_HINT = QT_TRANSLATE_NOOP(
+    "Errors", "pip install pulsectl (and the PulseAudio client library); translation goes on without speech."
+)
+_NO_SERVER = QT_TRANSLATE_NOOP(
+    "Errors", "The virtual microphone cannot be made: no sound server answered at {server} ({reason})."
+)
 _NOT_LINUX = QT_TRANSLATE_NOOP("Errors", "The virtual microphone needs Linux (PulseAudio or PipeWire).")
-_NOT_LINUX_HINT = QT_TRANSLATE_NOOP("Errors", "Install a virtual cable (VB-CABLE, BlackHole) and speak into it by "
-                                              "name, e.g. --speak-into \"CABLE Input\"; translation goes on "
-                                              "without speech.")
-_REFUSED = QT_TRANSLATE_NOOP("Errors", "The sound server refused to load {module} for the virtual microphone "
-                                       "({reason}).")
-_REFUSED_HINT = QT_TRANSLATE_NOOP("Errors", "Check that the server allows loading modules (PipeWire: pipewire-pulse "
-                                            "runs); translation goes on without speech.")
+_NOT_LINUX_HINT = QT_TRANSLATE_NOOP(
+    "Errors",
+    "Install a virtual cable (VB-CABLE, BlackHole) and speak into it by "
+    'name, e.g. --speak-into "CABLE Input"; translation goes on '
+    "without speech.",
+)
+_REFUSED = QT_TRANSLATE_NOOP(
+    "Errors", "The sound server refused to load {module} for the virtual microphone ({reason})."
+)
+_REFUSED_HINT = QT_TRANSLATE_NOOP(
+    "Errors",
+    "Check that the server allows loading modules (PipeWire: pipewire-pulse runs); translation goes on without speech.",
+)
 
 
 def _pulsectl():
@@ -143,10 +154,18 @@ class VirtualMicrophone:
                 return
             owner = f"{OWNER_PROPERTY}={os.getpid()}"
             try:
-                self._load(pulse, "module-null-sink", f"sink_name={SINK_NAME} channels=1 "
-                           f"sink_properties='device.description=\"{SINK_DESCRIPTION}\" {owner}'")
-                self._load(pulse, "module-remap-source", f"master={SINK_NAME}.monitor source_name={SOURCE_NAME} "
-                           f"channels=1 source_properties='device.description=\"{SOURCE_DESCRIPTION}\" {owner}'")
+                self._load(
+                    pulse,
+                    "module-null-sink",
+                    f"sink_name={SINK_NAME} channels=1 "
+                    f"sink_properties='device.description=\"{SINK_DESCRIPTION}\" {owner}'",
+                )
+                self._load(
+                    pulse,
+                    "module-remap-source",
+                    f"master={SINK_NAME}.monitor source_name={SOURCE_NAME} "
+                    f"channels=1 source_properties='device.description=\"{SOURCE_DESCRIPTION}\" {owner}'",
+                )
                 if self.mix_original > 0:
                     self._mix_in_microphone(pulse, owner)
             except LiveTranslatorError:
@@ -164,8 +183,11 @@ class VirtualMicrophone:
 
     def _mix_in_microphone(self, pulse, owner: str) -> None:
         """My own voice (the default source) under the translation, at mix_original's amplitude."""
-        index = self._load(pulse, "module-loopback", f"sink={SINK_NAME} latency_msec=40 "
-                           f"sink_input_properties='media.name=\"my voice\" {owner}'")
+        index = self._load(
+            pulse,
+            "module-loopback",
+            f"sink={SINK_NAME} latency_msec=40 sink_input_properties='media.name=\"my voice\" {owner}'",
+        )
         for stream in pulse.sink_input_list():
             if stream.owner_module == index:
                 # PulseAudio's volume scale is cubic: amplitude a is volume a ** (1/3).

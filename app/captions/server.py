@@ -78,15 +78,17 @@ HEADERS = {
 
 
 def parse_address(text: str) -> tuple[str, int]:
-    """"[HOST:]PORT" -> (host, port); "8765" -> ("127.0.0.1", 8765); IPv6 as "[::1]:8765"."""
+    """ "[HOST:]PORT" -> (host, port); "8765" -> ("127.0.0.1", 8765); IPv6 as "[::1]:8765"."""
     host, sep, port = text.strip().rpartition(":")
     if not sep:
         host = DEFAULT_HOST
     host = host.strip("[]") or DEFAULT_HOST
     if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "'{text}' is not an address to serve captions on."),
-                                  QT_TRANSLATE_NOOP("Errors", "Give a port (8765) or HOST:PORT (127.0.0.1:8765, 0.0.0.0:8765 for phones)."),
-                                  text=text)
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "'{text}' is not an address to serve captions on."),
+            QT_TRANSLATE_NOOP("Errors", "Give a port (8765) or HOST:PORT (127.0.0.1:8765, 0.0.0.0:8765 for phones)."),
+            text=text,
+        )
     return host, int(port)
 
 
@@ -150,9 +152,12 @@ def load_assets() -> dict[str, tuple[bytes, str]]:
         try:
             assets[route] = (path.read_bytes(), content_type)
         except OSError as error:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The caption page's file {path} cannot be read: {reason}."),
-                                      QT_TRANSLATE_NOOP("Errors", "Reinstall the app; resources/captions/ is part of it."),
-                                      path=path, reason=error.strerror) from error
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "The caption page's file {path} cannot be read: {reason}."),
+                QT_TRANSLATE_NOOP("Errors", "Reinstall the app; resources/captions/ is part of it."),
+                path=path,
+                reason=error.strerror,
+            ) from error
     return assets
 
 
@@ -169,8 +174,14 @@ class _Client:
 class CaptionServer:
     """start() listens (on its own thread), stop() ends it; on_event() from any thread."""
 
-    def __init__(self, host: str = DEFAULT_HOST, port: int = 0, key: str | None = None,
-                 queue_size: int = QUEUE_SIZE, writers: Mapping[str, SubtitleWriter] | None = None):
+    def __init__(
+        self,
+        host: str = DEFAULT_HOST,
+        port: int = 0,
+        key: str | None = None,
+        queue_size: int = QUEUE_SIZE,
+        writers: Mapping[str, SubtitleWriter] | None = None,
+    ):
         """key: None makes a random one when `host` is not a loopback address; "" means none.
         writers: format name -> SubtitleWriter, for /transcript?format=...; none: no downloads."""
         self.writers = dict(writers or {})
@@ -179,8 +190,11 @@ class CaptionServer:
         if key is None:
             key = secrets.token_urlsafe(16) if self.needs_key else ""
         if self.needs_key and not key:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Serving captions on {host} needs an access key."),
-                                      QT_TRANSLATE_NOOP("Errors", "Serve on 127.0.0.1, or let the app make a key."), host=host)
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "Serving captions on {host} needs an access key."),
+                QT_TRANSLATE_NOOP("Errors", "Serve on 127.0.0.1, or let the app make a key."),
+                host=host,
+            )
         self.key = key
         self.queue_size = queue_size
         self.captions = Captions()
@@ -219,9 +233,13 @@ class CaptionServer:
             self._thread = None
             error = failure[0]
             if isinstance(error, OSError):
-                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Cannot serve captions on {host}:{port}: {reason}."),
-                                          QT_TRANSLATE_NOOP("Errors", "Pick another port, or stop the program using this one."),
-                                          host=self.host, port=self.port, reason=error.strerror or error) from error
+                raise LiveTranslatorError(
+                    QT_TRANSLATE_NOOP("Errors", "Cannot serve captions on {host}:{port}: {reason}."),
+                    QT_TRANSLATE_NOOP("Errors", "Pick another port, or stop the program using this one."),
+                    host=self.host,
+                    port=self.port,
+                    reason=error.strerror or error,
+                ) from error
             raise error
         log.info("captions: serving on %s:%s", self.host, self.port)
 
@@ -290,8 +308,14 @@ class CaptionServer:
         app.router.add_route("*", "/{tail:.*}", self._handle)
         # aiohttp's idle timer runs from the connection's start until a whole request has
         # arrived (and between requests): it is the header timeout.
-        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0,
-                               keepalive_timeout=HEADER_TIMEOUT_S, logger=_RequestFaults())
+        runner = web.AppRunner(
+            app,
+            access_log=None,
+            handle_signals=False,
+            shutdown_timeout=1.0,
+            keepalive_timeout=HEADER_TIMEOUT_S,
+            logger=_RequestFaults(),
+        )
         await runner.setup()
         try:
             site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
@@ -376,26 +400,36 @@ class CaptionServer:
     async def _transcript(self, options: DataOptions) -> web.Response:
         snapshot = self.captions.snapshot()
         if options.script is None and options.format is None:
-            return web.Response(body=json.dumps(snapshot, ensure_ascii=False).encode(),
-                                content_type="application/json", headers=HEADERS)
+            return web.Response(
+                body=json.dumps(snapshot, ensure_ascii=False).encode(), content_type="application/json", headers=HEADERS
+            )
         # Converting and writing up to MAX_CAPTIONS captions takes a while: off the loop, on copies
         # (the loop goes on changing its captions meanwhile).
         captions = [dict(c) for c in snapshot["captions"]]
         snapshot["captions"] = await asyncio.get_running_loop().run_in_executor(
-            None, lambda: [options.converted(c) for c in captions])
+            None, lambda: [options.converted(c) for c in captions]
+        )
         if options.format is None:
-            return web.Response(body=json.dumps(snapshot, ensure_ascii=False).encode(),
-                                content_type="application/json", headers=HEADERS)
+            return web.Response(
+                body=json.dumps(snapshot, ensure_ascii=False).encode(), content_type="application/json", headers=HEADERS
+            )
         writer = self.writers[options.format]
         text = await asyncio.get_running_loop().run_in_executor(None, writer, snapshot["captions"], options.bilingual)
         name = f"captions-{snapshot['session']}.{options.format}"
         content_type = mimetypes.guess_type(name)[0] or "text/plain"
-        return web.Response(body=text.encode(), headers={**HEADERS, "Content-Type": f"{content_type}; charset=utf-8",
-                                                         "Content-Disposition": f'attachment; filename="{name}"'})
+        return web.Response(
+            body=text.encode(),
+            headers={
+                **HEADERS,
+                "Content-Type": f"{content_type}; charset=utf-8",
+                "Content-Disposition": f'attachment; filename="{name}"',
+            },
+        )
 
     async def _events(self, request: web.Request, options: DataOptions) -> web.StreamResponse:
-        response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream",
-                                               "X-Accel-Buffering": "no"})
+        response = web.StreamResponse(
+            headers={**HEADERS, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
+        )
         sock = request.transport.get_extra_info("socket") if request.transport else None
         if sock is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
@@ -403,8 +437,12 @@ class CaptionServer:
         client = _Client(asyncio.Queue(self.queue_size), request.transport, request.remote or "?", options.script)
         self.clients.add(client)
         log.info("captions: page connected from %s (%d open)", client.peer, len(self.clients))
-        hello = {"type": "hello", "session": self.captions.session, "seq": self.captions.seq,
-                 "state": self.captions.state}
+        hello = {
+            "type": "hello",
+            "session": self.captions.session,
+            "seq": self.captions.seq,
+            "state": self.captions.state,
+        }
         try:
             await response.write(f"retry: {RETRY_MS}\n\n".encode() + _sse(hello))
             while not client.dropped:
@@ -439,8 +477,12 @@ class _RequestFaults:
     def exception(self, message: str, *args, exc_info: BaseException | None = None, **kwargs) -> None:
         peer = args[0] if args else "?"
         if isinstance(exc_info, HttpProcessingError):
-            log.warning("captions: refused a malformed request from %s (%s, HTTP %s)", peer,
-                        type(exc_info).__name__, exc_info.code)
+            log.warning(
+                "captions: refused a malformed request from %s (%s, HTTP %s)",
+                peer,
+                type(exc_info).__name__,
+                exc_info.code,
+            )
         else:
             log.warning("captions: a request from %s failed (%s)", peer, type(exc_info).__name__)
             log.debug("captions: the request's failure", exc_info=exc_info)

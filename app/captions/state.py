@@ -51,16 +51,26 @@ class Captions:
 
     def snapshot(self) -> dict[str, Any]:
         """The /transcript document."""
-        return {"session": self.session, "seq": self.seq, "state": self.state, "captions": list(self.items.values()),
-                "max_captions": self.max_captions}
+        return {
+            "session": self.session,
+            "seq": self.seq,
+            "state": self.state,
+            "captions": list(self.items.values()),
+            "max_captions": self.max_captions,
+        }
 
     def apply(self, event: Event) -> dict[str, Any] | None:
         """Fold one pipeline event in; the update to send to the pages, or None."""
         if isinstance(event, Status):
             self.state = str(event.state)
             self.seq += 1
-            return {"type": "status", "session": self.session, "seq": self.seq, "state": self.state,
-                    "detail": event.detail}
+            return {
+                "type": "status",
+                "session": self.session,
+                "seq": self.seq,
+                "state": self.state,
+                "detail": event.detail,
+            }
         if isinstance(event, CaptionCorrected):
             return self._correct(event)
         if not isinstance(event, (SourcePartial, SourceFinal, Translation)):
@@ -111,9 +121,14 @@ class Captions:
         caption = self.items.get(utterance_id)
         if caption is None:
             caption = self.items[utterance_id] = {
-                "id": utterance_id, "seq": 0,
-                "source": "", "source_stable": 0, "source_final": False,
-                "translation": "", "translation_stable": 0, "translation_final": False,
+                "id": utterance_id,
+                "seq": 0,
+                "source": "",
+                "source_stable": 0,
+                "source_final": False,
+                "translation": "",
+                "translation_stable": 0,
+                "translation_final": False,
                 "direction": "",
             }
             while len(self.items) > self.max_captions:

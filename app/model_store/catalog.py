@@ -58,7 +58,7 @@ def pinned_size(repo: str, path: str) -> int | None:
 @dataclass(frozen=True)
 class HubFile:
     repo: str
-    path: str               # path inside the repo, and inside the model folder
+    path: str  # path inside the repo, and inside the model folder
     optional: bool = False  # fetched when present; its absence is not an error
 
 
@@ -75,21 +75,23 @@ def with_external_data(files: tuple[HubFile, ...]) -> tuple[HubFile, ...]:
 
 @dataclass(frozen=True)
 class CatalogEntry:
-    key: str                      # folder name under the user model folder; `download KEY`
-    label: str                    # for people: family, direction, precision, size
+    key: str  # folder name under the user model folder; `download KEY`
+    label: str  # for people: family, direction, precision, size
     directions: tuple[str, ...]
     files: tuple[HubFile, ...]
-    size_mb: int                  # approximate download size
-    source: str                   # where the weights come from and their licence
+    size_mb: int  # approximate download size
+    source: str  # where the weights come from and their licence
 
     @property
-    def repo(self) -> str:        # the repo holding the ONNX graphs
+    def repo(self) -> str:  # the repo holding the ONNX graphs
         return next(f.repo for f in self.files if f.path.endswith(".onnx"))
 
 
 def _marian(onnx_repo: str, tokenizer_repo: str, quantized: bool, root_files: tuple[str, ...]) -> tuple[HubFile, ...]:
     suffix = "_quantized" if quantized else ""
-    graphs = tuple(HubFile(onnx_repo, f"onnx/{name}{suffix}.onnx") for name in ("encoder_model", "decoder_model_merged"))
+    graphs = tuple(
+        HubFile(onnx_repo, f"onnx/{name}{suffix}.onnx") for name in ("encoder_model", "decoder_model_merged")
+    )
     tokenizer = tuple(HubFile(tokenizer_repo, name) for name in root_files)
     return (HubFile(onnx_repo, "config.json"),) + tokenizer + with_external_data(graphs)
 
@@ -99,46 +101,78 @@ _EN_ZH_TOKENIZER = ("source.spm", "target.spm", "vocab.json", "tokenizer_config.
 _ZH_EN_FILES = ("source.spm", "target.spm", "vocab.json", "generation_config.json")
 _M2M100_TOKENIZER = tuple(
     HubFile("facebook/m2m100_418M", name)
-    for name in ("sentencepiece.bpe.model", "vocab.json", "tokenizer_config.json", "special_tokens_map.json",
-                 "generation_config.json")
+    for name in (
+        "sentencepiece.bpe.model",
+        "vocab.json",
+        "tokenizer_config.json",
+        "special_tokens_map.json",
+        "generation_config.json",
+    )
 )
 
 CATALOG: tuple[CatalogEntry, ...] = (
     CatalogEntry(
-        "opus-mt-en-zh-int8", "Marian opus-mt English → Chinese (int8, ~115 MB)", ("en-zh",),
-        _marian("Xenova/opus-mt-en-zh", "Helsinki-NLP/opus-mt-en-zh", True, _EN_ZH_TOKENIZER), 115,
+        "opus-mt-en-zh-int8",
+        "Marian opus-mt English → Chinese (int8, ~115 MB)",
+        ("en-zh",),
+        _marian("Xenova/opus-mt-en-zh", "Helsinki-NLP/opus-mt-en-zh", True, _EN_ZH_TOKENIZER),
+        115,
         "Helsinki-NLP/opus-mt-en-zh (CC-BY 4.0), ONNX by Xenova/opus-mt-en-zh",
     ),
     CatalogEntry(
-        "opus-mt-en-zh", "Marian opus-mt English → Chinese (fp32, ~450 MB)", ("en-zh",),
-        _marian("Xenova/opus-mt-en-zh", "Helsinki-NLP/opus-mt-en-zh", False, _EN_ZH_TOKENIZER), 450,
+        "opus-mt-en-zh",
+        "Marian opus-mt English → Chinese (fp32, ~450 MB)",
+        ("en-zh",),
+        _marian("Xenova/opus-mt-en-zh", "Helsinki-NLP/opus-mt-en-zh", False, _EN_ZH_TOKENIZER),
+        450,
         "Helsinki-NLP/opus-mt-en-zh (CC-BY 4.0), ONNX by Xenova/opus-mt-en-zh",
     ),
     CatalogEntry(
-        "opus-mt-zh-en-int8", "Marian opus-mt Chinese → English (int8, ~250 MB)", ("zh-en",),
-        _marian("onnx-community/opus-mt-zh-en", "onnx-community/opus-mt-zh-en", True,
-                _ZH_EN_FILES) + (HubFile("onnx-community/opus-mt-zh-en", "tokenizer_config.json", True),),
-        250, "Helsinki-NLP/opus-mt-zh-en (CC-BY 4.0), ONNX by onnx-community/opus-mt-zh-en",
+        "opus-mt-zh-en-int8",
+        "Marian opus-mt Chinese → English (int8, ~250 MB)",
+        ("zh-en",),
+        _marian("onnx-community/opus-mt-zh-en", "onnx-community/opus-mt-zh-en", True, _ZH_EN_FILES)
+        + (HubFile("onnx-community/opus-mt-zh-en", "tokenizer_config.json", True),),
+        250,
+        "Helsinki-NLP/opus-mt-zh-en (CC-BY 4.0), ONNX by onnx-community/opus-mt-zh-en",
     ),
     CatalogEntry(
-        "opus-mt-zh-en", "Marian opus-mt Chinese → English (fp32, ~450 MB)", ("zh-en",),
-        _marian("onnx-community/opus-mt-zh-en", "onnx-community/opus-mt-zh-en", False,
-                _ZH_EN_FILES) + (HubFile("onnx-community/opus-mt-zh-en", "tokenizer_config.json", True),),
-        450, "Helsinki-NLP/opus-mt-zh-en (CC-BY 4.0), ONNX by onnx-community/opus-mt-zh-en",
+        "opus-mt-zh-en",
+        "Marian opus-mt Chinese → English (fp32, ~450 MB)",
+        ("zh-en",),
+        _marian("onnx-community/opus-mt-zh-en", "onnx-community/opus-mt-zh-en", False, _ZH_EN_FILES)
+        + (HubFile("onnx-community/opus-mt-zh-en", "tokenizer_config.json", True),),
+        450,
+        "Helsinki-NLP/opus-mt-zh-en (CC-BY 4.0), ONNX by onnx-community/opus-mt-zh-en",
     ),
     CatalogEntry(
-        "m2m100-418M-int8", "M2M100 418M, both directions (int8, ~640 MB)", ("en-zh", "zh-en"),
-        (HubFile("Xenova/m2m100_418M", "config.json"),) + _M2M100_TOKENIZER + with_external_data(tuple(
-            HubFile("Xenova/m2m100_418M", f"onnx/{name}_quantized.onnx") for name in ("encoder_model", "decoder_model_merged")
-        )),
-        640, "facebook/m2m100_418M (MIT), ONNX by Xenova/m2m100_418M",
+        "m2m100-418M-int8",
+        "M2M100 418M, both directions (int8, ~640 MB)",
+        ("en-zh", "zh-en"),
+        (HubFile("Xenova/m2m100_418M", "config.json"),)
+        + _M2M100_TOKENIZER
+        + with_external_data(
+            tuple(
+                HubFile("Xenova/m2m100_418M", f"onnx/{name}_quantized.onnx")
+                for name in ("encoder_model", "decoder_model_merged")
+            )
+        ),
+        640,
+        "facebook/m2m100_418M (MIT), ONNX by Xenova/m2m100_418M",
     ),
     CatalogEntry(
-        "m2m100-418M", "M2M100 418M, both directions (fp32, ~2.5 GB)", ("en-zh", "zh-en"),
-        (HubFile("Xenova/m2m100_418M", "config.json"),) + _M2M100_TOKENIZER + with_external_data(tuple(
-            HubFile("Xenova/m2m100_418M", f"onnx/{name}.onnx") for name in ("encoder_model", "decoder_model_merged")
-        )),
-        2500, "facebook/m2m100_418M (MIT), ONNX by Xenova/m2m100_418M",
+        "m2m100-418M",
+        "M2M100 418M, both directions (fp32, ~2.5 GB)",
+        ("en-zh", "zh-en"),
+        (HubFile("Xenova/m2m100_418M", "config.json"),)
+        + _M2M100_TOKENIZER
+        + with_external_data(
+            tuple(
+                HubFile("Xenova/m2m100_418M", f"onnx/{name}.onnx") for name in ("encoder_model", "decoder_model_merged")
+            )
+        ),
+        2500,
+        "facebook/m2m100_418M (MIT), ONNX by Xenova/m2m100_418M",
     ),
 )
 
@@ -150,7 +184,8 @@ def entry(key: str) -> CatalogEntry:
     raise LiveTranslatorError(
         QT_TRANSLATE_NOOP("Errors", "'{key}' is not a model this app knows."),
         QT_TRANSLATE_NOOP("Errors", "Known models: {known} (or pass a Hub repo id, owner/name)."),
-        key=key, known=", ".join(item.key for item in CATALOG),
+        key=key,
+        known=", ".join(item.key for item in CATALOG),
     )
 
 
@@ -171,8 +206,8 @@ def is_complete(item: CatalogEntry, folder: Path) -> bool:
 @dataclass(frozen=True)
 class InstalledModel:
     path: Path
-    key: str | None               # the catalog entry it came from, if any
-    directions: tuple[str, ...]   # what it translates (as far as its files say)
+    key: str | None  # the catalog entry it came from, if any
+    directions: tuple[str, ...]  # what it translates (as far as its files say)
 
 
 def folder_directions(folder: Path) -> tuple[str, ...]:
@@ -223,9 +258,12 @@ def default_nmt_dir(direction: str, bundled_dir: Path | None = None) -> Path | N
     """The installed model to use for `direction`: in the user model folder, catalog models in
     catalog order, then others; failing that, one bundled with the build."""
     if direction not in DIRECTIONS:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "unknown direction '{direction}'"),
-                                  QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
-                                  direction=direction, choices=", ".join(DIRECTIONS))
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "unknown direction '{direction}'"),
+            QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
+            direction=direction,
+            choices=", ".join(DIRECTIONS),
+        )
     order = {item.key: i for i, item in enumerate(CATALOG)}
     for root in (None, bundled_dir or BUNDLED_MODELS_DIR):
         installed = [m for m in installed_models(root) if direction in m.directions]

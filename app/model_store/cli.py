@@ -22,8 +22,10 @@ from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 EXPORT_LAYOUTS = ("merged", "split", "both", "onnx-subdir", "legacy")
 # What the export needs besides the `models` package (top-level names: found without importing).
 EXPORT_MODULES = ("torch", "optimum", "onnx")
-INSTALL_EXPORT = QT_TRANSLATE_NOOP("Errors", "In a checkout of the source (git clone): pip install -e '.[export]', "
-                                   "then run the same command there again.")
+INSTALL_EXPORT = QT_TRANSLATE_NOOP(
+    "Errors",
+    "In a checkout of the source (git clone): pip install -e '.[export]', then run the same command there again.",
+)
 # The checkout's root: app/ and models/ side by side. In an installed app, the folder app/ is in.
 CHECKOUT = Path(__file__).resolve().parents[2]
 
@@ -34,8 +36,9 @@ def export_tooling_dir() -> Path:
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser("models", help="export, download and check translation models",
-                              description=__doc__.splitlines()[0])
+    p = subparsers.add_parser(
+        "models", help="export, download and check translation models", description=__doc__.splitlines()[0]
+    )
     sub = p.add_subparsers(dest="models_command", metavar="SUBCOMMAND", required=True)
 
     e = sub.add_parser("export", help="export a Hugging Face seq2seq model folder to ONNX (needs the export extra)")
@@ -60,13 +63,21 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
     """`models export`'s arguments; `python -m models export` parses the same ones."""
     parser.add_argument("hf_dir", metavar="HF_DIR", help="a save_pretrained folder (config.json, weights, tokenizer)")
     parser.add_argument("out", metavar="OUT", help="the model folder to write (one folder per layout if several)")
-    parser.add_argument("--layout", action="append", choices=list(EXPORT_LAYOUTS), metavar="LAYOUT",
-                        help=f"{', '.join(EXPORT_LAYOUTS)} (repeatable; default merged)")
+    parser.add_argument(
+        "--layout",
+        action="append",
+        choices=list(EXPORT_LAYOUTS),
+        metavar="LAYOUT",
+        help=f"{', '.join(EXPORT_LAYOUTS)} (repeatable; default merged)",
+    )
     parser.add_argument("--quantize", action="store_true", help="also write int8 *_quantized.onnx twins")
     parser.add_argument("--no-validate", action="store_true", help="skip optimum's comparison with PyTorch")
-    parser.add_argument("--no-fuse-attention", action="store_true",
-                        help="keep optimum's attention graphs (default: fuse them into MultiHeadAttention "
-                             "and share the self-attention cache buffer, faster)")
+    parser.add_argument(
+        "--no-fuse-attention",
+        action="store_true",
+        help="keep optimum's attention graphs (default: fuse them into MultiHeadAttention "
+        "and share the self-attention cache buffer, faster)",
+    )
 
 
 def export_argv(args: argparse.Namespace) -> list[str]:
@@ -74,25 +85,37 @@ def export_argv(args: argparse.Namespace) -> list[str]:
     argv = [args.hf_dir, args.out]
     for layout in args.layout or []:
         argv += ["--layout", layout]
-    flags = {"--quantize": args.quantize, "--no-validate": args.no_validate,
-             "--no-fuse-attention": args.no_fuse_attention}
+    flags = {
+        "--quantize": args.quantize,
+        "--no-validate": args.no_validate,
+        "--no-fuse-attention": args.no_fuse_attention,
+    }
     return argv + [flag for flag, on in flags.items() if on]
 
 
 def export_tooling_problem() -> LiveTranslatorError | None:
     """Why `python -m models export` cannot run here, or None. Looks without importing."""
     if getattr(sys, "frozen", False):
-        return LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The packaged app does not include the model export tooling."),
-                                   INSTALL_EXPORT)
+        return LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "The packaged app does not include the model export tooling."), INSTALL_EXPORT
+        )
     if not (export_tooling_dir() / "export.py").is_file():
         return LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "The model export tooling is not here: it is the models/ folder of the source "
-                                        "repository, which an installed app does not include ({folder} has none)."),
-            INSTALL_EXPORT, folder=CHECKOUT)
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "The model export tooling is not here: it is the models/ folder of the source "
+                "repository, which an installed app does not include ({folder} has none).",
+            ),
+            INSTALL_EXPORT,
+            folder=CHECKOUT,
+        )
     missing = [name for name in EXPORT_MODULES if importlib.util.find_spec(name) is None]
     if missing:
-        return LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Exporting needs the `export` extra; not installed: {missing}."),
-                                   INSTALL_EXPORT, missing=", ".join(missing))
+        return LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Exporting needs the `export` extra; not installed: {missing}."),
+            INSTALL_EXPORT,
+            missing=", ".join(missing),
+        )
     return None
 
 

@@ -34,15 +34,17 @@ def cache_findings(path: str | Path) -> list[str]:
         damage = check_entry(entry)
         if damage:
             shutil.rmtree(entry, ignore_errors=True)
-            lines.append(f"The optimised copy in the cache ({entry}) was damaged: {damage}. "
-                         "It is removed; the next load makes it again (the model folder itself is not affected).")
+            lines.append(
+                f"The optimised copy in the cache ({entry}) was damaged: {damage}. "
+                "It is removed; the next load makes it again (the model folder itself is not affected)."
+            )
         else:
             lines.append(f"The optimised copy in the cache ({entry}) is whole: every file has its recorded checksum.")
     return lines
 
 
 def int8_findings(folder: Path) -> list[str]:
-    """"int8 twin (<file>): <kind>" for the decoder twin `translate --quantized` would load."""
+    """ "int8 twin (<file>): <kind>" for the decoder twin `translate --quantized` would load."""
     from app.model_store.int8_twins import describe
     from app.translation.folder import DECODER_FILES, find_onnx_files, variant_of
 

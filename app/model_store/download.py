@@ -29,8 +29,17 @@ from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 Progress = Callable[[int, int], None]
 
 # A model folder fetched by repo id: the graphs under onnx/ (merged decoder) plus these.
-REPO_SIDE_FILES = ("config.json", "generation_config.json", "tokenizer_config.json", "tokenizer.json",
-                   "special_tokens_map.json", "vocab.json", "source.spm", "target.spm", "sentencepiece.bpe.model")
+REPO_SIDE_FILES = (
+    "config.json",
+    "generation_config.json",
+    "tokenizer_config.json",
+    "tokenizer.json",
+    "special_tokens_map.json",
+    "vocab.json",
+    "source.spm",
+    "target.spm",
+    "sentencepiece.bpe.model",
+)
 REPO_GRAPHS = ("onnx/encoder_model.onnx", "onnx/decoder_model_merged.onnx")
 
 
@@ -47,8 +56,12 @@ def check_repo_id(repo: str) -> None:
     except HFValidationError:
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "'{repo}' is neither a model this app knows nor a Hub repo id (owner/name)."),
-            QT_TRANSLATE_NOOP("Errors", "Choose a name from `python -m app models list`, or give a repo id such as Xenova/opus-mt-en-zh."),
-            repo=repo) from None
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "Choose a name from `python -m app models list`, or give a repo id such as Xenova/opus-mt-en-zh.",
+            ),
+            repo=repo,
+        ) from None
 
 
 def files_for(key_or_repo: str) -> tuple[catalog.HubFile, ...]:
@@ -59,8 +72,13 @@ def files_for(key_or_repo: str) -> tuple[catalog.HubFile, ...]:
     return side + catalog.with_external_data(tuple(catalog.HubFile(key_or_repo, name) for name in REPO_GRAPHS))
 
 
-def download(key_or_repo: str, dest: str | Path | None = None, progress: Progress | None = None,
-             endpoint: str | None = None, revision: str = "main") -> Path:
+def download(
+    key_or_repo: str,
+    dest: str | Path | None = None,
+    progress: Progress | None = None,
+    endpoint: str | None = None,
+    revision: str = "main",
+) -> Path:
     """Fetch a model folder into `dest` (default: the user model folder); returns `dest`.
     Catalog repos are fetched at their pinned commit (catalog.PINNED); `revision` is for the rest."""
     files = files_for(key_or_repo)  # first: a bad name is refused before any folder is made
@@ -89,17 +107,22 @@ def _make_dest(dest: Path) -> None:
     """The destination folder, made if needed; a file in its place or a folder that cannot be
     written is said in words, before anything is downloaded."""
     if dest.exists() and not dest.is_dir():
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{dest} is a file, not a folder to download the model into."),
-                                  QT_TRANSLATE_NOOP("Errors", "Give --dest a folder (it is made if it does not exist)."),
-                                  dest=dest)
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "{dest} is a file, not a folder to download the model into."),
+            QT_TRANSLATE_NOOP("Errors", "Give --dest a folder (it is made if it does not exist)."),
+            dest=dest,
+        )
     try:
         dest.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=dest):
             pass
     except OSError as error:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Cannot download into {dest}: {reason}."),
-                                  QT_TRANSLATE_NOOP("Errors", "Give --dest a folder you may write to (it is made if it does not exist)."),
-                                  dest=dest, reason=error.strerror or error) from None
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Cannot download into {dest}: {reason}."),
+            QT_TRANSLATE_NOOP("Errors", "Give --dest a folder you may write to (it is made if it does not exist)."),
+            dest=dest,
+            reason=error.strerror or error,
+        ) from None
 
 
 def _check_content(path: Path, hub_file: catalog.HubFile, endpoint: str | None) -> None:
@@ -111,11 +134,21 @@ def _check_content(path: Path, hub_file: catalog.HubFile, endpoint: str | None) 
         start = f.read(40).decode("utf-8", "replace")
     path.unlink(missing_ok=True)
     raise LiveTranslatorError(
-        QT_TRANSLATE_NOOP("Errors", "{where} sent {repo}/{file}, but it is not {kind} ({problem}; it starts with {start})."),
-        QT_TRANSLATE_NOOP("Errors", "The file was removed. If you use a mirror (--endpoint), check that it serves the model "
-                                    "files themselves (not a web page); then run the same command again."),
-        where=endpoint or "https://huggingface.co", repo=hub_file.repo, file=hub_file.path,
-        kind=_KINDS.get(path.suffix, path.suffix), problem=problem, start=repr(start))
+        QT_TRANSLATE_NOOP(
+            "Errors", "{where} sent {repo}/{file}, but it is not {kind} ({problem}; it starts with {start})."
+        ),
+        QT_TRANSLATE_NOOP(
+            "Errors",
+            "The file was removed. If you use a mirror (--endpoint), check that it serves the model "
+            "files themselves (not a web page); then run the same command again.",
+        ),
+        where=endpoint or "https://huggingface.co",
+        repo=hub_file.repo,
+        file=hub_file.path,
+        kind=_KINDS.get(path.suffix, path.suffix),
+        problem=problem,
+        start=repr(start),
+    )
 
 
 _KINDS = {".onnx": "an ONNX graph", ".json": "JSON", ".spm": "a SentencePiece model", ".model": "a SentencePiece model"}
@@ -148,12 +181,21 @@ def _check_pinned_size(hub_file: catalog.HubFile, size: int | None, endpoint: st
     if expected is None or size is None or size == expected:
         return
     raise LiveTranslatorError(
-        QT_TRANSLATE_NOOP("Errors", "{where} offers {repo}/{file} with {size} bytes; the file the catalog pins has {expected}."),
-        QT_TRANSLATE_NOOP("Errors", "Nothing was downloaded. If you use a mirror (--endpoint), check that it mirrors the "
-                                    "Hugging Face Hub; otherwise the catalog's record (app/model_store/catalog.py "
-                                    "PINNED_SIZES) is out of date: please report it."),
-        where=endpoint or "https://huggingface.co", repo=hub_file.repo, file=hub_file.path, size=f"{size:,}",
-        expected=f"{expected:,}")
+        QT_TRANSLATE_NOOP(
+            "Errors", "{where} offers {repo}/{file} with {size} bytes; the file the catalog pins has {expected}."
+        ),
+        QT_TRANSLATE_NOOP(
+            "Errors",
+            "Nothing was downloaded. If you use a mirror (--endpoint), check that it mirrors the "
+            "Hugging Face Hub; otherwise the catalog's record (app/model_store/catalog.py "
+            "PINNED_SIZES) is out of date: please report it.",
+        ),
+        where=endpoint or "https://huggingface.co",
+        repo=hub_file.repo,
+        file=hub_file.path,
+        size=f"{size:,}",
+        expected=f"{expected:,}",
+    )
 
 
 def _remote_size(hub_file: catalog.HubFile, endpoint: str | None, revision: str) -> int | None:
@@ -191,41 +233,70 @@ def _hub_errors(hub_file: catalog.HubFile, endpoint: str | None):
 
     where = endpoint or "https://huggingface.co"
     unreachable = LiveTranslatorError(
-        QT_TRANSLATE_NOOP("Errors", "Cannot reach the model hub at {where}, or the connection broke, fetching {repo}/{file}."),
-        QT_TRANSLATE_NOOP("Errors", "Check the network connection (or --endpoint), then run the same command again: it resumes where it stopped."),
-        where=where, repo=hub_file.repo, file=hub_file.path,
+        QT_TRANSLATE_NOOP(
+            "Errors", "Cannot reach the model hub at {where}, or the connection broke, fetching {repo}/{file}."
+        ),
+        QT_TRANSLATE_NOOP(
+            "Errors",
+            "Check the network connection (or --endpoint), then run the same command again: it resumes where it stopped.",  # noqa: E501
+        ),
+        where=where,
+        repo=hub_file.repo,
+        file=hub_file.path,
     )
     try:
         yield
     except RepositoryNotFoundError:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The model hub at {where} has no repository '{repo}'."),
-                                  QT_TRANSLATE_NOOP("Errors", "Check the name (owner/name), or choose a model from `python -m app models list`."),
-                                  where=where, repo=hub_file.repo) from None
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "The model hub at {where} has no repository '{repo}'."),
+            QT_TRANSLATE_NOOP(
+                "Errors", "Check the name (owner/name), or choose a model from `python -m app models list`."
+            ),
+            where=where,
+            repo=hub_file.repo,
+        ) from None
     except RevisionNotFoundError:
         if catalog.pinned_revision(hub_file.repo):
             raise LiveTranslatorError(
                 QT_TRANSLATE_NOOP("Errors", "{repo} no longer has commit {commit}, which the catalog pins."),
-                QT_TRANSLATE_NOOP("Errors", "Update the commit in app/model_store/catalog.py PINNED (or download the repo by its id)."),
-                repo=hub_file.repo, commit=catalog.pinned_revision(hub_file.repo)) from None
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{repo} has no such revision."),
-                                  QT_TRANSLATE_NOOP("Errors", "Use the default revision (main)."),
-                                  repo=hub_file.repo) from None
+                QT_TRANSLATE_NOOP(
+                    "Errors", "Update the commit in app/model_store/catalog.py PINNED (or download the repo by its id)."
+                ),
+                repo=hub_file.repo,
+                commit=catalog.pinned_revision(hub_file.repo),
+            ) from None
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "{repo} has no such revision."),
+            QT_TRANSLATE_NOOP("Errors", "Use the default revision (main)."),
+            repo=hub_file.repo,
+        ) from None
     except LocalEntryNotFoundError:  # (a subclass of EntryNotFoundError) offline and nothing on disk
         raise unreachable from None
     except EntryNotFoundError:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{repo} has no file '{file}', which the model folder needs."),
-                                  QT_TRANSLATE_NOOP("Errors", "The repository may have changed; choose another model or report it."),
-                                  repo=hub_file.repo, file=hub_file.path) from None
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "{repo} has no file '{file}', which the model folder needs."),
+            QT_TRANSLATE_NOOP("Errors", "The repository may have changed; choose another model or report it."),
+            repo=hub_file.repo,
+            file=hub_file.path,
+        ) from None
     except HfHubHTTPError as error:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The model hub at {where} refused {repo}/{file}: {reason}"),
-                                  QT_TRANSLATE_NOOP("Errors", "Try again later."), where=where, repo=hub_file.repo, file=hub_file.path,
-                                  reason=str(error).splitlines()[0]) from None
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "The model hub at {where} refused {repo}/{file}: {reason}"),
+            QT_TRANSLATE_NOOP("Errors", "Try again later."),
+            where=where,
+            repo=hub_file.repo,
+            file=hub_file.path,
+            reason=str(error).splitlines()[0],
+        ) from None
     except RequestException:  # refused, timed out, cut mid-file (the partial file is kept)
         raise unreachable from None
     except OSError as error:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Could not write {file}: {reason}"),
-                                  QT_TRANSLATE_NOOP("Errors", "Check the free disk space and that the model folder is writable."),
-                                  file=hub_file.path, reason=error) from None
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Could not write {file}: {reason}"),
+            QT_TRANSLATE_NOOP("Errors", "Check the free disk space and that the model folder is writable."),
+            file=hub_file.path,
+            reason=error,
+        ) from None
 
 
 _patch_lock = threading.Lock()

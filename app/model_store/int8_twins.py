@@ -60,10 +60,12 @@ class Int8Twin:
     def text(self) -> str:
         if self.kind is Int8Kind.NOT_INT8:
             return self.kind.value
-        made = {Int8Kind.WEIGHTS_ONLY: "weights only (MatMulConstBOnly: onnxruntime's default, transformers.js' "
-                                       "quantize_q8, onnx-community)",
-                Int8Kind.ALL_MATMULS: "all MatMuls, activation by activation too (transformers.js' older "
-                                      "convert.py, Xenova)"}[self.kind]
+        made = {
+            Int8Kind.WEIGHTS_ONLY: "weights only (MatMulConstBOnly: onnxruntime's default, transformers.js' "
+            "quantize_q8, onnx-community)",
+            Int8Kind.ALL_MATMULS: "all MatMuls, activation by activation too (transformers.js' older "
+            "convert.py, Xenova)",
+        }[self.kind]
         ranges = {True: "reduced range", False: "full range", None: "range not read"}
         details = ["per channel" if self.per_channel else "per tensor", ranges[self.reduced_range]]
         details.append("If branches quantized" if self.branches_quantized else "no If branch quantized")
@@ -97,8 +99,11 @@ def describe(path: str | Path) -> Int8Twin:
     weights = [initializers[n.input[1]] for n in integer if n.input[1] in initializers]
     # B's zero point (MatMulInteger) or scale (the fused ops): one per column when per channel
     at = {"MatMulInteger": 3, "DynamicQuantizeMatMul": 2, "MatMulIntegerToFloat": 3}  # MatMulIntegerToFloat: B's scale
-    params = [initializers.get(n.input[at[n.op_type]]) for n in integer
-              if n.input[1] in initializers and len(n.input) > at[n.op_type]]
+    params = [
+        initializers.get(n.input[at[n.op_type]])
+        for n in integer
+        if n.input[1] in initializers and len(n.input) > at[n.op_type]
+    ]
     per_channel = any(p is not None and len(p.dims) == 1 and p.dims[0] > 1 for p in params)
     reduced = None
     if weights:
@@ -109,13 +114,20 @@ def describe(path: str | Path) -> Int8Twin:
                 reduced = int(values.max() - values.min()) <= 127
             else:  # symmetric: |w| <= 64
                 reduced = int(np.abs(values).max()) <= 64
-    head = any(n.op_type == "Transpose" and n.input[0] in initializers
-               and initializers[n.input[0]].data_type in (onnx.TensorProto.INT8, onnx.TensorProto.UINT8)
-               for g in graphs for n in g.node)
-    return Int8Twin(Int8Kind.ALL_MATMULS if dynamic_b else Int8Kind.WEIGHTS_ONLY, per_channel=per_channel,
-                    reduced_range=reduced,
-                    branches_quantized=any(n.op_type in kinds for g in graphs[1:] for n in g.node),
-                    head_from_table=head)
+    head = any(
+        n.op_type == "Transpose"
+        and n.input[0] in initializers
+        and initializers[n.input[0]].data_type in (onnx.TensorProto.INT8, onnx.TensorProto.UINT8)
+        for g in graphs
+        for n in g.node
+    )
+    return Int8Twin(
+        Int8Kind.ALL_MATMULS if dynamic_b else Int8Kind.WEIGHTS_ONLY,
+        per_channel=per_channel,
+        reduced_range=reduced,
+        branches_quantized=any(n.op_type in kinds for g in graphs[1:] for n in g.node),
+        head_from_table=head,
+    )
 
 
 def int8_head_from_table(path: str | Path) -> int:
@@ -156,16 +168,21 @@ def int8_head_from_table(path: str | Path) -> int:
                 made[name] = _head_weight(tables[name], model.graph)
             scale, zero = tables[name].dequantizers[0].input[1:3]
             replaced[id(last)] = helper.make_node(
-                "DynamicQuantizeMatMul", [x, made[name], scale, zero], list(last.output), domain=MS_DOMAIN,
-                name=(last.name or "lm_head") + "_from_table")
+                "DynamicQuantizeMatMul",
+                [x, made[name], scale, zero],
+                list(last.output),
+                domain=MS_DOMAIN,
+                name=(last.name or "lm_head") + "_from_table",
+            )
         if not replaced:
             continue
         declared = {v.name for v in list(g.value_info) + list(g.output)}
         for n in g.node:
             nodes.append(replaced.get(id(n), n))
             if id(n) in replaced:
-                g.value_info.extend(helper.make_tensor_value_info(o, TensorProto.FLOAT, None)
-                                    for o in n.output if o not in declared)
+                g.value_info.extend(
+                    helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in n.output if o not in declared
+                )
         del g.node[:]
         g.node.extend(nodes)
         changed += len(replaced)
@@ -189,6 +206,7 @@ def int8_head_from_table_folder(folder: str | Path) -> dict[str, int]:
 
 
 # -- the pieces ----------------------------------------------------------------------------------
+
 
 class _Table:
     """An int8 or uint8 [vocab, d] initializer read by Gathers, each followed by the same
@@ -267,8 +285,12 @@ def _head(transpose, table: _Table, producers, consumers):
         if len(user.input) < 4 or user.input[3] != table.dequantizers[0].input[2]:
             return None  # B's zero point is not the table's: another quantization
         scales = [producers.get(i) for i in mul[0].input if i != cast[0].output[0]]
-        if len(scales) != 1 or scales[0] is None or scales[0].op_type != "Mul" or set(scales[0].input) != {
-                quantize.output[1], table.dequantizers[0].input[1]}:
+        if (
+            len(scales) != 1
+            or scales[0] is None
+            or scales[0].op_type != "Mul"
+            or set(scales[0].input) != {quantize.output[1], table.dequantizers[0].input[1]}
+        ):
             return None  # not (the input's scale x the table's scale)
         if mul[0].op_type != "Mul" or len(consumers.get(quantize.output[0], [])) != 1:
             return None
@@ -277,8 +299,11 @@ def _head(transpose, table: _Table, producers, consumers):
 
 
 def _same_params(dequantize, table: _Table) -> bool:
-    return len(dequantize.input) >= 3 and table.dequantizers and all(
-        dequantize.input[k] == table.dequantizers[0].input[k] for k in (1, 2))
+    return (
+        len(dequantize.input) >= 3
+        and table.dequantizers
+        and all(dequantize.input[k] == table.dequantizers[0].input[k] for k in (1, 2))
+    )
 
 
 def _head_weight(table: _Table, outer) -> str:

@@ -36,8 +36,11 @@ def fuse_attention(path: str | Path, num_heads: int) -> int:
 
     path = Path(path)
     model = onnx.load(str(path))
-    activations = {i.type.tensor_type.elem_type for i in model.graph.input
-                   if i.name.startswith(("past_key_values.", "encoder_hidden_states"))}
+    activations = {
+        i.type.tensor_type.elem_type
+        for i in model.graph.input
+        if i.name.startswith(("past_key_values.", "encoder_hidden_states"))
+    }
     if activations - {onnx.TensorProto.FLOAT}:
         return 0  # onnxruntime's CPU MultiHeadAttention is float32 only
     initializers = {i.name: i for i in model.graph.initializer}
@@ -106,8 +109,9 @@ def share_self_cache(path: str | Path) -> int:
     model = onnx.load(str(path))
     past_names = {i.name for i in model.graph.input if SELF_PAST.match(i.name)}
     # Branches first: rewriting the outer graph's node list would detach them.
-    graphs = [attr.g for node in model.graph.node for attr in node.attribute
-              if attr.type == onnx.AttributeProto.GRAPH] + [model.graph]
+    graphs = [
+        attr.g for node in model.graph.node for attr in node.attribute if attr.type == onnx.AttributeProto.GRAPH
+    ] + [model.graph]
     rewritten = []  # (graph, its new nodes)
     changed = 0
     for k, graph in enumerate(graphs):
@@ -116,17 +120,35 @@ def share_self_cache(path: str | Path) -> int:
         length_from_shape = []  # Gather(Shape(past), 2) outputs: the cached length
         for node in graph.node:
             inputs = list(node.input) + [""] * (8 - len(node.input))
-            if (node.op_type == "MultiHeadAttention" and node.domain == MS_DOMAIN and g.attr(node, "unidirectional", 0)
-                    and inputs[6] in past_names and inputs[7] in past_names and not any(inputs[3:6])):
+            if (
+                node.op_type == "MultiHeadAttention"
+                and node.domain == MS_DOMAIN
+                and g.attr(node, "unidirectional", 0)
+                and inputs[6] in past_names
+                and inputs[7] in past_names
+                and not any(inputs[3:6])
+            ):
                 heads = g.attr(node, "num_heads")
-                node = helper.make_node("GroupQueryAttention", inputs[:3] + inputs[6:8] + [SEQLENS_K, TOTAL_LENGTH],
-                                        list(node.output), domain=MS_DOMAIN, name=node.name + "_shared_cache",
-                                        num_heads=heads, kv_num_heads=heads, scale=g.attr(node, "scale"))
+                node = helper.make_node(
+                    "GroupQueryAttention",
+                    inputs[:3] + inputs[6:8] + [SEQLENS_K, TOTAL_LENGTH],
+                    list(node.output),
+                    domain=MS_DOMAIN,
+                    name=node.name + "_shared_cache",
+                    num_heads=heads,
+                    kv_num_heads=heads,
+                    scale=g.attr(node, "scale"),
+                )
                 made += 1
             elif node.op_type == "Shape" and node.input[0] in past_names:
                 gathers = g.consumers[node.output[0]]
-                if not gathers or any(n.op_type != "Gather" or g.attr(n, "axis", 0) != 0 or g.constant(n.input[1]) is None
-                                      or int(g.constant(n.input[1])) != 2 for n in gathers):
+                if not gathers or any(
+                    n.op_type != "Gather"
+                    or g.attr(n, "axis", 0) != 0
+                    or g.constant(n.input[1]) is None
+                    or int(g.constant(n.input[1])) != 2
+                    for n in gathers
+                ):
                     return 0  # the past's shape is used for something else: leave the file as it is
                 length_from_shape += [n.output[0] for n in gathers]
                 continue
@@ -138,7 +160,9 @@ def share_self_cache(path: str | Path) -> int:
             p = f"shared_cache_{k}_"
             nodes[:0] = [
                 helper.make_node("Shape", ["input_ids"], [p + "ids_shape"]),
-                helper.make_node("Constant", [], [p + "one"], value=helper.make_tensor(p + "one", TensorProto.INT64, [], [1])),
+                helper.make_node(
+                    "Constant", [], [p + "one"], value=helper.make_tensor(p + "one", TensorProto.INT64, [], [1])
+                ),
                 helper.make_node("Gather", [p + "ids_shape", p + "one"], [p + "new_tokens"], axis=0),
                 helper.make_node("Cast", [TOTAL_LENGTH], [p + "total"], to=TensorProto.INT64),
                 helper.make_node("Sub", [p + "total", p + "new_tokens"], [length_from_shape[0]]),
@@ -151,8 +175,12 @@ def share_self_cache(path: str | Path) -> int:
     for graph, nodes in rewritten:
         _set_nodes(graph, nodes)
     _drop_dead_nodes(model.graph)
-    model.graph.input.extend([helper.make_tensor_value_info(SEQLENS_K, TensorProto.INT32, ["batch_size"]),
-                              helper.make_tensor_value_info(TOTAL_LENGTH, TensorProto.INT32, [])])
+    model.graph.input.extend(
+        [
+            helper.make_tensor_value_info(SEQLENS_K, TensorProto.INT32, ["batch_size"]),
+            helper.make_tensor_value_info(TOTAL_LENGTH, TensorProto.INT32, []),
+        ]
+    )
     _save(model, path)
     return changed
 
@@ -243,11 +271,19 @@ def share_tied_embedding(path: str | Path) -> int:
         for node in g.node:
             table = tied_table(node.input[1]) if node.op_type == "MatMul" and len(node.input) == 2 else None
             if table is not None:
-                node = helper.make_node("FusedMatMul", [node.input[0], head_weight(table)], list(node.output), domain=MS_DOMAIN,
-                                        name=(node.name or "lm_head") + "_tied", transB=1, alpha=1.0)
+                node = helper.make_node(
+                    "FusedMatMul",
+                    [node.input[0], head_weight(table)],
+                    list(node.output),
+                    domain=MS_DOMAIN,
+                    name=(node.name or "lm_head") + "_tied",
+                    transB=1,
+                    alpha=1.0,
+                )
                 # onnx's inference does not know com.microsoft ops: declare what it makes
-                g.value_info.extend(helper.make_tensor_value_info(o, TensorProto.FLOAT, None)
-                                    for o in node.output if o not in declared)
+                g.value_info.extend(
+                    helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in node.output if o not in declared
+                )
                 made += 1
             nodes.append(node)
         if made:
@@ -370,7 +406,11 @@ class _Graph:
             return user.input[1], user.output[0]
         if user is not None and user.op_type == "DynamicQuantizeLinear":
             integer = self.only_consumer(user.output[0], "MatMulInteger")
-            cast = integer is not None and integer.input[0] == user.output[0] and self.only_consumer(integer.output[0], "Cast")
+            cast = (
+                integer is not None
+                and integer.input[0] == user.output[0]
+                and self.only_consumer(integer.output[0], "Cast")
+            )
             mul = cast and self.only_consumer(cast.output[0], "Mul")
             other = integer is not None and self.made_by(integer.input[1], "DynamicQuantizeLinear")
             if mul and other:
@@ -430,9 +470,15 @@ def _fuse_graph(graph, initializers, num_heads: int, causal_only: bool, outer=No
             k_source, v_source = key_reshape.input[0], g.heads_source(value)
             if v_source is None:
                 continue
-            node = helper.make_node("MultiHeadAttention", [q_source, k_source, v_source, "", "", bias], [out.output[0]],
-                                    domain=MS_DOMAIN, name=f"{softmax.name}_fused_attention",
-                                    num_heads=num_heads, scale=q_scale * k_scale)
+            node = helper.make_node(
+                "MultiHeadAttention",
+                [q_source, k_source, v_source, "", "", bias],
+                [out.output[0]],
+                domain=MS_DOMAIN,
+                name=f"{softmax.name}_fused_attention",
+                num_heads=num_heads,
+                scale=q_scale * k_scale,
+            )
             replacements.append((softmax, node, [out]))
             continue
         attributes = {"num_heads": num_heads, "scale": q_scale * k_scale}
@@ -460,8 +506,14 @@ def _fuse_graph(graph, initializers, num_heads: int, causal_only: bool, outer=No
             inputs = [q_source, k_source or key, v_source or value, "", "", bias]
             outputs = [out.output[0]]
             made = [out]
-        node = helper.make_node("MultiHeadAttention", inputs, outputs, domain=MS_DOMAIN,
-                                name=f"{softmax.name}_fused_attention", **attributes)
+        node = helper.make_node(
+            "MultiHeadAttention",
+            inputs,
+            outputs,
+            domain=MS_DOMAIN,
+            name=f"{softmax.name}_fused_attention",
+            **attributes,
+        )
         replacements.append((softmax, node, made))
     if not replacements:
         return 0
@@ -469,8 +521,9 @@ def _fuse_graph(graph, initializers, num_heads: int, causal_only: bool, outer=No
     # int8 quantizer types the Casts it adds after each MatMul from what inference found.
     declared = {v.name for v in list(graph.value_info) + list(graph.output)}
     for _, node, _ in replacements:
-        graph.value_info.extend(helper.make_tensor_value_info(name, TensorProto.FLOAT, None)
-                                for name in node.output if name not in declared)
+        graph.value_info.extend(
+            helper.make_tensor_value_info(name, TensorProto.FLOAT, None) for name in node.output if name not in declared
+        )
     replaced = {id(n) for _, _, made in replacements for n in made}
     nodes = [n for n in graph.node if id(n) not in replaced]
     for softmax, node, _ in replacements:
@@ -587,7 +640,10 @@ def _save_external(model, path: Path, threshold: int = 1024) -> None:
     with partial.open("wb") as f:
         for graph in all_graphs(model.graph):
             for tensor in graph.initializer:
-                if tensor.data_location == TensorProto.EXTERNAL or tensor.data_type in (TensorProto.STRING, TensorProto.UNDEFINED):
+                if tensor.data_location == TensorProto.EXTERNAL or tensor.data_type in (
+                    TensorProto.STRING,
+                    TensorProto.UNDEFINED,
+                ):
                     continue
                 raw = tensor.raw_data if tensor.HasField("raw_data") else numpy_helper.to_array(tensor).tobytes()
                 if len(raw) < threshold:

@@ -5,8 +5,9 @@ transformers.js made. They run 1.2-2x slower than the graphs `models export` wri
 load `prepare` applies the same rewrites to the decoder graphs the app would load (attention
 fused, self-attention cache shared in place, a tied embedding stored once:
 app.model_store.optimize), writes the results to cache_dir()/optimized/<key>/, and checks them
-on a probe against the originals: the same token ids, greedy and beam 4. If a rewrite does not apply or the ids differ, the folder's own graphs
-are used and the reason is logged and kept. The user's folder is only read.
+on a probe against the originals: the same token ids, greedy and beam 4. If a rewrite does not
+apply or the ids differ, the folder's own graphs are used and the reason is logged and kept.
+The user's folder is only read.
 
 The key is a hash of each source graph's name, size, modification time and first and last MiB,
 with the rewrite's version: a changed graph gets a new entry (and the old one is removed), an
@@ -105,8 +106,9 @@ def source_key(graphs: dict[str, Path]) -> str:
     return digest.hexdigest()[:32]
 
 
-def prepare(folder: Path | str, direction: Direction | str, prefer_quantized: bool = False,
-            progress: Progress | None = None) -> Preparation:
+def prepare(
+    folder: Path | str, direction: Direction | str, prefer_quantized: bool = False, progress: Progress | None = None
+) -> Preparation:
     """The optimised graphs for `folder` (made now on first load, else taken from the cache), or
     the reason the folder's own graphs are to be used. Never raises for a graph it cannot
     rewrite; a folder the app cannot load at all gives an empty Preparation (loading it then
@@ -140,8 +142,16 @@ def prepare(folder: Path | str, direction: Direction | str, prefer_quantized: bo
             held.release()
 
 
-def _find_or_make(folder: Path, config: dict, direction: Direction | str, prefer_quantized: bool,
-                  graphs: dict[str, Path], encoder: Path | None, entry: Path, say: Progress) -> Preparation:
+def _find_or_make(
+    folder: Path,
+    config: dict,
+    direction: Direction | str,
+    prefer_quantized: bool,
+    graphs: dict[str, Path],
+    encoder: Path | None,
+    entry: Path,
+    say: Progress,
+) -> Preparation:
     """prepare()'s work, with the entry's lock held."""
     if entry.exists():
         found, damage = _read_record(entry, graphs)
@@ -150,16 +160,32 @@ def _find_or_make(folder: Path, config: dict, direction: Direction | str, prefer
                 log.info("%s: using the folder's own graphs (%s; decided on first load)", folder, found.reason)
             return found
         log.warning("%s: the optimised copy in the cache is damaged (%s); it is made again", folder, damage)
-        say(Text(QT_TRANSLATE_NOOP("Errors", "{name}: the optimised copy in the cache is damaged; making it again…"),
-                 {"name": folder.name}))
+        say(
+            Text(
+                QT_TRANSLATE_NOOP("Errors", "{name}: the optimised copy in the cache is damaged; making it again…"),
+                {"name": folder.name},
+            )
+        )
         shutil.rmtree(entry, ignore_errors=True)
     return _make(folder, config, direction, prefer_quantized, graphs, encoder, entry, say)
 
 
-def _make(folder: Path, config: dict, direction: Direction | str, prefer_quantized: bool,
-          graphs: dict[str, Path], encoder: Path | None, entry: Path, say: Progress) -> Preparation:
+def _make(
+    folder: Path,
+    config: dict,
+    direction: Direction | str,
+    prefer_quantized: bool,
+    graphs: dict[str, Path],
+    encoder: Path | None,
+    entry: Path,
+    say: Progress,
+) -> Preparation:
     """Optimise now (first load, or the cached copy was damaged) and say how it went."""
-    say(Text(QT_TRANSLATE_NOOP("Errors", "Optimising {name} for this computer (first load only)…"), {"name": folder.name}))
+    say(
+        Text(
+            QT_TRANSLATE_NOOP("Errors", "Optimising {name} for this computer (first load only)…"), {"name": folder.name}
+        )
+    )
     started = time.monotonic()
     try:
         result = _optimise(folder, config, Direction.parse(direction), prefer_quantized, graphs, encoder, entry, say)
@@ -171,23 +197,38 @@ def _make(folder: Path, config: dict, direction: Direction | str, prefer_quantiz
         say(Text(QT_TRANSLATE_NOOP("Errors", "{name}: already optimised."), {"name": folder.name}))
     elif result.reason:
         log.warning("%s: not optimised, using its own graphs: %s", folder, result.reason)
-        say(Text(QT_TRANSLATE_NOOP("Errors", "{name}: not optimised ({reason}); using it as it is."),
-                 {"name": folder.name, "reason": result.reason}))
+        say(
+            Text(
+                QT_TRANSLATE_NOOP("Errors", "{name}: not optimised ({reason}); using it as it is."),
+                {"name": folder.name, "reason": result.reason},
+            )
+        )
     else:
         log.info("%s: optimised in %.1f s into %s", folder, time.monotonic() - started, entry)
-        say(Text(QT_TRANSLATE_NOOP("Errors", "{name}: optimised in {seconds} s."),
-                 {"name": folder.name, "seconds": f"{time.monotonic() - started:.0f}"}))
+        say(
+            Text(
+                QT_TRANSLATE_NOOP("Errors", "{name}: optimised in {seconds} s."),
+                {"name": folder.name, "seconds": f"{time.monotonic() - started:.0f}"},
+            )
+        )
     return result
 
 
-def load_translator(folder: Path | str, direction: Direction | str, prefer_quantized: bool = False,
-                    threads: int | None = None, optimize: bool = True, progress: Progress | None = None):
+def load_translator(
+    folder: Path | str,
+    direction: Direction | str,
+    prefer_quantized: bool = False,
+    threads: int | None = None,
+    optimize: bool = True,
+    progress: Progress | None = None,
+):
     """Translator.load on the optimised graphs when there are some (see prepare)."""
     from app.translation import Translator
 
     graphs = prepare(folder, direction, prefer_quantized, progress).graphs if optimize else {}
-    return Translator.load(folder, direction=direction, prefer_quantized=prefer_quantized, threads=threads,
-                           graphs=graphs)
+    return Translator.load(
+        folder, direction=direction, prefer_quantized=prefer_quantized, threads=threads, graphs=graphs
+    )
 
 
 def prepare_graphs(folder: Path | str, direction: Direction | str, prefer_quantized: bool = False) -> dict[str, Path]:
@@ -195,7 +236,9 @@ def prepare_graphs(folder: Path | str, direction: Direction | str, prefer_quanti
     return prepare(folder, direction, prefer_quantized).graphs
 
 
-def prepare_on_stderr(folder: Path | str, direction: Direction | str, prefer_quantized: bool = False) -> dict[str, Path]:
+def prepare_on_stderr(
+    folder: Path | str, direction: Direction | str, prefer_quantized: bool = False
+) -> dict[str, Path]:
     """prepare() for a command: progress lines on stderr (stdout is the command's output)."""
     import sys
 
@@ -204,8 +247,17 @@ def prepare_on_stderr(folder: Path | str, direction: Direction | str, prefer_qua
 
 # -- the work ---------------------------------------------------------------------------------
 
-def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized: bool,
-              graphs: dict[str, Path], encoder: Path | None, entry: Path, say: Progress) -> Preparation:
+
+def _optimise(
+    folder: Path,
+    config: dict,
+    direction: Direction,
+    prefer_quantized: bool,
+    graphs: dict[str, Path],
+    encoder: Path | None,
+    entry: Path,
+    say: Progress,
+) -> Preparation:
     from app.model_store.int8_twins import describe, int8_head_from_table
     from app.model_store.optimize import externalize, fuse_attention, share_self_cache, share_tied_embedding
 
@@ -243,8 +295,13 @@ def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized
                 continue
             if fused:
                 rewritten[stem] = copy
-                log.info("%s: %d attention blocks fused, %d self-attention caches shared%s", source.name, fused, shared,
-                         ", the tied embedding stored once" if stem in tied else "")
+                log.info(
+                    "%s: %d attention blocks fused, %d self-attention caches shared%s",
+                    source.name,
+                    fused,
+                    shared,
+                    ", the tied embedding stored once" if stem in tied else "",
+                )
             elif _has_fused_attention(copy):
                 notes.append(f"{source.name}: already optimised")
             else:
@@ -281,7 +338,7 @@ def _optimise(folder: Path, config: dict, direction: Direction, prefer_quantized
 
 
 def _probe(folder: Path, direction: Direction, prefer_quantized: bool, rewritten: dict[str, Path]) -> str:
-    """"" when the rewritten graphs give the originals' token ids on every probe, else what
+    """ "" when the rewritten graphs give the originals' token ids on every probe, else what
     differed. One model at a time: the first load's memory peak stays that of one model."""
     from app.translation import DecodeOptions, Translator
 
@@ -289,14 +346,16 @@ def _probe(folder: Path, direction: Direction, prefer_quantized: bool, rewritten
     ids = {}
     for which, graphs in (("original", None), ("rewritten", rewritten)):
         try:
-            translator = Translator.load(folder, direction=direction, prefer_quantized=prefer_quantized, threads=1,
-                                         graphs=graphs)
+            translator = Translator.load(
+                folder, direction=direction, prefer_quantized=prefer_quantized, threads=1, graphs=graphs
+            )
         except Exception as error:
             return f"the {which} graphs do not load ({type(error).__name__}: {error})"
         try:
             for beams, text in cases:
-                options = DecodeOptions(num_beams=beams, max_new_tokens=PROBE_TOKENS, min_new_tokens=PROBE_TOKENS,
-                                        loop_window=0)
+                options = DecodeOptions(
+                    num_beams=beams, max_new_tokens=PROBE_TOKENS, min_new_tokens=PROBE_TOKENS, loop_window=0
+                )
                 ids[which, beams, text] = [s.token_ids for s in translator.translate(text, options).sentences]
         except Exception as error:
             return f"the probe failed on the {which} graphs ({type(error).__name__}: {error})"
@@ -307,15 +366,21 @@ def _probe(folder: Path, direction: Direction, prefer_quantized: bool, rewritten
     return ""
 
 
-def _decided(entry: Path, graphs: dict[str, Path], rewritten: dict[str, Path], reason: str,
-             work: Path | None = None) -> Preparation:
+def _decided(
+    entry: Path, graphs: dict[str, Path], rewritten: dict[str, Path], reason: str, work: Path | None = None
+) -> Preparation:
     """Keep the decision (optimised graphs, or the reason not to) in the cache entry: written
     under a temporary name, then renamed into place whole (the caller holds the entry's lock)."""
     target = work or entry.with_name(f"{entry.name}.partial-{os.getpid()}-{threading.get_ident()}")
     target.mkdir(parents=True, exist_ok=True)
     files = {p.name: _file_record(p) for p in sorted(target.iterdir()) if p.is_file()}
-    record = {"version": VERSION, "sources": {stem: str(path) for stem, path in graphs.items()},
-              "graphs": {stem: path.name for stem, path in rewritten.items()}, "files": files, "reason": reason}
+    record = {
+        "version": VERSION,
+        "sources": {stem: str(path) for stem, path in graphs.items()},
+        "graphs": {stem: path.name for stem, path in rewritten.items()},
+        "files": files,
+        "reason": reason,
+    }
     (target / RECORD).write_text(json.dumps(record, indent=1), encoding="utf-8")
     _forget_older(entry, graphs)
     shutil.rmtree(entry, ignore_errors=True)  # a damaged entry (a whole one was found and returned)
@@ -324,8 +389,9 @@ def _decided(entry: Path, graphs: dict[str, Path], rewritten: dict[str, Path], r
     except OSError:  # another process finished first (a cache without the lock): use its entry
         shutil.rmtree(target, ignore_errors=True)
         return _read_record(entry, graphs)[0] or Preparation(reason=reason or "the cache could not be written")
-    return Preparation(graphs={stem: entry / name for stem, name in record["graphs"].items()}, reason=reason,
-                       entry=entry)
+    return Preparation(
+        graphs={stem: entry / name for stem, name in record["graphs"].items()}, reason=reason, entry=entry
+    )
 
 
 def _encoder_file(folder: Path, prefer_quantized: bool) -> Path | None:
@@ -451,8 +517,11 @@ def _forget_older(entry: Path, graphs: dict[str, Path]) -> None:
 
 def _external_data(path: Path) -> list[Path]:
     """The external-data files beside a graph (`x.onnx_data`, `x.onnx.data`, `x.onnx_data_1`…)."""
-    return sorted(p for p in path.parent.glob(f"{path.name}*") if p != path and p.is_file()
-                  and p.name[len(path.name):].startswith(("_data", ".data")))
+    return sorted(
+        p
+        for p in path.parent.glob(f"{path.name}*")
+        if p != path and p.is_file() and p.name[len(path.name) :].startswith(("_data", ".data"))
+    )
 
 
 def _has_fused_attention(path: Path) -> bool:
@@ -460,8 +529,13 @@ def _has_fused_attention(path: Path) -> bool:
 
     model = onnx.load(str(path), load_external_data=False)
     ops = {n.op_type for n in model.graph.node}
-    ops |= {n.op_type for node in model.graph.node for a in node.attribute if a.type == onnx.AttributeProto.GRAPH
-            for n in a.g.node}
+    ops |= {
+        n.op_type
+        for node in model.graph.node
+        for a in node.attribute
+        if a.type == onnx.AttributeProto.GRAPH
+        for n in a.g.node
+    }
     return bool(ops & {"MultiHeadAttention", "GroupQueryAttention", "Attention"})
 
 

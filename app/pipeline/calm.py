@@ -59,8 +59,13 @@ class CalmText:
             return []
         return [list(ids) for ids in live.settled_ids]
 
-    def update(self, utterance_id: int, sentence_ids: list[list[int]], text: str,
-               at_word_boundary: Callable[[str, int], int] | None = None) -> tuple[str, int] | None:
+    def update(
+        self,
+        utterance_id: int,
+        sentence_ids: list[list[int]],
+        text: str,
+        at_word_boundary: Callable[[str, int], int] | None = None,
+    ) -> tuple[str, int] | None:
         """A new provisional translation (`text`, and each sentence's generated tokens without
         prompt or EOS): (text to show, settled characters), or None to keep showing the last one."""
         if self.mode is CalmMode.OFF:
@@ -69,10 +74,10 @@ class CalmText:
         if not text.startswith(live.settled_text):
             return None  # it contradicts what the reader has already read: hold it back
         for i, ids in enumerate(sentence_ids):
-            agreed = ids[:common_prefix(live.previous_ids[i], ids)] if i < len(live.previous_ids) else []
+            agreed = ids[: common_prefix(live.previous_ids[i], ids)] if i < len(live.previous_ids) else []
             if i >= len(live.settled_ids):
                 live.settled_ids.append([])
-            if len(agreed) > len(live.settled_ids[i]) and agreed[:len(live.settled_ids[i])] == live.settled_ids[i]:
+            if len(agreed) > len(live.settled_ids[i]) and agreed[: len(live.settled_ids[i])] == live.settled_ids[i]:
                 live.settled_ids[i] = agreed
         live.previous_ids = [list(ids) for ids in sentence_ids]
         stable = common_prefix(live.previous_text, text) if live.previous_text else 0

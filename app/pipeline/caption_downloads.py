@@ -22,8 +22,15 @@ def write_captions(captions: list[dict], bilingual: bool, fmt: ExportFormat) -> 
 def entries_of(captions: list[dict]) -> list[TranscriptEntry]:
     """Captions as /transcript lists them -> the transcript's utterances: finals only, as the
     session's transcript records them (provisional text changes)."""
-    return [TranscriptEntry(caption["id"], source=caption["source"] if caption["source_final"] else "",
-                            translation=caption["translation"] if caption["translation_final"] else "",
-                            direction=caption.get("direction", ""), start=caption.get("start", 0.0),
-                            end=caption.get("end", 0.0), speaker=caption.get("speaker", ""))
-            for caption in captions]
+    return [
+        TranscriptEntry(
+            caption["id"],
+            source=caption["source"] if caption["source_final"] else "",
+            translation=caption["translation"] if caption["translation_final"] else "",
+            direction=caption.get("direction", ""),
+            start=caption.get("start", 0.0),
+            end=caption.get("end", 0.0),
+            speaker=caption.get("speaker", ""),
+        )
+        for caption in captions
+    ]

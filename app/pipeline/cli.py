@@ -23,43 +23,86 @@ QUIET_IN_JSON = (DecodeStepEvent, Level, SentLevel)  # per-token and meter event
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
-        "run", help="translate a recording, the microphone or system audio live, without the window",
+        "run",
+        help="translate a recording, the microphone or system audio live, without the window",
         description="Recognise speech, translate it and speak the translation. Ctrl-C (or SIGTERM) stops a live "
-                    "source; what was heard is finalised, translated, printed and saved first.")
+        "source; what was heard is finalised, translated, printed and saved first.",
+    )
     parser.add_argument("--input", metavar="FILE.wav", help="a recording to translate (default: the live --source)")
     add_live_options(parser)
     parser.add_argument("--direction", required=True, choices=DIRECTIONS, help="spoken language - translation language")
-    parser.add_argument("--nmt-model", metavar="DIR", action="append", default=[],
-                        help="translation model folder (default: the installed one); give it twice for a "
-                             "conversation's two directions (an M2M100 folder does both)")
-    parser.add_argument("--asr-model", metavar="NAME|DIR", default="base", help="Whisper size name or folder (default: base)")
-    parser.add_argument("--conversation", action="store_true",
-                        help="listen to the microphone (speaker 'me', --direction) and system audio (speaker 'them', "
-                             "the reverse direction) at once")
-    parser.add_argument("--system-device", metavar="NAME|ID", default=None,
-                        help="conversation: the system-audio source (default: what the default output plays)")
-    parser.add_argument("--speak", choices=tuple(Spoken), default="them",
-                        help="conversation: whose translations are spoken (default: them)")
-    parser.add_argument("--speak-into", metavar="speakers|virtual-mic|DEVICE", default=SpeechTarget.SPEAKERS.value,
-                        help="where speech goes: the speakers (default), virtual-mic (the microphone 'Live "
-                             "Translator microphone' a call app can pick; Linux) or an output device by name "
-                             "(python -m app devices), e.g. a virtual cable; in a conversation, where MY translated "
-                             "speech goes")
-    parser.add_argument("--mix-original", metavar="LEVEL", type=mix_level, default=0.0,
-                        help="with --speak-into virtual-mic: my own voice under the translation at this level, 0-1 "
-                             "(default 0), so the other side hears that I am talking")
+    parser.add_argument(
+        "--nmt-model",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="translation model folder (default: the installed one); give it twice for a "
+        "conversation's two directions (an M2M100 folder does both)",
+    )
+    parser.add_argument(
+        "--asr-model", metavar="NAME|DIR", default="base", help="Whisper size name or folder (default: base)"
+    )
+    parser.add_argument(
+        "--conversation",
+        action="store_true",
+        help="listen to the microphone (speaker 'me', --direction) and system audio (speaker 'them', "
+        "the reverse direction) at once",
+    )
+    parser.add_argument(
+        "--system-device",
+        metavar="NAME|ID",
+        default=None,
+        help="conversation: the system-audio source (default: what the default output plays)",
+    )
+    parser.add_argument(
+        "--speak",
+        choices=tuple(Spoken),
+        default="them",
+        help="conversation: whose translations are spoken (default: them)",
+    )
+    parser.add_argument(
+        "--speak-into",
+        metavar="speakers|virtual-mic|DEVICE",
+        default=SpeechTarget.SPEAKERS.value,
+        help="where speech goes: the speakers (default), virtual-mic (the microphone 'Live "
+        "Translator microphone' a call app can pick; Linux) or an output device by name "
+        "(python -m app devices), e.g. a virtual cable; in a conversation, where MY translated "
+        "speech goes",
+    )
+    parser.add_argument(
+        "--mix-original",
+        metavar="LEVEL",
+        type=mix_level,
+        default=0.0,
+        help="with --speak-into virtual-mic: my own voice under the translation at this level, 0-1 "
+        "(default 0), so the other side hears that I am talking",
+    )
     parser.add_argument("--tts-out", metavar="OUT.wav", help="write the spoken translations into this WAV file")
     parser.add_argument("--no-tts", action="store_true", help="do not speak the translations")
-    parser.add_argument("--realtime", action="store_true", help="feed --input at speaking speed (default: as fast as it goes)")
+    parser.add_argument(
+        "--realtime", action="store_true", help="feed --input at speaking speed (default: as fast as it goes)"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per event and line")
-    parser.add_argument("--serve", metavar="[HOST:]PORT",
-                        help="show live captions in a browser at http://HOST:PORT/ (default host 127.0.0.1; "
-                             "any other host gets an access key)")
-    parser.add_argument("--glossary", action="append", default=[], metavar="FILE",
-                        help="a glossary (english<TAB>chinese per line): its terms are heard and translated as it says; "
-                             "repeatable; edits are picked up between utterances")
-    parser.add_argument("--chinese", choices=CHINESE_SCRIPTS, default="simplified",
-                        help="script of all Chinese shown, spoken and saved: simplified, traditional (Taiwan), hongkong")
+    parser.add_argument(
+        "--serve",
+        metavar="[HOST:]PORT",
+        help="show live captions in a browser at http://HOST:PORT/ (default host 127.0.0.1; "
+        "any other host gets an access key)",
+    )
+    parser.add_argument(
+        "--glossary",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a glossary (english<TAB>chinese per line): its terms are heard and translated as it says; "
+        "repeatable; edits are picked up between utterances",
+    )
+    parser.add_argument(
+        "--chinese",
+        choices=CHINESE_SCRIPTS,
+        default="simplified",
+        help="script of all Chinese shown, spoken and saved: simplified, traditional (Taiwan), hongkong",
+    )
     parser.set_defaults(run=run)
 
 
@@ -88,21 +131,34 @@ def model_for(direction: Direction, folders: list[str]):
             return folder
     model = None if folders else default_nmt_dir(str(direction))
     if model is None:
-        hint = QT_TRANSLATE_NOOP("Errors", "Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: "
-                                 "python -m app models download (see docs/models.md, 'Translation models').")
+        hint = QT_TRANSLATE_NOOP(
+            "Errors",
+            "Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: "
+            "python -m app models download (see docs/models.md, 'Translation models').",
+        )
         if folders:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No translation model for {direction} is installed. None of {folders} translates "
-                                                                  "{direction}."),
-                                      hint, direction=direction, folders=", ".join(folders))
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No translation model for {direction} is installed."), hint, direction=direction)
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP(
+                    "Errors",
+                    "No translation model for {direction} is installed. None of {folders} translates {direction}.",
+                ),
+                hint,
+                direction=direction,
+                folders=", ".join(folders),
+            )
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "No translation model for {direction} is installed."), hint, direction=direction
+        )
     return model
 
 
 def run(args: argparse.Namespace) -> int:
     direction = Direction.parse(args.direction)
     if args.conversation and args.input:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "--conversation listens to live sources; it cannot take --input."),
-                                  QT_TRANSLATE_NOOP("Errors", "Leave out --input (or --conversation)."))
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "--conversation listens to live sources; it cannot take --input."),
+            QT_TRANSLATE_NOOP("Errors", "Leave out --input (or --conversation)."),
+        )
     from app.translation.cli import load_glossaries
 
     args.glossary_files = list(args.glossary)
@@ -164,8 +220,10 @@ class EventPrinter:
             self.out.flush()
         elif isinstance(event, Error):
             who = f"[{event.speaker}] " if event.speaker else ""
-            print(f"{who}error ({event.stage}): {event.text}" + (f"\n  → {event.hint}" if event.hint else ""),
-                  file=sys.stderr)
+            print(
+                f"{who}error ({event.stage}): {event.text}" + (f"\n  → {event.hint}" if event.hint else ""),
+                file=sys.stderr,
+            )
 
 
 def _start_clock_when_listening(stop: StopRequests):
@@ -185,10 +243,15 @@ def _make_session(args: argparse.Namespace, models: dict, on_event) -> Session:
     config = _pipeline_config(args, models)
     if args.conversation:
         if args.speak_into != SpeechTarget.SPEAKERS and args.speak == Spoken.THEM and not args.no_tts:
-            print(f"note: --speak-into {args.speak_into} carries my translations, but --speak them speaks only theirs: "
-                  "add --speak me (or both) for the call set-up", file=sys.stderr)
-        return Conversation(ConversationConfig(pipeline=config, system_device=args.system_device,
-                                               spoken=Spoken(args.speak).speakers), on_event=on_event)
+            print(
+                f"note: --speak-into {args.speak_into} carries my translations, but --speak them speaks only theirs: "
+                "add --speak me (or both) for the call set-up",
+                file=sys.stderr,
+            )
+        return Conversation(
+            ConversationConfig(pipeline=config, system_device=args.system_device, spoken=Spoken(args.speak).speakers),
+            on_event=on_event,
+        )
     return Pipeline(config, on_event=on_event)
 
 
@@ -197,13 +260,23 @@ def _pipeline_config(args: argparse.Namespace, models: dict):
     from app.model_store.optimized import prepare_on_stderr
     from app.pipeline import PipelineConfig
 
-    return PipelineConfig(direction=args.direction, nmt_models=models, asr_model=args.asr_model,
-                          input_path=args.input, source=SourceKind(args.source),
-                          input_device=parse_device(args.device),
-                          realtime=args.realtime or args.input is None,
-                          tts_enabled=not args.no_tts, tts_out=args.tts_out, emit_steps=False,
-                          glossary=args.glossary, chinese=args.chinese, prepare_graphs=prepare_on_stderr,
-                          speak_into=args.speak_into, mix_original=args.mix_original)
+    return PipelineConfig(
+        direction=args.direction,
+        nmt_models=models,
+        asr_model=args.asr_model,
+        input_path=args.input,
+        source=SourceKind(args.source),
+        input_device=parse_device(args.device),
+        realtime=args.realtime or args.input is None,
+        tts_enabled=not args.no_tts,
+        tts_out=args.tts_out,
+        emit_steps=False,
+        glossary=args.glossary,
+        chinese=args.chinese,
+        prepare_graphs=prepare_on_stderr,
+        speak_into=args.speak_into,
+        mix_original=args.mix_original,
+    )
 
 
 def _run_until_done(session: Session, stop: StopRequests) -> None:
@@ -221,8 +294,11 @@ def _finish(session: Session, captions) -> None:
         captions.stop()
     transcript = session.transcript
     if transcript is not None and transcript.unsaved:
-        print(f"transcript incomplete: {transcript.unsaved} records could not be saved to {transcript.path} "
-              f"({transcript.problem})", file=sys.stderr)
+        print(
+            f"transcript incomplete: {transcript.unsaved} records could not be saved to {transcript.path} "
+            f"({transcript.problem})",
+            file=sys.stderr,
+        )
     elif transcript is not None:
         print(f"transcript saved: {transcript.path}", file=sys.stderr)
 

@@ -55,22 +55,33 @@ class ConversationConfig:
         """The PipelineConfig of one side: the shared one with what differs per side replaced."""
         me = speaker is Speaker.ME
         base = self.pipeline
-        return base.copy(direction=base.direction if me else base.direction.reverse,
-                         input_path=None, source=SourceKind.MICROPHONE if me else SourceKind.SYSTEM,
-                         input_device=base.input_device if me else self.system_device, speaker=speaker,
-                         tts_enabled=base.tts_enabled and speaker in self.spoken,
-                         save_transcript=False, transcript_path=None,
-                         # only my translated speech goes into the call; theirs stays on the speakers
-                         speak_into=base.speak_into if me else SpeechTarget.SPEAKERS,
-                         mix_original=base.mix_original if me else 0.0)
+        return base.copy(
+            direction=base.direction if me else base.direction.reverse,
+            input_path=None,
+            source=SourceKind.MICROPHONE if me else SourceKind.SYSTEM,
+            input_device=base.input_device if me else self.system_device,
+            speaker=speaker,
+            tts_enabled=base.tts_enabled and speaker in self.spoken,
+            save_transcript=False,
+            transcript_path=None,
+            # only my translated speech goes into the call; theirs stays on the speakers
+            speak_into=base.speak_into if me else SpeechTarget.SPEAKERS,
+            mix_original=base.mix_original if me else 0.0,
+        )
 
 
 class Conversation:
     """Two pipelines (me: the microphone, them: system audio) as one: start, stop, one event stream."""
 
-    def __init__(self, config: ConversationConfig, on_event: Callable[[Event], None] | None = None, *,
-                 sources: Mapping[Speaker, AudioSource] | None = None, speech_output: SpeechOutput | None = None,
-                 translators: Mapping[Direction | str, PipelineTranslator] | None = None):
+    def __init__(
+        self,
+        config: ConversationConfig,
+        on_event: Callable[[Event], None] | None = None,
+        *,
+        sources: Mapping[Speaker, AudioSource] | None = None,
+        speech_output: SpeechOutput | None = None,
+        translators: Mapping[Direction | str, PipelineTranslator] | None = None,
+    ):
         """config: copied; the conversation's switches change its copy and both sides. sources: per
         speaker, default built from the config; speech_output: an app.tts.SpeechOutput (default:
         the speakers); translators: direction -> Translator, shared. Each side makes its own
@@ -83,8 +94,12 @@ class Conversation:
             from app.tts import SpeechOutput
 
             mine = open_output(shared.speak_into, shared.mix_original)  # where MY translated speech goes
-            speech_output = SpeechOutput(enabled=shared.tts_enabled, rate=shared.tts_rate, out_path=shared.tts_out,
-                                         outputs={Speaker.ME: mine} if mine is not None else None)
+            speech_output = SpeechOutput(
+                enabled=shared.tts_enabled,
+                rate=shared.tts_rate,
+                out_path=shared.tts_out,
+                outputs={Speaker.ME: mine} if mine is not None else None,
+            )
         self.speech_output = speech_output
         self.speech_output.on_event = self._emit
         self.transcript: Transcript | None = None
@@ -92,10 +107,17 @@ class Conversation:
         ids = itertools.count(1)  # one numbering for both sides
         sources = sources or {}
         self.lanes: dict[Speaker, Pipeline] = {
-            speaker: Pipeline(config.lane(speaker), on_event=self._emit, audio_source=sources.get(speaker),
-                              speech_output=speech_output,
-                              translators=translators, shared_speech_output=True, utterance_ids=ids)
-            for speaker in (Speaker.ME, Speaker.THEM)}
+            speaker: Pipeline(
+                config.lane(speaker),
+                on_event=self._emit,
+                audio_source=sources.get(speaker),
+                speech_output=speech_output,
+                translators=translators,
+                shared_speech_output=True,
+                utterance_ids=ids,
+            )
+            for speaker in (Speaker.ME, Speaker.THEM)
+        }
 
     @property
     def running(self) -> bool:

@@ -11,14 +11,19 @@ from app.shared.chinese import CHINESE_SCRIPTS
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser("export", help="write a saved transcript as text, SRT or WebVTT subtitles",
-                              description=__doc__.splitlines()[0])
+    p = subparsers.add_parser(
+        "export", help="write a saved transcript as text, SRT or WebVTT subtitles", description=__doc__.splitlines()[0]
+    )
     p.add_argument("transcript", metavar="TRANSCRIPT.jsonl", help="a session transcript the app saved")
     p.add_argument("--format", required=True, choices=("txt", "srt", "vtt"), help="text, SubRip or WebVTT")
     p.add_argument("--bilingual", action="store_true", help="source and translation together (default: translation)")
     p.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
-    p.add_argument("--chinese", choices=CHINESE_SCRIPTS, default=None,
-                   help="rewrite the Chinese in this script (default: as saved)")
+    p.add_argument(
+        "--chinese",
+        choices=CHINESE_SCRIPTS,
+        default=None,
+        help="rewrite the Chinese in this script (default: as saved)",
+    )
     p.set_defaults(run=run)
 
 
@@ -36,8 +41,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         Path(args.out).write_text(text, encoding="utf-8")
     except OSError as error:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Cannot write {path}: {reason}"),
-                                  QT_TRANSLATE_NOOP("Errors", "Choose a folder that exists and that you may write to."),
-                                  path=args.out, reason=error.strerror or error) from None
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Cannot write {path}: {reason}"),
+            QT_TRANSLATE_NOOP("Errors", "Choose a folder that exists and that you may write to."),
+            path=args.out,
+            reason=error.strerror or error,
+        ) from None
     sys.stderr.write(f"wrote {args.out}\n")
     return 0

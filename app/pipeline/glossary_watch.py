@@ -25,8 +25,9 @@ class GlossaryWatch:
     """An observer: on each final source text, reads changed glossary files and hands the merged
     glossary to `apply`; a glossary that cannot be used goes to `report` instead."""
 
-    def __init__(self, paths: Sequence[str | os.PathLike], apply: Callable[[Glossary], None],
-                 report: Callable[[Event], None]):
+    def __init__(
+        self, paths: Sequence[str | os.PathLike], apply: Callable[[Glossary], None], report: Callable[[Event], None]
+    ):
         self.paths = [Path(p) for p in paths]
         self.apply, self.report = apply, report
         self._stamps = self._stamp()
@@ -49,10 +50,17 @@ class GlossaryWatch:
         malformed = [p for p in glossary.problems if not p.message.startswith("conflict")]
         if malformed:
             first = malformed[0]
-            self._refuse(Text(QT_TRANSLATE_NOOP("Errors", "line {line} of {path}: {problem} "
-                                                          "(lines with a problem: {count})"),
-                              {"line": first.line, "path": first.origin, "problem": first.text or first.message,
-                               "count": len(malformed)}))
+            self._refuse(
+                Text(
+                    QT_TRANSLATE_NOOP("Errors", "line {line} of {path}: {problem} (lines with a problem: {count})"),
+                    {
+                        "line": first.line,
+                        "path": first.origin,
+                        "problem": first.text or first.message,
+                        "count": len(malformed),
+                    },
+                )
+            )
             return False
         for problem in glossary.problems:
             log.warning("glossary %s", problem)
@@ -61,11 +69,22 @@ class GlossaryWatch:
         return True
 
     def _refuse(self, reason: Text) -> None:
-        self.report(Error.of(Stage.GLOSSARY,
-                             Text(QT_TRANSLATE_NOOP("Errors", "The glossary was changed but cannot be used: {reason}."),
-                                  {"reason": reason}),
-                             Text(QT_TRANSLATE_NOOP("Errors", "The glossary in use stays as it was; fix the "
-                                                              "file and save it again (english<TAB>chinese per line)."))))
+        self.report(
+            Error.of(
+                Stage.GLOSSARY,
+                Text(
+                    QT_TRANSLATE_NOOP("Errors", "The glossary was changed but cannot be used: {reason}."),
+                    {"reason": reason},
+                ),
+                Text(
+                    QT_TRANSLATE_NOOP(
+                        "Errors",
+                        "The glossary in use stays as it was; fix the "
+                        "file and save it again (english<TAB>chinese per line).",
+                    )
+                ),
+            )
+        )
 
     def _stamp(self) -> tuple:
         stamps = []

@@ -100,7 +100,9 @@ class PipelineConfig:
     chinese: str = "simplified"  # script of all Chinese shown, spoken and saved (app.shared.chinese)
     source_confidence: bool = False  # mark the words Whisper was unsure of (slower finals: RecognizerOptions)
     live_text: LiveText = LiveText.BALANCED  # smoother <-> sooner partials (app.shared.live_text)
-    calm: str = "agree"  # how provisional translations settle: agree | force | off (app/pipeline/calm.py; bench/calm_text.py)
+    calm: str = (
+        "agree"  # how provisional translations settle: agree | force | off (app/pipeline/calm.py; bench/calm_text.py)
+    )
     # (folder, direction, prefer_quantized) -> {stem: path}: optimised graphs to load instead of
     # the folder's (app.model_store.optimized.prepare_graphs); None loads the folder as it is.
     prepare_graphs: Callable[[str | Path, Direction, bool], dict[str, Path]] | None = None
@@ -113,8 +115,9 @@ class PipelineConfig:
     def copy(self, **changes) -> PipelineConfig:
         """This config with `changes`, its dicts copied: a session's own, which its switches
         (verify, chinese, speech) change without touching the caller's."""
-        return dataclasses.replace(self, **{"nmt_models": dict(self.nmt_models),
-                                            "decode_overrides": dict(self.decode_overrides), **changes})
+        return dataclasses.replace(
+            self, **{"nmt_models": dict(self.nmt_models), "decode_overrides": dict(self.decode_overrides), **changes}
+        )
 
 
 class TokenCodec(Protocol):
@@ -129,8 +132,13 @@ class PipelineTranslator(Protocol):
     joiner: str  # between translated sentences: "" into Chinese, " " into English
     codec: TokenCodec
 
-    def stream(self, text: str, options: DecodeOptions | None = None, cancel: threading.Event | None = None,
-               forced: Sequence[Sequence[int]] = ()) -> Iterator[DecodeStep | SentenceResult]: ...
+    def stream(
+        self,
+        text: str,
+        options: DecodeOptions | None = None,
+        cancel: threading.Event | None = None,
+        forced: Sequence[Sequence[int]] = (),
+    ) -> Iterator[DecodeStep | SentenceResult]: ...
 
 
 @dataclass
@@ -206,15 +214,20 @@ class Pipeline:
         self._recognizer = recognizer
         self._utterance_ids = utterance_ids
         self._translators: dict[Direction, PipelineTranslator] = {
-            Direction.parse(d): translator for d, translator in (translators or {}).items()}
+            Direction.parse(d): translator for d, translator in (translators or {}).items()
+        }
         self._translator_errors: dict[Direction, Text] = {}
         if speech_output is None:
             from app.audio.outputs import open_output
             from app.tts import SpeechOutput
 
             output = open_output(config.speak_into, config.mix_original)
-            speech_output = SpeechOutput(enabled=config.tts_enabled, rate=config.tts_rate, out_path=config.tts_out,
-                                         outputs={None: output} if output is not None else None)
+            speech_output = SpeechOutput(
+                enabled=config.tts_enabled,
+                rate=config.tts_rate,
+                out_path=config.tts_out,
+                outputs={None: output} if output is not None else None,
+            )
         self.speech_output = speech_output
         self._owns_speech_output = not shared_speech_output
         if self._owns_speech_output:
@@ -242,12 +255,19 @@ class Pipeline:
             if self.running:
                 return
             if self.config.input_path is not None and Path(self.config.input_path).is_dir():
-                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{path} is a folder, not a recording."),
-                                          QT_TRANSLATE_NOOP("Errors", "Give the path of a WAV/FLAC/OGG file inside it."), path=self.config.input_path)
+                raise LiveTranslatorError(
+                    QT_TRANSLATE_NOOP("Errors", "{path} is a folder, not a recording."),
+                    QT_TRANSLATE_NOOP("Errors", "Give the path of a WAV/FLAC/OGG file inside it."),
+                    path=self.config.input_path,
+                )
             if self.config.input_path is not None and not Path(self.config.input_path).is_file():
-                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No such recording: {path}"),
-                                          QT_TRANSLATE_NOOP("Errors", "Give the path of a WAV/FLAC/OGG file, or omit --input to use the microphone."),
-                                          path=self.config.input_path)
+                raise LiveTranslatorError(
+                    QT_TRANSLATE_NOOP("Errors", "No such recording: {path}"),
+                    QT_TRANSLATE_NOOP(
+                        "Errors", "Give the path of a WAV/FLAC/OGG file, or omit --input to use the microphone."
+                    ),
+                    path=self.config.input_path,
+                )
             from app.translation.search import check_setting
 
             for key, value in {"num_beams": self.config.num_beams, **self.config.decode_overrides}.items():
@@ -261,8 +281,11 @@ class Pipeline:
             if self._owns_speech_output:
                 self.speech_output.enabled = self.config.tts_enabled
                 self.speech_output.start()
-            for name, loop in (("capture", self._capture_loop), ("recognition", self._recognition_loop),
-                               ("translation", self._translation_loop)):
+            for name, loop in (
+                ("capture", self._capture_loop),
+                ("recognition", self._recognition_loop),
+                ("translation", self._translation_loop),
+            ):
                 thread = threading.Thread(target=loop, args=(session,), name=f"pipeline-{name}", daemon=True)
                 session.threads.append(thread)
             self._session = session
@@ -391,21 +414,42 @@ class Pipeline:
         if self._transcript_told:
             return []
         self._transcript_told = True
-        error = Error.of(Stage.TRANSCRIPT,
-                         Text(QT_TRANSLATE_NOOP("Errors", "The transcript cannot be saved to {path} ({reason}). "
-                                                "Translation goes on; what is not saved yet is kept in memory."),
-                              {"path": transcript.path, "reason": transcript.problem}),
-                         Text(QT_TRANSLATE_NOOP("Errors", "Free some disk space or make the folder writable: saving resumes by itself. "
-                                                "Or choose another folder with LIVE_TRANSLATOR_TRANSCRIPTS.")))
+        error = Error.of(
+            Stage.TRANSCRIPT,
+            Text(
+                QT_TRANSLATE_NOOP(
+                    "Errors",
+                    "The transcript cannot be saved to {path} ({reason}). "
+                    "Translation goes on; what is not saved yet is kept in memory.",
+                ),
+                {"path": transcript.path, "reason": transcript.problem},
+            ),
+            Text(
+                QT_TRANSLATE_NOOP(
+                    "Errors",
+                    "Free some disk space or make the folder writable: saving resumes by itself. "
+                    "Or choose another folder with LIVE_TRANSLATOR_TRANSCRIPTS.",
+                )
+            ),
+        )
         transcript.record(error)
         return [error]
 
-    def _error(self, stage: Stage, error: BaseException, utterance_id: int | None = None, prefix: str = "", **values) -> None:
+    def _error(
+        self, stage: Stage, error: BaseException, utterance_id: int | None = None, prefix: str = "", **values
+    ) -> None:
         """Report `error`; `prefix` is a marked template that holds it as {reason} ("Translation failed: {reason}")."""
         message, hint = texts_of(error)
         if prefix:
             message = Text(prefix, {**values, "reason": message})
-        self._emit(Error.of(stage, message, hint or Text(QT_TRANSLATE_NOOP("Errors", "The pipeline goes on with the next utterance.")), utterance_id))
+        self._emit(
+            Error.of(
+                stage,
+                message,
+                hint or Text(QT_TRANSLATE_NOOP("Errors", "The pipeline goes on with the next utterance.")),
+                utterance_id,
+            )
+        )
 
     # -- capture --------------------------------------------------------------------------
     def _make_source(self) -> AudioSource:
@@ -449,7 +493,9 @@ class Pipeline:
                 if session.end_input.is_set():
                     return
             mute = self._mute_while_speaking(source)
-            for item in capture(source, session.end_input, retry_s=_RETRY_CAPTURE_EVERY_S, level_every_s=_LEVEL_EVERY_S):
+            for item in capture(
+                source, session.end_input, retry_s=_RETRY_CAPTURE_EVERY_S, level_every_s=_LEVEL_EVERY_S
+            ):
                 if isinstance(item, AudioBlock):
                     samples = item.samples
                     if mute and self._own_voice_in(source.kind, samples, item.captured_at):
@@ -471,8 +517,9 @@ class Pipeline:
 
             self._emit(Status(state=State.LOADING, detail=f"speech recognition ({self.config.asr_model})"))
             model = load_whisper(self.config.asr_model)  # loaded on app.asr's process-long thread
-            self._recognizer = StreamingRecognizer(model=model, language=language, options=self._recognizer_options(),
-                                                   ids=self._utterance_ids)
+            self._recognizer = StreamingRecognizer(
+                model=model, language=language, options=self._recognizer_options(), ids=self._utterance_ids
+            )
         self._recognizer.chinese = ChineseScript.parse(self.config.chinese)
         self._recognizer.options.word_confidence = self.config.source_confidence
         self._recognizer.reset()
@@ -491,7 +538,9 @@ class Pipeline:
         try:
             recognizer = self._load_recognizer(direction.source)
         except Exception as error:
-            self._error(Stage.ASR, error, prefix=QT_TRANSLATE_NOOP("Errors", "Speech recognition could not start: {reason}"))
+            self._error(
+                Stage.ASR, error, prefix=QT_TRANSLATE_NOOP("Errors", "Speech recognition could not start: {reason}")
+            )
             session.stop.set()
             self._end_recognition(session)
             return
@@ -598,21 +647,27 @@ class Pipeline:
         folder = self.config.nmt_models.get(direction)
         try:
             if folder is None:
-                raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No translation model is set for {direction}."),
-                                          QT_TRANSLATE_NOOP("Errors", "Choose a model folder for this direction (run: --nmt-model DIR)."),
-                                          direction=direction)
+                raise LiveTranslatorError(
+                    QT_TRANSLATE_NOOP("Errors", "No translation model is set for {direction}."),
+                    QT_TRANSLATE_NOOP("Errors", "Choose a model folder for this direction (run: --nmt-model DIR)."),
+                    direction=direction,
+                )
             from app.translation import Translator
 
             self._emit(Status(state=State.LOADING, detail=f"translation model {folder}"))
             graphs = self.config.prepare_graphs(folder, direction, False) if self.config.prepare_graphs else None
-            self._translators[direction] = Translator.load(folder, direction=direction, chinese=self.config.chinese,
-                                                           graphs=graphs)
+            self._translators[direction] = Translator.load(
+                folder, direction=direction, chinese=self.config.chinese, graphs=graphs
+            )
             return self._translators[direction]
         except Exception as error:
             self._translator_errors[direction] = texts_of(error)[0]
-            self._error(Stage.TRANSLATION, error, prefix=QT_TRANSLATE_NOOP("Errors", "The {direction} translation model could not be loaded: "
-                                                                                     "{reason}"),
-                        direction=direction)
+            self._error(
+                Stage.TRANSLATION,
+                error,
+                prefix=QT_TRANSLATE_NOOP("Errors", "The {direction} translation model could not be loaded: {reason}"),
+                direction=direction,
+            )
             return None
 
     def _next_job(self, session: _Session) -> _Running | None:
@@ -645,7 +700,12 @@ class Pipeline:
             try:
                 self._translate(job, cancel)
             except Exception as error:
-                self._error(Stage.TRANSLATION, error, job.event.utterance_id, prefix=QT_TRANSLATE_NOOP("Errors", "Translation failed: {reason}"))
+                self._error(
+                    Stage.TRANSLATION,
+                    error,
+                    job.event.utterance_id,
+                    prefix=QT_TRANSLATE_NOOP("Errors", "Translation failed: {reason}"),
+                )
             finally:
                 with session.cond:
                     session.current = None
@@ -669,24 +729,39 @@ class Pipeline:
         translator = self._translator(job.direction)
         if translator is None:
             if not provisional:
-                reason = self._translator_errors.get(job.direction) or Text(QT_TRANSLATE_NOOP("Errors", "no translation model"))
-                self._emit(Error.of(Stage.TRANSLATION, Text(QT_TRANSLATE_NOOP("Errors", "Not translated: {reason}"), {"reason": reason}),
-                                    Text(QT_TRANSLATE_NOOP("Errors", "Fix or choose the translation model, then start again.")),
-                                    event.utterance_id))
+                reason = self._translator_errors.get(job.direction) or Text(
+                    QT_TRANSLATE_NOOP("Errors", "no translation model")
+                )
+                self._emit(
+                    Error.of(
+                        Stage.TRANSLATION,
+                        Text(QT_TRANSLATE_NOOP("Errors", "Not translated: {reason}"), {"reason": reason}),
+                        Text(QT_TRANSLATE_NOOP("Errors", "Fix or choose the translation model, then start again.")),
+                        event.utterance_id,
+                    )
+                )
             return
-        options = DecodeOptions(**{**self.config.decode_overrides, "num_beams": 1 if provisional else self.config.num_beams,
-                                   "verify": self.config.verify and not provisional, "glossary": self.config.glossary})
+        options = DecodeOptions(
+            **{
+                **self.config.decode_overrides,
+                "num_beams": 1 if provisional else self.config.num_beams,
+                "verify": self.config.verify and not provisional,
+                "glossary": self.config.glossary,
+            }
+        )
         pieces, sentence_ids = [], []
         forced = self._calm.forced(event.utterance_id) if provisional else []
         for item in translator.stream(text, options=options, cancel=cancel, forced=forced):
             if isinstance(item, DecodeStep):
                 if self.config.emit_steps:
-                    self._emit(DecodeStepEvent(utterance_id=event.utterance_id, provisional=provisional,
-                                               step=item))
+                    self._emit(DecodeStepEvent(utterance_id=event.utterance_id, provisional=provisional, step=item))
             elif isinstance(item, SentenceResult):
                 # Steps were already sent one by one as DecodeStepEvents.
-                self._emit(SentenceSummary(utterance_id=event.utterance_id, provisional=provisional,
-                                           summary=item.to_json(with_steps=False)))
+                self._emit(
+                    SentenceSummary(
+                        utterance_id=event.utterance_id, provisional=provisional, summary=item.to_json(with_steps=False)
+                    )
+                )
                 pieces.append((item.translation, item.low_confidence))
                 sentence_ids.append([t for t in item.token_ids if t not in translator.codec.skipped_ids])
             if cancel.is_set():
@@ -695,18 +770,27 @@ class Pipeline:
         translation, unsure = join_translations(pieces, translator.joiner, strip=True)
         stable = len(translation)
         if provisional:
-            shown = self._calm.update(event.utterance_id, sentence_ids, translation,
-                                      latin_word_boundary if translator.joiner else None)
+            shown = self._calm.update(
+                event.utterance_id, sentence_ids, translation, latin_word_boundary if translator.joiner else None
+            )
             if shown is None:
                 return  # it would change text the reader has passed: keep showing the last one
             translation, stable = shown
         else:
             self._calm.finish(event.utterance_id)
         latency = None if provisional else (time.monotonic() - event.speech_end_at) * 1000.0
-        self._emit(Translation(utterance_id=event.utterance_id, source=text, text=translation,
-                               provisional=provisional, direction=job.direction, latency_ms=latency,
-                               low_confidence=tuple((u.start, u.end, u.p) for u in unsure),
-                               alternatives=tuple(u.alternatives for u in unsure), stable=stable))
+        self._emit(
+            Translation(
+                utterance_id=event.utterance_id,
+                source=text,
+                text=translation,
+                provisional=provisional,
+                direction=job.direction,
+                latency_ms=latency,
+                low_confidence=tuple((u.start, u.end, u.p) for u in unsure),
+                alternatives=tuple(u.alternatives for u in unsure),
+                stable=stable,
+            )
+        )
         if not provisional and translation and self.config.tts_enabled:
             self.speech_output.say(translation, target, event.utterance_id, speaker=self.config.speaker)
-

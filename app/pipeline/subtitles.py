@@ -47,8 +47,9 @@ class ExportFormat(StrEnum):
     VTT = "vtt"
 
 
-def load(path: str | os.PathLike, chinese: str | None = None,
-         warn: Callable[[str], None] = log.warning) -> list[TranscriptEntry]:
+def load(
+    path: str | os.PathLike, chinese: str | None = None, warn: Callable[[str], None] = log.warning
+) -> list[TranscriptEntry]:
     """A saved transcript's utterances; with `chinese`, its Chinese rewritten in that script.
     Lines that are not the app's records, or whose fields are not what the app writes, are
     skipped and each named (`warn`, with its line number); a file none of whose lines is one of
@@ -56,26 +57,44 @@ def load(path: str | os.PathLike, chinese: str | None = None,
     try:
         entries, skipped, records = _read(path)
     except FileNotFoundError:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "No such transcript: {path}"),
-                                  QT_TRANSLATE_NOOP("Errors", "Give a session .jsonl file (the app prints its path at the end of a run)."),
-                                  path=path) from None
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "No such transcript: {path}"),
+            QT_TRANSLATE_NOOP("Errors", "Give a session .jsonl file (the app prints its path at the end of a run)."),
+            path=path,
+        ) from None
     except (OSError, UnicodeDecodeError) as error:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Cannot read the transcript {path}: {reason}"),
-                                  QT_TRANSLATE_NOOP("Errors", "Give a session .jsonl file saved by the app."), path=path, reason=error) from None
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Cannot read the transcript {path}: {reason}"),
+            QT_TRANSLATE_NOOP("Errors", "Give a session .jsonl file saved by the app."),
+            path=path,
+            reason=error,
+        ) from None
     for number, problem in skipped[:MAX_WARNINGS]:
         warn(f"{path}: line {number} skipped: {problem}")
     if len(skipped) > MAX_WARNINGS:
         warn(f"{path}: {len(skipped) - MAX_WARNINGS} more lines skipped")
     if skipped and not records:
         raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "{path} is not a transcript saved by this app: none of its {lines} lines is one of "
-                                        "its records (line {first}: {problem})."),
-            QT_TRANSLATE_NOOP("Errors", "Give a session .jsonl file saved by the app (`run` prints its path; the window's are "
-                                        "in the transcripts folder)."),
-            path=path, lines=len(skipped), first=skipped[0][0], problem=skipped[0][1])
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "{path} is not a transcript saved by this app: none of its {lines} lines is one of "
+                "its records (line {first}: {problem}).",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "Give a session .jsonl file saved by the app (`run` prints its path; the window's are "
+                "in the transcripts folder).",
+            ),
+            path=path,
+            lines=len(skipped),
+            first=skipped[0][0],
+            problem=skipped[0][1],
+        )
     if chinese is not None:  # OpenCC leaves non-Chinese text as it is
-        entries = [dataclasses.replace(e, source=to_script(e.source, chinese), translation=to_script(e.translation, chinese))
-                   for e in entries]
+        entries = [
+            dataclasses.replace(e, source=to_script(e.source, chinese), translation=to_script(e.translation, chinese))
+            for e in entries
+        ]
     return entries
 
 
@@ -132,14 +151,23 @@ def check_destination(out: str | os.PathLike, transcript: str | os.PathLike) -> 
     except OSError:
         same = False
     if same:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "--out {out} is the transcript being exported; writing there would "
-                                                              "replace the session with its export."),
-                                  QT_TRANSLATE_NOOP("Errors", "Choose another file for --out, e.g. {suggestion}."),
-                                  out=out, suggestion=out.with_suffix(".export.txt").name)
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "--out {out} is the transcript being exported; writing there would "
+                "replace the session with its export.",
+            ),
+            QT_TRANSLATE_NOOP("Errors", "Choose another file for --out, e.g. {suggestion}."),
+            out=out,
+            suggestion=out.with_suffix(".export.txt").name,
+        )
     if _is_transcript(out):
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "--out {out} is a session transcript; writing there would replace it."),
-                                  QT_TRANSLATE_NOOP("Errors", "Choose another file for --out, e.g. {suggestion}."),
-                                  out=out, suggestion=out.with_suffix(".export.txt").name)
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "--out {out} is a session transcript; writing there would replace it."),
+            QT_TRANSLATE_NOOP("Errors", "Choose another file for --out, e.g. {suggestion}."),
+            out=out,
+            suggestion=out.with_suffix(".export.txt").name,
+        )
 
 
 def _is_transcript(path: Path) -> bool:
@@ -205,14 +233,17 @@ _SRT_MARKUP = re.compile(r"-->|<(?=[A-Za-z/!])|\{(?=\\)")
 
 def srt_text(text: str) -> str:
     """Cue text as SubRip players show it as written (no cue cut short, no markup applied)."""
-    return _SRT_MARKUP.sub(lambda m: m.group(0)[:-1] + "\u200b" + m.group(0)[-1] if m.group(0) == "-->"
-                           else m.group(0) + "\u200b", text)
+    return _SRT_MARKUP.sub(
+        lambda m: m.group(0)[:-1] + "\u200b" + m.group(0)[-1] if m.group(0) == "-->" else m.group(0) + "\u200b", text
+    )
 
 
 def export_srt(entries: list[TranscriptEntry], bilingual: bool = True) -> str:
     """SubRip subtitles: one numbered cue per utterance, audio times."""
-    cues = [f"{n}\n{_time(start, ',')} --> {_time(end, ',')}\n{srt_text(text)}\n"
-            for n, (start, end, text) in enumerate(_cues(entries, bilingual), 1)]
+    cues = [
+        f"{n}\n{_time(start, ',')} --> {_time(end, ',')}\n{srt_text(text)}\n"
+        for n, (start, end, text) in enumerate(_cues(entries, bilingual), 1)
+    ]
     return "\n".join(cues)
 
 

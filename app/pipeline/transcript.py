@@ -128,8 +128,9 @@ class Transcript:
             self._save(force=True)
             self._closed = True
             if self._unsaved:
-                log.warning("transcript: %d records could not be saved to %s: %s", len(self._unsaved), self.path,
-                            self.problem)
+                log.warning(
+                    "transcript: %d records could not be saved to %s: %s", len(self._unsaved), self.path, self.problem
+                )
             self._close_fd()
 
     # -- saving (with the lock held) -----------------------------------------------------------
@@ -141,7 +142,7 @@ class Transcript:
             while self._unsaved:
                 line = self._unsaved[0]
                 while self._written_of_first < len(line):
-                    written = os.write(self._fd, line[self._written_of_first:])
+                    written = os.write(self._fd, line[self._written_of_first :])
                     if written <= 0:
                         raise OSError("the file system accepted no bytes")
                     self._written_of_first += written
@@ -205,8 +206,10 @@ class Transcript:
         self._unsaved_bytes -= len(victim)
         self.dropped += 1
         if self.dropped == 1:
-            log.warning("transcript: more than %d MB could not be saved; the oldest records are dropped",
-                        MAX_UNSAVED_BYTES // 2**20)
+            log.warning(
+                "transcript: more than %d MB could not be saved; the oldest records are dropped",
+                MAX_UNSAVED_BYTES // 2**20,
+            )
 
     def _close_fd(self) -> None:
         if self._fd is not None:

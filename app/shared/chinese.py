@@ -28,15 +28,21 @@ class ChineseScript(StrEnum):
         try:
             return cls(value)
         except ValueError:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Unknown Chinese script {value}."),
-                                      QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
-                                      value=repr(value), choices=", ".join(s.value for s in cls)) from None
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "Unknown Chinese script {value}."),
+                QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
+                value=repr(value),
+                choices=", ".join(s.value for s in cls),
+            ) from None
 
     @property
     def label(self) -> str:
         """For the settings chooser, in the script itself."""
-        return {ChineseScript.SIMPLIFIED: "简体中文", ChineseScript.TRADITIONAL: "繁體中文（台灣）",
-                ChineseScript.HONGKONG: "繁體中文（香港）"}[self]
+        return {
+            ChineseScript.SIMPLIFIED: "简体中文",
+            ChineseScript.TRADITIONAL: "繁體中文（台灣）",
+            ChineseScript.HONGKONG: "繁體中文（香港）",
+        }[self]
 
 
 CHINESE_SCRIPTS: tuple[str, ...] = tuple(s.value for s in ChineseScript)  # for argparse choices

@@ -285,5 +285,12 @@ class Error(Event, type="error"):
     def of(cls, stage: Stage, message: Text, hint: Text | str = "", utterance_id: int | None = None, **kwargs) -> Error:
         """An Error whose text and hint are templates: English in `text`/`hint`, translatable in the window."""
         hint = hint if isinstance(hint, Text) else Text(hint)
-        return cls(stage=stage, text=str(message), hint=str(hint), utterance_id=utterance_id, message_text=message,
-                   hint_text=hint, **kwargs)
+        return cls(
+            stage=stage,
+            text=str(message),
+            hint=str(hint),
+            utterance_id=utterance_id,
+            message_text=message,
+            hint_text=hint,
+            **kwargs,
+        )

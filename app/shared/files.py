@@ -36,13 +36,20 @@ def regular_file_size(path: str | os.PathLike, limit: int) -> int:
     bytes; raises FileNotFoundError when absent (callers often treat that case on their own)."""
     info = os.stat(path)  # follows links: a link to /dev/zero is a character device
     if not stat.S_ISREG(info.st_mode):
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{path} is not an ordinary file (it is a {kind})."),
-                                  _HINT, path=path, kind=_kind(info.st_mode))
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "{path} is not an ordinary file (it is a {kind})."),
+            _HINT,
+            path=path,
+            kind=_kind(info.st_mode),
+        )
     if info.st_size > limit:
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "{path} is {size}; the app reads files of this kind up to {limit}."),
             QT_TRANSLATE_NOOP("Errors", "Check that this is the right file; split it or remove what is not needed."),
-            path=path, size=size_text(info.st_size), limit=size_text(limit))
+            path=path,
+            size=size_text(info.st_size),
+            limit=size_text(limit),
+        )
     return info.st_size
 
 
@@ -56,7 +63,9 @@ def read_bytes(path: str | os.PathLike, limit: int) -> bytes:
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "{path} grew past {limit} while it was read."),
             QT_TRANSLATE_NOOP("Errors", "Check that this is the right file; split it or remove what is not needed."),
-            path=path, limit=size_text(limit))
+            path=path,
+            limit=size_text(limit),
+        )
     return data
 
 
@@ -105,8 +114,12 @@ def json_lines(path: str | os.PathLike, limit: int, max_depth: int = MAX_JSON_DE
             if read > limit:
                 raise LiveTranslatorError(
                     QT_TRANSLATE_NOOP("Errors", "{path} grew past {limit} while it was read."),
-                    QT_TRANSLATE_NOOP("Errors", "Check that this is the right file; split it or remove what is not needed."),
-                    path=path, limit=size_text(limit))
+                    QT_TRANSLATE_NOOP(
+                        "Errors", "Check that this is the right file; split it or remove what is not needed."
+                    ),
+                    path=path,
+                    limit=size_text(limit),
+                )
             if line.strip():
                 yield number, line
 
@@ -116,10 +129,14 @@ def _no_constant(name: str) -> object:
 
 
 def _kind(mode: int) -> str:
-    kinds = {stat.S_ISDIR: "folder", stat.S_ISFIFO: "named pipe (FIFO)", stat.S_ISCHR: "character device",
-             stat.S_ISBLK: "block device", stat.S_ISSOCK: "socket"}
+    kinds = {
+        stat.S_ISDIR: "folder",
+        stat.S_ISFIFO: "named pipe (FIFO)",
+        stat.S_ISCHR: "character device",
+        stat.S_ISBLK: "block device",
+        stat.S_ISSOCK: "socket",
+    }
     return next((name for test, name in kinds.items() if test(mode)), "special file")
-
 
 
 def is_present(path: str | os.PathLike) -> bool:

@@ -56,13 +56,17 @@ class GlossaryEntry:
         return self.english if Language(language) is Language.EN else self.chinese
 
     def to_tsv(self) -> str:
-        flags = [name for name, on in (("case", self.case_sensitive), ("off", not self.enabled), ("heard", self.heard))
-                 if on]
+        flags = [
+            name for name, on in (("case", self.case_sensitive), ("off", not self.enabled), ("heard", self.heard)) if on
+        ]
         return "\t".join([self.english, self.chinese] + ([",".join(flags)] if flags else []))
 
 
 # A language named inside a problem (its english_name), marked so the window says it in Chinese.
-LANGUAGE_WORDS = {Language.EN: QT_TRANSLATE_NOOP("Errors", "English"), Language.ZH: QT_TRANSLATE_NOOP("Errors", "Chinese")}
+LANGUAGE_WORDS = {
+    Language.EN: QT_TRANSLATE_NOOP("Errors", "English"),
+    Language.ZH: QT_TRANSLATE_NOOP("Errors", "Chinese"),
+}
 
 
 @dataclass(frozen=True)
@@ -132,8 +136,11 @@ class Glossary:
                 glossary.problems.append(GlossaryProblem.of(origin, number, problem))
                 continue
             flags = {f.strip().lower() for f in columns[2].split(",") if f.strip()} if len(columns) == 3 else set()
-            glossary.entries.append(GlossaryEntry(columns[0], columns[1], "case" in flags, "off" not in flags,
-                                                  "heard" in flags, origin, number))
+            glossary.entries.append(
+                GlossaryEntry(
+                    columns[0], columns[1], "case" in flags, "off" not in flags, "heard" in flags, origin, number
+                )
+            )
         glossary.problems += glossary.conflicts()
         return glossary
 
@@ -143,15 +150,23 @@ class Glossary:
         try:
             data = files.read_bytes(path, MAX_GLOSSARY_BYTES)  # too large, a FIFO, a device: named with its size/kind
         except OSError as error:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Cannot read the glossary {path}: {reason}."),
-                                      QT_TRANSLATE_NOOP("Errors", "Check the path; a glossary is a UTF-8 text file: english<TAB>chinese per line."),
-                                      path=path, reason=error.strerror or error) from None
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "Cannot read the glossary {path}: {reason}."),
+                QT_TRANSLATE_NOOP(
+                    "Errors", "Check the path; a glossary is a UTF-8 text file: english<TAB>chinese per line."
+                ),
+                path=path,
+                reason=error.strerror or error,
+            ) from None
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as error:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "The glossary {path} is not UTF-8 text (byte {byte})."),
-                                      QT_TRANSLATE_NOOP("Errors", "Save it as UTF-8 (a TSV file: english<TAB>chinese per line)."),
-                                      path=path, byte=error.start) from None
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "The glossary {path} is not UTF-8 text (byte {byte})."),
+                QT_TRANSLATE_NOOP("Errors", "Save it as UTF-8 (a TSV file: english<TAB>chinese per line)."),
+                path=path,
+                byte=error.start,
+            ) from None
         return cls.parse(text, str(path))
 
     @classmethod
@@ -187,12 +202,33 @@ class Glossary:
             for entry in self.active():
                 earlier = first.setdefault(key_of(entry), entry)
                 if earlier is not entry and not _same_term(earlier.side(target), entry.side(target)):
-                    values = {"language": Text(LANGUAGE_WORDS[source]), "term": repr(entry.side(source)), "meaning": repr(earlier.side(target)),
-                              "line": earlier.line, "origin": earlier.origin, "unused": repr(entry.side(target))}
-                    text = (Text(QT_TRANSLATE_NOOP("Errors", "conflict: {language} {term} already means {meaning} (line {line}); "
-                                                    "{unused} is not used for it"), values) if earlier.origin == entry.origin
-                            else Text(QT_TRANSLATE_NOOP("Errors", "conflict: {language} {term} already means {meaning} (line {line} of {origin}); "
-                                                         "{unused} is not used for it"), values))
+                    values = {
+                        "language": Text(LANGUAGE_WORDS[source]),
+                        "term": repr(entry.side(source)),
+                        "meaning": repr(earlier.side(target)),
+                        "line": earlier.line,
+                        "origin": earlier.origin,
+                        "unused": repr(entry.side(target)),
+                    }
+                    text = (
+                        Text(
+                            QT_TRANSLATE_NOOP(
+                                "Errors",
+                                "conflict: {language} {term} already means {meaning} (line {line}); "
+                                "{unused} is not used for it",
+                            ),
+                            values,
+                        )
+                        if earlier.origin == entry.origin
+                        else Text(
+                            QT_TRANSLATE_NOOP(
+                                "Errors",
+                                "conflict: {language} {term} already means {meaning} (line {line} of {origin}); "
+                                "{unused} is not used for it",
+                            ),
+                            values,
+                        )
+                    )
                     problems.append(GlossaryProblem.of(entry.origin or "<glossary>", entry.line, text))
         return problems
 
@@ -250,8 +286,10 @@ class Glossary:
         One Aho-Corasick automaton over every term finds them (built once per glossary and
         direction): a sentence costs about the same with 100,000 entries as with 10."""
         direction = Direction.parse(direction)
-        found = [GlossaryMatch(entry, entry.side(direction.source), entry.side(direction.target), start, end)
-                 for entry, start, end in self._matcher(direction.source).occurrences(text)]
+        found = [
+            GlossaryMatch(entry, entry.side(direction.source), entry.side(direction.target), start, end)
+            for entry, start, end in self._matcher(direction.source).occurrences(text)
+        ]
         return _longest_first(found)
 
     def _matcher(self, language: Language) -> _TermMatcher:
@@ -335,8 +373,11 @@ class _TermMatcher:
         if not self.automata or not text:
             return []
         if self.language is Language.ZH:
-            spots = {(entry, end + 1 - len(term), end + 1) for end, (term, entries) in self.automata[False].iter(text)
-                     for entry in entries}
+            spots = {
+                (entry, end + 1 - len(term), end + 1)
+                for end, (term, entries) in self.automata[False].iter(text)
+                for entry in entries
+            }
             return sorted(spots, key=lambda s: (self.rank[id(s[0])], s[1]))
         spaced, where = _one_space(text)
         hits: dict[int, list[tuple[int, int]]] = {}
@@ -384,7 +425,9 @@ def _one_space(text: str) -> tuple[str, list[int]]:
 
 
 def _whole_word(text: str, start: int, stop: int, word_char: re.Pattern) -> bool:
-    return not (start > 0 and word_char.match(text, start - 1)) and not (stop < len(text) and word_char.match(text, stop))
+    return not (start > 0 and word_char.match(text, start - 1)) and not (
+        stop < len(text) and word_char.match(text, stop)
+    )
 
 
 def _same_term(a: str, b: str) -> bool:
@@ -396,20 +439,28 @@ def _line_problem(columns: list[str]) -> Text | None:
     if len(columns) < 2:
         return Text(QT_TRANSLATE_NOOP("Errors", "expected english<TAB>chinese (no TAB on this line)"))
     if len(columns) > 3:
-        return Text(QT_TRANSLATE_NOOP("Errors", "expected 2 or 3 columns separated by TABs, found {count}"), {"count": len(columns)})
+        return Text(
+            QT_TRANSLATE_NOOP("Errors", "expected 2 or 3 columns separated by TABs, found {count}"),
+            {"count": len(columns)},
+        )
     english, chinese = columns[0], columns[1]
     if not english or not chinese:
         return Text(QT_TRANSLATE_NOOP("Errors", "the English or the Chinese term is empty"))
     flags = {f.strip().lower() for f in columns[2].split(",")} if len(columns) == 3 else set()
     if "heard" in flags:  # a correction of recognised text: heard<TAB>written, in one language
         if _language_of(english) is not _language_of(chinese):
-            return Text(QT_TRANSLATE_NOOP("Errors", "a heard correction writes one language as the same language: "
-                                                    "heard<TAB>written<TAB>heard"))
+            return Text(
+                QT_TRANSLATE_NOOP(
+                    "Errors", "a heard correction writes one language as the same language: heard<TAB>written<TAB>heard"
+                )
+            )
         return _flag_problem(columns)
     if HAN.search(english) and not HAN.search(chinese):
         return Text(QT_TRANSLATE_NOOP("Errors", "the first column holds Chinese: write english<TAB>chinese"))
     if HAN.search(english):
-        return Text(QT_TRANSLATE_NOOP("Errors", "the English term {term} contains Chinese characters"), {"term": repr(english)})
+        return Text(
+            QT_TRANSLATE_NOOP("Errors", "the English term {term} contains Chinese characters"), {"term": repr(english)}
+        )
     return _flag_problem(columns)
 
 
@@ -417,8 +468,10 @@ def _flag_problem(columns: list[str]) -> Text | None:
     if len(columns) == 3:
         unknown = [f for f in (f.strip().lower() for f in columns[2].split(",")) if f and f not in FLAGS]
         if unknown:
-            return Text(QT_TRANSLATE_NOOP("Errors", "unknown flag {flag} in the third column (known: {known})"),
-                        {"flag": repr(unknown[0]), "known": ", ".join(FLAGS)})
+            return Text(
+                QT_TRANSLATE_NOOP("Errors", "unknown flag {flag} in the third column (known: {known})"),
+                {"flag": repr(unknown[0]), "known": ", ".join(FLAGS)},
+            )
     return None
 
 

@@ -40,9 +40,12 @@ class Direction(StrEnum):
         try:
             return cls(value)
         except ValueError:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Unknown direction {value}."),
-                                      QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
-                                      value=repr(value), choices=", ".join(d.value for d in cls)) from None
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "Unknown direction {value}."),
+                QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
+                value=repr(value),
+                choices=", ".join(d.value for d in cls),
+            ) from None
 
     @classmethod
     def spoken(cls, language: Language | str) -> Direction:

@@ -2,7 +2,22 @@
 greedy/beam search, loop guard, per-step diagnostics, verify mode, model-folder inspection."""
 
 from app.translation.inspection import ModelFolderReport, inspect_model_folder
-from app.translation.translator import DecodeOptions, DecodeStep, GlossaryUse, SentenceResult, TranslationResult, Translator
+from app.translation.translator import (
+    DecodeOptions,
+    DecodeStep,
+    GlossaryUse,
+    SentenceResult,
+    TranslationResult,
+    Translator,
+)
 
-__all__ = ["Translator", "DecodeOptions", "DecodeStep", "GlossaryUse", "SentenceResult", "TranslationResult",
-           "ModelFolderReport", "inspect_model_folder"]
+__all__ = [
+    "Translator",
+    "DecodeOptions",
+    "DecodeStep",
+    "GlossaryUse",
+    "SentenceResult",
+    "TranslationResult",
+    "ModelFolderReport",
+    "inspect_model_folder",
+]

@@ -77,8 +77,14 @@ class ConstrainedSearch(Search):
     running hypothesis scores above the best complete one; beam search keeps the `num_beams`
     best complete hypotheses (length penalty as `generate`), see `_done` for when it stops."""
 
-    def __init__(self, settings: GenerationSettings, step: StepFn, reorder: Callable[[np.ndarray], None],
-                 constraints: list[Constraint], top_k: int = 5):
+    def __init__(
+        self,
+        settings: GenerationSettings,
+        step: StepFn,
+        reorder: Callable[[np.ndarray], None],
+        constraints: list[Constraint],
+        top_k: int = 5,
+    ):
         super().__init__(settings, step, reorder, top_k)
         self.constraints = [c for c in constraints if c.variants]
         self.width = constrained_width(settings, self.constraints)
@@ -108,8 +114,9 @@ class ConstrainedSearch(Search):
                         starts.setdefault(variant[0], (c, v))
         return starts
 
-    def _candidate(self, hyp: _Hyp, score: float, r: int, token: int, forced: bool,
-                   start: tuple[int, int] | None = None) -> _Candidate:
+    def _candidate(
+        self, hyp: _Hyp, score: float, r: int, token: int, forced: bool, start: tuple[int, int] | None = None
+    ) -> _Candidate:
         met, span = hyp.met, None
         if hyp.span is not None:
             c, v, pos = hyp.span
@@ -138,7 +145,9 @@ class ConstrainedSearch(Search):
             # starting a term here (also where the model writes its first token anyway: that
             # token may begin another word, so the free continuation above stays too)
             for token, start in self._starts(hyp, cur_len).items():
-                out.append(self._candidate(hyp, hyp.score + self._term_score(row, raw, r, token), r, token, True, start))
+                out.append(
+                    self._candidate(hyp, hyp.score + self._term_score(row, raw, r, token), r, token, True, start)
+                )
         out.sort(key=lambda c: -c.score)
         return out
 
@@ -159,7 +168,7 @@ class ConstrainedSearch(Search):
         for i in range(self.width % banks):
             quota[banks - 1 - i] += 1
         chosen = [c for b in range(banks) for c in by_bank[b][: quota[b]]]
-        rest = [c for b in reversed(range(banks)) for c in by_bank[b][quota[b]:]]
+        rest = [c for b in reversed(range(banks)) for c in by_bank[b][quota[b] :]]
         chosen += rest[: self.width - len(chosen)]
         chosen.sort(key=lambda c: (-c.bank, -c.score))
         return chosen

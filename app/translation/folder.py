@@ -30,7 +30,7 @@ GPU_VARIANTS = ("_fp16", "_q4f16")
 
 
 def variant_of(path: Path) -> str:
-    """"" for a plain graph, else its suffix ("_quantized", "_q4", ...)."""
+    """ "" for a plain graph, else its suffix ("_quantized", "_q4", ...)."""
     return next((v for v in CPU_VARIANTS + GPU_VARIANTS if path.stem.endswith(v)), "")
 
 
@@ -54,8 +54,12 @@ def find_onnx_files(folder: Path, prefer_quantized: bool = False) -> dict[str, P
 
 def gpu_only_variants(folder: Path) -> list[str]:
     """The half-precision encoder files of a folder that has no CPU variant: what to refuse."""
-    return sorted(p.name for where in (folder, folder / "onnx") for v in GPU_VARIANTS
-                  for p in where.glob(f"encoder_model{v}.onnx"))
+    return sorted(
+        p.name
+        for where in (folder, folder / "onnx")
+        for v in GPU_VARIANTS
+        for p in where.glob(f"encoder_model{v}.onnx")
+    )
 
 
 def _lang(code: str | None) -> str | None:
@@ -123,44 +127,71 @@ def model_root(folder: Path | str) -> Path:
     return folder
 
 
-def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int | None = None,
-               graphs: dict[str, Path] | None = None) -> LoadedModel:
+def load_model(
+    folder: Path | str,
+    prefer_quantized: bool = False,
+    threads: int | None = None,
+    graphs: dict[str, Path] | None = None,
+) -> LoadedModel:
     """Open a model folder's sessions; any problem raises LiveTranslatorError naming it.
     `graphs` ({"decoder_model_merged": path, ...}) replaces some of the folder's ONNX files by
     other copies of them (the optimised ones in the cache, app.model_store.optimized)."""
     folder = model_root(folder)
     if folder.is_file():
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{folder} is a file, not a model folder."),
-                                  QT_TRANSLATE_NOOP("Errors", "Pass the folder that holds it: config.json and the .onnx files."), folder=folder)
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "{folder} is a file, not a model folder."),
+            QT_TRANSLATE_NOOP("Errors", "Pass the folder that holds it: config.json and the .onnx files."),
+            folder=folder,
+        )
     if not folder.is_dir():
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Model folder {folder} does not exist."),
-                                  QT_TRANSLATE_NOOP("Errors", "Pass the folder that holds config.json and the .onnx files."), folder=folder)
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Model folder {folder} does not exist."),
+            QT_TRANSLATE_NOOP("Errors", "Pass the folder that holds config.json and the .onnx files."),
+            folder=folder,
+        )
     config = read_json(folder / "config.json")
     if not config:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{folder} has no config.json."),
-                                  QT_TRANSLATE_NOOP("Errors", "Copy config.json of the original model into the folder."), folder=folder)
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "{folder} has no config.json."),
+            QT_TRANSLATE_NOOP("Errors", "Copy config.json of the original model into the folder."),
+            folder=folder,
+        )
     family = config.get("model_type")
     if not isinstance(family, str) or family not in FAMILIES:
         raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "{folder} holds a {family} model; this app runs Marian (opus-mt) and M2M100 models."),
-            QT_TRANSLATE_NOOP("Errors", "Use an opus-mt-en-zh / opus-mt-zh-en or m2m100 model."), folder=folder, family=family or "unknown",
+            QT_TRANSLATE_NOOP(
+                "Errors", "{folder} holds a {family} model; this app runs Marian (opus-mt) and M2M100 models."
+            ),
+            QT_TRANSLATE_NOOP("Errors", "Use an opus-mt-en-zh / opus-mt-zh-en or m2m100 model."),
+            folder=folder,
+            family=family or "unknown",
         )
     files = find_onnx_files(folder, prefer_quantized)
     files.update({stem: Path(path) for stem, path in (graphs or {}).items() if stem in files})
     if "encoder_model" not in files and gpu_only_variants(folder):
         found = gpu_only_variants(folder)
         raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "{folder} holds only half-precision graphs ({found}), made for WebGPU in a browser; "
-                               "onnxruntime on the CPU runs them poorly or not at all."),
-            QT_TRANSLATE_NOOP("Errors", "Download the same repo's int8 files instead (onnx/encoder_model_quantized.onnx and "
-                               "onnx/decoder_model_merged_quantized.onnx), or its plain fp32 ones (encoder_model.onnx, decoder_model_merged.onnx)."),
-            folder=folder, found=", ".join(found),
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "{folder} holds only half-precision graphs ({found}), made for WebGPU in a browser; "
+                "onnxruntime on the CPU runs them poorly or not at all.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "Download the same repo's int8 files instead (onnx/encoder_model_quantized.onnx and "
+                "onnx/decoder_model_merged_quantized.onnx), or its plain fp32 ones (encoder_model.onnx, decoder_model_merged.onnx).",  # noqa: E501
+            ),
+            folder=folder,
+            found=", ".join(found),
         )
     if "encoder_model" not in files:
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "No encoder_model.onnx in {folder} or {subfolder}."),
-            QT_TRANSLATE_NOOP("Errors", "Export the model (`python -m app models export`) or download a ready ONNX model."),
-            folder=folder, subfolder=folder / "onnx",
+            QT_TRANSLATE_NOOP(
+                "Errors", "Export the model (`python -m app models export`) or download a ready ONNX model."
+            ),
+            folder=folder,
+            subfolder=folder / "onnx",
         )
     stems = set(files)
     if "decoder_model_merged" in stems:
@@ -169,9 +200,13 @@ def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int 
         wanted = [s for s in ("decoder_model", "decoder_with_past_model") if s in stems]
     if not wanted:
         raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "No decoder in {folder}: expected decoder_model_merged.onnx, or decoder_model.onnx + "
-                                        "decoder_with_past_model.onnx."),
-            QT_TRANSLATE_NOOP("Errors", "The download or export is incomplete: fetch the decoder files too."), folder=files["encoder_model"].parent,
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "No decoder in {folder}: expected decoder_model_merged.onnx, or decoder_model.onnx + "
+                "decoder_with_past_model.onnx.",
+            ),
+            QT_TRANSLATE_NOOP("Errors", "The download or export is incomplete: fetch the decoder files too."),
+            folder=files["encoder_model"].parent,
         )
     encoder = Encoder(open_session(files["encoder_model"], threads), files["encoder_model"])
     candidates = []
@@ -180,8 +215,16 @@ def load_model(folder: Path | str, prefer_quantized: bool = False, threads: int 
         candidates.append((session, read_decoder_signature(session, files[stem])))
     decoders = choose_decoders(candidates)
     used = {"encoder_model": files["encoder_model"], **{s: files[s] for s in wanted}}
-    return LoadedModel(folder, config, read_json(folder / "generation_config.json"), family, used, encoder,
-                       decoders, supported_directions(folder, config))
+    return LoadedModel(
+        folder,
+        config,
+        read_json(folder / "generation_config.json"),
+        family,
+        used,
+        encoder,
+        decoders,
+        supported_directions(folder, config),
+    )
 
 
 def check_tokenizer(model: LoadedModel, codec: PromptCodec) -> None:
@@ -190,18 +233,33 @@ def check_tokenizer(model: LoadedModel, codec: PromptCodec) -> None:
     problem = None
     prompt_ids = codec.source_prefix + [t for t in [codec.forced_bos_token_id] if t is not None]
     if vocab is not None and (len(codec) > vocab or model.family == "marian" and len(codec) != vocab):
-        problem = Text(QT_TRANSLATE_NOOP("Errors", "has {count} tokens but the model has {vocab}"), {"count": len(codec), "vocab": vocab})
+        problem = Text(
+            QT_TRANSLATE_NOOP("Errors", "has {count} tokens but the model has {vocab}"),
+            {"count": len(codec), "vocab": vocab},
+        )
     elif vocab is not None and any(t >= vocab for t in prompt_ids):
-        problem = Text(QT_TRANSLATE_NOOP("Errors", "gives prompt token ids {ids} but the model has only {vocab} tokens"),
-                       {"ids": prompt_ids, "vocab": vocab})
+        problem = Text(
+            QT_TRANSLATE_NOOP("Errors", "gives prompt token ids {ids} but the model has only {vocab} tokens"),
+            {"ids": prompt_ids, "vocab": vocab},
+        )
     for key, piece in (("eos_token_id", "</s>"), ("pad_token_id", "<pad>")):
         token_id = model.config.get(key)
-        if problem is None and isinstance(token_id, int) and 0 <= token_id < len(codec) and codec.piece(token_id) != piece:
-            problem = Text(QT_TRANSLATE_NOOP("Errors", "calls token {token} {piece}, but the model's {key} expects {expected}"),
-                           {"token": token_id, "piece": repr(codec.piece(token_id)), "key": key, "expected": repr(piece)})
+        if (
+            problem is None
+            and isinstance(token_id, int)
+            and 0 <= token_id < len(codec)
+            and codec.piece(token_id) != piece
+        ):
+            problem = Text(
+                QT_TRANSLATE_NOOP("Errors", "calls token {token} {piece}, but the model's {key} expects {expected}"),
+                {"token": token_id, "piece": repr(codec.piece(token_id)), "key": key, "expected": repr(piece)},
+            )
     if problem:
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "The tokenizer in {folder} {problem}: they do not belong together."),
-            QT_TRANSLATE_NOOP("Errors", "Copy the tokenizer files (vocab.json, *.spm / tokenizer.json) of this very model."),
-            folder=model.folder, problem=problem,
+            QT_TRANSLATE_NOOP(
+                "Errors", "Copy the tokenizer files (vocab.json, *.spm / tokenizer.json) of this very model."
+            ),
+            folder=model.folder,
+            problem=problem,
         )

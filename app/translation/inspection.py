@@ -50,8 +50,10 @@ class ModelFolderReport:
             lines.append(f"Layout: {self.layout}")
         if self.files:
             lines.append(f"Files used: {', '.join(self.files)}")
-        lines.append(f"Quantized: {'yes' if self.quantized else 'no'}"
-                     + (" (quantized twins are available)" if self.quantized_available and not self.quantized else ""))
+        lines.append(
+            f"Quantized: {'yes' if self.quantized else 'no'}"
+            + (" (quantized twins are available)" if self.quantized_available and not self.quantized else "")
+        )
         lines.append(f"Tokenizer: {self.tokenizer or 'not found'}")
         lines += [f"Missing: {m}" for m in self.missing]
         lines += [f"Problem: {p}" for p in self.problems]
@@ -79,16 +81,21 @@ def _inspect(report: ModelFolderReport, probe: bool) -> None:
     report.family = family if isinstance(family, str) else None
     onnx = find_onnx_files(folder) if folder.is_dir() else {}
     report.quantized_available = bool(find_onnx_files(folder, prefer_quantized=True)) and any(
-        variant_of(p) for p in find_onnx_files(folder, prefer_quantized=True).values())
+        variant_of(p) for p in find_onnx_files(folder, prefer_quantized=True).values()
+    )
     if folder.is_dir():
         if not config:
             report.missing.append("config.json")
         if "encoder_model" not in onnx:
             report.missing.append("encoder_model.onnx")
         if not any(s in onnx for s in DECODER_FILES):
-            report.missing.append("a decoder (decoder_model_merged.onnx, or decoder_model.onnx + decoder_with_past_model.onnx)")
+            report.missing.append(
+                "a decoder (decoder_model_merged.onnx, or decoder_model.onnx + decoder_with_past_model.onnx)"
+            )
         kind, files = tokenizer_files(folder, report.family or "")
-        report.tokenizer = {"sentencepiece": " + ".join(p.name for p in files), "tokenizer.json": "tokenizer.json"}.get(kind)
+        report.tokenizer = {"sentencepiece": " + ".join(p.name for p in files), "tokenizer.json": "tokenizer.json"}.get(
+            kind
+        )
         if not kind:
             expected = " + ".join(p.name for p in files) or "sentencepiece files"
             report.missing.append(f"a tokenizer ({expected}, or tokenizer.json)")
@@ -97,8 +104,9 @@ def _inspect(report: ModelFolderReport, probe: bool) -> None:
     report.files = [str(p.relative_to(folder)) for p in model.files.values()]
     report.quantized = model.quantized
     report.directions = model.directions
-    eos = resolve_settings(model.generation_config, model.config, {}, model.max_positions,
-                           vocab_size=model.vocab_size).eos_token_ids[0]
+    eos = resolve_settings(
+        model.generation_config, model.config, {}, model.max_positions, vocab_size=model.vocab_size
+    ).eos_token_ids[0]
     for direction in model.directions:
         codec = PromptCodec(folder, model.family, direction, eos)
         check_tokenizer(model, codec)
@@ -126,10 +134,13 @@ def swapped_sentencepiece(folder: Path, source: str, target: str) -> bool:
 
     def unknown(sp, text: str) -> int:
         pieces = sp.encode(text, out_type=str)
-        return sum(len(p.replace("\u2581", "")) for p, i in zip(pieces, sp.encode(text), strict=True) if i == sp.unk_id())
+        return sum(
+            len(p.replace("\u2581", "")) for p, i in zip(pieces, sp.encode(text), strict=True) if i == sp.unk_id()
+        )
 
-    return (unknown(src, PROBES[source]) > unknown(tgt, PROBES[source])
-            and unknown(tgt, PROBES[target]) > unknown(src, PROBES[target]))
+    return unknown(src, PROBES[source]) > unknown(tgt, PROBES[source]) and unknown(tgt, PROBES[target]) > unknown(
+        src, PROBES[target]
+    )
 
 
 def probe_problems(model: LoadedModel, codec: PromptCodec, direction: str) -> list[Text]:
@@ -139,31 +150,67 @@ def probe_problems(model: LoadedModel, codec: PromptCodec, direction: str) -> li
     problem is a Text (str() is English; the window translates it)."""
     source, target = direction.split("-")
     problems = []
-    if model.family == "marian" and codec.kind.startswith("MarianTokenizer") and swapped_sentencepiece(
-            model.folder, source, target):
-        problems.append(Text(QT_TRANSLATE_NOOP("Errors", "source.spm and target.spm are swapped (each fits the other language): exchange the two "
-                                                   "files, or copy them again from the original model")))
+    if (
+        model.family == "marian"
+        and codec.kind.startswith("MarianTokenizer")
+        and swapped_sentencepiece(model.folder, source, target)
+    ):
+        problems.append(
+            Text(
+                QT_TRANSLATE_NOOP(
+                    "Errors",
+                    "source.spm and target.spm are swapped (each fits the other language): exchange the two "
+                    "files, or copy them again from the original model",
+                )
+            )
+        )
     unk = codec.backend.token_id("<unk>")
     ids = codec.backend.encode(PROBES[source])
     if unk is not None and ids and ids.count(unk) > len(ids) // 3:
-        problems.append(Text(QT_TRANSLATE_NOOP("Errors", "the tokenizer does not know the {language} probe sentence ({unknown} of {count} "
-                                                   "pieces unknown): it belongs to another model or language"),
-                             {"language": source, "unknown": ids.count(unk), "count": len(ids)}))
+        problems.append(
+            Text(
+                QT_TRANSLATE_NOOP(
+                    "Errors",
+                    "the tokenizer does not know the {language} probe sentence ({unknown} of {count} "
+                    "pieces unknown): it belongs to another model or language",
+                ),
+                {"language": source, "unknown": ids.count(unk), "count": len(ids)},
+            )
+        )
     decoder_start = model.generation_config.get("decoder_start_token_id", model.config.get("decoder_start_token_id"))
     if isinstance(decoder_start, int) and 0 <= decoder_start < len(codec):
         if codec.piece(decoder_start) not in ("<pad>", "</s>", "<s>"):
-            problems.append(Text(QT_TRANSLATE_NOOP("Errors", "decoder_start_token_id {token} is {piece} in the tokenizer, "
-                                                       "not a start token (<pad> for Marian, </s> for M2M100): correct generation_config.json"),
-                                 {"token": decoder_start, "piece": repr(codec.piece(decoder_start))}))
+            problems.append(
+                Text(
+                    QT_TRANSLATE_NOOP(
+                        "Errors",
+                        "decoder_start_token_id {token} is {piece} in the tokenizer, "
+                        "not a start token (<pad> for Marian, </s> for M2M100): correct generation_config.json",
+                    ),
+                    {"token": decoder_start, "piece": repr(codec.piece(decoder_start))},
+                )
+            )
     if problems:
         return problems
     translator = Translator(model, codec, direction)
     result = translator.translate(PROBES[source], DecodeOptions(num_beams=1, max_new_tokens=24, loop_window=0))
     if not result.text.strip():
         settings = translator.settings()
-        problems.append(Text(QT_TRANSLATE_NOOP("Errors", "the probe translation of {probe} came out empty (stopped by {reason} "
-                                                   "after {count} tokens; max_length {max_length}, {bad} bad_words_ids): "
-                                                   "check generation_config.json against the original model's"),
-                             {"probe": repr(PROBES[source]), "reason": result.stop_reason, "count": len(result.token_ids),
-                              "max_length": settings.max_length, "bad": len(settings.bad_words_ids)}))
+        problems.append(
+            Text(
+                QT_TRANSLATE_NOOP(
+                    "Errors",
+                    "the probe translation of {probe} came out empty (stopped by {reason} "
+                    "after {count} tokens; max_length {max_length}, {bad} bad_words_ids): "
+                    "check generation_config.json against the original model's",
+                ),
+                {
+                    "probe": repr(PROBES[source]),
+                    "reason": result.stop_reason,
+                    "count": len(result.token_ids),
+                    "max_length": settings.max_length,
+                    "bad": len(settings.bad_words_ids),
+                },
+            )
+        )
     return problems

@@ -23,11 +23,22 @@ PRESENT = re.compile(r"^present\.(\d+)\.(decoder|encoder)\.(key|value)$")
 # The shared-cache protocol's inputs (app.model_store.optimize.share_self_cache): per row, the positions
 # cached before this step, and that + the step's new tokens.
 SHARED_CACHE_INPUTS = {"seqlens_k", "total_sequence_length"}
-PLAIN_DECODER_INPUTS = {"input_ids", "encoder_hidden_states", "encoder_attention_mask", "use_cache_branch",
-                        *SHARED_CACHE_INPUTS}
+PLAIN_DECODER_INPUTS = {
+    "input_ids",
+    "encoder_hidden_states",
+    "encoder_attention_mask",
+    "use_cache_branch",
+    *SHARED_CACHE_INPUTS,
+}
 ENCODER_INPUTS = {"input_ids", "attention_mask"}
-NUMPY_TYPES = {"tensor(float)": np.float32, "tensor(float16)": np.float16, "tensor(double)": np.float64,
-               "tensor(int64)": np.int64, "tensor(int32)": np.int32, "tensor(bool)": np.bool_}
+NUMPY_TYPES = {
+    "tensor(float)": np.float32,
+    "tensor(float16)": np.float16,
+    "tensor(double)": np.float64,
+    "tensor(int64)": np.int64,
+    "tensor(int32)": np.int32,
+    "tensor(bool)": np.bool_,
+}
 
 
 def _numpy_type(node) -> type:
@@ -116,10 +127,17 @@ def read_decoder_signature(session: ort.InferenceSession, path: Path) -> Decoder
             problem = "a shared-cache decoder needs seqlens_k, total_sequence_length and self-attention pasts together"
     if problem:
         raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "{file}: not a decoder this app can run ({problem}). It declares inputs: {inputs}."),
-            QT_TRANSLATE_NOOP("Errors", "Export the model with `python -m app models export` (optimum-onnx layout: input_ids, "
-                               "encoder_hidden_states, encoder_attention_mask, past_key_values.N.decoder|encoder.key|value)."),
-            file=path.name, problem=problem, inputs=", ".join(ins),
+            QT_TRANSLATE_NOOP(
+                "Errors", "{file}: not a decoder this app can run ({problem}). It declares inputs: {inputs}."
+            ),
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "Export the model with `python -m app models export` (optimum-onnx layout: input_ids, "
+                "encoder_hidden_states, encoder_attention_mask, past_key_values.N.decoder|encoder.key|value).",
+            ),
+            file=path.name,
+            problem=problem,
+            inputs=", ".join(ins),
         )
     shape_source = [ins[n] for pair in self_past for n in pair] or [
         o for o in session.get_outputs() if PRESENT.match(o.name)
@@ -133,9 +151,17 @@ def read_decoder_signature(session: ort.InferenceSession, path: Path) -> Decoder
         cache_dtype = _numpy_type(shape_source[0])
     logits_shape = next(o.shape for o in session.get_outputs() if o.name == "logits")
     return DecoderSignature(
-        path=path, inputs=tuple(ins), outputs=tuple(outs), kind=kind,
-        self_past=self_past, cross_past=cross_past, self_present=self_present, cross_present=cross_present,
-        heads=heads, head_dim=head_dim, cache_dtype=cache_dtype,
+        path=path,
+        inputs=tuple(ins),
+        outputs=tuple(outs),
+        kind=kind,
+        self_past=self_past,
+        cross_past=cross_past,
+        self_present=self_present,
+        cross_present=cross_present,
+        heads=heads,
+        head_dim=head_dim,
+        cache_dtype=cache_dtype,
         vocab_size=logits_shape[-1] if isinstance(logits_shape[-1], int) else None,
         input_types={n: _numpy_type(i) for n, i in ins.items()},
         input_shapes={n: i.shape for n, i in ins.items()},
@@ -169,8 +195,13 @@ def open_session(path: Path, threads: int | None = None) -> ort.InferenceSession
     except Exception as error:  # onnxruntime raises its own exception types for bad files
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "{file} in {folder} could not be opened by onnxruntime: {reason}"),
-            QT_TRANSLATE_NOOP("Errors", "The file is damaged or incomplete (an interrupted download?). Download or export the model again."),
-            file=path.name, folder=path.parent, reason=str(error).splitlines()[0][:300],
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "The file is damaged or incomplete (an interrupted download?). Download or export the model again.",
+            ),
+            file=path.name,
+            folder=path.parent,
+            reason=str(error).splitlines()[0][:300],
         ) from None
 
 
@@ -214,17 +245,26 @@ def choose_decoders(candidates: list[tuple[ort.InferenceSession, DecoderSignatur
             needs_cross = later[1].cross_past
             if len(first[1].cross_present) != len(needs_cross) or len(first[1].self_present) != len(later[1].self_past):
                 raise LiveTranslatorError(
-                    QT_TRANSLATE_NOOP("Errors", "{later} needs {needed} layers of cross-attention cache but {first} gives {given}: "
-                                       "the two decoders do not belong together."),
+                    QT_TRANSLATE_NOOP(
+                        "Errors",
+                        "{later} needs {needed} layers of cross-attention cache but {first} gives {given}: "
+                        "the two decoders do not belong together.",
+                    ),
                     QT_TRANSLATE_NOOP("Errors", "Use the decoder files of one export."),
-                    later=later[1].path.name, needed=len(needs_cross), first=first[1].path.name, given=len(first[1].cross_present),
+                    later=later[1].path.name,
+                    needed=len(needs_cross),
+                    first=first[1].path.name,
+                    given=len(first[1].cross_present),
                 )
             return Decoders(first[0], first[1], later[0], later[1])
         return Decoders(first[0], first[1], None, None)
     sig = candidates[0][1]
     raise LiveTranslatorError(
-        QT_TRANSLATE_NOOP("Errors", "{file} needs a cache from an earlier step, and no decoder for the first step is in the folder."),
-        QT_TRANSLATE_NOOP("Errors", "Add decoder_model.onnx (or use decoder_model_merged.onnx)."), file=sig.path.name,
+        QT_TRANSLATE_NOOP(
+            "Errors", "{file} needs a cache from an earlier step, and no decoder for the first step is in the folder."
+        ),
+        QT_TRANSLATE_NOOP("Errors", "Add decoder_model.onnx (or use decoder_model_merged.onnx)."),
+        file=sig.path.name,
     )
 
 
@@ -251,9 +291,17 @@ class Encoder:
         unknown = [n for n in names if n not in ENCODER_INPUTS]
         if unknown or "input_ids" not in names or not any(o.name == "last_hidden_state" for o in session.get_outputs()):
             raise LiveTranslatorError(
-                QT_TRANSLATE_NOOP("Errors", "{file}: not an encoder this app can run; it declares inputs {inputs} and outputs {outputs}."),
-                QT_TRANSLATE_NOOP("Errors", "Expected inputs input_ids (+ attention_mask) and output last_hidden_state: re-export the model."),
-                file=path.name, inputs=", ".join(names), outputs=", ".join(o.name for o in session.get_outputs()),
+                QT_TRANSLATE_NOOP(
+                    "Errors",
+                    "{file}: not an encoder this app can run; it declares inputs {inputs} and outputs {outputs}.",
+                ),
+                QT_TRANSLATE_NOOP(
+                    "Errors",
+                    "Expected inputs input_ids (+ attention_mask) and output last_hidden_state: re-export the model.",
+                ),
+                file=path.name,
+                inputs=", ".join(names),
+                outputs=", ".join(o.name for o in session.get_outputs()),
             )
         self.session = session
         self.types = {n: _numpy_type(i) for n, i in names.items()}
@@ -282,8 +330,9 @@ class DecoderRun:
     ours (allocated here, alive as long as this run), so no step can free what the next reads.
     """
 
-    def __init__(self, decoders: Decoders, encoder_states: ort.OrtValue, encoder_mask: np.ndarray, batch: int,
-                 capacity: int = 64):
+    def __init__(
+        self, decoders: Decoders, encoder_states: ort.OrtValue, encoder_mask: np.ndarray, batch: int, capacity: int = 64
+    ):
         self.decoders = decoders
         self.batch = batch
         # Beam b's cache lives in batch row rows[b]. Beam search reorders beams every step;
@@ -337,7 +386,9 @@ class DecoderRun:
         if "encoder_hidden_states" in sig.input_types:
             io.bind_ortvalue_input("encoder_hidden_states", self.encoder_states)
         if "encoder_attention_mask" in sig.input_types:
-            io.bind_cpu_input("encoder_attention_mask", self.encoder_mask.astype(sig.input_types["encoder_attention_mask"]))
+            io.bind_cpu_input(
+                "encoder_attention_mask", self.encoder_mask.astype(sig.input_types["encoder_attention_mask"])
+            )
         if "use_cache_branch" in sig.input_types:
             io.bind_cpu_input("use_cache_branch", np.array([use_cache], dtype=np.bool_))
 
@@ -362,7 +413,9 @@ class DecoderRun:
                 io.bind_ortvalue_input(name, self._zero_length(sig, name) if first_step else self.self_cache[2 * i + j])
         for i, pair in enumerate(sig.cross_past):
             for j, name in enumerate(pair):
-                io.bind_ortvalue_input(name, self._zero_length(sig, name) if first_step else self.cross_cache[2 * i + j])
+                io.bind_ortvalue_input(
+                    name, self._zero_length(sig, name) if first_step else self.cross_cache[2 * i + j]
+                )
         self_presents = [n for pair in sig.self_present for n in pair]
         wanted = ["logits"] + ([] if shared else self_presents)
         keep_cross = first_step and bool(d.later_sig.cross_past)
@@ -474,7 +527,7 @@ class DecoderRun:
             differ = np.flatnonzero(self.row_tokens[target, :n] != self.row_tokens[source, :n])
             if differ.size:
                 spans.append((target, source, int(differ[0])))
-                self.row_tokens[target, differ[0]:n] = self.row_tokens[source, differ[0]:n]
+                self.row_tokens[target, differ[0] : n] = self.row_tokens[source, differ[0] : n]
         if spans:
             for cache in self._buffers or [numpy_view(v) for v in self.self_cache]:
                 for target, source, start in spans:

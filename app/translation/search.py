@@ -22,8 +22,15 @@ from app.shared.events import StopReason
 log = logging.getLogger(__name__)
 
 NEG_INF = np.float32(-np.inf)
-GENERATE_DEFAULTS = dict(max_length=20, min_length=0, num_beams=1, length_penalty=1.0, early_stopping=False,
-                         no_repeat_ngram_size=0, repetition_penalty=1.0)
+GENERATE_DEFAULTS = dict(
+    max_length=20,
+    min_length=0,
+    num_beams=1,
+    length_penalty=1.0,
+    early_stopping=False,
+    no_repeat_ngram_size=0,
+    repetition_penalty=1.0,
+)
 
 
 @dataclass(frozen=True)
@@ -82,24 +89,43 @@ def check_setting(key: str, value, origin: str, vocab_size: int | None = None) -
     def bad(why: Text) -> LiveTranslatorError:
         shown = repr(value)
         shown = shown if len(shown) <= 80 else shown[:60] + f"… ({len(shown)} characters)"
-        return LiveTranslatorError(Text(QT_TRANSLATE_NOOP("Errors", "{origin}: {key} is {shown}; {why}."),
-                                        {"origin": origin, "key": key, "shown": shown, "why": why}), _hint(origin, key))
+        return LiveTranslatorError(
+            Text(
+                QT_TRANSLATE_NOOP("Errors", "{origin}: {key} is {shown}; {why}."),
+                {"origin": origin, "key": key, "shown": shown, "why": why},
+            ),
+            _hint(origin, key),
+        )
 
     def check_token(token) -> None:
         if not _is_int(token) or token < 0:
             raise bad(Text(QT_TRANSLATE_NOOP("Errors", "token ids are whole numbers from 0")))
         if vocab_size and token >= vocab_size:
-            raise bad(Text(QT_TRANSLATE_NOOP("Errors", "the model has only {count} tokens (ids 0 to {last})"),
-                           {"count": vocab_size, "last": vocab_size - 1}))
+            raise bad(
+                Text(
+                    QT_TRANSLATE_NOOP("Errors", "the model has only {count} tokens (ids 0 to {last})"),
+                    {"count": vocab_size, "last": vocab_size - 1},
+                )
+            )
 
     if key in INT_LIMITS:
         low, high = INT_LIMITS[key]
         if not _is_int(value) or not low <= value <= high:
-            raise bad(Text(QT_TRANSLATE_NOOP("Errors", "it must be a whole number from {low} to {high}"), {"low": low, "high": high}))
+            raise bad(
+                Text(
+                    QT_TRANSLATE_NOOP("Errors", "it must be a whole number from {low} to {high}"),
+                    {"low": low, "high": high},
+                )
+            )
     elif key in FLOAT_LIMITS:
         low, high = FLOAT_LIMITS[key]
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not low <= value <= high:
-            raise bad(Text(QT_TRANSLATE_NOOP("Errors", "it must be a number from {low} to {high}"), {"low": f"{low:g}", "high": f"{high:g}"}))
+            raise bad(
+                Text(
+                    QT_TRANSLATE_NOOP("Errors", "it must be a number from {low} to {high}"),
+                    {"low": f"{low:g}", "high": f"{high:g}"},
+                )
+            )
     elif key == "early_stopping":
         if value not in (True, False, "never") or isinstance(value, (int, float)) and not isinstance(value, bool):
             raise bad(Text(QT_TRANSLATE_NOOP("Errors", 'it must be true, false or "never"')))
@@ -115,9 +141,17 @@ def check_setting(key: str, value, origin: str, vocab_size: int | None = None) -
         for token in tokens:
             check_token(token)
     elif key == "bad_words_ids":
-        if not isinstance(value, list) or len(value) > MAX_BAD_WORDS or not all(
-                isinstance(seq, list) and 0 < len(seq) <= 64 for seq in value):
-            raise bad(Text(QT_TRANSLATE_NOOP("Errors", "it must be a list of up to {count} lists of token ids"), {"count": MAX_BAD_WORDS}))
+        if (
+            not isinstance(value, list)
+            or len(value) > MAX_BAD_WORDS
+            or not all(isinstance(seq, list) and 0 < len(seq) <= 64 for seq in value)
+        ):
+            raise bad(
+                Text(
+                    QT_TRANSLATE_NOOP("Errors", "it must be a list of up to {count} lists of token ids"),
+                    {"count": MAX_BAD_WORDS},
+                )
+            )
         for seq in value:
             for token in seq:
                 check_token(token)
@@ -125,16 +159,27 @@ def check_setting(key: str, value, origin: str, vocab_size: int | None = None) -
 
 def _hint(origin: str, key: str) -> Text:
     if origin.endswith(".json"):
-        return Text(QT_TRANSLATE_NOOP("Errors", "Correct or delete {key} in the model's {origin} (the original model's file has a sane value)."),
-                    {"key": key, "origin": origin})
+        return Text(
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "Correct or delete {key} in the model's {origin} (the original model's file has a sane value).",
+            ),
+            {"key": key, "origin": origin},
+        )
     if origin.startswith("--"):
         return Text(QT_TRANSLATE_NOOP("Errors", "Give {origin} a value within the range."), {"origin": origin})
     return Text(QT_TRANSLATE_NOOP("Errors", "Give a {key} within the range."), {"key": key})
 
 
-def resolve_settings(generation_config: dict, model_config: dict, overrides: dict, max_positions: int | None,
-                     forced_bos_token_id: int | None = None, vocab_size: int | None = None,
-                     override_origin: str = "the options given") -> GenerationSettings:
+def resolve_settings(
+    generation_config: dict,
+    model_config: dict,
+    overrides: dict,
+    max_positions: int | None,
+    forced_bos_token_id: int | None = None,
+    vocab_size: int | None = None,
+    override_origin: str = "the options given",
+) -> GenerationSettings:
     """generation_config.json (else the generation keys of config.json, as transformers does),
     then `overrides` (non-None values). max_new_tokens wins over max_length, as in generate.
     Every value is checked (check_setting) and a bad one named with the file it came from."""
@@ -143,10 +188,25 @@ def resolve_settings(generation_config: dict, model_config: dict, overrides: dic
     if generation_config:
         source, origin = dict(generation_config), dict.fromkeys(generation_config, "generation_config.json")
     else:
-        source = {k: model_config[k] for k in list(GENERATE_DEFAULTS) + [
-            "decoder_start_token_id", "eos_token_id", "pad_token_id", "bos_token_id", "forced_bos_token_id",
-            "forced_eos_token_id", "bad_words_ids", "min_new_tokens", "max_new_tokens", "suppress_tokens",
-            "begin_suppress_tokens", "renormalize_logits"] if k in model_config}
+        source = {
+            k: model_config[k]
+            for k in list(GENERATE_DEFAULTS)
+            + [
+                "decoder_start_token_id",
+                "eos_token_id",
+                "pad_token_id",
+                "bos_token_id",
+                "forced_bos_token_id",
+                "forced_eos_token_id",
+                "bad_words_ids",
+                "min_new_tokens",
+                "max_new_tokens",
+                "suppress_tokens",
+                "begin_suppress_tokens",
+                "renormalize_logits",
+            ]
+            if k in model_config
+        }
         origin = dict.fromkeys(source, "config.json")
     for key in ("decoder_start_token_id", "eos_token_id", "pad_token_id"):
         if source.get(key) is None and model_config.get(key) is not None:
@@ -163,28 +223,47 @@ def resolve_settings(generation_config: dict, model_config: dict, overrides: dic
     eos = _ids(values.get("eos_token_id"))
     if start is None or not eos:
         missing = "decoder_start_token_id" if start is None else "eos_token_id"
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Neither generation_config.json nor config.json names the model's {missing}."),
-                                  QT_TRANSLATE_NOOP("Errors", "Copy config.json and generation_config.json of the original model ({missing} "
-                                                     "is usually 0 or 2 for Marian, 2 for M2M100)."), missing=missing)
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Neither generation_config.json nor config.json names the model's {missing}."),
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "Copy config.json and generation_config.json of the original model ({missing} "
+                "is usually 0 or 2 for Marian, 2 for M2M100).",
+            ),
+            missing=missing,
+        )
     max_length = int(values["max_length"])
     if values.get("max_new_tokens") is not None:
         max_length = int(values["max_new_tokens"]) + 1  # the decoder prompt is decoder_start_token_id
     if max_positions is not None:  # the decoder cannot look past its position table
         if not _is_int(max_positions) or max_positions < 2:
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "config.json: max_position_embeddings is {value}; it must be a whole number of at "
-                                                                  "least 2."),
-                                      _hint("config.json", "max_position_embeddings"), value=repr(max_positions))
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP(
+                    "Errors",
+                    "config.json: max_position_embeddings is {value}; it must be a whole number of at least 2.",
+                ),
+                _hint("config.json", "max_position_embeddings"),
+                value=repr(max_positions),
+            )
         max_length = min(max_length, max_positions)
     bad = tuple(tuple(seq) for seq in values.get("bad_words_ids") or () if list(seq) not in [[e] for e in eos])
     return GenerationSettings(
-        decoder_start_token_id=int(start), eos_token_ids=eos, pad_token_id=values.get("pad_token_id"),
-        forced_bos_token_id=values.get("forced_bos_token_id"), forced_eos_token_ids=_ids(values.get("forced_eos_token_id")),
-        bad_words_ids=bad, max_length=max(max_length, 1), min_length=int(values["min_length"] or 0),
-        min_new_tokens=int(values.get("min_new_tokens") or 0), num_beams=max(int(values["num_beams"]), 1),
-        length_penalty=float(values["length_penalty"]), early_stopping=values["early_stopping"],
+        decoder_start_token_id=int(start),
+        eos_token_ids=eos,
+        pad_token_id=values.get("pad_token_id"),
+        forced_bos_token_id=values.get("forced_bos_token_id"),
+        forced_eos_token_ids=_ids(values.get("forced_eos_token_id")),
+        bad_words_ids=bad,
+        max_length=max(max_length, 1),
+        min_length=int(values["min_length"] or 0),
+        min_new_tokens=int(values.get("min_new_tokens") or 0),
+        num_beams=max(int(values["num_beams"]), 1),
+        length_penalty=float(values["length_penalty"]),
+        early_stopping=values["early_stopping"],
         no_repeat_ngram_size=int(values["no_repeat_ngram_size"] or 0),
         repetition_penalty=float(values["repetition_penalty"] or 1.0),
-        suppress_tokens=_ids(values.get("suppress_tokens")), begin_suppress_tokens=_ids(values.get("begin_suppress_tokens")),
+        suppress_tokens=_ids(values.get("suppress_tokens")),
+        begin_suppress_tokens=_ids(values.get("begin_suppress_tokens")),
         renormalize_logits=bool(values.get("renormalize_logits", False)),
         loop_window=int(values.get("loop_window", 12)),
     )
@@ -220,15 +299,16 @@ def stable_top_k(values: np.ndarray, k: int) -> np.ndarray:
             chosen = np.flatnonzero(values >= threshold if threshold > -np.inf else values > -np.inf)
             if chosen.size >= k:  # else NaN groups were counted: fall through
                 return chosen[np.argsort(-values[chosen], kind="stable")[:k]]
-    top = values[np.argpartition(values, n - k)[n - k:]]
+    top = values[np.argpartition(values, n - k)[n - k :]]
     if np.isnan(top).any():  # NaN partitions as the largest; the sort puts it last
         return np.argsort(-values, kind="stable")[:k]
     chosen = np.flatnonzero(values >= top.min())  # k of them, more only when others tie the k-th
     return chosen[np.argsort(-values[chosen], kind="stable")[:k]]
 
 
-def process_scores(s: GenerationSettings, sequences: np.ndarray, scores: np.ndarray,
-                   in_place: bool = False) -> np.ndarray:
+def process_scores(
+    s: GenerationSettings, sequences: np.ndarray, scores: np.ndarray, in_place: bool = False
+) -> np.ndarray:
     """generate's logits processors, in generate's order, for sequences (batch, cur_len).
     in_place: `scores` is a float32 array the caller hands over (no copy)."""
     scores = scores if in_place else scores.astype(np.float32, copy=True)
@@ -303,8 +383,14 @@ class Search:
     `sequence` (decoder_start_token_id first) and `stop_reason` hold the outcome, also when
     the caller stops iterating early (then call `stop("cancelled")`)."""
 
-    def __init__(self, settings: GenerationSettings, step: StepFn, reorder: Callable[[np.ndarray], None],
-                 top_k: int = 5, forced: Sequence[int] = ()):
+    def __init__(
+        self,
+        settings: GenerationSettings,
+        step: StepFn,
+        reorder: Callable[[np.ndarray], None],
+        top_k: int = 5,
+        forced: Sequence[int] = (),
+    ):
         """forced: tokens the output must begin with (after the decoder prompt), e.g. the part of
         a live translation already shown; they go in with the prompt, as one decoder call."""
         self.s = settings
@@ -316,7 +402,7 @@ class Search:
         # sequence and scores (forced tokens score 0) with one decoder call fewer.
         if settings.forced_bos_token_id is not None and settings.max_length > 2:
             self.prefix.append(settings.forced_bos_token_id)
-        self.prefix += [int(t) for t in forced][:max(0, settings.max_length - len(self.prefix) - 1)]
+        self.prefix += [int(t) for t in forced][: max(0, settings.max_length - len(self.prefix) - 1)]
         self.sequence: list[int] = list(self.prefix)
         self.stop_reason = StopReason.LENGTH
         self.loop: tuple[int, ...] | None = None
@@ -411,8 +497,10 @@ class Search:
             candidates = np.concatenate([running[parents], tokens[:, None]], axis=1)
             chosen = logprobs[parents, tokens]
             cand_lps = [running_lps[p] + (float(lp),) for p, lp in zip(parents, chosen)]
-            cand_alts = [running_alts[p] + (((len(running_lps[p]), self._top(logprobs[p])),)
-                                            if lp < self.unsure_logprob else ()) for p, lp in zip(parents, chosen)]
+            cand_alts = [
+                running_alts[p] + (((len(running_lps[p]), self._top(logprobs[p])),) if lp < self.unsure_logprob else ())
+                for p, lp in zip(parents, chosen)
+            ]
             hits = np.isin(tokens, eos) | (cur_len + 1 >= s.max_length)
             # next running beams: the best candidates that did not just finish
             running_pick = cand_scores + hits.astype(np.float32) * np.float32(-1e9)
@@ -446,7 +534,7 @@ class Search:
                 best_len = s.max_length - prompt_len
             else:
                 best_len = cur_len - prompt_len
-            best_possible = running_scores[0] / np.float32(best_len ** s.length_penalty)
+            best_possible = running_scores[0] / np.float32(best_len**s.length_penalty)
             worst = np.where(finished_flags, finished_scores.min(), np.float32(-1e9))
             improvable = improvable and bool(np.any(best_possible > worst))
             all_full = bool(finished_flags.all()) and s.early_stopping is True

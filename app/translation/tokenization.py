@@ -21,7 +21,10 @@ from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 MARIAN_ZH_TARGET_TOKENS = (">>cmn_Hans<<", ">>zho_Hans<<", ">>cmn<<", ">>zho<<", ">>zh<<")
 # Language tokens (M2M100 `__zh__`, Marian `>>cmn_Hans<<`) are prompts, never part of a translation.
 LANGUAGE_TOKEN = re.compile(r"^(__[A-Za-z_]{2,12}__|>>[A-Za-z_]{2,12}<<)$")
-SENTENCEPIECE_FILES = {"marian": ("source.spm", "target.spm", "vocab.json"), "m2m_100": ("sentencepiece.bpe.model", "vocab.json")}
+SENTENCEPIECE_FILES = {
+    "marian": ("source.spm", "target.spm", "vocab.json"),
+    "m2m_100": ("sentencepiece.bpe.model", "vocab.json"),
+}
 
 
 def tokenizer_files(folder: Path, family: str) -> tuple[str, list[Path]]:
@@ -57,7 +60,9 @@ class _TransformersBackend:
 
     def token_id(self, token: str) -> int | None:
         token_id = self.tok.convert_tokens_to_ids(token)
-        return None if token_id is None or token_id == self.tok.unk_token_id and token != self.tok.unk_token else token_id
+        return (
+            None if token_id is None or token_id == self.tok.unk_token_id and token != self.tok.unk_token else token_id
+        )
 
 
 class _TokenizerJsonBackend:
@@ -106,8 +111,16 @@ def _load_transformers(family: str, folder: Path):
         return M2M100Tokenizer.from_pretrained(str(folder))
 
 
-TOKENIZER_FILE_NAMES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "added_tokens.json",
-                        "vocab.json", "source.spm", "target.spm", "sentencepiece.bpe.model")
+TOKENIZER_FILE_NAMES = (
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "added_tokens.json",
+    "vocab.json",
+    "source.spm",
+    "target.spm",
+    "sentencepiece.bpe.model",
+)
 
 
 class PromptCodec:
@@ -124,7 +137,9 @@ class PromptCodec:
         try:
             if kind == "sentencepiece":
                 self.backend = _TransformersBackend(_load_transformers(family, folder))
-                self.kind = "MarianTokenizer (sentencepiece)" if family == "marian" else "M2M100Tokenizer (sentencepiece)"
+                self.kind = (
+                    "MarianTokenizer (sentencepiece)" if family == "marian" else "M2M100Tokenizer (sentencepiece)"
+                )
             elif kind == "tokenizer.json":
                 self.backend = _TokenizerJsonBackend(files[0])
                 self.kind = "tokenizer.json"
@@ -132,16 +147,22 @@ class PromptCodec:
                 raise LiveTranslatorError(
                     QT_TRANSLATE_NOOP("Errors", "No tokenizer in {folder}: expected {files} or tokenizer.json."),
                     QT_TRANSLATE_NOOP("Errors", "Copy the tokenizer files of the original model next to config.json."),
-                    folder=folder, files=" + ".join(p.name for p in files),
+                    folder=folder,
+                    files=" + ".join(p.name for p in files),
                 )
         except LiveTranslatorError:
             raise
         except Exception as error:
             raise LiveTranslatorError(
                 QT_TRANSLATE_NOOP("Errors", "The tokenizer in {folder} could not be loaded ({kind}: {reason})."),
-                QT_TRANSLATE_NOOP("Errors", "The tokenizer files are damaged or belong to another kind of model: copy them again from the original "
-                                            "model."),
-                folder=folder, kind=type(error).__name__, reason=str(error)[:200],
+                QT_TRANSLATE_NOOP(
+                    "Errors",
+                    "The tokenizer files are damaged or belong to another kind of model: copy them again from the original "  # noqa: E501
+                    "model.",
+                ),
+                folder=folder,
+                kind=type(error).__name__,
+                reason=str(error)[:200],
             ) from None
         # Not text: language tokens, and the control tokens a bare tokenizer.json may not flag as special.
         self.skipped_ids = {i for t, i in self.backend.tokens().items() if LANGUAGE_TOKEN.match(t)}
@@ -159,9 +180,13 @@ class PromptCodec:
             src, tgt = (self.backend.token_id(f"__{lang}__") for lang in (self.source_lang, self.target_lang))
             if src is None or tgt is None:
                 raise LiveTranslatorError(
-                    QT_TRANSLATE_NOOP("Errors", "The M2M100 tokenizer in {folder} has no language token __{source}__ or __{target}__."),
+                    QT_TRANSLATE_NOOP(
+                        "Errors", "The M2M100 tokenizer in {folder} has no language token __{source}__ or __{target}__."
+                    ),
                     QT_TRANSLATE_NOOP("Errors", "Use the tokenizer files that came with the model."),
-                    folder=folder, source=self.source_lang, target=self.target_lang,
+                    folder=folder,
+                    source=self.source_lang,
+                    target=self.target_lang,
                 )
             self.source_prefix, self.forced_bos_token_id = [src], tgt
 
@@ -196,8 +221,13 @@ class PromptCodec:
 
         def add(ids) -> None:
             ids = tuple(int(i) for i in ids)
-            if ids and ids not in found and unk not in ids and not set(ids) & self.skipped_ids \
-                    and "".join(self.decode(list(ids)).split()) == wanted:
+            if (
+                ids
+                and ids not in found
+                and unk not in ids
+                and not set(ids) & self.skipped_ids
+                and "".join(self.decode(list(ids)).split()) == wanted
+            ):
                 found.append(ids)
 
         alone = self.backend.encode_target(term)
@@ -214,7 +244,7 @@ class PromptCodec:
             before = self.backend.encode_target(context)
             after = self.backend.encode_target(context + term)
             if after[: len(before)] == before:
-                add(after[len(before):])
+                add(after[len(before) :])
         self._variants[term] = tuple(found)
         return self._variants[term]
 
@@ -226,10 +256,17 @@ def read_json(path: Path) -> dict:
     try:
         data = careful.read_json(path)  # a FIFO, a device, a huge or too deep file: named, not read
     except (OSError, ValueError) as error:
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{path} is not valid JSON ({reason})."),
-                                  QT_TRANSLATE_NOOP("Errors", "Copy the file again from the original model."),
-                                  path=path, reason=error) from None
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "{path} is not valid JSON ({reason})."),
+            QT_TRANSLATE_NOOP("Errors", "Copy the file again from the original model."),
+            path=path,
+            reason=error,
+        ) from None
     if not isinstance(data, dict):
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{path} is valid JSON but not an object ({{...}}): it holds a {kind}."),
-                                  QT_TRANSLATE_NOOP("Errors", "Copy the file again from the original model."), path=path, kind=type(data).__name__)
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "{path} is valid JSON but not an object ({{...}}): it holds a {kind}."),
+            QT_TRANSLATE_NOOP("Errors", "Copy the file again from the original model."),
+            path=path,
+            kind=type(data).__name__,
+        )
     return data

@@ -82,8 +82,9 @@ class Unsure:
         return dataclasses.replace(self, start=self.start + by, end=self.end + by)
 
 
-def join_translations(pieces: list[tuple[str, list[Unsure]]], joiner: str, strip: bool = False
-                      ) -> tuple[str, list[Unsure]]:
+def join_translations(
+    pieces: list[tuple[str, list[Unsure]]], joiner: str, strip: bool = False
+) -> tuple[str, list[Unsure]]:
     """Sentences' translations joined as the app shows them, with their unsure spans moved along."""
     text, spans = "", []
     for piece, unsure in pieces:
@@ -124,8 +125,21 @@ class SentenceResult:
         return max(diffs) if diffs else None
 
     def to_json(self, with_steps: bool = True) -> dict:
-        data = {k: getattr(self, k) for k in ("index", "source", "translation", "token_ids", "stop_reason",
-                                               "loop_detail", "encoder_ms", "decode_ms", "tokens_per_s", "source_ids")}
+        data = {
+            k: getattr(self, k)
+            for k in (
+                "index",
+                "source",
+                "translation",
+                "token_ids",
+                "stop_reason",
+                "loop_detail",
+                "encoder_ms",
+                "decode_ms",
+                "tokens_per_s",
+                "source_ids",
+            )
+        }
         data["tokens"] = len(self.steps)
         data["glossary"] = [use.to_json() for use in self.glossary]
         if self.max_abs_diff is not None:
@@ -187,15 +201,25 @@ class TranslationResult:
 def _model_settings(model: LoadedModel, overrides: dict, forced_bos_token_id: int | None = None) -> GenerationSettings:
     """resolve_settings for a loaded model; a bad value in one of its files names the folder too."""
     try:
-        return resolve_settings(model.generation_config, model.config, overrides, model.max_positions,
-                                forced_bos_token_id=forced_bos_token_id, vocab_size=model.vocab_size)
+        return resolve_settings(
+            model.generation_config,
+            model.config,
+            overrides,
+            model.max_positions,
+            forced_bos_token_id=forced_bos_token_id,
+            vocab_size=model.vocab_size,
+        )
     except LiveTranslatorError as error:
         if "the options given" in error.message:
             raise
         values = {"folder": model.folder, "reason": error.text}
         if error.message.split(":")[0].endswith(".json"):  # "config.json: ..." becomes "<folder>/config.json: ..."
-            raise LiveTranslatorError(Text("{folder}/{reason}", values), error.hint_text) from None  # a path: no words to translate
-        raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "{folder}: {reason}"), error.hint_text, **values) from None
+            raise LiveTranslatorError(
+                Text("{folder}/{reason}", values), error.hint_text
+            ) from None  # a path: no words to translate
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "{folder}: {reason}"), error.hint_text, **values
+        ) from None
 
 
 def model_label(model: LoadedModel) -> str:
@@ -207,8 +231,9 @@ def model_label(model: LoadedModel) -> str:
     return model.folder.name  # load_model resolved it to the folder with config.json (not onnx/)
 
 
-def _load_model_or_own(model_dir: Path | str, prefer_quantized: bool, threads: int | None,
-                       graphs: dict[str, Path] | None) -> LoadedModel:
+def _load_model_or_own(
+    model_dir: Path | str, prefer_quantized: bool, threads: int | None, graphs: dict[str, Path] | None
+) -> LoadedModel:
     """load_model with `graphs` (the optimised copies in the cache); when those do not load (a
     damaged cache), the folder's own graphs: the folder is fine, only the copy is not, so the
     user is never told to download a model again for it. Its error, if any, is the one raised."""
@@ -217,38 +242,60 @@ def _load_model_or_own(model_dir: Path | str, prefer_quantized: bool, threads: i
     try:
         return load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads, graphs=graphs)
     except Exception as error:  # any failure of the copy: the folder's own graphs decide
-        log.warning("the optimised copies %s do not load (%s); using the folder's own graphs",
-                    ", ".join(sorted(str(p) for p in graphs.values())), error)
+        log.warning(
+            "the optimised copies %s do not load (%s); using the folder's own graphs",
+            ", ".join(sorted(str(p) for p in graphs.values())),
+            error,
+        )
         return load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads)
 
 
 class Translator:
     """A model folder loaded for one direction. Use from one thread at a time."""
 
-    def __init__(self, model: LoadedModel, codec: PromptCodec, direction: str,
-                 chinese: ChineseScript | str = ChineseScript.SIMPLIFIED):
+    def __init__(
+        self,
+        model: LoadedModel,
+        codec: PromptCodec,
+        direction: str,
+        chinese: ChineseScript | str = ChineseScript.SIMPLIFIED,
+    ):
         self.model = model
         # Translations into Chinese are written in this script (the models write Simplified;
         # OpenCC converts, see app.shared.chinese). May be changed between translations.
         self.chinese = ChineseScript.parse(chinese)
         self.codec = codec
         self.direction = direction
-        self.model_name = f"{model_label(model)} ({model.decoders.description}{', quantized' if model.quantized else ''})"
+        self.model_name = (
+            f"{model_label(model)} ({model.decoders.description}{', quantized' if model.quantized else ''})"
+        )
         self.joiner = "" if Direction(direction).target is Language.ZH else " "
         self.settings()  # a config without start/EOS ids fails at load, not mid-sentence
 
     @classmethod
-    def load(cls, model_dir: Path | str, direction: Direction | str = Direction.EN_ZH, prefer_quantized: bool = False,
-             threads: int | None = None, chinese: ChineseScript | str = ChineseScript.SIMPLIFIED,
-             graphs: dict[str, Path] | None = None) -> Translator:
+    def load(
+        cls,
+        model_dir: Path | str,
+        direction: Direction | str = Direction.EN_ZH,
+        prefer_quantized: bool = False,
+        threads: int | None = None,
+        chinese: ChineseScript | str = ChineseScript.SIMPLIFIED,
+        graphs: dict[str, Path] | None = None,
+    ) -> Translator:
         """`graphs`: ONNX files to use instead of the folder's own (see folder.load_model)."""
         direction = Direction.parse(direction)
         model = _load_model_or_own(model_dir, prefer_quantized, threads, graphs)
         if direction not in model.directions:
             raise LiveTranslatorError(
-                QT_TRANSLATE_NOOP("Errors", "{folder} holds a {model_direction} model; it cannot translate {direction}."),
-                QT_TRANSLATE_NOOP("Errors", "Use a model made for {direction} (e.g. opus-mt-{direction}) or an M2M100 model."),
-                folder=model.folder, model_direction=model.directions[0], direction=direction,
+                QT_TRANSLATE_NOOP(
+                    "Errors", "{folder} holds a {model_direction} model; it cannot translate {direction}."
+                ),
+                QT_TRANSLATE_NOOP(
+                    "Errors", "Use a model made for {direction} (e.g. opus-mt-{direction}) or an M2M100 model."
+                ),
+                folder=model.folder,
+                model_direction=model.directions[0],
+                direction=direction,
             )
         # Checked here, before the tokenizer loads: a null or out-of-range eos_token_id is named.
         eos = _model_settings(model, {}).eos_token_ids[0]
@@ -271,7 +318,7 @@ class Translator:
         for position, (token, logprob) in enumerate(zip(generated, search.token_logprobs)):
             if position not in search.alternatives or token in self.codec.skipped_ids:
                 continue
-            start, end = len(self.codec.decode(generated[:position])), len(self.codec.decode(generated[:position + 1]))
+            start, end = len(self.codec.decode(generated[:position])), len(self.codec.decode(generated[: position + 1]))
             while start < end and decoded[start].isspace():
                 start += 1
             if start >= end:
@@ -279,8 +326,11 @@ class Translator:
             if written != decoded:  # Chinese in another script: carry the offsets across
                 start, end = (map_offset(decoded, o, self.chinese) for o in (start, end))
             p = round(float(np.exp(logprob)), 3)
-            alternatives = tuple((self.written(self.codec.decode([t])), round(float(np.exp(lp)), 3))
-                                 for t, lp in search.alternatives[position] if t != token and t not in self.codec.skipped_ids)
+            alternatives = tuple(
+                (self.written(self.codec.decode([t])), round(float(np.exp(lp)), 3))
+                for t, lp in search.alternatives[position]
+                if t != token and t not in self.codec.skipped_ids
+            )
             if spans and spans[-1].end >= start:
                 last = spans[-1]
                 keep = last.alternatives if last.p <= p else alternatives
@@ -295,8 +345,15 @@ class Translator:
 
     def settings(self, options: DecodeOptions | None = None) -> GenerationSettings:
         """The generation settings a translation uses: the model's, overridden by options."""
-        overrides = {} if options is None else {
-            f.name: getattr(options, f.name) for f in dataclasses.fields(options) if f.name not in NOT_GENERATION_SETTINGS}
+        overrides = (
+            {}
+            if options is None
+            else {
+                f.name: getattr(options, f.name)
+                for f in dataclasses.fields(options)
+                if f.name not in NOT_GENERATION_SETTINGS
+            }
+        )
         return _model_settings(self.model, overrides, self.codec.forced_bos_token_id)
 
     def source_limit(self) -> int:
@@ -308,15 +365,22 @@ class Translator:
         limit = self.source_limit()
         return split_for_model(text, lambda s: len(self.codec.source_ids(s)), limit)
 
-    def stream(self, text: str, options: DecodeOptions | None = None,
-               cancel: threading.Event | None = None,
-               forced: Sequence[Sequence[int]] = ()) -> Iterator[DecodeStep | SentenceResult]:
+    def stream(
+        self,
+        text: str,
+        options: DecodeOptions | None = None,
+        cancel: threading.Event | None = None,
+        forced: Sequence[Sequence[int]] = (),
+    ) -> Iterator[DecodeStep | SentenceResult]:
         """Yield each DecodeStep as the decoder makes it, then the SentenceResult of each sentence.
         forced[i]: tokens sentence i's translation must begin with (a live translation's settled part)."""
         options = options or DecodeOptions()
         if not isinstance(text, str):
-            raise LiveTranslatorError(QT_TRANSLATE_NOOP("Errors", "Text to translate must be a string, not {kind}."),
-                                      QT_TRANSLATE_NOOP("Errors", "Pass the text as str (decode bytes first)."), kind=type(text).__name__)
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "Text to translate must be a string, not {kind}."),
+                QT_TRANSLATE_NOOP("Errors", "Pass the text as str (decode bytes first)."),
+                kind=type(text).__name__,
+            )
         text = clean_text(text)
         if self.direction.startswith("zh"):
             text = to_simplified(text)  # the models read Simplified; recognised text may be Traditional
@@ -324,15 +388,27 @@ class Translator:
             if cancel is not None and cancel.is_set():
                 return
             matches = options.glossary.matches(sentence, self.direction) if options.glossary else []
-            result = yield from self.stream_ids(self.codec.source_ids(sentence), options, cancel, index, sentence,
-                                                matches=matches, forced=forced[index] if index < len(forced) else ())
+            result = yield from self.stream_ids(
+                self.codec.source_ids(sentence),
+                options,
+                cancel,
+                index,
+                sentence,
+                matches=matches,
+                forced=forced[index] if index < len(forced) else (),
+            )
             if result.stop_reason is StopReason.CANCELLED:
                 return
 
-    def translate(self, text: str, options: DecodeOptions | None = None,
-                  cancel: threading.Event | None = None) -> TranslationResult:
+    def translate(
+        self, text: str, options: DecodeOptions | None = None, cancel: threading.Event | None = None
+    ) -> TranslationResult:
         sentences = [item for item in self.stream(text, options, cancel) if isinstance(item, SentenceResult)]
-        if cancel is not None and cancel.is_set() and (not sentences or sentences[-1].stop_reason is not StopReason.CANCELLED):
+        if (
+            cancel is not None
+            and cancel.is_set()
+            and (not sentences or sentences[-1].stop_reason is not StopReason.CANCELLED)
+        ):
             sentences.append(SentenceResult(len(sentences), "", "", [], StopReason.CANCELLED, 0.0, 0.0))
         return TranslationResult(sentences, self.joiner)
 
@@ -346,9 +422,16 @@ class Translator:
                 out[m.target] = Constraint(variants, m.target)
         return list(out.values())
 
-    def stream_ids(self, source_ids: list[int], options: DecodeOptions | None = None,
-                   cancel: threading.Event | None = None, index: int = 0, source: str = "",
-                   matches: list[GlossaryMatch] | None = None, forced: Sequence[int] = ()):
+    def stream_ids(
+        self,
+        source_ids: list[int],
+        options: DecodeOptions | None = None,
+        cancel: threading.Event | None = None,
+        index: int = 0,
+        source: str = "",
+        matches: list[GlossaryMatch] | None = None,
+        forced: Sequence[int] = (),
+    ):
         """Translate token ids (the family's prompt included). Yields DecodeSteps then the
         SentenceResult, which is also the generator's return value. `matches`: glossary entries
         found in the source; the translation is made to contain their targets (lexically
@@ -361,8 +444,9 @@ class Translator:
         run, search = self._search(settings, states, mask, self.constraints(matches), options, forced)
         steps: list[DecodeStep] = []
         decode_ms = yield from self._decode(run, search, options, index, cancel, steps)
-        result = self._result(search, settings, steps, index, source, source_ids, matches,
-                              encoder_ms=encoder_ms, decode_ms=decode_ms)
+        result = self._result(
+            search, settings, steps, index, source, source_ids, matches, encoder_ms=encoder_ms, decode_ms=decode_ms
+        )
         yield result
         return result
 
@@ -377,22 +461,43 @@ class Translator:
             raise LiveTranslatorError(
                 QT_TRANSLATE_NOOP("Errors", "The encoder failed on {count} tokens: {reason}"),
                 QT_TRANSLATE_NOOP("Errors", "Check that the model folder is complete and consistent."),
-                count=len(source_ids), reason=str(error)[:300]) from None
+                count=len(source_ids),
+                reason=str(error)[:300],
+            ) from None
         return states, mask, (time.perf_counter() - started) * 1000
 
-    def _search(self, settings: GenerationSettings, states: np.ndarray, mask: np.ndarray, constraints: list[Constraint],
-                options: DecodeOptions, forced: Sequence[int]) -> tuple[DecoderRun, Search]:
+    def _search(
+        self,
+        settings: GenerationSettings,
+        states: np.ndarray,
+        mask: np.ndarray,
+        constraints: list[Constraint],
+        options: DecodeOptions,
+        forced: Sequence[int],
+    ) -> tuple[DecoderRun, Search]:
         """The decoder run and the search over it: constrained when a glossary term must appear,
         else `generate`'s greedy or beam search (beginning with `forced`)."""
         if constraints:
-            run = DecoderRun(self.model.decoders, states, mask, batch=constrained_width(settings, constraints),
-                             capacity=settings.max_length)
+            run = DecoderRun(
+                self.model.decoders,
+                states,
+                mask,
+                batch=constrained_width(settings, constraints),
+                capacity=settings.max_length,
+            )
             return run, ConstrainedSearch(settings, run.advance, run.reorder, constraints, top_k=options.top_k)
         run = DecoderRun(self.model.decoders, states, mask, batch=settings.num_beams, capacity=settings.max_length)
         return run, Search(settings, run.advance, run.reorder, top_k=options.top_k, forced=forced)
 
-    def _decode(self, run: DecoderRun, search: Search, options: DecodeOptions, index: int,
-                cancel: threading.Event | None, steps: list[DecodeStep]) -> Generator[DecodeStep, None, float]:
+    def _decode(
+        self,
+        run: DecoderRun,
+        search: Search,
+        options: DecodeOptions,
+        index: int,
+        cancel: threading.Event | None,
+        steps: list[DecodeStep],
+    ) -> Generator[DecodeStep, None, float]:
         """Run the search step by step, yielding (and appending to `steps`) each DecodeStep;
         returns the decoding time (ms). A set `cancel` stops it as CANCELLED."""
         decode_ms = 0.0
@@ -413,37 +518,62 @@ class Translator:
         records.close()
         return decode_ms
 
-    def _step(self, record: StepRecord, run: DecoderRun, options: DecodeOptions, index: int, number: int,
-              ms: float) -> DecodeStep:
+    def _step(
+        self, record: StepRecord, run: DecoderRun, options: DecodeOptions, index: int, number: int, ms: float
+    ) -> DecodeStep:
         """The diagnostics of one decoder step (with verify: the cached-vs-uncached difference)."""
         diff = float(np.max(np.abs(run.recompute(record.sequences) - record.logits))) if options.verify else None
         return DecodeStep(
-            sentence_index=index, step=number, token_id=record.token_id, token=self.codec.piece(record.token_id),
+            sentence_index=index,
+            step=number,
+            token_id=record.token_id,
+            token=self.codec.piece(record.token_id),
             top=[(t, self.codec.piece(t), round(lp, 5)) for t, lp in record.top],
-            self_kv_len=run.self_kv_len, cross_kv_len=run.cross_kv_len, used_cache_branch=run.used_cache_branch,
-            ms=round(ms, 3), max_abs_diff=diff, forced=record.forced,
+            self_kv_len=run.self_kv_len,
+            cross_kv_len=run.cross_kv_len,
+            used_cache_branch=run.used_cache_branch,
+            ms=round(ms, 3),
+            max_abs_diff=diff,
+            forced=record.forced,
         )
 
-    def _result(self, search: Search, settings: GenerationSettings, steps: list[DecodeStep], index: int, source: str,
-                source_ids: list[int], matches: list[GlossaryMatch], encoder_ms: float,
-                decode_ms: float) -> SentenceResult:
+    def _result(
+        self,
+        search: Search,
+        settings: GenerationSettings,
+        steps: list[DecodeStep],
+        index: int,
+        source: str,
+        source_ids: list[int],
+        matches: list[GlossaryMatch],
+        encoder_ms: float,
+        decode_ms: float,
+    ) -> SentenceResult:
         """The finished sentence: its ids, written text, why it stopped, unsure words, glossary use."""
         token_ids = [int(t) for t in search.sequence[1:]]
         loop_detail = None
         if search.stop_reason is StopReason.LOOP:
             block = " ".join(f"{t} {self.codec.piece(t)!r}" for t in search.loop)
-            loop_detail = (f"stopped after {len(steps)} steps: the last {settings.loop_window} tokens repeat "
-                           f"[{block}]")
+            loop_detail = f"stopped after {len(steps)} steps: the last {settings.loop_window} tokens repeat [{block}]"
         decoded = self.codec.decode(token_ids)
-        unsure = self._unsure(token_ids[len(search.prefix) - 1:], search, decoded)
+        unsure = self._unsure(token_ids[len(search.prefix) - 1 :], search, decoded)
         result = SentenceResult(
-            index=index, source=source, translation=self.written(decoded), token_ids=token_ids,
-            stop_reason=search.stop_reason, encoder_ms=round(encoder_ms, 3), decode_ms=round(decode_ms, 3),
-            steps=steps, loop_detail=loop_detail, source_ids=list(source_ids), low_confidence=unsure,
+            index=index,
+            source=source,
+            translation=self.written(decoded),
+            token_ids=token_ids,
+            stop_reason=search.stop_reason,
+            encoder_ms=round(encoder_ms, 3),
+            decode_ms=round(decode_ms, 3),
+            steps=steps,
+            loop_detail=loop_detail,
+            source_ids=list(source_ids),
+            low_confidence=unsure,
         )
         # The translation is written in the chosen script, and so is the term when it is looked for.
-        result.glossary = [GlossaryUse(m.source, m.target, contains_term(result.translation, self.written(m.target)))
-                           for m in matches]
+        result.glossary = [
+            GlossaryUse(m.source, m.target, contains_term(result.translation, self.written(m.target))) for m in matches
+        ]
         return result
 
 
@@ -459,10 +589,15 @@ def _next_record(records: Iterator[StepRecord], run: DecoderRun) -> StepRecord |
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "The decoder failed at step {step} ({kind}: {reason})."),
             QT_TRANSLATE_NOOP("Errors", "Run `python -m app models doctor` on the model folder."),
-            step=run.step, kind=type(error).__name__, reason=str(error)[:300]) from None
+            step=run.step,
+            kind=type(error).__name__,
+            reason=str(error)[:300],
+        ) from None
 
 
 def contains_term(translation: str, term: str) -> bool:
     """The term is in the translation (spacing aside: a Chinese term may come out with a space
     inside, an English one across a line break)."""
-    return " ".join(term.split()) in " ".join(translation.split()) or "".join(term.split()) in "".join(translation.split())
+    return " ".join(term.split()) in " ".join(translation.split()) or "".join(term.split()) in "".join(
+        translation.split()
+    )

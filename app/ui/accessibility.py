@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractButton, QAbstractSlider, QAbstractSpinBox, QComboBox, QLineEdit, QProgressBar, QScrollBar, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QComboBox,
+    QLineEdit,
+    QProgressBar,
+    QScrollBar,
+    QWidget,
+)
 
 from app.ui.i18n import translate  # noqa: E402
 
@@ -25,8 +34,11 @@ def name_controls(root: QWidget) -> list[QWidget]:
         if not name:  # Qt's own object names ("qt_spinbox_lineedit") are a last resort
             name = widget.objectName().replace("_", " ").strip()
         if not name and isinstance(widget, QScrollBar):
-            name = (translate("Accessibility", "Vertical scroll bar") if widget.orientation() == Qt.Orientation.Vertical
-                    else translate("Accessibility", "Horizontal scroll bar"))
+            name = (
+                translate("Accessibility", "Vertical scroll bar")
+                if widget.orientation() == Qt.Orientation.Vertical
+                else translate("Accessibility", "Horizontal scroll bar")
+            )
         if name:
             widget.setAccessibleName(name)
         else:

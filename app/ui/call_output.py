@@ -34,8 +34,12 @@ class CallOutputPanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.enabled = QCheckBox(translate("CallOutput", "Speak my translation into the call"))
-        self.enabled.setToolTip(translate("CallOutput", "My translated speech goes to the device chosen here, "
-                                                        "which the call app uses as its microphone"))
+        self.enabled.setToolTip(
+            translate(
+                "CallOutput",
+                "My translated speech goes to the device chosen here, which the call app uses as its microphone",
+            )
+        )
         self.device = QComboBox()
         self.device.setMinimumWidth(220)
         self.hint = QLabel()
@@ -60,8 +64,10 @@ class CallOutputPanel(QWidget):
         self.device.blockSignals(True)
         self.device.clear()
         if sys.platform.startswith("linux"):
-            self.device.addItem(translate("CallOutput", "Virtual microphone (Live Translator microphone)"),
-                                SpeechTarget.VIRTUAL_MIC.value)
+            self.device.addItem(
+                translate("CallOutput", "Virtual microphone (Live Translator microphone)"),
+                SpeechTarget.VIRTUAL_MIC.value,
+            )
         for output in outputs:
             self.device.addItem(translate("CallOutput", "Output: {name}").format(name=output.name), output.id)
         found = self.device.findData(current)
@@ -101,11 +107,15 @@ class CallOutputPanel(QWidget):
     def _show_hint(self) -> None:
         choice = self.device.currentData()
         if choice == SpeechTarget.VIRTUAL_MIC.value:
-            text = translate("CallOutput", "In the call app, pick \u201cLive Translator microphone\u201d as the "
-                                           "microphone.")
+            text = translate(
+                "CallOutput", "In the call app, pick \u201cLive Translator microphone\u201d as the microphone."
+            )
         else:
-            text = translate("CallOutput", "In the call app, pick this device's other end as the microphone "
-                                           "(VB-CABLE: \u201cCABLE Output\u201d; BlackHole: \u201cBlackHole\u201d).")
+            text = translate(
+                "CallOutput",
+                "In the call app, pick this device's other end as the microphone "
+                "(VB-CABLE: \u201cCABLE Output\u201d; BlackHole: \u201cBlackHole\u201d).",
+            )
         self.hint.setText(text)
         self.hint.setEnabled(self.enabled.isChecked())
         self.device.setEnabled(self.enabled.isChecked())

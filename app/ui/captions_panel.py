@@ -29,8 +29,10 @@ from app.shared.errors import LiveTranslatorError
 from app.ui.i18n import QT_TRANSLATE_NOOP, error_texts, translate
 
 DEFAULT_PORT = 8765
-WHO = [(QT_TRANSLATE_NOOP("CaptionsPanel", "This computer only (OBS, a second screen)"), "127.0.0.1"),
-       (QT_TRANSLATE_NOOP("CaptionsPanel", "Phones and computers on this network (with an access key)"), "0.0.0.0")]  # translated where shown
+WHO = [
+    (QT_TRANSLATE_NOOP("CaptionsPanel", "This computer only (OBS, a second screen)"), "127.0.0.1"),
+    (QT_TRANSLATE_NOOP("CaptionsPanel", "Phones and computers on this network (with an access key)"), "0.0.0.0"),
+]  # translated where shown
 
 
 def qr_pixmap(text: str, scale: int = 6) -> QPixmap:
@@ -71,9 +73,14 @@ class CaptionsPanel(QDialog):
         self.copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.server.url if self.server else ""))
         self.qr = QLabel()
         self.qr.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.note = QLabel(translate("CaptionsPanel", "Page options: ?show=translation|source|both &lines=N "
-                                                      "&size=48 &font=… &bg=transparent &script=simplified|traditional|hongkong. "
-                                                      "Each listener can also choose on the page (⚙)."))
+        self.note = QLabel(
+            translate(
+                "CaptionsPanel",
+                "Page options: ?show=translation|source|both &lines=N "
+                "&size=48 &font=… &bg=transparent &script=simplified|traditional|hongkong. "
+                "Each listener can also choose on the page (⚙).",
+            )
+        )
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: palette(mid)")
 
@@ -137,7 +144,11 @@ class CaptionsPanel(QDialog):
         self.toggle.blockSignals(True)
         self.toggle.setChecked(serving)
         self.toggle.blockSignals(False)
-        self.toggle.setText(translate("CaptionsPanel", "Stop serving captions") if serving else translate("CaptionsPanel", "Start serving captions"))
+        self.toggle.setText(
+            translate("CaptionsPanel", "Stop serving captions")
+            if serving
+            else translate("CaptionsPanel", "Start serving captions")
+        )
         self.who.setEnabled(not serving)
         self.port.setEnabled(not serving)
         self.copy.setEnabled(serving)
@@ -147,5 +158,7 @@ class CaptionsPanel(QDialog):
             self.qr.setPixmap(qr_pixmap(url))
             self.qr.setToolTip(translate("CaptionsPanel", "Scan with a phone on the same network"))
         else:
-            self.url.setText(translate("CaptionsPanel", "Not serving. Start to get a page address for a browser, OBS or phones."))
+            self.url.setText(
+                translate("CaptionsPanel", "Not serving. Start to get a page address for a browser, OBS or phones.")
+            )
             self.qr.clear()

@@ -1,8 +1,8 @@
 """Confidence you can see: the words a model was unsure of, underlined, explained on hover.
 
 Functions from (text, spans) to the HTML a QLabel shows and the tooltip it carries, so the
-panels and the subtitle overlay mark text the same way; MarkedLabel shows each word's own. A span is (start, end, p): characters
-[start, end) of the text, and the probability the model gave them.
+panels and the subtitle overlay mark text the same way; MarkedLabel shows each word's own.
+A span is (start, end, p): characters [start, end) of the text, and the probability the model gave them.
 """
 
 from __future__ import annotations
@@ -33,7 +33,9 @@ def _valid(text: str, spans: Sequence[Sequence]) -> list[tuple[int, int, float, 
 def _span_line(word: str, p: float, options: Sequence[Sequence] = ()) -> str:
     line = translate("Confidence", "“{word}”: {percent}% sure").format(word=word, percent=round(p * 100))
     shown = [f"{alt.strip()} ({round(q * 100)}%)" for alt, q in options if alt.strip()][:4]
-    return line + (translate("Confidence", " — or: {alternatives}").format(alternatives=", ".join(shown)) if shown else "")
+    return line + (
+        translate("Confidence", " — or: {alternatives}").format(alternatives=", ".join(shown)) if shown else ""
+    )
 
 
 def marked_html(text: str, spans: Sequence[Sequence], style: str = "", alternatives: Sequence[Sequence] = ()) -> str:
@@ -51,19 +53,23 @@ def marked_html(text: str, spans: Sequence[Sequence], style: str = "", alternati
     return f'<span style="{style}">{body}</span>' if style else body
 
 
-def unsure_tooltip(text: str, spans: Sequence[Sequence], alternatives: Sequence[Sequence] = (),
-                   who: str | None = None) -> str:
+def unsure_tooltip(
+    text: str, spans: Sequence[Sequence], alternatives: Sequence[Sequence] = (), who: str | None = None
+) -> str:
     """One line per unsure span: the words, how sure the model was, its alternatives."""
-    lines = [_span_line(text[start:end], p, alternatives[index] if index < len(alternatives) else ())
-             for start, end, p, index in _valid(text, spans)]
+    lines = [
+        _span_line(text[start:end], p, alternatives[index] if index < len(alternatives) else ())
+        for start, end, p, index in _valid(text, spans)
+    ]
     if not lines:
         return ""
     who = who if who is not None else translate("Confidence", "the translator")
     return translate("Confidence", "Words {who} was unsure of:").format(who=who) + "\n" + "\n".join(lines)
 
 
-def clip_spans(spans: Sequence[Sequence], start: int, end: int, alternatives: Sequence[Sequence] = ()
-               ) -> tuple[list[tuple[int, int, float]], list]:
+def clip_spans(
+    spans: Sequence[Sequence], start: int, end: int, alternatives: Sequence[Sequence] = ()
+) -> tuple[list[tuple[int, int, float]], list]:
     """The spans' parts inside characters [start, end), counted from `start`, with their alternatives."""
     clipped, kept = [], []
     for index, span in enumerate(spans):

@@ -37,8 +37,7 @@ class Controls(QWidget):
         for direction in Direction:
             self.direction.addItem(direction.label, direction.value)
         self.direction.setToolTip(translate("Controls", "Translation direction (Ctrl+D swaps)"))
-        self.direction.currentIndexChanged.connect(
-            lambda _i: self.direction_changed.emit(self.direction.currentData()))
+        self.direction.currentIndexChanged.connect(lambda _i: self.direction_changed.emit(self.direction.currentData()))
         self.button = QPushButton(translate("Controls", "Start"))
         self.button.setToolTip(translate("Controls", "Start or stop listening (Ctrl+Return)"))
         self.button.setMinimumWidth(96)
@@ -52,8 +51,11 @@ class Controls(QWidget):
         self.tts.setToolTip(translate("Controls", "Speak each final translation aloud"))
         self.tts.toggled.connect(self.tts_toggled)
         self.spoken = QComboBox()
-        for label, side in ((QT_TRANSLATE_NOOP("Controls", "their words"), "them"), (QT_TRANSLATE_NOOP("Controls", "my words"), "me"),
-                            (QT_TRANSLATE_NOOP("Controls", "both"), "both")):
+        for label, side in (
+            (QT_TRANSLATE_NOOP("Controls", "their words"), "them"),
+            (QT_TRANSLATE_NOOP("Controls", "my words"), "me"),
+            (QT_TRANSLATE_NOOP("Controls", "both"), "both"),
+        ):
             self.spoken.addItem(translate("Controls", label), side)
         self.spoken.setToolTip(translate("Controls", "Conversation: whose translations are spoken"))
         self.spoken.currentIndexChanged.connect(lambda _i: self.spoken_changed.emit(self.spoken.currentData()))
@@ -61,8 +63,7 @@ class Controls(QWidget):
         self.voice = QComboBox()
         self.voice.setToolTip(translate("Controls", "Voice for the translation's language"))
         self.voice.setMinimumWidth(140)
-        self.voice.currentIndexChanged.connect(
-            lambda _i: self.voice_changed.emit(self.voice.currentData() or ""))
+        self.voice.currentIndexChanged.connect(lambda _i: self.voice_changed.emit(self.voice.currentData() or ""))
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

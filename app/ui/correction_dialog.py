@@ -74,13 +74,18 @@ class CorrectionDialog(QDialog):
         self.problem.hide()
         form = QFormLayout()
         if self.kind is CorrectionKind.HEARD:
-            explain = translate("CorrectionDialog", "Speech recognition will write these words as you say, for "
-                                                    "the rest of this session and from now on (saved in the glossary).")
+            explain = translate(
+                "CorrectionDialog",
+                "Speech recognition will write these words as you say, for "
+                "the rest of this session and from now on (saved in the glossary).",
+            )
             form.addRow(translate("CorrectionDialog", "Always write:"), self.wrong)
             form.addRow(translate("CorrectionDialog", "as:"), self.right)
         else:
-            explain = translate("CorrectionDialog", "The translation will use your words whenever the speaker says "
-                                                    "this term (saved in the glossary).")
+            explain = translate(
+                "CorrectionDialog",
+                "The translation will use your words whenever the speaker says this term (saved in the glossary).",
+            )
             form.addRow(translate("CorrectionDialog", "Wrong in the translation:"), self.wrong)
             form.addRow(translate("CorrectionDialog", "When the speaker says:"), self.spoken)
             form.addRow(translate("CorrectionDialog", "always translate it as:"), self.right)
@@ -113,8 +118,9 @@ class CorrectionDialog(QDialog):
 
     def refusal(self) -> str:
         correction = self.correction()
-        sides = [correction.wrong, correction.right] + ([correction.spoken] if self.kind is CorrectionKind.TRANSLATION
-                                                         else [])
+        sides = [correction.wrong, correction.right] + (
+            [correction.spoken] if self.kind is CorrectionKind.TRANSLATION else []
+        )
         if not all(sides):
             return translate("CorrectionDialog", "Fill in both sides: an empty word cannot be corrected.")
         if correction.wrong == correction.right and self.kind is CorrectionKind.HEARD:

@@ -28,8 +28,8 @@ VERIFY_TOLERANCE = 1e-3  # a cached-vs-uncached logit difference above this is w
 class Row:
     cells: tuple[str, ...]
     provisional: bool = False
-    warn: bool = False            # the whole row stands out (loop guard)
-    warn_column: int = -1         # one cell stands out (verify difference too large)
+    warn: bool = False  # the whole row stands out (loop guard)
+    warn_column: int = -1  # one cell stands out (verify difference too large)
 
 
 class RowTableModel(QAbstractTableModel):
@@ -50,7 +50,7 @@ class RowTableModel(QAbstractTableModel):
         """Move pending rows into the model; returns how many were added."""
         if not self.pending:
             return 0
-        new, self.pending = self.pending[-self.max_rows:], []
+        new, self.pending = self.pending[-self.max_rows :], []
         overflow = len(self.rows) + len(new) - self.max_rows
         if overflow > 0:
             self.beginRemoveRows(QModelIndex(), 0, overflow - 1)
@@ -98,18 +98,27 @@ class RowTableModel(QAbstractTableModel):
 
 # Column names in English (the keys of WIDTHS); the headers show them translated.
 STEP_COLUMNS = [
-    QT_TRANSLATE_NOOP("Diagnostics", "utt"), QT_TRANSLATE_NOOP("Diagnostics", "sent"),
-    QT_TRANSLATE_NOOP("Diagnostics", "step"), QT_TRANSLATE_NOOP("Diagnostics", "token"),
-    QT_TRANSLATE_NOOP("Diagnostics", "top alternatives (p)"), QT_TRANSLATE_NOOP("Diagnostics", "self kv"),
-    QT_TRANSLATE_NOOP("Diagnostics", "cross kv"), QT_TRANSLATE_NOOP("Diagnostics", "cache"),
-    QT_TRANSLATE_NOOP("Diagnostics", "ms"), QT_TRANSLATE_NOOP("Diagnostics", "verify Δ"),
+    QT_TRANSLATE_NOOP("Diagnostics", "utt"),
+    QT_TRANSLATE_NOOP("Diagnostics", "sent"),
+    QT_TRANSLATE_NOOP("Diagnostics", "step"),
+    QT_TRANSLATE_NOOP("Diagnostics", "token"),
+    QT_TRANSLATE_NOOP("Diagnostics", "top alternatives (p)"),
+    QT_TRANSLATE_NOOP("Diagnostics", "self kv"),
+    QT_TRANSLATE_NOOP("Diagnostics", "cross kv"),
+    QT_TRANSLATE_NOOP("Diagnostics", "cache"),
+    QT_TRANSLATE_NOOP("Diagnostics", "ms"),
+    QT_TRANSLATE_NOOP("Diagnostics", "verify Δ"),
     QT_TRANSLATE_NOOP("Diagnostics", "glossary"),
 ]
 SENTENCE_COLUMNS = [
-    QT_TRANSLATE_NOOP("Diagnostics", "utt"), QT_TRANSLATE_NOOP("Diagnostics", "kind"),
-    QT_TRANSLATE_NOOP("Diagnostics", "encoder ms"), QT_TRANSLATE_NOOP("Diagnostics", "decode ms"),
-    QT_TRANSLATE_NOOP("Diagnostics", "tokens"), QT_TRANSLATE_NOOP("Diagnostics", "tokens/s"),
-    QT_TRANSLATE_NOOP("Diagnostics", "stop"), QT_TRANSLATE_NOOP("Diagnostics", "translation"),
+    QT_TRANSLATE_NOOP("Diagnostics", "utt"),
+    QT_TRANSLATE_NOOP("Diagnostics", "kind"),
+    QT_TRANSLATE_NOOP("Diagnostics", "encoder ms"),
+    QT_TRANSLATE_NOOP("Diagnostics", "decode ms"),
+    QT_TRANSLATE_NOOP("Diagnostics", "tokens"),
+    QT_TRANSLATE_NOOP("Diagnostics", "tokens/s"),
+    QT_TRANSLATE_NOOP("Diagnostics", "stop"),
+    QT_TRANSLATE_NOOP("Diagnostics", "translation"),
 ]
 
 
@@ -120,11 +129,19 @@ def _fmt(value: Any, digits: int = 1) -> str:
 def step_row(utterance_id: int, provisional: bool, step: DecodeStep) -> Row:
     alternatives = "  ".join(f"{token} {math.exp(logprob):.2f}" for _, token, logprob in step.top)
     diff = step.max_abs_diff
-    cells = (str(utterance_id), _fmt(step.sentence_index), _fmt(step.step),
-             step.token, alternatives, _fmt(step.self_kv_len),
-             _fmt(step.cross_kv_len), translate("Diagnostics", "yes") if step.used_cache_branch else translate("Diagnostics", "no"),
-             _fmt(step.ms, 2), "" if diff is None else f"{diff:.1e}",
-             translate("Diagnostics", "forced") if step.forced else "")  # part of a glossary term the search is writing
+    cells = (
+        str(utterance_id),
+        _fmt(step.sentence_index),
+        _fmt(step.step),
+        step.token,
+        alternatives,
+        _fmt(step.self_kv_len),
+        _fmt(step.cross_kv_len),
+        translate("Diagnostics", "yes") if step.used_cache_branch else translate("Diagnostics", "no"),
+        _fmt(step.ms, 2),
+        "" if diff is None else f"{diff:.1e}",
+        translate("Diagnostics", "forced") if step.forced else "",
+    )  # part of a glossary term the search is writing
     too_far = diff is not None and diff > VERIFY_TOLERANCE
     return Row(cells, provisional=provisional, warn_column=9 if too_far else 10 if step.forced else -1)
 
@@ -136,9 +153,16 @@ def sentence_row(utterance_id: int, provisional: bool, summary: dict[str, Any]) 
     stop = str(summary.get("stop_reason", ""))
     if stop == StopReason.LOOP and summary.get("loop_detail"):
         stop = translate("Diagnostics", "loop: {detail}").format(detail=summary["loop_detail"])
-    cells = (str(utterance_id), translate("Diagnostics", "provisional") if provisional else translate("Diagnostics", "final"),
-             _fmt(summary.get("encoder_ms")), _fmt(summary.get("decode_ms")), str(tokens),
-             _fmt(summary.get("tokens_per_s")), stop, str(summary.get("translation", "")))
+    cells = (
+        str(utterance_id),
+        translate("Diagnostics", "provisional") if provisional else translate("Diagnostics", "final"),
+        _fmt(summary.get("encoder_ms")),
+        _fmt(summary.get("decode_ms")),
+        str(tokens),
+        _fmt(summary.get("tokens_per_s")),
+        stop,
+        str(summary.get("translation", "")),
+    )
     return Row(cells, provisional=provisional, warn=summary.get("stop_reason") == StopReason.LOOP)
 
 
@@ -153,8 +177,12 @@ class DiagnosticsPanel(QWidget):
         self.steps = RowTableModel(STEP_COLUMNS, max_step_rows, self)
         self.sentences = RowTableModel(SENTENCE_COLUMNS, 1000, self)
         self.verify = QCheckBox(translate("Diagnostics", "Verify (recompute each step without the cache)"))
-        self.verify.setToolTip(translate("Diagnostics", "Shows the largest cached-vs-uncached logit difference per step; "
-                                         "slower, for checking the decoder."))
+        self.verify.setToolTip(
+            translate(
+                "Diagnostics",
+                "Shows the largest cached-vs-uncached logit difference per step; slower, for checking the decoder.",
+            )
+        )
         self.verify.toggled.connect(self.verify_toggled)
         self.follow = QCheckBox(translate("Diagnostics", "Follow"))
         self.follow.setChecked(True)
@@ -199,7 +227,10 @@ class DiagnosticsPanel(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column, name in enumerate(model.columns):
             # the header's own words, measured: Chinese characters are about twice as wide as Latin ones
-            view.setColumnWidth(column, WIDTHS.get(name, max(48, view.fontMetrics().horizontalAdvance(translate("Diagnostics", name)) + 20)))
+            view.setColumnWidth(
+                column,
+                WIDTHS.get(name, max(48, view.fontMetrics().horizontalAdvance(translate("Diagnostics", name)) + 20)),
+            )
         header.setSectionResizeMode(stretch_column, QHeaderView.ResizeMode.Stretch)
         return view
 
@@ -211,9 +242,13 @@ class DiagnosticsPanel(QWidget):
         self.sentences.add(sentence_row(utterance_id, provisional, summary))
         if summary.get("stop_reason") == StopReason.LOOP:
             detail = summary.get("loop_detail") or translate("Diagnostics", "a token or short cycle kept repeating")
-            self.banner.setText(translate("Diagnostics", "⚠ Loop guard stopped the decoder on utterance {utterance}: {detail}. "
-                                          "The translation was cut there.")
-                                .format(utterance=utterance_id, detail=detail))
+            self.banner.setText(
+                translate(
+                    "Diagnostics",
+                    "⚠ Loop guard stopped the decoder on utterance {utterance}: {detail}. "
+                    "The translation was cut there.",
+                ).format(utterance=utterance_id, detail=detail)
+            )
             self.banner.show()
 
     def flush(self) -> None:
@@ -224,7 +259,9 @@ class DiagnosticsPanel(QWidget):
             text = translate("Diagnostics", "{steps} steps ({dropped} older dropped), {sentences} sentences")
         else:
             text = translate("Diagnostics", "{steps} steps, {sentences} sentences")
-        self.counter.setText(text.format(steps=len(self.steps.rows), dropped=self.steps.dropped, sentences=len(self.sentences.rows)))
+        self.counter.setText(
+            text.format(steps=len(self.steps.rows), dropped=self.steps.dropped, sentences=len(self.sentences.rows))
+        )
 
     def clear(self) -> None:
         self.steps.clear()

@@ -8,7 +8,17 @@ import logging
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QDialog, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout
+from PySide6.QtWidgets import (
+    QDialog,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+)
 
 from app.shared import paths
 from app.shared.errors import LiveTranslatorError
@@ -18,8 +28,12 @@ from app.ui.i18n import QT_TRANSLATE_NOOP, error_line, translate, translate_text
 log = logging.getLogger(__name__)
 
 # translated where shown
-COLUMNS = (QT_TRANSLATE_NOOP("GlossaryEditor", "on"), QT_TRANSLATE_NOOP("GlossaryEditor", "English"),
-           QT_TRANSLATE_NOOP("GlossaryEditor", "Chinese"), QT_TRANSLATE_NOOP("GlossaryEditor", "match case"))
+COLUMNS = (
+    QT_TRANSLATE_NOOP("GlossaryEditor", "on"),
+    QT_TRANSLATE_NOOP("GlossaryEditor", "English"),
+    QT_TRANSLATE_NOOP("GlossaryEditor", "Chinese"),
+    QT_TRANSLATE_NOOP("GlossaryEditor", "match case"),
+)
 ON, ENGLISH, CHINESE, CASE = range(4)
 
 
@@ -69,21 +83,31 @@ class GlossaryEditor(QDialog):
         self.problems = QLabel()
         self.problems.setWordWrap(True)
         self.problems.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        explain = QLabel(translate("GlossaryEditor", "Each term on the left is translated as the one on the right (and the other way round); "
-                                           "terms in the spoken language are also given to speech recognition."))
+        explain = QLabel(
+            translate(
+                "GlossaryEditor",
+                "Each term on the left is translated as the one on the right (and the other way round); "
+                "terms in the spoken language are also given to speech recognition.",
+            )
+        )
         explain.setWordWrap(True)
 
         buttons = QHBoxLayout()
         self.buttons = {}
-        for name, slot in ((QT_TRANSLATE_NOOP("GlossaryEditor", "Add"), self.add_entry),
-                           (QT_TRANSLATE_NOOP("GlossaryEditor", "Remove"), self.remove_selected),
-                           (QT_TRANSLATE_NOOP("GlossaryEditor", "Import…"), self.choose_import),
-                           (QT_TRANSLATE_NOOP("GlossaryEditor", "Export…"), self.choose_export)):
+        for name, slot in (
+            (QT_TRANSLATE_NOOP("GlossaryEditor", "Add"), self.add_entry),
+            (QT_TRANSLATE_NOOP("GlossaryEditor", "Remove"), self.remove_selected),
+            (QT_TRANSLATE_NOOP("GlossaryEditor", "Import…"), self.choose_import),
+            (QT_TRANSLATE_NOOP("GlossaryEditor", "Export…"), self.choose_export),
+        ):
             button = self.buttons[name] = QPushButton(translate("GlossaryEditor", name))
             button.clicked.connect(slot)
             buttons.addWidget(button)
         buttons.addStretch(1)
-        for name, slot in ((QT_TRANSLATE_NOOP("GlossaryEditor", "Save"), self.save), (QT_TRANSLATE_NOOP("GlossaryEditor", "Close"), self.reject)):
+        for name, slot in (
+            (QT_TRANSLATE_NOOP("GlossaryEditor", "Save"), self.save),
+            (QT_TRANSLATE_NOOP("GlossaryEditor", "Close"), self.reject),
+        ):
             button = self.buttons[name] = QPushButton(translate("GlossaryEditor", name))
             button.clicked.connect(slot)
             buttons.addWidget(button)
@@ -136,8 +160,11 @@ class GlossaryEditor(QDialog):
             english, chinese = (self.table.item(row, c).text().strip() for c in (ENGLISH, CHINESE))
             if not english and not chinese:
                 continue
-            flags = [name for name, column in (("case", CASE),) if self.table.item(row, column).checkState()
-                     == Qt.CheckState.Checked]
+            flags = [
+                name
+                for name, column in (("case", CASE),)
+                if self.table.item(row, column).checkState() == Qt.CheckState.Checked
+            ]
             if self.table.item(row, ON).checkState() != Qt.CheckState.Checked:
                 flags.append("off")
             lines.append("\t".join([english, chinese] + ([",".join(flags)] if flags else [])))
@@ -146,7 +173,9 @@ class GlossaryEditor(QDialog):
 
     def show_problems(self, problems) -> None:
         """Glossary problems (their templates translated) or lines already said."""
-        lines = [f"{p.origin}:{p.line}: {translate_text(p.text)}" if getattr(p, "text", None) else str(p) for p in problems]
+        lines = [
+            f"{p.origin}:{p.line}: {translate_text(p.text)}" if getattr(p, "text", None) else str(p) for p in problems
+        ]
         self.problems.setText("\n".join(f"⚠ {line}" for line in lines))
         self.problems.setVisible(bool(problems))
 
@@ -170,14 +199,22 @@ class GlossaryEditor(QDialog):
         self.glossary().save(path)
 
     def choose_import(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, translate("GlossaryEditor", "Import a glossary"), "",
-                                              translate("GlossaryEditor", "Glossary (*.tsv *.txt);;All files (*)"))
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            translate("GlossaryEditor", "Import a glossary"),
+            "",
+            translate("GlossaryEditor", "Glossary (*.tsv *.txt);;All files (*)"),
+        )
         if path:
             self.import_file(path)
 
     def choose_export(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, translate("GlossaryEditor", "Export the glossary"), "glossary.tsv",
-                                              translate("GlossaryEditor", "Glossary (*.tsv)"))
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            translate("GlossaryEditor", "Export the glossary"),
+            "glossary.tsv",
+            translate("GlossaryEditor", "Glossary (*.tsv)"),
+        )
         if path:
             self.export_file(path)
 

@@ -20,7 +20,7 @@ from app.shared.errors import CONTEXT, Text, texts_of
 log = logging.getLogger(__name__)
 
 LANGUAGES = ("en", "zh_CN", "zh_TW")  # what --lang and the setting accept
-TRANSLATED = ("zh_CN", "zh_TW")       # the ones with a .qm file
+TRANSLATED = ("zh_CN", "zh_TW")  # the ones with a .qm file
 # Each language's name in itself, for the language menu (never translated).
 NATIVE_NAMES = {"en": "English", "zh_CN": "简体中文", "zh_TW": "繁體中文"}
 
@@ -36,7 +36,7 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name 
 
 
 def parse_language(value: str | None) -> str:
-    """"zh_CN", "zh-tw", "en_US", ... -> one of LANGUAGES; "" for anything else (follow the system)."""
+    """ "zh_CN", "zh-tw", "en_US", ... -> one of LANGUAGES; "" for anything else (follow the system)."""
     code = (value or "").strip().replace("-", "_")
     if not code or code.lower() == "system":
         return ""
@@ -55,8 +55,11 @@ def system_language(locale: QLocale | None = None) -> str:
     locale = locale or QLocale.system()
     if locale.language() != QLocale.Language.Chinese:
         return "en"
-    traditional = (locale.script() == QLocale.Script.TraditionalChineseScript
-                   or locale.territory() in (QLocale.Country.Taiwan, QLocale.Country.HongKong, QLocale.Country.Macao))
+    traditional = locale.script() == QLocale.Script.TraditionalChineseScript or locale.territory() in (
+        QLocale.Country.Taiwan,
+        QLocale.Country.HongKong,
+        QLocale.Country.Macao,
+    )
     return "zh_TW" if traditional else "zh_CN"
 
 
@@ -141,5 +144,7 @@ def error_texts(error) -> tuple[str, str]:
         return translate_text(message), translate_text(hint)
     message = getattr(error, "message_text", None)
     hint = getattr(error, "hint_text", None)
-    return (translate_text(message) if message else error.text,
-            translate_text(hint) if hint is not None else error.hint)
+    return (
+        translate_text(message) if message else error.text,
+        translate_text(hint) if hint is not None else error.hint,
+    )

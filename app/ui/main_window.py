@@ -32,7 +32,15 @@ from app.ui.captions_panel import CaptionsPanel
 from app.ui.controls import Controls
 from app.ui.correction_dialog import Correction, CorrectionDialog, CorrectionKind
 from app.ui.diagnostics import DiagnosticsPanel
-from app.ui.i18n import LANGUAGES, NATIVE_NAMES, QT_TRANSLATE_NOOP, choose_language, error_texts, install_translators, translate
+from app.ui.i18n import (
+    LANGUAGES,
+    NATIVE_NAMES,
+    QT_TRANSLATE_NOOP,
+    choose_language,
+    error_texts,
+    install_translators,
+    translate,
+)
 from app.ui.models_panel import ModelsBar
 from app.ui.settings import UiSettings, load_settings, qsettings, save_settings
 from app.ui.sources import chosen, make_session, source_choices, spoken_side
@@ -46,14 +54,18 @@ from app.ui.workers import Worker, WorkerPool
 STOP_TIMEOUT_S = 60.0
 _windows: list = []  # the window run_app shows (or its rebuilt replacement)
 # Pipeline states as the status bar names them (translated where shown).
-STATE_NAMES = {"loading": QT_TRANSLATE_NOOP("MainWindow", "Loading"), "running": QT_TRANSLATE_NOOP("MainWindow", "Running"),
-               "direction": QT_TRANSLATE_NOOP("MainWindow", "Direction"), "finished": QT_TRANSLATE_NOOP("MainWindow", "Finished"),
-               "stopped": QT_TRANSLATE_NOOP("MainWindow", "Stopped")}
+STATE_NAMES = {
+    "loading": QT_TRANSLATE_NOOP("MainWindow", "Loading"),
+    "running": QT_TRANSLATE_NOOP("MainWindow", "Running"),
+    "direction": QT_TRANSLATE_NOOP("MainWindow", "Direction"),
+    "finished": QT_TRANSLATE_NOOP("MainWindow", "Finished"),
+    "stopped": QT_TRANSLATE_NOOP("MainWindow", "Stopped"),
+}
 
 
 class MainWindow(QMainWindow):
     events_shown = Signal(list)  # each batch of pipeline events, after the window has drawn it
-    replaced = Signal(object)    # the window built again in another interface language
+    replaced = Signal(object)  # the window built again in another interface language
 
     def __init__(self, store: QSettings | None = None, parent=None):
         super().__init__(parent)
@@ -61,14 +73,14 @@ class MainWindow(QMainWindow):
         self.settings: UiSettings = load_settings(self.store)
         self.pipeline: Session | None = None  # a Pipeline, or a Conversation (app.pipeline.session)
         self._told_unsaved_settings = False  # the settings file cannot be written: said once
-        self.input_path: str | None = None   # a recording played in place of the microphone
-        self.audio_source = None              # any AudioSource (tests, demos) instead of the mic
-        self.realtime = True                  # play recordings at speaking speed
+        self.input_path: str | None = None  # a recording played in place of the microphone
+        self.audio_source = None  # any AudioSource (tests, demos) instead of the mic
+        self.realtime = True  # play recordings at speaking speed
         self.pool = WorkerPool(self)
-        self.session = 0                      # each start is a session; utterance ids restart
+        self.session = 0  # each start is a session; utterance ids restart
         self.bridges: dict[int, EventBridge] = {}
         self.session_transcript = None
-        self.stopping = 0                     # stops still joining threads on workers
+        self.stopping = 0  # stops still joining threads on workers
         self.latencies: list[float] = []
 
         self.setWindowTitle(translate("MainWindow", "Live Translator"))
@@ -95,7 +107,9 @@ class MainWindow(QMainWindow):
 
         self.state_label = QLabel(translate("MainWindow", "Stopped"))
         self.latency_label = QLabel(translate("MainWindow", "latency –"))
-        self.latency_label.setToolTip(translate("MainWindow", "End of speech → final translation: last (median of the session)"))
+        self.latency_label.setToolTip(
+            translate("MainWindow", "End of speech → final translation: last (median of the session)")
+        )
         self.models_label = QLabel()
         status = self.statusBar()
         status.addWidget(self.state_label, 1)
@@ -125,8 +139,12 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu(translate("MainWindow", "&File"))
         self._action(file_menu, translate("MainWindow", "Translate a &recording…"), self.choose_recording, "Ctrl+O")
         file_menu.addSeparator()
-        self._action(file_menu, translate("MainWindow", "Export transcript as &text…"), lambda: self.export("txt"), "Ctrl+S")
-        self._action(file_menu, translate("MainWindow", "Export transcript as S&RT…"), lambda: self.export("srt"), "Ctrl+Shift+S")
+        self._action(
+            file_menu, translate("MainWindow", "Export transcript as &text…"), lambda: self.export("txt"), "Ctrl+S"
+        )
+        self._action(
+            file_menu, translate("MainWindow", "Export transcript as S&RT…"), lambda: self.export("srt"), "Ctrl+Shift+S"
+        )
         self._action(file_menu, translate("MainWindow", "Export transcript as &WebVTT…"), lambda: self.export("vtt"))
         file_menu.addSeparator()
         self._action(file_menu, translate("MainWindow", "&Quit"), self.close, QKeySequence.StandardKey.Quit)
@@ -136,16 +154,25 @@ class MainWindow(QMainWindow):
         self._action(session, translate("MainWindow", "&Clear panels"), self.clear, "Ctrl+L")
         self._action(session, translate("MainWindow", "Co&rrect the selected words…"), self.correct_selection, "Ctrl+E")
         view = self.menuBar().addMenu(translate("MainWindow", "&View"))
-        self.show_diagnostics = self._action(view, translate("MainWindow", "&Diagnostics panel"), self.toggle_diagnostics, "Ctrl+I")
+        self.show_diagnostics = self._action(
+            view, translate("MainWindow", "&Diagnostics panel"), self.toggle_diagnostics, "Ctrl+I"
+        )
         self.show_diagnostics.setCheckable(True)
         self.show_diagnostics.setChecked(True)
-        self.serve_captions = self._action(view, translate("MainWindow", "Live &captions in a browser"), self.toggle_captions, "Ctrl+B")
+        self.serve_captions = self._action(
+            view, translate("MainWindow", "Live &captions in a browser"), self.toggle_captions, "Ctrl+B"
+        )
         self.serve_captions.setCheckable(True)
         self.captions.serving_changed.connect(self.serve_captions.setChecked)
         self.view_options = ViewOptions(self, view)
         self._build_language_menu(view)
         models = self.menuBar().addMenu(translate("MainWindow", "&Models"))
-        self._action(models, translate("MainWindow", "&Manage models…"), lambda: self.open_model_dialog(self.direction()), "Ctrl+M")
+        self._action(
+            models,
+            translate("MainWindow", "&Manage models…"),
+            lambda: self.open_model_dialog(self.direction()),
+            "Ctrl+M",
+        )
         self._action(models, translate("MainWindow", "&Glossary…"), self.open_glossary_editor, "Ctrl+G")
         # F5 too: a key that works while a text panel has focus.
         QShortcut(QKeySequence("F5"), self, self.toggle)
@@ -173,8 +200,12 @@ class MainWindow(QMainWindow):
         self.language_actions[code].setChecked(True)
         if self.running() or self.stopping or self.captions.serving:  # a session or a caption page in use
             self.save_settings()
-            self.alert.show_message(translate("MainWindow", "The interface language changes when you restart Live Translator."),
-                                    "", "info", topic="language")
+            self.alert.show_message(
+                translate("MainWindow", "The interface language changes when you restart Live Translator."),
+                "",
+                "info",
+                topic="language",
+            )
             return self
         self._remember_layout()
         self.save_settings()
@@ -277,7 +308,9 @@ class MainWindow(QMainWindow):
         for direction, path in configured.items():
             self.models_bar.set_checking(direction, path)
         worker = Worker(model_state.find_and_check_all, configured, with_progress=True)
-        worker.progress.connect(lambda message, _: self.statusBar().showMessage(str(message), 10000))  # translated on the worker
+        worker.progress.connect(
+            lambda message, _: self.statusBar().showMessage(str(message), 10000)
+        )  # translated on the worker
         worker.finished.connect(self._models_checked)
         self.pool.start(worker)
         self.models_bar.set_asr(self.settings.asr_model)
@@ -300,7 +333,9 @@ class MainWindow(QMainWindow):
     def _update_models_label(self) -> None:
         state = self.models_bar.states.get(self.direction())
         nmt = state.name if state and state.can_run else translate("MainWindow", "no translation model")
-        self.models_label.setText(translate("MainWindow", "ASR: Whisper {asr} · MT: {nmt}").format(asr=self.settings.asr_model, nmt=nmt))
+        self.models_label.setText(
+            translate("MainWindow", "ASR: Whisper {asr} · MT: {nmt}").format(asr=self.settings.asr_model, nmt=nmt)
+        )
 
     # --- session ----------------------------------------------------------------------------
     def toggle(self) -> None:
@@ -318,20 +353,26 @@ class MainWindow(QMainWindow):
             self.alert.show_message(state.headline, state.hint, "warning", topic="model")
         else:
             self.alert.hide()
-        config = model_state.pipeline_config(self.settings, direction, self.models_bar.states,
-                                             input_path=self.input_path, realtime=self.realtime)
+        config = model_state.pipeline_config(
+            self.settings, direction, self.models_bar.states, input_path=self.input_path, realtime=self.realtime
+        )
         from app.ui.glossary_editor import load_user_glossary
 
         config.glossary = load_user_glossary()  # the user's terms: heard as hotwords, translated as written
         bridge = self.new_session()
         try:
-            speech = SpeechOutput(voices={language: self.settings.voice(language) for language in Language},
-                                  enabled=config.tts_enabled, rate=config.tts_rate, out_path=config.tts_out)
+            speech = SpeechOutput(
+                voices={language: self.settings.voice(language) for language in Language},
+                enabled=config.tts_enabled,
+                rate=config.tts_rate,
+                out_path=config.tts_out,
+            )
             if chosen(self.settings).kind == "conversation" and self.input_path is None and self.audio_source is None:
                 self.call_output.apply_to(speech)
             # a Pipeline, or a Conversation of two (me: microphone, them: system audio)
-            pipeline = make_session(self.settings, config, on_event=bridge.on_event,
-                                    audio_source=self.audio_source, speech_output=speech)
+            pipeline = make_session(
+                self.settings, config, on_event=bridge.on_event, audio_source=self.audio_source, speech_output=speech
+            )
             pipeline.start()
         except Exception as error:
             self.alert.show_error(error)
@@ -419,8 +460,12 @@ class MainWindow(QMainWindow):
             self.pipeline.set_verify(enabled)
 
     def choose_recording(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, translate("MainWindow", "Translate a recording"), "",
-                                              translate("MainWindow", "Audio (*.wav *.flac *.ogg *.mp3);;All files (*)"))
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            translate("MainWindow", "Translate a recording"),
+            "",
+            translate("MainWindow", "Audio (*.wav *.flac *.ogg *.mp3);;All files (*)"),
+        )
         if path:
             self.play_recording(path)
 
@@ -454,11 +499,18 @@ class MainWindow(QMainWindow):
             elif isinstance(event, ev.SourcePartial):
                 self.transcript.show_partial((session, event.utterance_id), event.text, event.committed)
             elif isinstance(event, ev.SourceFinal):
-                self.transcript.show_final((session, event.utterance_id), event.text, event.low_confidence,
-                                          event.revised)
+                self.transcript.show_final(
+                    (session, event.utterance_id), event.text, event.low_confidence, event.revised
+                )
             elif isinstance(event, ev.Translation):
-                self.transcript.show_translation((session, event.utterance_id), event.text, event.provisional,
-                                                 event.low_confidence, event.alternatives, event.stable)
+                self.transcript.show_translation(
+                    (session, event.utterance_id),
+                    event.text,
+                    event.provisional,
+                    event.low_confidence,
+                    event.alternatives,
+                    event.stable,
+                )
                 if not event.provisional and event.latency_ms is not None:
                     self._show_latency(event.latency_ms)
             elif isinstance(event, ev.CaptionCorrected):
@@ -490,8 +542,11 @@ class MainWindow(QMainWindow):
         self.latencies.append(latency_ms)
         ordered = sorted(self.latencies)
         median = ordered[len(ordered) // 2]
-        self.latency_label.setText(translate("MainWindow", "latency {last} ms (median {median} ms)").format(
-            last=f"{latency_ms:.0f}", median=f"{median:.0f}"))
+        self.latency_label.setText(
+            translate("MainWindow", "latency {last} ms (median {median} ms)").format(
+                last=f"{latency_ms:.0f}", median=f"{median:.0f}"
+            )
+        )
 
     def _show_status(self, event: ev.Status) -> None:
         if event.state == "finished" and self.pipeline is not None:  # the recording ended
@@ -500,8 +555,11 @@ class MainWindow(QMainWindow):
         elif event.state != "stopped":
             # The state's name is the window's; its detail comes from the core, in English.
             name = translate("MainWindow", STATE_NAMES.get(event.state, event.state.capitalize()))
-            self.state_label.setText(translate("MainWindow", "{state}: {detail}").format(state=name, detail=event.detail)
-                                     if event.detail else name)
+            self.state_label.setText(
+                translate("MainWindow", "{state}: {detail}").format(state=name, detail=event.detail)
+                if event.detail
+                else name
+            )
 
     def _show_pipeline_error(self, event: ev.Error, session: int) -> None:
         message, hint = error_texts(event)  # the core's templates, in the interface's language
@@ -516,12 +574,20 @@ class MainWindow(QMainWindow):
     # --- export -----------------------------------------------------------------------------
     def export(self, kind: str) -> None:
         if self.session_transcript is None:
-            self.alert.show_message(translate("MainWindow", "There is no transcript yet."),
-                                    translate("MainWindow", "Start a session; the transcript is saved as it goes."), "info")
+            self.alert.show_message(
+                translate("MainWindow", "There is no transcript yet."),
+                translate("MainWindow", "Start a session; the transcript is saved as it goes."),
+                "info",
+            )
             return
-        path, _ = QFileDialog.getSaveFileName(self, translate("MainWindow", "Export transcript"), f"transcript.{kind}",
-                                              translate("MainWindow", "Text (*.txt)") if kind == "txt"
-                                              else translate("MainWindow", "Subtitles (*.{kind})").format(kind=kind))
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            translate("MainWindow", "Export transcript"),
+            f"transcript.{kind}",
+            translate("MainWindow", "Text (*.txt)")
+            if kind == "txt"
+            else translate("MainWindow", "Subtitles (*.{kind})").format(kind=kind),
+        )
         if path:
             self.export_to(kind, path)
 
@@ -540,9 +606,11 @@ class MainWindow(QMainWindow):
         """Session ▸ Correct the selected words (Ctrl+E): the words selected in either panel."""
         selected = self.transcript.selection()
         if selected is None:
-            self.alert.show_message(translate("MainWindow", "Select the words to correct first."),
-                                    translate("MainWindow", "Select them in the speech or the translation panel, "
-                                                            "then choose Correct…"), "info")
+            self.alert.show_message(
+                translate("MainWindow", "Select the words to correct first."),
+                translate("MainWindow", "Select them in the speech or the translation panel, then choose Correct…"),
+                "info",
+            )
             return
         self.open_correction(*selected)
 
@@ -572,9 +640,12 @@ class MainWindow(QMainWindow):
             return True
         session, utterance_id = key
         heard = correction.kind is CorrectionKind.HEARD
-        event = ev.CaptionCorrected(utterance_id=utterance_id, speaker=ev.Speaker(row.speaker) if row.speaker else None,
-                                    source=correction.fix(row.source_text) if heard else row.source_text,
-                                    text=row.translation if heard else correction.fix(row.translation))
+        event = ev.CaptionCorrected(
+            utterance_id=utterance_id,
+            speaker=ev.Speaker(row.speaker) if row.speaker else None,
+            source=correction.fix(row.source_text) if heard else row.source_text,
+            text=row.translation if heard else correction.fix(row.translation),
+        )
         if self.pipeline is not None and session == self.session:
             self.pipeline.publish_correction(event)  # to every observer, through the session's bridge
         else:
@@ -615,9 +686,16 @@ class MainWindow(QMainWindow):
         self._told_unsaved_settings = True
         self.alert.show_message(
             translate("MainWindow", "Your settings cannot be saved: {path} cannot be written.").format(
-                path=self.store.fileName()),
-            translate("MainWindow", "Changes last until you close Live Translator. Make the folder writable, or set "
-                                    "LIVE_TRANSLATOR_SETTINGS to a folder you may write to."), "warning", topic="settings")
+                path=self.store.fileName()
+            ),
+            translate(
+                "MainWindow",
+                "Changes last until you close Live Translator. Make the folder writable, or set "
+                "LIVE_TRANSLATOR_SETTINGS to a folder you may write to.",
+            ),
+            "warning",
+            topic="settings",
+        )
 
     # --- closing ----------------------------------------------------------------------------
     def closeEvent(self, event) -> None:
@@ -625,7 +703,7 @@ class MainWindow(QMainWindow):
         self.save_settings()
         pipeline, self.pipeline = self.pipeline, None
         if pipeline is not None:  # closing mid-sentence: cancel, join every stage thread
-            self.hide()           # gone for the user at once; a Whisper pass may take a moment
+            self.hide()  # gone for the user at once; a Whisper pass may take a moment
             pipeline.stop(timeout=STOP_TIMEOUT_S)
         self.pool.shutdown()
         self.captions.shutdown()

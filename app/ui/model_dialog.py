@@ -33,7 +33,7 @@ from app.ui.workers import Worker, WorkerPool
 
 class ModelDialog(QDialog):
     model_chosen = Signal(str, str)  # direction, folder
-    endpoint_changed = Signal(str)   # the hub mirror typed in, to remember
+    endpoint_changed = Signal(str)  # the hub mirror typed in, to remember
 
     def __init__(self, direction: str, state: ModelState | None, endpoint: str = "", parent=None):
         super().__init__(parent)
@@ -42,7 +42,9 @@ class ModelDialog(QDialog):
         self.candidate: ModelState | None = None
         self.pool = WorkerPool(self)
         self.cancel = threading.Event()
-        self.setWindowTitle(translate("ModelDialog", "Translation model: {direction}").format(direction=direction_words(direction)))
+        self.setWindowTitle(
+            translate("ModelDialog", "Translation model: {direction}").format(direction=direction_words(direction))
+        )
         self.resize(640, 480)
 
         self.current = QLabel()
@@ -68,7 +70,9 @@ class ModelDialog(QDialog):
             for key, label in model_state.downloadable(direction):
                 self.catalog.addItem(label, key)
         except Exception as error:  # no catalog: picking a folder still works
-            self.catalog.addItem(translate("ModelDialog", "Downloads unavailable: {reason}").format(reason=describe(error)[0]))
+            self.catalog.addItem(
+                translate("ModelDialog", "Downloads unavailable: {reason}").format(reason=describe(error)[0])
+            )
         self.download_button.setEnabled(self.catalog.itemData(0) is not None)
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
@@ -107,11 +111,17 @@ class ModelDialog(QDialog):
             return
         where = html.escape(state.path or translate("ModelDialog", "no folder"))
         if current:
-            line = (translate("ModelDialog", "<b>In use:</b> {folder} — can be used.") if state.can_run else
-                    translate("ModelDialog", "<b>In use:</b> {folder} — cannot be used."))
+            line = (
+                translate("ModelDialog", "<b>In use:</b> {folder} — can be used.")
+                if state.can_run
+                else translate("ModelDialog", "<b>In use:</b> {folder} — cannot be used.")
+            )
         else:
-            line = (translate("ModelDialog", "<b>Checked:</b> {folder} — can be used.") if state.can_run else
-                    translate("ModelDialog", "<b>Checked:</b> {folder} — cannot be used."))
+            line = (
+                translate("ModelDialog", "<b>Checked:</b> {folder} — can be used.")
+                if state.can_run
+                else translate("ModelDialog", "<b>Checked:</b> {folder} — cannot be used.")
+            )
         self.current.setText(line.format(folder=where) + f"<br>{html.escape(state.headline)} {html.escape(state.hint)}")
         self.finding.setPlainText(state.finding or f"{state.headline}\n{state.hint}")
 
@@ -170,7 +180,9 @@ class ModelDialog(QDialog):
         self.progress.setRange(0, 100)
         self.download_button.setEnabled(True)
         message, hint = describe(error)
-        self.current.setText(translate("ModelDialog", "<b>Download failed:</b> {message}").format(message=html.escape(message)))
+        self.current.setText(
+            translate("ModelDialog", "<b>Download failed:</b> {message}").format(message=html.escape(message))
+        )
         self.finding.setPlainText(f"{message}\n{hint}")
 
     def closeEvent(self, event) -> None:

@@ -23,21 +23,23 @@ FAMILY_NAMES = {"marian": "Marian", "m2m_100": "M2M100"}
 @dataclass(frozen=True)
 class ModelState:
     direction: str
-    path: str | None          # the folder in use, None when none was found
+    path: str | None  # the folder in use, None when none was found
     can_run: bool
-    name: str                 # short name for the status bar
-    headline: str             # one line, for the banner and the models bar
-    hint: str = ""            # what to do about it
-    finding: str = ""         # the doctor's full report in words
-    missing: bool = False     # no folder at all (as opposed to a folder that is broken)
+    name: str  # short name for the status bar
+    headline: str  # one line, for the banner and the models bar
+    hint: str = ""  # what to do about it
+    finding: str = ""  # the doctor's full report in words
+    missing: bool = False  # no folder at all (as opposed to a folder that is broken)
 
 
 class DownloadCancelled(LiveTranslatorError):
     """`download` was told to stop (the dialog's Cancel); what arrived stays for the next try."""
 
     def __init__(self):
-        super().__init__(translate("ModelDialog", "The download was cancelled."),
-                         translate("ModelDialog", "Start it again when you are ready."))
+        super().__init__(
+            translate("ModelDialog", "The download was cancelled."),
+            translate("ModelDialog", "Start it again when you are ready."),
+        )
 
 
 def nmt_dir(direction: str, configured: str = "") -> str | None:
@@ -55,10 +57,17 @@ def find_and_check(direction: str, configured: str = "", progress=None) -> Model
     try:
         path = nmt_dir(direction, configured)
     except Exception as error:  # the catalog could not look: say so, stay usable
-        return ModelState(direction, None, False, "missing",
-                          translate("ModelState", "Could not look for a {direction} model: {error}").format(
-                              direction=direction_words(direction), error=error_texts(error)[0]),
-                          translate("ModelState", "Open Models… to choose a model folder."), missing=True)
+        return ModelState(
+            direction,
+            None,
+            False,
+            "missing",
+            translate("ModelState", "Could not look for a {direction} model: {error}").format(
+                direction=direction_words(direction), error=error_texts(error)[0]
+            ),
+            translate("ModelState", "Open Models… to choose a model folder."),
+            missing=True,
+        )
     return check_nmt(direction, path, progress)
 
 
@@ -74,42 +83,82 @@ def check_nmt(direction: str, path: str | None, progress=None) -> ModelState:
     None)` hears how the optimisation goes."""
     words = direction_words(direction)
     if not path:
-        return ModelState(direction, None, False, "missing",
-                          translate("ModelState", "No translation model for {direction}.").format(
-                              direction=words),
-                          translate("ModelState", "Open Models… to download one or to choose a model folder."), missing=True)
+        return ModelState(
+            direction,
+            None,
+            False,
+            "missing",
+            translate("ModelState", "No translation model for {direction}.").format(direction=words),
+            translate("ModelState", "Open Models… to download one or to choose a model folder."),
+            missing=True,
+        )
     if not Path(path).is_dir():
-        problem = (translate("ModelState", "The {direction} model folder {path} is a file, not a folder.") if Path(path).is_file()
-                   else translate("ModelState", "The {direction} model folder {path} does not exist."))
-        return ModelState(direction, path, False, "missing", problem.format(direction=words, path=path),
-                          translate("ModelState", "Open Models… to choose another folder or download a model."), missing=True)
+        problem = (
+            translate("ModelState", "The {direction} model folder {path} is a file, not a folder.")
+            if Path(path).is_file()
+            else translate("ModelState", "The {direction} model folder {path} does not exist.")
+        )
+        return ModelState(
+            direction,
+            path,
+            False,
+            "missing",
+            problem.format(direction=words, path=path),
+            translate("ModelState", "Open Models… to choose another folder or download a model."),
+            missing=True,
+        )
     from app.translation import inspect_model_folder
 
     try:
         report = inspect_model_folder(path)
     except Exception as error:  # the doctor itself failed: still a finding in words
-        return ModelState(direction, path, False, Path(path).name,
-                          translate("ModelState", "The {direction} model in {path} cannot be read: {error}").format(
-                              direction=words, path=path, error=error_texts(error)[0]),
-                          translate("ModelState", "Choose another folder or download the model again."), str(error))
+        return ModelState(
+            direction,
+            path,
+            False,
+            Path(path).name,
+            translate("ModelState", "The {direction} model in {path} cannot be read: {error}").format(
+                direction=words, path=path, error=error_texts(error)[0]
+            ),
+            translate("ModelState", "Choose another folder or download the model again."),
+            str(error),
+        )
     finding = report.text
     name = Path(path).name
     name = f"{FAMILY_NAMES.get(report.family, report.family or translate('ModelState', 'model'))} · {name}"
     if report.can_run and direction in report.directions:
-        return ModelState(direction, path, True, name, f"{words}: {name}", "", finding + _optimised(path, direction, progress))
+        return ModelState(
+            direction, path, True, name, f"{words}: {name}", "", finding + _optimised(path, direction, progress)
+        )
     if report.can_run:  # a good model, for the other direction (Marian folders do one)
-        return ModelState(direction, path, False, name,
-                          translate("ModelState", "The model in {path} translates {directions}, not {direction}.").format(
-                              path=path, directions=", ".join(report.directions), direction=direction),
-                          translate("ModelState", "Choose a model for this direction."), finding)
+        return ModelState(
+            direction,
+            path,
+            False,
+            name,
+            translate("ModelState", "The model in {path} translates {directions}, not {direction}.").format(
+                path=path, directions=", ".join(report.directions), direction=direction
+            ),
+            translate("ModelState", "Choose a model for this direction."),
+            finding,
+        )
     # The doctor's problems come from the core: their templates (problem_texts) are translated here.
     problems = [translate_text(t) for t in report.problem_texts] or report.problems
-    reasons = ([translate("ModelState", "missing {files}").format(files=", ".join(report.missing))] if report.missing else []) + problems
+    reasons = (
+        [translate("ModelState", "missing {files}").format(files=", ".join(report.missing))] if report.missing else []
+    ) + problems
     reason = reasons[0] if reasons else translate("ModelState", "see the finding")
-    return ModelState(direction, path, False, name,
-                      translate("ModelState", "The {direction} model in {path} cannot be used: {reason}.").format(
-                              direction=words, path=path, reason=reason),
-                      translate("ModelState", "Open Models… to choose another folder or download the model again."), finding)
+    return ModelState(
+        direction,
+        path,
+        False,
+        name,
+        translate("ModelState", "The {direction} model in {path} cannot be used: {reason}.").format(
+            direction=words, path=path, reason=reason
+        ),
+        translate("ModelState", "Open Models… to choose another folder or download the model again."),
+        finding,
+    )
 
 
 def _optimised(path: str, direction: str, progress) -> str:
@@ -118,7 +167,9 @@ def _optimised(path: str, direction: str, progress) -> str:
 
     try:
         # Said here, on the worker thread (Qt's translate is thread-safe): a plain str crosses to the window.
-        done = prepare(path, direction, progress=(lambda message: progress(translate_text(message), None)) if progress else None)
+        done = prepare(
+            path, direction, progress=(lambda message: progress(translate_text(message), None)) if progress else None
+        )
     except Exception as error:  # the model still runs as it is
         return "\n" + translate("ModelState", "Optimised copy: none ({error})").format(error=error_texts(error)[0])
     if done.optimized:
@@ -126,8 +177,9 @@ def _optimised(path: str, direction: str, progress) -> str:
     return "\n" + translate("ModelState", "Optimised copy: none, runs as it is ({reason})").format(reason=done.reason)
 
 
-def pipeline_config(settings, direction: str, states: dict[str, ModelState], input_path: str | None,
-                    realtime: bool = True):
+def pipeline_config(
+    settings, direction: str, states: dict[str, ModelState], input_path: str | None, realtime: bool = True
+):
     from app.pipeline import PipelineConfig
     from app.shared.live_text import LiveText
 
@@ -145,11 +197,20 @@ def pipeline_config(settings, direction: str, states: dict[str, ModelState], inp
                 models[d.value] = path
     from app.model_store.optimized import prepare_graphs
 
-    return PipelineConfig(direction=direction, nmt_models=models, asr_model=settings.asr_model, prepare_graphs=prepare_graphs,
-                          input_path=input_path, realtime=realtime, tts_enabled=settings.tts_enabled,
-                          verify=settings.verify, input_device=settings.input_device or None,
-                          chinese=settings.chinese or "simplified", source_confidence=settings.mark_unsure_source,
-                          live_text=LiveText.parse(settings.live_text))
+    return PipelineConfig(
+        direction=direction,
+        nmt_models=models,
+        asr_model=settings.asr_model,
+        prepare_graphs=prepare_graphs,
+        input_path=input_path,
+        realtime=realtime,
+        tts_enabled=settings.tts_enabled,
+        verify=settings.verify,
+        input_device=settings.input_device or None,
+        chinese=settings.chinese or "simplified",
+        source_confidence=settings.mark_unsure_source,
+        live_text=LiveText.parse(settings.live_text),
+    )
 
 
 def downloadable(direction: str) -> list[tuple[str, str]]:
@@ -162,8 +223,11 @@ def downloadable(direction: str) -> list[tuple[str, str]]:
 def catalog_label(label: str) -> str:
     """A catalog entry's label (app.model_store, English) in the interface's language: its
     directions translated, the model names as they are."""
-    for english, translated in (("English → Chinese", direction_words("en-zh")), ("Chinese → English", direction_words("zh-en")),
-                                ("both directions", translate("ModelState", "both directions"))):
+    for english, translated in (
+        ("English → Chinese", direction_words("en-zh")),
+        ("Chinese → English", direction_words("zh-en")),
+        ("both directions", translate("ModelState", "both directions")),
+    ):
         label = label.replace(english, translated)
     return label
 

@@ -36,7 +36,9 @@ class ModelsBar(QWidget):
 
     def set_checking(self, direction: str, path: str | None) -> None:
         self.states.pop(direction, None)
-        self.labels[direction].setText(translate("ModelsBar", "{direction}: checking…").format(direction=Direction(direction).short_label))
+        self.labels[direction].setText(
+            translate("ModelsBar", "{direction}: checking…").format(direction=Direction(direction).short_label)
+        )
         self.labels[direction].setToolTip(path or "")
 
     def set_state(self, state: ModelState) -> None:

@@ -36,9 +36,9 @@ class OverlaySettings:
     text_color: str = "#ffffff"
     source_color: str = "#cfd8dc"
     background: str = "#000000"
-    opacity: float = 0.6        # of the background; the text stays opaque
-    lines: int = 2              # utterances shown, 1..3
-    show_source: bool = False   # the source text above each translation
+    opacity: float = 0.6  # of the background; the text stays opaque
+    lines: int = 2  # utterances shown, 1..3
+    show_source: bool = False  # the source text above each translation
     click_through: bool = False
     geometry: QByteArray | None = None
 
@@ -88,8 +88,9 @@ class SubtitleOverlay(QWidget):
 
     def __init__(self, store: QSettings, parent=None):
         # No parent: a top-level window of its own, kept off the taskbar (Tool).
-        super().__init__(parent, Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint
-                         | Qt.WindowType.Tool)
+        super().__init__(
+            parent, Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint | Qt.WindowType.Tool
+        )
         self.store = store
         self.settings = load_overlay_settings(store)
         self.setWindowTitle(translate("Overlay", "Live Translator subtitles"))
@@ -123,7 +124,9 @@ class SubtitleOverlay(QWidget):
     def apply_settings(self) -> None:
         """Font, colours, line count, click-through: from self.settings, redrawn at once."""
         font = QFont()
-        font.setFamilies([self.settings.font_family, "Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", "Noto Sans CJK TC"])
+        font.setFamilies(
+            [self.settings.font_family, "Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", "Noto Sans CJK TC"]
+        )
         font.setPointSize(self.settings.font_size)
         self.label.setFont(font)
         self.set_click_through(self.settings.click_through)
@@ -145,7 +148,7 @@ class SubtitleOverlay(QWidget):
 
     def render(self) -> None:
         """The newest lines as rich text: settled text solid, the provisional rest lighter."""
-        shown = list(self.lines.values())[-self.settings.lines:]
+        shown = list(self.lines.values())[-self.settings.lines :]
         blocks, tips = [], []
         solid, light = self._color(self.settings.text_color, 1.0), self._color(self.settings.text_color, 0.55)
         for line in shown:
@@ -222,7 +225,10 @@ class SubtitleOverlay(QWidget):
     # --- click-through, moving, remembering --------------------------------------------------
     def set_click_through(self, on: bool) -> None:
         """The mouse passes through to the window below (leave with the main window's shortcut)."""
-        if on == bool(self.windowFlags() & Qt.WindowType.WindowTransparentForInput) and on == self.settings.click_through:
+        if (
+            on == bool(self.windowFlags() & Qt.WindowType.WindowTransparentForInput)
+            and on == self.settings.click_through
+        ):
             return
         self.settings.click_through = on
         visible = self.isVisible()

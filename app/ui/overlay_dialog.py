@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import QCheckBox, QColorDialog, QDialog, QDialogButtonBox, QFontComboBox, QFormLayout, QPushButton, QSlider, QSpinBox
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QColorDialog,
+    QDialog,
+    QDialogButtonBox,
+    QFontComboBox,
+    QFormLayout,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+)
 
 from app.ui.i18n import translate
 from app.ui.overlay import SubtitleOverlay, save_overlay_settings
@@ -26,14 +36,19 @@ class OverlayDialog(QDialog):
         self.background = QPushButton()
         self.opacity = QSlider(Qt.Orientation.Horizontal, minimum=0, maximum=100, value=round(s.opacity * 100))
         self.lines = QSpinBox(minimum=1, maximum=3, value=s.lines)
-        self.show_source = QCheckBox(translate("OverlayDialog", "Show the source text above the translation"), checked=s.show_source)
-        for widget, name in ((self.font_box, translate("OverlayDialog", "Font")), (self.size, translate("OverlayDialog", "Font size")),
-                             (self.text_color, translate("OverlayDialog", "Text colour")),
-                             (self.source_color, translate("OverlayDialog", "Source text colour")),
-                             (self.background, translate("OverlayDialog", "Background colour")),
-                             (self.opacity, translate("OverlayDialog", "Background opacity")),
-                             (self.lines, translate("OverlayDialog", "Lines shown")),
-                             (self.show_source, translate("OverlayDialog", "Show source text"))):
+        self.show_source = QCheckBox(
+            translate("OverlayDialog", "Show the source text above the translation"), checked=s.show_source
+        )
+        for widget, name in (
+            (self.font_box, translate("OverlayDialog", "Font")),
+            (self.size, translate("OverlayDialog", "Font size")),
+            (self.text_color, translate("OverlayDialog", "Text colour")),
+            (self.source_color, translate("OverlayDialog", "Source text colour")),
+            (self.background, translate("OverlayDialog", "Background colour")),
+            (self.opacity, translate("OverlayDialog", "Background opacity")),
+            (self.lines, translate("OverlayDialog", "Lines shown")),
+            (self.show_source, translate("OverlayDialog", "Show source text")),
+        ):
             widget.setAccessibleName(name)
         form = QFormLayout(self)
         form.addRow(translate("OverlayDialog", "Font"), self.font_box)
@@ -54,8 +69,11 @@ class OverlayDialog(QDialog):
         self.opacity.valueChanged.connect(lambda v: self.set("opacity", v / 100))
         self.lines.valueChanged.connect(lambda v: self.set("lines", v))
         self.show_source.toggled.connect(lambda on: self.set("show_source", on))
-        for button, name in ((self.text_color, "text_color"), (self.source_color, "source_color"),
-                             (self.background, "background")):
+        for button, name in (
+            (self.text_color, "text_color"),
+            (self.source_color, "source_color"),
+            (self.background, "background"),
+        ):
             button.clicked.connect(lambda _=False, n=name: self.choose_color(n))
 
     def set(self, name: str, value) -> None:
@@ -65,13 +83,18 @@ class OverlayDialog(QDialog):
         self._show_colors()
 
     def choose_color(self, name: str) -> None:
-        color = QColorDialog.getColor(QColor(getattr(self.overlay.settings, name)), self, translate("OverlayDialog", "Choose a colour"))
+        color = QColorDialog.getColor(
+            QColor(getattr(self.overlay.settings, name)), self, translate("OverlayDialog", "Choose a colour")
+        )
         if color.isValid():
             self.set(name, color.name())
 
     def _show_colors(self) -> None:
-        for button, name in ((self.text_color, "text_color"), (self.source_color, "source_color"),
-                             (self.background, "background")):
+        for button, name in (
+            (self.text_color, "text_color"),
+            (self.source_color, "source_color"),
+            (self.background, "background"),
+        ):
             value = getattr(self.overlay.settings, name)
             button.setText(value)
             button.setStyleSheet(f"background:{value}; color:{'#000' if QColor(value).lightness() > 128 else '#fff'};")

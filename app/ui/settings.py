@@ -29,25 +29,25 @@ CHOICES: dict[str, tuple[str, ...]] = {
 @dataclass
 class UiSettings:
     direction: str = Direction.EN_ZH.value
-    input_device: str = ""          # device name; "" = the system default microphone
-    source: str = ""                # the chooser's key: "microphone:NAME", "system:ID", "conversation:"; "" = microphone
-    system_device: str = ""         # a conversation's system-audio source (id); "" = what the default output plays
-    spoken: str = "them"            # a conversation's spoken side: "them", "me" or "both"
-    speak_into: str = ""            # a conversation: my speech into "virtual-mic" or an output's id; "" = off
+    input_device: str = ""  # device name; "" = the system default microphone
+    source: str = ""  # the chooser's key: "microphone:NAME", "system:ID", "conversation:"; "" = microphone
+    system_device: str = ""  # a conversation's system-audio source (id); "" = what the default output plays
+    spoken: str = "them"  # a conversation's spoken side: "them", "me" or "both"
+    speak_into: str = ""  # a conversation: my speech into "virtual-mic" or an output's id; "" = off
     tts_enabled: bool = True
-    voice_en: str = ""              # voice id per target language; "" = the pipeline's choice
+    voice_en: str = ""  # voice id per target language; "" = the pipeline's choice
     voice_zh: str = ""
-    nmt_en_zh: str = ""             # model folder per direction; "" = whatever the catalog finds
+    nmt_en_zh: str = ""  # model folder per direction; "" = whatever the catalog finds
     nmt_zh_en: str = ""
     asr_model: str = "base"
-    hub_endpoint: str = ""          # a Hugging Face Hub mirror for downloads; "" = the default hub
+    hub_endpoint: str = ""  # a Hugging Face Hub mirror for downloads; "" = the default hub
     verify: bool = False
-    chinese: str = "simplified"     # simplified | traditional | hongkong (app.shared.chinese)
-    reading_mode: bool = False      # live translations: settled text only
-    text_size: int = 0              # panels' point size; 0 = the default
-    theme: str = "system"           # system | light | dark
-    language: str = ""              # interface: "" = the system's, or en | zh_CN | zh_TW (app.ui.i18n)
-    live_text: str = "balanced"     # smoother | balanced | sooner (app.shared.live_text)
+    chinese: str = "simplified"  # simplified | traditional | hongkong (app.shared.chinese)
+    reading_mode: bool = False  # live translations: settled text only
+    text_size: int = 0  # panels' point size; 0 = the default
+    theme: str = "system"  # system | light | dark
+    language: str = ""  # interface: "" = the system's, or en | zh_CN | zh_TW (app.ui.i18n)
+    live_text: str = "balanced"  # smoother | balanced | sooner (app.shared.live_text)
     mark_unsure_source: bool = False  # underline words Whisper was unsure of (its alignment pass: slower finals)
     geometry: QByteArray | None = None
     splitter: QByteArray | None = None
@@ -87,8 +87,13 @@ def load_settings(store: QSettings | None = None) -> UiSettings:
         raw = store.value(f.name)
         value = _valid(f.name, f.type, raw)
         if value is _INVALID:
-            log.warning("settings: %s=%r in %s is not a valid value; using the default %r", f.name, raw,
-                        store.fileName(), getattr(defaults, f.name))
+            log.warning(
+                "settings: %s=%r in %s is not a valid value; using the default %r",
+                f.name,
+                raw,
+                store.fileName(),
+                getattr(defaults, f.name),
+            )
             continue
         values[f.name] = value
     if "language" in values:  # a hand-edited value that is no language: follow the system
@@ -135,6 +140,7 @@ def save_settings(settings: UiSettings, store: QSettings | None = None) -> bool:
     store.sync()
     if store.status() == QSettings.Status.NoError:
         return True
-    log.warning("settings: %s cannot be written (%s); changes last until the app closes", store.fileName(),
-                store.status().name)
+    log.warning(
+        "settings: %s cannot be written (%s); changes last until the app closes", store.fileName(), store.status().name
+    )
     return False

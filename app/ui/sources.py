@@ -53,11 +53,21 @@ def source_choices() -> SourceList:
 
     systems, problem = system_devices_or_reason()
     choices = [SourceChoice(SourceKind.MICROPHONE.value, "", translate("Sources", "Default microphone"))]
-    choices += [SourceChoice(SourceKind.MICROPHONE.value, name, translate("Sources", "Mic: {name}").format(name=name)) for name in microphones]
+    choices += [
+        SourceChoice(SourceKind.MICROPHONE.value, name, translate("Sources", "Mic: {name}").format(name=name))
+        for name in microphones
+    ]
     if systems:
-        choices.append(SourceChoice(SourceKind.SYSTEM.value, "", translate("Sources", "System audio (what the computer plays)")))
-        choices += [SourceChoice(SourceKind.SYSTEM.value, d.id, translate("Sources", "System: {name}").format(name=d.name)) for d in systems]
-        choices.append(SourceChoice(CONVERSATION, "", translate("Sources", "Conversation: me (mic) + them (system audio)")))
+        choices.append(
+            SourceChoice(SourceKind.SYSTEM.value, "", translate("Sources", "System audio (what the computer plays)"))
+        )
+        choices += [
+            SourceChoice(SourceKind.SYSTEM.value, d.id, translate("Sources", "System: {name}").format(name=d.name))
+            for d in systems
+        ]
+        choices.append(
+            SourceChoice(CONVERSATION, "", translate("Sources", "Conversation: me (mic) + them (system audio)"))
+        )
     return SourceList(choices, problem)
 
 
@@ -69,8 +79,12 @@ class SourceChooser(QComboBox):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setMinimumWidth(240)
-        self.setToolTip(translate("Sources", "What to listen to: a microphone, system audio, or both as a conversation"))
-        self.set_sources(SourceList([SourceChoice(SourceKind.MICROPHONE.value, "", translate("Sources", "Default microphone"))]), "")
+        self.setToolTip(
+            translate("Sources", "What to listen to: a microphone, system audio, or both as a conversation")
+        )
+        self.set_sources(
+            SourceList([SourceChoice(SourceKind.MICROPHONE.value, "", translate("Sources", "Default microphone"))]), ""
+        )
 
     def set_sources(self, sources: SourceList, current_key: str) -> None:
         self.blockSignals(True)
@@ -121,8 +135,9 @@ def make_session(settings, config: PipelineConfig, *, on_event, audio_source=Non
     if choice.kind == CONVERSATION and config.input_path is None and audio_source is None:
         from app.pipeline.conversation import Conversation, ConversationConfig
 
-        conversation = ConversationConfig(pipeline=config, system_device=settings.system_device or None,
-                                          spoken=spoken_side(settings.spoken).speakers)
+        conversation = ConversationConfig(
+            pipeline=config, system_device=settings.system_device or None, spoken=spoken_side(settings.spoken).speakers
+        )
         return Conversation(conversation, on_event=on_event, speech_output=speech_output)
     if choice.kind == SourceKind.SYSTEM.value:
         config = config.copy(source=SourceKind.SYSTEM, input_device=choice.device or None)

@@ -35,13 +35,20 @@ def is_dark(theme: Theme, scheme: Qt.ColorScheme | None = None) -> bool:
 def dark_palette() -> QPalette:
     palette = QPalette()
     colors = {
-        QPalette.ColorRole.Window: "#1f2327", QPalette.ColorRole.WindowText: "#e6e9eb",
-        QPalette.ColorRole.Base: "#16191c", QPalette.ColorRole.AlternateBase: "#23282d",
-        QPalette.ColorRole.Text: "#e6e9eb", QPalette.ColorRole.Button: "#2a2f34",
-        QPalette.ColorRole.ButtonText: "#e6e9eb", QPalette.ColorRole.ToolTipBase: "#2a2f34",
-        QPalette.ColorRole.ToolTipText: "#e6e9eb", QPalette.ColorRole.Highlight: "#3d7bd9",
-        QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.Link: "#80b4ff",
-        QPalette.ColorRole.PlaceholderText: "#8a9299", QPalette.ColorRole.BrightText: "#ff6b6b",
+        QPalette.ColorRole.Window: "#1f2327",
+        QPalette.ColorRole.WindowText: "#e6e9eb",
+        QPalette.ColorRole.Base: "#16191c",
+        QPalette.ColorRole.AlternateBase: "#23282d",
+        QPalette.ColorRole.Text: "#e6e9eb",
+        QPalette.ColorRole.Button: "#2a2f34",
+        QPalette.ColorRole.ButtonText: "#e6e9eb",
+        QPalette.ColorRole.ToolTipBase: "#2a2f34",
+        QPalette.ColorRole.ToolTipText: "#e6e9eb",
+        QPalette.ColorRole.Highlight: "#3d7bd9",
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.Link: "#80b4ff",
+        QPalette.ColorRole.PlaceholderText: "#8a9299",
+        QPalette.ColorRole.BrightText: "#ff6b6b",
     }
     for role, color in colors.items():
         palette.setColor(role, QColor(color))

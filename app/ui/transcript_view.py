@@ -42,7 +42,10 @@ SETTLED_STYLE = "color:#5f6b73;"  # provisional, but settled: it stays as it is 
 ERROR_STYLE = "color:#c62828;"
 CORRECTED_STYLE = "color:#2e7d32; font-size:small;"  # the check after a corrected row's text
 SPEAKER_STYLES = {"me": "color:#1565c0; font-weight:bold;", "them": "color:#2e7d32; font-weight:bold;"}
-SPEAKER_NAMES = {"me": QT_TRANSLATE_NOOP("TranscriptView", "Me"), "them": QT_TRANSLATE_NOOP("TranscriptView", "Them")}  # translated where shown
+SPEAKER_NAMES = {
+    "me": QT_TRANSLATE_NOOP("TranscriptView", "Me"),
+    "them": QT_TRANSLATE_NOOP("TranscriptView", "Them"),
+}  # translated where shown
 TEXT_POINT_SIZE = 17
 
 
@@ -56,7 +59,7 @@ def reading_font(point_size: int = TEXT_POINT_SIZE) -> QFont:
 
 def source_html(committed: str, text: str) -> str:
     """A live hypothesis: the committed prefix plain, the still-changing tail grey italic."""
-    tail = text[len(committed):] if text.startswith(committed) else text
+    tail = text[len(committed) :] if text.startswith(committed) else text
     head = committed if text.startswith(committed) else ""
     return f'{html.escape(head)}<span style="{PROVISIONAL_STYLE}">{html.escape(tail)}</span>'
 
@@ -65,12 +68,18 @@ def provisional_html(text: str, stable: int, spans=(), reading_mode: bool = Fals
     """A live translation: its settled prefix steady, its changing tail grey italic (hidden in
     reading mode, where an unsettled translation shows as "…")."""
     stable = max(0, min(stable, len(text)))
-    head = marked_html(text[:stable], *_styled(clip_spans(spans, 0, stable, alternatives), SETTLED_STYLE)) if stable else ""
+    head = (
+        marked_html(text[:stable], *_styled(clip_spans(spans, 0, stable, alternatives), SETTLED_STYLE))
+        if stable
+        else ""
+    )
     if reading_mode:
         return head or f'<span style="{PROVISIONAL_STYLE}">…</span>'
     if stable >= len(text):
         return head
-    return head + marked_html(text[stable:], *_styled(clip_spans(spans, stable, len(text), alternatives), PROVISIONAL_STYLE))
+    return head + marked_html(
+        text[stable:], *_styled(clip_spans(spans, stable, len(text), alternatives), PROVISIONAL_STYLE)
+    )
 
 
 def _styled(clipped, style):
@@ -100,14 +109,16 @@ def revision_html(text: str, revised: str) -> str:
         space, word = unit[: len(unit) - len(unit.lstrip())], unit.lstrip()
         if index == 0:
             space = ""
-        parts.append(html.escape(space) + (f'<span style="{REVISED_STYLE}">{html.escape(word)}</span>'
-                                           if index in changed else html.escape(word)))
+        parts.append(
+            html.escape(space)
+            + (f'<span style="{REVISED_STYLE}">{html.escape(word)}</span>' if index in changed else html.escape(word))
+        )
     return "".join(parts)
 
 
 @dataclass
 class UtteranceRow:
-    key: tuple | int          # (session, utterance_id) in the window; any sortable id
+    key: tuple | int  # (session, utterance_id) in the window; any sortable id
     source: QLabel
     target: QLabel
     source_text: str = ""
@@ -159,8 +170,9 @@ class TranscriptView(QWidget):
         self.grid.setHorizontalSpacing(24)
         self.grid.setVerticalSpacing(0)
         self.grid.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self.placeholder = QLabel(translate("TranscriptView", "Press Start (Ctrl+Return) and speak, "
-                                                    "or choose File ▸ Translate a recording…"))
+        self.placeholder = QLabel(
+            translate("TranscriptView", "Press Start (Ctrl+Return) and speak, or choose File ▸ Translate a recording…")
+        )
         self.placeholder.setStyleSheet("color:#90a4ae; font-size:14pt; padding:24px;")
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.grid.addWidget(self.placeholder, 0, 0, 1, 2)
@@ -209,7 +221,9 @@ class TranscriptView(QWidget):
     def set_conversation(self, direction: str) -> None:
         """Titles for a conversation: each row says who spoke, in either language."""
         source, target = Direction(direction).source.name_in_itself, Direction(direction).target.name_in_itself
-        self.source_title.setText(translate("TranscriptView", "Speech (me: {mine}, them: {theirs})").format(mine=source, theirs=target))
+        self.source_title.setText(
+            translate("TranscriptView", "Speech (me: {mine}, them: {theirs})").format(mine=source, theirs=target)
+        )
         self.target_title.setText(translate("TranscriptView", "Translation"))
 
     def _label(self) -> QLabel:
@@ -217,8 +231,9 @@ class TranscriptView(QWidget):
         label.setFont(reading_font(self.point_size))
         label.setWordWrap(True)
         label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                      | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        label.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
         label.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)  # Copy and Correct…
         label.customContextMenuRequested.connect(lambda pos, label=label: self._context_menu(label, pos))
         label.setStyleSheet(self._label_style())
@@ -275,15 +290,20 @@ class TranscriptView(QWidget):
         if revised:
             row.source.setTextFormat(Qt.TextFormat.RichText)
             row.source.setText(self._who(row) + revision_html(text, revised))
-            row.source.setToolTip(translate("TranscriptView", "Corrected by the final recognition; the live text read: {text}").format(text=revised))
+            row.source.setToolTip(
+                translate("TranscriptView", "Corrected by the final recognition; the live text read: {text}").format(
+                    text=revised
+                )
+            )
         else:
             self._set_marked(row, row.source, text, low_confidence, (), translate("Confidence", "Whisper"))
         if not row.target_final and not row.translation:  # translating: say so until it lands
             row.target.setTextFormat(Qt.TextFormat.RichText)
             row.target.setText(f'{self._who(row)}<span style="{PROVISIONAL_STYLE}">…</span>')
 
-    def show_translation(self, key, text: str, provisional: bool, low_confidence=(), alternatives=(),
-                         stable: int | None = None) -> None:
+    def show_translation(
+        self, key, text: str, provisional: bool, low_confidence=(), alternatives=(), stable: int | None = None
+    ) -> None:
         row = self.row(key)
         if row.target_final:
             row.renders["target_after_final"] += 1  # counted, never drawn: finals do not change
@@ -291,11 +311,15 @@ class TranscriptView(QWidget):
         row.translation = text
         if provisional:
             row.target.setTextFormat(Qt.TextFormat.RichText)
-            row.target.setText(self._who(row) + provisional_html(text, stable or 0, low_confidence, self.reading_mode, alternatives))
+            row.target.setText(
+                self._who(row) + provisional_html(text, stable or 0, low_confidence, self.reading_mode, alternatives)
+            )
             row.target.setToolTip(unsure_tooltip(text, low_confidence, alternatives))
         else:
             row.target_final = True
-            self._set_marked(row, row.target, text, low_confidence, alternatives, translate("Confidence", "the translator"))
+            self._set_marked(
+                row, row.target, text, low_confidence, alternatives, translate("Confidence", "the translator")
+            )
 
     def show_corrected(self, key, source: str, translation: str) -> None:
         """The user's correction of a row: its texts replaced, marked as corrected."""
@@ -346,7 +370,11 @@ class TranscriptView(QWidget):
         for r in rows:
             text = r.source_text if column == "source" else r.translation
             if text:  # in a conversation each line says who spoke
-                lines.append(f"{translate('TranscriptView', SPEAKER_NAMES.get(r.speaker, r.speaker))}: {text}" if r.speaker else text)
+                lines.append(
+                    f"{translate('TranscriptView', SPEAKER_NAMES.get(r.speaker, r.speaker))}: {text}"
+                    if r.speaker
+                    else text
+                )
         return "\n".join(lines)
 
     def copy(self, column: str) -> None:

@@ -30,14 +30,20 @@ class ViewOptions(QObject):
         self._build_overlay(menu)
         menu.addSeparator()
         self._build_text(menu)
-        self.reading_mode = QAction(translate("ViewOptions", "&Reading mode: settled text only"), window, checkable=True)
-        self.reading_mode.setToolTip(translate("ViewOptions", "Live translations show only the part that will not change any more"))
+        self.reading_mode = QAction(
+            translate("ViewOptions", "&Reading mode: settled text only"), window, checkable=True
+        )
+        self.reading_mode.setToolTip(
+            translate("ViewOptions", "Live translations show only the part that will not change any more")
+        )
         self.reading_mode.setChecked(bool(window.settings.reading_mode))
         self.reading_mode.toggled.connect(self.set_reading_mode)
         window.transcript.reading_mode = self.reading_mode.isChecked()
         menu.addAction(self.reading_mode)
         scripts = menu.addMenu(translate("ViewOptions", "Chinese &script"))
-        scripts.menuAction().setToolTip(translate("ViewOptions", "How Chinese is written: recognised speech, translations, transcripts"))
+        scripts.menuAction().setToolTip(
+            translate("ViewOptions", "How Chinese is written: recognised speech, translations, transcripts")
+        )
         self.script_group = QActionGroup(window)
         self.script_actions: dict[ChineseScript, QAction] = {}
         current = ChineseScript.parse(window.settings.chinese or None)
@@ -48,9 +54,15 @@ class ViewOptions(QObject):
             self.script_group.addAction(action)
             scripts.addAction(action)
             self.script_actions[script] = action
-        self.mark_source = QAction(translate("ViewOptions", "Mark words &Whisper was unsure of (slower finals)"), window, checkable=True)
-        self.mark_source.setToolTip(translate("ViewOptions", "Underline recognised words Whisper gave a low probability; "
-                                                       "takes effect at the next start"))
+        self.mark_source = QAction(
+            translate("ViewOptions", "Mark words &Whisper was unsure of (slower finals)"), window, checkable=True
+        )
+        self.mark_source.setToolTip(
+            translate(
+                "ViewOptions",
+                "Underline recognised words Whisper gave a low probability; takes effect at the next start",
+            )
+        )
         self.mark_source.setChecked(bool(window.settings.mark_unsure_source))
         self.mark_source.toggled.connect(lambda on: self._save("mark_unsure_source", on))
         menu.addAction(self.mark_source)
@@ -60,15 +72,22 @@ class ViewOptions(QObject):
         """Live text: smoother <-> sooner (PipelineConfig.live_text), from the next start on."""
         window = self.window
         pace = menu.addMenu(translate("ViewOptions", "Live te&xt"))
-        pace.menuAction().setToolTip(translate("ViewOptions", "How often live text is updated while people speak: "
-                                                              "smoother changes less, sooner shows words earlier; "
-                                                              "takes effect at the next start"))
+        pace.menuAction().setToolTip(
+            translate(
+                "ViewOptions",
+                "How often live text is updated while people speak: "
+                "smoother changes less, sooner shows words earlier; "
+                "takes effect at the next start",
+            )
+        )
         self.live_text_group = QActionGroup(window)
         self.live_text_actions: dict[LiveText, QAction] = {}
         current = LiveText.parse(window.settings.live_text)
-        for choice, label in ((LiveText.SMOOTHER, QT_TRANSLATE_NOOP("ViewOptions", "S&moother")),
-                              (LiveText.BALANCED, QT_TRANSLATE_NOOP("ViewOptions", "&Balanced")),
-                              (LiveText.SOONER, QT_TRANSLATE_NOOP("ViewOptions", "&Sooner"))):
+        for choice, label in (
+            (LiveText.SMOOTHER, QT_TRANSLATE_NOOP("ViewOptions", "S&moother")),
+            (LiveText.BALANCED, QT_TRANSLATE_NOOP("ViewOptions", "&Balanced")),
+            (LiveText.SOONER, QT_TRANSLATE_NOOP("ViewOptions", "&Sooner")),
+        ):
             action = QAction(translate("ViewOptions", label), window, checkable=True)
             action.setChecked(choice is current)
             action.triggered.connect(lambda _=False, c=choice: self._save("live_text", c.value))
@@ -100,11 +119,19 @@ class ViewOptions(QObject):
         self.overlay = SubtitleOverlay(window.store)
         self.overlay.reading_mode = bool(window.settings.reading_mode)
         window.events_shown.connect(self.overlay.on_events)
-        self.show_overlay = self._action(menu, translate("ViewOptions", "Subtitle &overlay"), OVERLAY_SHORTCUT, checkable=True)
-        self.show_overlay.setToolTip(translate("ViewOptions", "Translations in a small always-on-top window over other windows"))
+        self.show_overlay = self._action(
+            menu, translate("ViewOptions", "Subtitle &overlay"), OVERLAY_SHORTCUT, checkable=True
+        )
+        self.show_overlay.setToolTip(
+            translate("ViewOptions", "Translations in a small always-on-top window over other windows")
+        )
         self.show_overlay.toggled.connect(self.set_overlay_visible)
-        self.click_through = self._action(menu, translate("ViewOptions", "Overlay &click-through (mouse goes to the window below)"),
-                                          CLICK_THROUGH_SHORTCUT, checkable=True)
+        self.click_through = self._action(
+            menu,
+            translate("ViewOptions", "Overlay &click-through (mouse goes to the window below)"),
+            CLICK_THROUGH_SHORTCUT,
+            checkable=True,
+        )
         self.click_through.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
         self.click_through.setChecked(self.overlay.settings.click_through)
         self.click_through.toggled.connect(self.overlay.set_click_through)
@@ -139,14 +166,21 @@ class ViewOptions(QObject):
         window = self.window
         size = int(window.settings.text_size or window.transcript.point_size)
         window.transcript.set_point_size(size)
-        self._action(menu, translate("ViewOptions", "&Larger text"), QKeySequence.StandardKey.ZoomIn).triggered.connect(lambda: self.zoom(+2))
-        self._action(menu, translate("ViewOptions", "S&maller text"), QKeySequence.StandardKey.ZoomOut).triggered.connect(lambda: self.zoom(-2))
+        self._action(menu, translate("ViewOptions", "&Larger text"), QKeySequence.StandardKey.ZoomIn).triggered.connect(
+            lambda: self.zoom(+2)
+        )
+        self._action(
+            menu, translate("ViewOptions", "S&maller text"), QKeySequence.StandardKey.ZoomOut
+        ).triggered.connect(lambda: self.zoom(-2))
         themes = menu.addMenu(translate("ViewOptions", "&Theme"))
         self.theme_group = QActionGroup(window)
         self.theme_actions: dict[Theme, QAction] = {}
         current = Theme.parse(window.settings.theme)
-        for theme, label in ((Theme.SYSTEM, QT_TRANSLATE_NOOP("ViewOptions", "Follow the &system")),
-                             (Theme.LIGHT, QT_TRANSLATE_NOOP("ViewOptions", "&Light")), (Theme.DARK, QT_TRANSLATE_NOOP("ViewOptions", "&Dark"))):
+        for theme, label in (
+            (Theme.SYSTEM, QT_TRANSLATE_NOOP("ViewOptions", "Follow the &system")),
+            (Theme.LIGHT, QT_TRANSLATE_NOOP("ViewOptions", "&Light")),
+            (Theme.DARK, QT_TRANSLATE_NOOP("ViewOptions", "&Dark")),
+        ):
             action = QAction(translate("ViewOptions", label), window, checkable=True)
             action.setChecked(theme is current)
             action.triggered.connect(lambda _=False, t=theme: self.set_theme(t))

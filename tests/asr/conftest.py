@@ -121,10 +121,19 @@ class VirtualMic:
 
     def start(self) -> None:
         subprocess.run(
-            ["pulseaudio", "--daemonize=yes", "--exit-idle-time=-1", "-n", "--use-pid-file=yes",
-             "--load=module-null-sink sink_name=vmic",
-             f"--load=module-native-protocol-unix socket={self.runtime}/native auth-anonymous=1"],
-            env=self.env, check=True, capture_output=True)
+            [
+                "pulseaudio",
+                "--daemonize=yes",
+                "--exit-idle-time=-1",
+                "-n",
+                "--use-pid-file=yes",
+                "--load=module-null-sink sink_name=vmic",
+                f"--load=module-native-protocol-unix socket={self.runtime}/native auth-anonymous=1",
+            ],
+            env=self.env,
+            check=True,
+            capture_output=True,
+        )
         for _ in range(100):
             if subprocess.run(["pactl", "info"], env=self.env, capture_output=True).returncode == 0:
                 break
@@ -151,7 +160,9 @@ class VirtualMic:
                 Path(self.runtime, name).unlink(missing_ok=True)
 
     def play(self, path: Path) -> subprocess.Popen:
-        return subprocess.Popen(["paplay", str(path)], env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return subprocess.Popen(
+            ["paplay", str(path)], env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
 
 
 @pytest.fixture
@@ -175,8 +186,9 @@ class SoundRoom(VirtualMic):
         super().start()  # the server, with VirtualMic's `vmic` sink (left unused)
         self.modules = {}
         for sink, description in (("speakers", "Speakers"), ("mic", "Microphone")):
-            self.modules[sink] = self.load("module-null-sink", f"sink_name={sink}",
-                                           f"sink_properties=device.description={description}")
+            self.modules[sink] = self.load(
+                "module-null-sink", f"sink_name={sink}", f"sink_properties=device.description={description}"
+            )
         self.pactl("set-default-sink", "speakers")
         self.pactl("set-default-source", "mic.monitor")
 
@@ -195,8 +207,12 @@ class SoundRoom(VirtualMic):
         self.modules["echo"] = self.load("module-loopback", "source=speakers.monitor", "sink=mic", "latency_msec=60")
 
     def play_to(self, sink: str, path: Path) -> subprocess.Popen:
-        return subprocess.Popen(["paplay", f"--device={sink}", str(path)], env=self.env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return subprocess.Popen(
+            ["paplay", f"--device={sink}", str(path)],
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
 
 @pytest.fixture

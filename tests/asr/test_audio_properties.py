@@ -25,8 +25,12 @@ FORMATS = {  # container -> subtypes soundfile writes into it
     "OGG": ["VORBIS"],
 }
 RATES = [1000, 8000, 11025, 16000, 22050, 44100, 48000, 96000]
-CASES = settings(max_examples=30, deadline=None, derandomize=True,
-                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+CASES = settings(
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 
 @st.composite
@@ -96,8 +100,12 @@ def test_a_cut_or_empty_file_is_refused_in_words(tmp_path, size):
     assert source.duration <= max(size - 44, 0) / 2 / 16000 + 1e-3  # what survived the cut, no more
 
 
-@settings(max_examples=8, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=8,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(case=recordings(max_seconds=3.0), block_s=st.sampled_from([0.01, 0.1, 0.5, 1.3]))
 def test_the_recognizer_takes_any_recording_in_any_block_size(tiny_en, tmp_path, case, block_s):
     container, subtype, rate, audio = case

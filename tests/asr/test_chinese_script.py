@@ -34,8 +34,13 @@ def test_recognised_chinese_is_written_in_the_chosen_script(base, speech, script
 
 def test_transcribe_command_takes_the_option(say, tmp_path):
     wav = say(PINYIN, "cmn-latn-pinyin")
-    proc = subprocess.run([sys.executable, "-m", "app", "transcribe", str(wav), "--language", "zh",
-                           "--chinese", "traditional", "--json"], capture_output=True, text=True, timeout=300, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "transcribe", str(wav), "--language", "zh", "--chinese", "traditional", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     finals = [e["text"] for e in map(json.loads, proc.stdout.splitlines()) if e["type"] == "final"]
     assert finals and all(t == to_script(t, "traditional") for t in finals)

@@ -31,8 +31,12 @@ def test_transcribe_plain_prints_final_texts(conversation, tiny_en, capsys):
 
 
 def test_transcribe_missing_file_is_a_clear_error(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "app", "transcribe", str(tmp_path / "none.wav")],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "transcribe", str(tmp_path / "none.wav")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2
     assert "does not exist" in result.stderr and result.stdout == ""
 

@@ -48,8 +48,10 @@ def test_threads_and_processes_joining_base_at_once_all_get_the_whole_model(tmp_
 
     monkeypatch.setenv("LIVE_TRANSLATOR_CACHE", str(tmp_path))
     script = "from app.asr.whisper_models import resolve_model; print(resolve_model('base'))"
-    others = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-              for _ in range(2)]
+    others = [
+        subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
     with ThreadPoolExecutor(4) as pool:
         folders = list(pool.map(lambda _: resolve_model("base"), range(4)))
     outputs = [other.communicate(timeout=300) for other in others]
@@ -83,7 +85,10 @@ def test_download_without_a_hub_is_a_clear_error(tmp_path):
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "LIVE_TRANSLATOR_CACHE": str(tmp_path)}
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode != 0
-    assert "LiveTranslatorError" in result.stderr and "'small.en' is not installed and could not be downloaded" in result.stderr
+    assert (
+        "LiveTranslatorError" in result.stderr
+        and "'small.en' is not installed and could not be downloaded" in result.stderr
+    )
 
 
 def test_english_only_model_refuses_chinese(tiny_en):

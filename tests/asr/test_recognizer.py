@@ -105,20 +105,22 @@ def test_silence_and_noise_give_nothing(recognizer_en):
     for audio in (silence(10), white, brown, clicks):
         events = []
         for i in range(0, len(audio), 1600):
-            events += recognizer_en.feed(audio[i:i + 1600])
+            events += recognizer_en.feed(audio[i : i + 1600])
         events += recognizer_en.flush()
         assert events == []
 
 
 def test_too_long_speech_is_cut_into_finals(say, tiny_en):
-    text = ("This is one long sentence without any pause that keeps going on and on "
-            "so that the recognizer has to cut it somewhere before it ends")
+    text = (
+        "This is one long sentence without any pause that keeps going on and on "
+        "so that the recognizer has to cut it somewhere before it ends"
+    )
     audio = np.concatenate([silence(0.3), read16k(say(text)), silence(1.0)])
     assert len(audio) / 16000 > 8
     rec = StreamingRecognizer(tiny_en, language="en", options=RecognizerOptions(max_utterance_s=4.0))
     events = []
     for i in range(0, len(audio), 4000):
-        events += rec.feed(audio[i:i + 4000])
+        events += rec.feed(audio[i : i + 4000])
     events += rec.flush()
     got = finals(events)
     assert len(got) >= 2
@@ -146,7 +148,7 @@ def test_a_backlog_skips_partials_but_not_finals(say, recognizer_en):
     stale = time.monotonic() - 5.0  # these blocks were recorded 5 s ago: recognition is behind
     events = []
     for i in range(0, len(audio), 800):
-        events += recognizer_en.feed(audio[i:i + 800], captured_at=stale + i / 16000)
+        events += recognizer_en.feed(audio[i : i + 800], captured_at=stale + i / 16000)
     assert not [e for e in events if isinstance(e, SourcePartial)]
     assert [normalize_words(f.text) for f in finals(events)] == ["please open the window before we start"]
 
@@ -182,7 +184,7 @@ def test_an_english_guess_is_never_a_chinese_partial(base, say):
     rec = StreamingRecognizer(base, language="zh")
     events = []
     for i in range(0, len(audio), 1600):
-        events += rec.feed(audio[i:i + 1600])
+        events += rec.feed(audio[i : i + 1600])
     events += rec.flush()
     partials = [e.text for e in events if isinstance(e, SourcePartial)]
     assert all(re.search(r"[\u4e00-\u9fff]", text) for text in partials), partials
@@ -223,14 +225,18 @@ def test_extend_committed_keeps_what_was_shown():
     committed = units_of("Hello everyone,")
     assert join_units(extend_committed(committed, units_of("Hello everyone, welcome."))) == "Hello everyone, welcome."
     # the new hypothesis rewrote a committed word: the committed text stays, the rest follows it
-    assert join_units(extend_committed(units_of("But whether"), units_of("The weather is nice."))) == "But whether is nice."
+    assert (
+        join_units(extend_committed(units_of("But whether"), units_of("The weather is nice.")))
+        == "But whether is nice."
+    )
     assert join_units(extend_committed(units_of("我们去"), units_of("我们去吃饭吧"))) == "我们去吃饭吧"
     assert units_of("他是 my 朋友.") == ["他", "是", " my", " 朋", "友", "."]
 
 
 def plain_whisper(model, audio, language):
-    segments, _ = model.transcribe(audio, language=language, temperature=0.0, condition_on_previous_text=False,
-                                   without_timestamps=True)
+    segments, _ = model.transcribe(
+        audio, language=language, temperature=0.0, condition_on_previous_text=False, without_timestamps=True
+    )
     return " ".join(s.text for s in segments)
 
 
@@ -264,7 +270,7 @@ def counting_decodes(rec):
 
 def feed_in_blocks(rec, audio, block=1600):
     """Per block: the events it produced (a microphone delivers 0.1 s at a time)."""
-    return [rec.feed(audio[i:i + block]) for i in range(0, len(audio), block)]
+    return [rec.feed(audio[i : i + block]) for i in range(0, len(audio), block)]
 
 
 def test_the_speculative_final_is_the_final_decode_of_the_same_audio(say, base):
@@ -280,7 +286,7 @@ def test_the_speculative_final_is_the_final_decode_of_the_same_audio(say, base):
     live_calls = counting_decodes(live)
     per_block, final_decodes = [], []  # events of each 0.1 s block; final decodes made so far
     for i in range(0, len(audio), 1600):
-        per_block.append(live.feed(audio[i:i + 1600]))
+        per_block.append(live.feed(audio[i : i + 1600]))
         final_decodes.append(sum(final for final, _ in live_calls))
     [live_final] = finals([e for events in per_block for e in events])
     final_block = next(i for i, events in enumerate(per_block) if finals(events))
@@ -310,8 +316,10 @@ def test_the_final_decode_is_the_truth_and_says_what_it_revised(tiny_en):
     search over the whole utterance wins, and `revised` names the committed text it replaced."""
     settle = StreamingRecognizer(tiny_en, language="en")._settle
     heard = units_of(" The shop opens at nine o'clock.")
-    assert settle(units_of("The shop opens at either"), heard) == ("The shop opens at nine o'clock.",
-                                                                    "The shop opens at either")
+    assert settle(units_of("The shop opens at either"), heard) == (
+        "The shop opens at nine o'clock.",
+        "The shop opens at either",
+    )
     assert settle(units_of("The shop opens"), heard) == ("The shop opens at nine o'clock.", "")  # a continuation
     assert settle(units_of("The shop opens"), []) == ("The shop opens", "")  # an empty decode erases nothing
     keep = StreamingRecognizer(tiny_en, language="en", options=RecognizerOptions(revise_committed=False))._settle

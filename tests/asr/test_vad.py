@@ -14,7 +14,7 @@ def test_streaming_in_any_block_sizes_equals_the_whole_file(say):
     vad, rng, parts, i = SileroVAD(), np.random.default_rng(0), [], 0
     while i < len(audio):
         step = int(rng.integers(1, 3000))
-        parts.append(vad(audio[i:i + step]))
+        parts.append(vad(audio[i : i + step]))
         i += step
     streamed = np.concatenate(parts)
     assert len(streamed) == len(whole)

@@ -21,10 +21,16 @@ from .conftest import ENGLISH, MANDARIN, normalize_chars, normalize_words, read1
 
 def both_windows(model, language: str, audio: np.ndarray, final: bool) -> tuple[Heard, Heard]:
     """(short window, 30 s window) decodes of the same audio, every guard applied."""
-    short = StreamingRecognizer(model, language=language, options=RecognizerOptions(
-        context_chars={}, partial_window_margin_s=3.0, final_window_margin_s=3.0))
-    whole = StreamingRecognizer(model, language=language, options=RecognizerOptions(
-        context_chars={}, partial_window_margin_s=None, final_window_margin_s=None))
+    short = StreamingRecognizer(
+        model,
+        language=language,
+        options=RecognizerOptions(context_chars={}, partial_window_margin_s=3.0, final_window_margin_s=3.0),
+    )
+    whole = StreamingRecognizer(
+        model,
+        language=language,
+        options=RecognizerOptions(context_chars={}, partial_window_margin_s=None, final_window_margin_s=None),
+    )
     return short.hear(audio, final), whole.hear(audio, final)
 
 
@@ -93,7 +99,7 @@ def test_the_partial_interval_stretches_with_decode_cost_and_shrinks_back(say, b
     speech = padded(say("Please open the window before we start and close the door after you."))
     events = []
     for i in range(0, len(speech), 1600):
-        events += recognizer.feed(speech[i:i + 1600], captured_at=time.monotonic())
+        events += recognizer.feed(speech[i : i + 1600], captured_at=time.monotonic())
     events += recognizer.flush()
     assert [e for e in events if isinstance(e, SourcePartial)] and [e for e in events if isinstance(e, SourceFinal)]
     cost = recognizer._partial_cost

@@ -17,8 +17,9 @@ def test_word_spans_find_words_in_order():
 
 
 def test_made_up_words_are_marked_and_plain_ones_are_not(base, say):
-    speech = np.concatenate([silence(0.5), read16k(say("Please open the zorblatt window before the quimby starts.")),
-                             silence(1.5)])
+    speech = np.concatenate(
+        [silence(0.5), read16k(say("Please open the zorblatt window before the quimby starts.")), silence(1.5)]
+    )
     recognizer = StreamingRecognizer(base, language="en", options=RecognizerOptions(word_confidence=True))
     finals = [e for e in recognizer.feed(speech) + recognizer.flush() if isinstance(e, SourceFinal)]
     assert len(finals) == 1

@@ -61,7 +61,7 @@ class Recorder:
             if at < moment:
                 continue
             for i in range(0, len(block) - FRAME + 1, FRAME):
-                if start + i / SAMPLE_RATE >= moment and np.sqrt(np.mean(block[i:i + FRAME] ** 2)) > threshold:
+                if start + i / SAMPLE_RATE >= moment and np.sqrt(np.mean(block[i : i + FRAME] ** 2)) > threshold:
                     return start + i / SAMPLE_RATE
         return None
 
@@ -69,4 +69,4 @@ class Recorder:
 def voiced_seconds(audio: np.ndarray, threshold: float = 0.02) -> float:
     """How much of `audio` (16 kHz) is sound rather than silence, counted in 20 ms frames."""
     frames = audio[: len(audio) // FRAME * FRAME].reshape(-1, FRAME)
-    return float((np.sqrt(np.mean(frames ** 2, axis=1)) > threshold).sum() * FRAME / SAMPLE_RATE)
+    return float((np.sqrt(np.mean(frames**2, axis=1)) > threshold).sum() * FRAME / SAMPLE_RATE)

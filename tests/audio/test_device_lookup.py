@@ -11,11 +11,15 @@ from app.audio.system import SystemDevice
 from app.shared.audio import SourceKind
 from app.shared.errors import LiveTranslatorError
 
-MICROPHONES = [InputDevice(0, "Built-in Microphone", "ALSA", 2, 48000.0, False),
-               InputDevice(3, "USB Microphone 2", "ALSA", 1, 44100.0, True),
-               InputDevice(12, "pulse", "ALSA", 32, 44100.0, False)]
-OUTPUTS = [SystemDevice("alsa_output.pci.analog-stereo.monitor", "Monitor of Built-in Audio", True),
-           SystemDevice("alsa_output.usb.headset.monitor", "Monitor of USB Headset", False)]
+MICROPHONES = [
+    InputDevice(0, "Built-in Microphone", "ALSA", 2, 48000.0, False),
+    InputDevice(3, "USB Microphone 2", "ALSA", 1, 44100.0, True),
+    InputDevice(12, "pulse", "ALSA", 32, 44100.0, False),
+]
+OUTPUTS = [
+    SystemDevice("alsa_output.pci.analog-stereo.monitor", "Monitor of Built-in Audio", True),
+    SystemDevice("alsa_output.usb.headset.monitor", "Monitor of USB Headset", False),
+]
 
 
 def microphone(wanted):
@@ -49,15 +53,28 @@ def test_a_system_source_by_id_name_or_a_part_of_either():
     assert output("pci").name == output("built-in").name == "Monitor of Built-in Audio"
 
 
-@pytest.mark.parametrize(("find", "wanted", "message", "hint"), [
-    (microphone, "microphone", "Microphone 'microphone' matches several input devices. "
-     "Available: 0: Built-in Microphone; 3: USB Microphone 2; 12: pulse.", "python -m app listen --list-devices"),
-    (microphone, "speaker", "Microphone 'speaker' is not an input device.", "python -m app listen --list-devices"),
-    (output, "monitor", "System audio 'monitor' matches several outputs. Available: "
-     "alsa_output.pci.analog-stereo.monitor: Monitor of Built-in Audio; "
-     "alsa_output.usb.headset.monitor: Monitor of USB Headset.", "python -m app devices"),
-    (output, "hdmi", "System audio 'hdmi' is not a system-audio source.", "python -m app devices"),
-])
+@pytest.mark.parametrize(
+    ("find", "wanted", "message", "hint"),
+    [
+        (
+            microphone,
+            "microphone",
+            "Microphone 'microphone' matches several input devices. "
+            "Available: 0: Built-in Microphone; 3: USB Microphone 2; 12: pulse.",
+            "python -m app listen --list-devices",
+        ),
+        (microphone, "speaker", "Microphone 'speaker' is not an input device.", "python -m app listen --list-devices"),
+        (
+            output,
+            "monitor",
+            "System audio 'monitor' matches several outputs. Available: "
+            "alsa_output.pci.analog-stereo.monitor: Monitor of Built-in Audio; "
+            "alsa_output.usb.headset.monitor: Monitor of USB Headset.",
+            "python -m app devices",
+        ),
+        (output, "hdmi", "System audio 'hdmi' is not a system-audio source.", "python -m app devices"),
+    ],
+)
 def test_each_kind_says_what_is_wrong_in_its_own_words(find, wanted, message, hint):
     with pytest.raises(LiveTranslatorError) as error:
         find(wanted)

@@ -33,8 +33,9 @@ def read_for(source, seconds: float) -> np.ndarray:
 
 
 def test_devices_lists_microphones_and_system_audio(sound_room):
-    proc = subprocess.run([sys.executable, "-m", "app", "devices", "--json"], capture_output=True, text=True,
-                          timeout=60, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "devices", "--json"], capture_output=True, text=True, timeout=60, check=True
+    )
     devices = [json.loads(line) for line in proc.stdout.splitlines()]
     assert all(set(d) == {"id", "name", "kind", "default"} for d in devices), devices
     system = [d for d in devices if d["kind"] == "system"]
@@ -107,8 +108,9 @@ def test_output_removed_mid_capture_is_reported_and_capture_resumes(sound_room):
         assert "System audio 'Monitor of Speakers' stopped" in errors[0].text
         assert "pick another output" in errors[0].hint
         # the output comes back: the capture loop finds it again
-        sound_room.modules["speakers"] = sound_room.load("module-null-sink", "sink_name=speakers",
-                                                         "sink_properties=device.description=Speakers")
+        sound_room.modules["speakers"] = sound_room.load(
+            "module-null-sink", "sink_name=speakers", "sink_properties=device.description=Speakers"
+        )
         deadline = time.monotonic() + 15
         while not any(getattr(i, "detail", "") == "audio input resumed" for i in items) and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -139,8 +141,26 @@ def test_mac_without_a_loopback_device_says_to_install_one(sound_room, monkeypat
 
 def test_listen_to_a_missing_system_source_says_so_and_duration_ends_it(sound_room):
     started = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "app", "listen", "--source", "system", "--device", "no such output",
-                           "--model", "tiny.en", "--duration", "1.5", "--json"], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "listen",
+            "--source",
+            "system",
+            "--device",
+            "no such output",
+            "--model",
+            "tiny.en",
+            "--duration",
+            "1.5",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     events = [json.loads(line) for line in proc.stdout.splitlines()]
     errors = [e for e in events if e["type"] == "error"]

@@ -37,9 +37,12 @@ def our_modules(room) -> list[str]:
 
 
 def user_devices(room) -> tuple[str, str, str, str]:
-    return (room.pactl("list", "short", "sinks").replace("RUNNING", "IDLE").replace("SUSPENDED", "IDLE"),
-            room.pactl("get-default-sink"), room.pactl("get-default-source"),
-            room.pactl("list", "short", "modules"))
+    return (
+        room.pactl("list", "short", "sinks").replace("RUNNING", "IDLE").replace("SUSPENDED", "IDLE"),
+        room.pactl("get-default-sink"),
+        room.pactl("get-default-source"),
+        room.pactl("list", "short", "modules"),
+    )
 
 
 def tone(seconds: float, rate: int = 22050) -> np.ndarray:
@@ -47,8 +50,14 @@ def tone(seconds: float, rate: int = 22050) -> np.ndarray:
 
 
 def devices_json(room) -> list[dict]:
-    done = subprocess.run([sys.executable, "-m", "app", "devices", "--json"], capture_output=True, text=True,
-                          env=room.env, cwd=ROOT, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "devices", "--json"],
+        capture_output=True,
+        text=True,
+        env=room.env,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
 
@@ -81,8 +90,10 @@ def test_the_virtual_microphone_carries_what_is_played_and_is_gone_after_close(s
 
 
 def test_a_killed_runs_leftovers_are_removed_at_the_next_start(sound_room):
-    crash = ("from app.audio.virtual_mic import VirtualMicrophone; import os; "
-             "VirtualMicrophone().open(); os.kill(os.getpid(), 9)")
+    crash = (
+        "from app.audio.virtual_mic import VirtualMicrophone; import os; "
+        "VirtualMicrophone().open(); os.kill(os.getpid(), 9)"
+    )
     done = subprocess.run([sys.executable, "-c", crash], env={**sound_room.env, "PYTHONPATH": str(ROOT)}, timeout=60)
     assert done.returncode == -9
     assert len(our_modules(sound_room)) == 2, "the killed run left its sink and source"
@@ -123,17 +134,30 @@ def test_a_module_the_server_refuses_is_named(sound_room, monkeypatch):
     # A server of its own that allows no module to be loaded (as a locked-down system might).
     runtime = tempfile.mkdtemp(prefix="lt-pulse-locked-")
     env = {**os.environ, "PULSE_RUNTIME_PATH": runtime, "PULSE_SERVER": f"unix:{runtime}/native"}
-    subprocess.run(["pulseaudio", "--daemonize=yes", "--exit-idle-time=-1", "-n", "--use-pid-file=yes",
-                    "--disallow-module-loading=yes", "--load=module-null-sink sink_name=speakers",
-                    f"--load=module-native-protocol-unix socket={runtime}/native auth-anonymous=1"],
-                   env=env, check=True, capture_output=True)
+    subprocess.run(
+        [
+            "pulseaudio",
+            "--daemonize=yes",
+            "--exit-idle-time=-1",
+            "-n",
+            "--use-pid-file=yes",
+            "--disallow-module-loading=yes",
+            "--load=module-null-sink sink_name=speakers",
+            f"--load=module-native-protocol-unix socket={runtime}/native auth-anonymous=1",
+        ],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     try:
         monkeypatch.setenv("PULSE_RUNTIME_PATH", runtime)
         monkeypatch.setenv("PULSE_SERVER", env["PULSE_SERVER"])
         with pytest.raises(LiveTranslatorError, match="refused to load module-null-sink"):
             VirtualMicrophone().open()
-        assert "live_translator" not in subprocess.run(["pactl", "list", "short", "modules"], env=env,
-                                                       capture_output=True, text=True).stdout
+        assert (
+            "live_translator"
+            not in subprocess.run(["pactl", "list", "short", "modules"], env=env, capture_output=True, text=True).stdout
+        )
     finally:
         os.kill(int(Path(runtime, "pid").read_text()), 9)
 
@@ -175,8 +199,13 @@ def test_speech_into_a_named_device_reaches_only_that_device(sound_room):
 
 
 def test_mix_original_takes_a_level_from_0_to_1():
-    done = subprocess.run([sys.executable, "-m", "app", "run", "--direction", "en-zh", "--mix-original", "1.5"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "run", "--direction", "en-zh", "--mix-original", "1.5"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert done.returncode == 2 and "'1.5' is not a level from 0 to 1" in done.stderr
 
 

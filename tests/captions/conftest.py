@@ -65,8 +65,14 @@ def final(uid: int, text: str) -> SourceFinal:
 
 
 def translation(uid: int, source: str, text: str, provisional: bool = False, **extra) -> Translation:
-    event = Translation(utterance_id=uid, source=source, text=text, provisional=provisional,
-                        direction=Direction.EN_ZH, latency_ms=None if provisional else 120.0)
+    event = Translation(
+        utterance_id=uid,
+        source=source,
+        text=text,
+        provisional=provisional,
+        direction=Direction.EN_ZH,
+        latency_ms=None if provisional else 120.0,
+    )
     for name, value in extra.items():  # fields a later Translation may carry (stable, speaker)
         object.__setattr__(event, name, value)
     return event

@@ -80,16 +80,20 @@ def test_two_listeners_each_read_what_they_chose_from_one_session(serve, new_pag
     wait_text(both_simplified, "下载软件。")
     assert captions(traditional_only) == [
         {"id": 0, "source": None, "translation": TRADITIONAL, "speaker": None},
-        {"id": 1, "source": None, "translation": "下載軟體。", "speaker": None}]
+        {"id": 1, "source": None, "translation": "下載軟體。", "speaker": None},
+    ]
     assert captions(both_simplified) == [
         {"id": 0, "source": SOURCE, "translation": SIMPLIFIED, "speaker": None},
-        {"id": 1, "source": "Download the software.", "translation": "下载软件。", "speaker": None}]
+        {"id": 1, "source": "Download the software.", "translation": "下载软件。", "speaker": None},
+    ]
 
     traditional_only.reload()  # remembered in the browser
     wait_text(traditional_only, "下載軟體。")
     assert captions(traditional_only)[0] == {"id": 0, "source": None, "translation": TRADITIONAL, "speaker": None}
-    assert json.loads(traditional_only.evaluate("localStorage.getItem('live-translator-captions')"))["script"] \
+    assert (
+        json.loads(traditional_only.evaluate("localStorage.getItem('live-translator-captions')"))["script"]
         == "traditional"
+    )
 
 
 def test_settings_are_out_of_obs_view_until_hovered_and_both_themes_are_readable(serve, new_page):
@@ -129,10 +133,12 @@ def test_phone_taps_the_settings_button(serve, new_page):
 
 def contrast(fg: str, bg: str) -> float:
     """WCAG contrast ratio of two CSS rgb() colours."""
+
     def luminance(css: str) -> float:
-        channels = [float(v) / 255 for v in css[css.index("(") + 1:css.index(")")].split(",")[:3]]
+        channels = [float(v) / 255 for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3]]
         linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
         return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
     high, low = sorted((luminance(fg), luminance(bg)), reverse=True)
     return (high + 0.05) / (low + 0.05)
 
@@ -157,11 +163,15 @@ def test_a_reader_scrolled_back_stays_put_and_back_to_live_returns(serve, page):
 
     for uid in range(30, 40):  # captions keep arriving, and an earlier one grows above the reader
         said(server, uid, f"Sentence number {uid}.", f"第{uid}句。")
-    server.on_event(CaptionCorrected(utterance_id=max(watched - 3, 0), source="A much longer sentence " * 6,
-                                     text="一个长得多的句子。" * 6))
+    server.on_event(
+        CaptionCorrected(
+            utterance_id=max(watched - 3, 0), source="A much longer sentence " * 6, text="一个长得多的句子。" * 6
+        )
+    )
     wait_text(page, "第39句。")
-    page.wait_for_function("() => document.querySelector('#captions').textContent.includes('一个长得多的句子')",
-                           timeout=TIMEOUT_MS)
+    page.wait_for_function(
+        "() => document.querySelector('#captions').textContent.includes('一个长得多的句子')", timeout=TIMEOUT_MS
+    )
     assert abs(page.evaluate(where, watched) - top) < 1  # has not moved (scrollTop is rounded to device pixels)
     assert page.eval_on_selector("#scroller", "e => e.scrollTop") != scroll_top or watched <= 3
     assert page.is_visible("#live")
@@ -201,8 +211,10 @@ def test_downloads_from_the_page_match_export_of_the_same_transcript(serve, page
     transcript = Transcript(tmp_path / "session.jsonl")
     lines = [("Good morning, everyone.", "大家早上好。"), (SOURCE, SIMPLIFIED), ("See you soon, and well.", "再见。")]
     for uid, (source, text) in enumerate(lines):
-        for event in (SourceFinal(utterance_id=uid, text=source, start=uid * 3.25, end=uid * 3.25 + 2.5,
-                                  speech_end_at=0.0), translation(uid, source, text)):
+        for event in (
+            SourceFinal(utterance_id=uid, text=source, start=uid * 3.25, end=uid * 3.25 + 2.5, speech_end_at=0.0),
+            translation(uid, source, text),
+        ):
             server.on_event(event)
             transcript.record(event)
     transcript.close()
@@ -228,9 +240,14 @@ def test_downloads_from_the_page_match_export_of_the_same_transcript(serve, page
     assert status == 200 and body.decode() == export(load(transcript.path, "hongkong"), "vtt")
 
 
-@pytest.mark.parametrize("query, named", [
-    ("script=klingon", "script='klingon'"), ("format=pdf", "format='pdf'"), ("bilingual=maybe", "bilingual='maybe'"),
-])
+@pytest.mark.parametrize(
+    "query, named",
+    [
+        ("script=klingon", "script='klingon'"),
+        ("format=pdf", "format='pdf'"),
+        ("bilingual=maybe", "bilingual='maybe'"),
+    ],
+)
 def test_unknown_options_get_400_naming_what_is_taken(serve, query, named):
     server = serve(writers=caption_writers())
     said(server, 0, SOURCE, SIMPLIFIED)
@@ -256,8 +273,9 @@ def test_a_corrected_caption_is_sent_again_marked_and_converted(serve, page):
     wait_text(page, "喬恩喜歡這個應用。")
     server.on_event(CaptionCorrected(utterance_id=0, source="John likes the app.", text="约翰喜欢这个应用。"))
     wait_text(page, "約翰喜歡這個應用。")
-    assert captions(page) == [{"id": 0, "source": "John likes the app.", "translation": "約翰喜歡這個應用。",
-                               "speaker": None}]
+    assert captions(page) == [
+        {"id": 0, "source": "John likes the app.", "translation": "約翰喜歡這個應用。", "speaker": None}
+    ]
     assert page.get_attribute(".caption[data-id='0']", "class") == "caption final corrected"
     status, body = get(server, "/transcript?" + urllib.parse.urlencode({"script": "simplified"}))
     caption = json.loads(body)["captions"][0]
@@ -267,8 +285,11 @@ def test_a_corrected_caption_is_sent_again_marked_and_converted(serve, page):
 def test_phone_screenshot_with_the_settings_open(serve, new_page, tmp_path):
     """A listener's phone (LT_CAPTIONS_PHONE_SCREENSHOT=docs/captions-phone.png writes the docs' picture)."""
     server = serve(writers=caption_writers())
-    lines = [("Good morning, everyone.", "大家早上好。"), ("Thank you for coming today.", "谢谢你们今天来。"),
-             ("This software is easy to use.", "这个软件很好用。")]
+    lines = [
+        ("Good morning, everyone.", "大家早上好。"),
+        ("Thank you for coming today.", "谢谢你们今天来。"),
+        ("This software is easy to use.", "这个软件很好用。"),
+    ]
     for uid, (source, text) in enumerate(lines):
         said(server, uid, source, text)
     phone = new_page(viewport={"width": 390, "height": 780}, is_mobile=True, has_touch=True, device_scale_factor=2)

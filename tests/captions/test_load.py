@@ -41,8 +41,9 @@ def test_fifty_pages_and_a_dead_one_during_a_run(recording, phrasebook, recogniz
     assert wait_for(lambda: server.stats()["clients"] == 51, 10)
     try:
         observer = Timed(server.on_event)
-        config = PipelineConfig(direction="en-zh", input_path=wav, realtime=False, tts_enabled=False,
-                                nmt_models=dict(phrasebook))
+        config = PipelineConfig(
+            direction="en-zh", input_path=wav, realtime=False, tts_enabled=False, nmt_models=dict(phrasebook)
+        )
         run = Run(config, recognizer=recognizer)
         collect = run.pipeline.on_event
         run.pipeline.on_event = lambda event: (collect(event), observer(event))

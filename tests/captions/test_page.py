@@ -15,18 +15,22 @@ TIMEOUT_MS = 10_000
 def captions(page) -> list[dict]:
     """What the page shows, caption by caption, in page order (captions past the last `lines`
     keep their place, invisible, while the page follows the live end)."""
-    return page.eval_on_selector_all(".caption", """rows => rows.filter(row => row.checkVisibility(
+    return page.eval_on_selector_all(
+        ".caption",
+        """rows => rows.filter(row => row.checkVisibility(
             {visibilityProperty: true})).map(row => {
         const line = kind => { const p = row.querySelector('.' + kind);
             return p && p.checkVisibility() ? p.textContent : null; };
         return {id: Number(row.dataset.id), source: line('source'), translation: line('translation'),
                 speaker: row.querySelector('.speaker').hidden ? null : row.querySelector('.speaker').textContent};
-    })""")
+    })""",
+    )
 
 
 def wait_text(page, text: str) -> None:
-    page.wait_for_function("t => document.querySelector('#captions').textContent.includes(t)", arg=text,
-                           timeout=TIMEOUT_MS)
+    page.wait_for_function(
+        "t => document.querySelector('#captions').textContent.includes(t)", arg=text, timeout=TIMEOUT_MS
+    )
 
 
 def opacity(page, selector: str) -> float:
@@ -76,8 +80,9 @@ def test_settled_text_never_moves_and_speaker_is_shown(serve, page):
     page.eval_on_selector(settled, "e => { e.firstChild.marked = true; }")
     before = page.eval_on_selector(settled, "e => { const r = e.getClientRects()[0]; return [r.x, r.y]; }")
     server.on_event(translation(0, "I think that we", "我认为我们应该", provisional=True, stable=5, speaker="them"))
-    page.wait_for_function("s => document.querySelector(s).textContent === '我认为我们'", arg=settled,
-                           timeout=TIMEOUT_MS)
+    page.wait_for_function(
+        "s => document.querySelector(s).textContent === '我认为我们'", arg=settled, timeout=TIMEOUT_MS
+    )
     assert page.eval_on_selector(settled, "e => e.firstChild.marked === true && e.firstChild.data === '我认为'")
     assert page.eval_on_selector(settled, "e => { const r = e.getClientRects()[0]; return [r.x, r.y]; }") == before
     assert page.text_content(".caption[data-id='0'] .translation .pending") == "应该"
@@ -90,8 +95,10 @@ def test_query_options(serve, page):
         server.on_event(translation(uid, f"line {uid}", f"第{uid}行"))
     page.goto(server.url + "?show=translation&lines=2&size=60&font=serif&bg=transparent")
     wait_text(page, "第4行")
-    assert captions(page) == [{"id": 3, "source": None, "translation": "第3行", "speaker": None},
-                              {"id": 4, "source": None, "translation": "第4行", "speaker": None}]
+    assert captions(page) == [
+        {"id": 3, "source": None, "translation": "第3行", "speaker": None},
+        {"id": 4, "source": None, "translation": "第4行", "speaker": None},
+    ]
     assert page.eval_on_selector("#captions", "e => getComputedStyle(e).fontSize") == "60px"
     assert "serif" in page.eval_on_selector("body", "e => getComputedStyle(e).fontFamily")
     assert page.eval_on_selector("body", "e => getComputedStyle(e).backgroundColor") == "rgba(0, 0, 0, 0)"
@@ -152,8 +159,11 @@ def test_the_page_with_and_without_the_key(serve, page):
 def test_screenshot(serve, page, tmp_path):
     """The page as people see it (LT_CAPTIONS_SCREENSHOT=docs/captions.png writes docs/captions.md's)."""
     server: CaptionServer = serve()
-    lines = [("Good morning, everyone.", "大家早上好。"), ("Thank you for coming today.", "谢谢你们今天来。"),
-             ("Where is the train station?", "火车站在哪里？")]
+    lines = [
+        ("Good morning, everyone.", "大家早上好。"),
+        ("Thank you for coming today.", "谢谢你们今天来。"),
+        ("Where is the train station?", "火车站在哪里？"),
+    ]
     for uid, (source, text) in enumerate(lines):
         server.on_event(final(uid, source))
         server.on_event(translation(uid, source, text))

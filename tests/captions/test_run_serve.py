@@ -24,7 +24,8 @@ new MutationObserver(() => {
       : 'source', text: el.textContent, opacity: parseFloat(getComputedStyle(el).opacity)});
   }
   for (const el of document.querySelectorAll('.line.final')) {
-    window.seen.push({kind: 'final', text: el.textContent, opacity: parseFloat(getComputedStyle(el.firstChild).opacity)});
+    window.seen.push({kind: 'final', text: el.textContent,
+                      opacity: parseFloat(getComputedStyle(el.firstChild).opacity)});
   }
 }).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
 """
@@ -32,14 +33,33 @@ new MutationObserver(() => {
 
 def test_a_recording_run_with_serve_is_shown_live_in_the_browser(recording, phrasebook, page):
     wav = recording("serve-en", english())
-    proc = subprocess.Popen([sys.executable, "-m", "app", "run", "--input", str(wav), "--direction", "en-zh",
-                             "--nmt-model", str(phrasebook["en-zh"]), "--no-tts", "--realtime", "--json",
-                             "--serve", "127.0.0.1:0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "run",
+            "--input",
+            str(wav),
+            "--direction",
+            "en-zh",
+            "--nmt-model",
+            str(phrasebook["en-zh"]),
+            "--no-tts",
+            "--realtime",
+            "--json",
+            "--serve",
+            "127.0.0.1:0",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     stderr_lines: queue.Queue = queue.Queue()
     stderr: list[str] = []
-    threading.Thread(target=lambda: [(stderr.append(line), stderr_lines.put(line)) for line in proc.stderr],
-                     daemon=True).start()
+    threading.Thread(
+        target=lambda: [(stderr.append(line), stderr_lines.put(line)) for line in proc.stderr], daemon=True
+    ).start()
     try:
         url = None
         while url is None:

@@ -38,12 +38,26 @@ def test_captions_keep_finals_and_the_latest_provisional_per_utterance():
     captions.apply(partial(1, "how are", "how"))
     doc = captions.snapshot()
     assert [c["id"] for c in doc["captions"]] == [0, 1]
-    assert doc["captions"][1] | {} == {**doc["captions"][1], "source": "how are", "source_stable": 3,
-                                       "source_final": False, "translation": ""}
+    assert doc["captions"][1] | {} == {
+        **doc["captions"][1],
+        "source": "how are",
+        "source_stable": 3,
+        "source_final": False,
+        "translation": "",
+    }
     assert doc["captions"][0]["seq"] < doc["captions"][1]["seq"] == doc["seq"]
     # Events the page has no use for are not turned into updates.
-    step = DecodeStep(sentence_index=0, step=0, token_id=1, token="a", top=[], self_kv_len=1, cross_kv_len=1,
-                      used_cache_branch=False, ms=1.0)
+    step = DecodeStep(
+        sentence_index=0,
+        step=0,
+        token_id=1,
+        token="a",
+        top=[],
+        self_kv_len=1,
+        cross_kv_len=1,
+        used_cache_branch=False,
+        ms=1.0,
+    )
     assert captions.apply(DecodeStepEvent(utterance_id=1, provisional=True, step=step)) is None
     assert captions.apply(Level(rms=0.1, peak=0.2)) is None
     assert captions.apply(Status(state="running"))["state"] == "running"
@@ -140,11 +154,26 @@ def test_a_loopback_server_refuses_other_host_names(serve):
 # --- paths and methods ----------------------------------------------------------------------------
 
 TRAVERSALS = [
-    "/../etc/passwd", "/../../../../etc/passwd", "/%2e%2e/etc/passwd", "/%2E%2E/%2E%2E/etc/passwd",
-    "/..%2f..%2fetc%2fpasswd", "/%2e%2e%2f%2e%2e%2fetc%2fpasswd", "/%252e%252e/etc/passwd", "/..%5c..%5cetc%5cpasswd",
-    "/captions.js/../../app/captions/server.py", "/./captions.js", "//etc/passwd", "/index.html",
-    "/captions/captions.js", "/resources/captions/index.html", "/captions.css%00.txt", "/transcript/",
-    "/%2e%2e%2fpyproject.toml", "/.%2e/.%2e/pyproject.toml", "/events/..", "/favicon.ico",
+    "/../etc/passwd",
+    "/../../../../etc/passwd",
+    "/%2e%2e/etc/passwd",
+    "/%2E%2E/%2E%2E/etc/passwd",
+    "/..%2f..%2fetc%2fpasswd",
+    "/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+    "/%252e%252e/etc/passwd",
+    "/..%5c..%5cetc%5cpasswd",
+    "/captions.js/../../app/captions/server.py",
+    "/./captions.js",
+    "//etc/passwd",
+    "/index.html",
+    "/captions/captions.js",
+    "/resources/captions/index.html",
+    "/captions.css%00.txt",
+    "/transcript/",
+    "/%2e%2e%2fpyproject.toml",
+    "/.%2e/.%2e/pyproject.toml",
+    "/events/..",
+    "/favicon.ico",
 ]
 
 
@@ -182,6 +211,7 @@ def test_only_get(serve):
 
 
 # --- malformed and half-sent requests (issue 27) ------------------------------------------------
+
 
 def raw_exchange(server: CaptionServer, data: bytes, wait: float = 5.0) -> bytes:
     with socket.create_connection(("127.0.0.1", server.port), timeout=wait) as connection:
@@ -222,8 +252,10 @@ def test_a_connection_that_does_not_finish_its_headers_is_closed(serve, monkeypa
     monkeypatch.setattr("app.captions.server.HEADER_TIMEOUT_S", 1.0)
     server = serve()
     started = time.monotonic()
-    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as silent, \
-            socket.create_connection(("127.0.0.1", server.port), timeout=10) as dripping:
+    with (
+        socket.create_connection(("127.0.0.1", server.port), timeout=10) as silent,
+        socket.create_connection(("127.0.0.1", server.port), timeout=10) as dripping,
+    ):
         dripping.sendall(b"GET /transcript HTTP/1.1\r\n")
         closed = {}
         while len(closed) < 2 and time.monotonic() - started < 8:
@@ -289,18 +321,29 @@ def test_fifty_pages_and_one_that_never_reads_memory_stays_flat(serve):
 
 
 def test_run_serve_prints_the_url_with_a_key_off_loopback_and_explains_bad_addresses(phrasebook, tmp_path):
-    base = [sys.executable, "-m", "app", "run", "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]),
-            "--input", str(tmp_path / "none.wav")]
+    base = [
+        sys.executable,
+        "-m",
+        "app",
+        "run",
+        "--direction",
+        "en-zh",
+        "--nmt-model",
+        str(phrasebook["en-zh"]),
+        "--input",
+        str(tmp_path / "none.wav"),
+    ]
     result = subprocess.run([*base, "--serve", "0.0.0.0:0"], check=False, capture_output=True, text=True, timeout=120)
     assert re.search(r"^captions: http://[\d.]+:\d+/\?key=[\w-]{20,}$", result.stderr, re.MULTILINE), result.stderr
-    result = subprocess.run([*base, "--serve", "somewhere:http"], check=False, capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run(
+        [*base, "--serve", "somewhere:http"], check=False, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 2 and "'somewhere:http' is not an address to serve captions on" in result.stderr
 
 
 def test_the_caption_server_imports_no_stage_window_or_tooling():
     """It observes events (app.shared) and nothing else of the app: no Qt, no pipeline, no models."""
-    code = "import json, sys, app.captions, app.captions.server, app.captions.state; print(json.dumps(sorted(sys.modules)))"
+    code = "import json, sys, app.captions, app.captions.server, app.captions.state; print(json.dumps(sorted(sys.modules)))"  # noqa: E501
     done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, timeout=120)
     forbidden = ("app.asr", "app.pipeline", "app.translation", "app.ui", "app.tts", "models", "PySide6")
     assert [m for m in json.loads(done.stdout) if any(m == f or m.startswith(f + ".") for f in forbidden)] == []

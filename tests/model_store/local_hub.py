@@ -54,8 +54,11 @@ class LocalHub:
         models, not the real weights, so while it runs the catalog records their sizes."""
         from app.model_store import catalog
 
-        return {(repo, path): (self.root / repo / path).stat().st_size
-                for repo, path in catalog.PINNED_SIZES if (self.root / repo / path).is_file()}
+        return {
+            (repo, path): (self.root / repo / path).stat().st_size
+            for repo, path in catalog.PINNED_SIZES
+            if (self.root / repo / path).is_file()
+        }
 
     def __enter__(self):
         from app.model_store import catalog
@@ -90,7 +93,7 @@ class LocalHub:
         start = 0
         ranged = handler.headers.get("Range")
         if ranged and ranged.startswith("bytes="):
-            start = int(ranged[len("bytes="):].split("-")[0] or 0)
+            start = int(ranged[len("bytes=") :].split("-")[0] or 0)
         handler.send_response(206 if start else 200)
         handler.send_header("X-Repo-Commit", COMMIT)
         handler.send_header("ETag", f'"{hashlib.sha256(data).hexdigest()}"')

@@ -82,8 +82,9 @@ def test_folder_directions_read_from_the_tokenizer_config():
 
 
 def run_app(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "app", "models", *args], cwd=REPO, capture_output=True,
-                          text=True, timeout=300, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "app", "models", *args], cwd=REPO, capture_output=True, text=True, timeout=300, env=env
+    )
 
 
 def test_cli_doctor_exit_codes(tmp_path):
@@ -103,10 +104,18 @@ def test_cli_list_and_download(tmp_path, local_hub):
     listing = run_app("list", env=env)
     assert listing.returncode == 0 and "opus-mt-en-zh-int8" in listing.stdout and "(none)" in listing.stdout
     # The download runs in a child process: it is told the stand-in's sizes as the pinned ones.
-    child = (f"import sys; from app.model_store import catalog; catalog.PINNED_SIZES = {local_hub.sizes_to_pin()!r}; "
-             "from app.cli import main; sys.exit(main(sys.argv[1:]))")
-    got = subprocess.run([sys.executable, "-c", child, "models", "download", "opus-mt-en-zh-int8", "--endpoint", local_hub.url],
-                         cwd=REPO, capture_output=True, text=True, timeout=300, env=env)
+    child = (
+        f"import sys; from app.model_store import catalog; catalog.PINNED_SIZES = {local_hub.sizes_to_pin()!r}; "
+        "from app.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    got = subprocess.run(
+        [sys.executable, "-c", child, "models", "download", "opus-mt-en-zh-int8", "--endpoint", local_hub.url],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert got.returncode == 0, got.stderr
     assert Path(got.stdout.strip()) == tmp_path / "um" / "opus-mt-en-zh-int8"
     assert "100%" in got.stderr

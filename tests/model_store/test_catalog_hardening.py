@@ -19,7 +19,10 @@ from .conftest import FIXTURES
 def test_every_catalog_file_is_fetched_at_its_repos_pinned_commit(local_hub, tmp_path):
     download("opus-mt-en-zh-int8", tmp_path / "m", endpoint=local_hub.url)
     asked = {path for _, path, _ in local_hub.requests}
-    assert f"Xenova/opus-mt-en-zh/resolve/{catalog.PINNED['Xenova/opus-mt-en-zh']}/onnx/encoder_model_quantized.onnx" in asked
+    assert (
+        f"Xenova/opus-mt-en-zh/resolve/{catalog.PINNED['Xenova/opus-mt-en-zh']}/onnx/encoder_model_quantized.onnx"
+        in asked
+    )
     assert f"Helsinki-NLP/opus-mt-en-zh/resolve/{catalog.PINNED['Helsinki-NLP/opus-mt-en-zh']}/source.spm" in asked
     assert not any("/resolve/main/" in p for p in asked)
 
@@ -83,8 +86,14 @@ def test_every_graph_is_followed_by_its_optional_external_data():
 def test_an_external_data_graph_downloads_with_its_data_and_runs(local_hub, hub_root, tmp_path):
     repo = hub_root / "someone" / "opus-mt-zh-en-onnx" / "onnx"
     model = onnx.load(str(repo / "decoder_model_merged.onnx"))
-    onnx.save(model, str(repo / "decoder_model_merged.onnx"), save_as_external_data=True,
-              all_tensors_to_one_file=True, location="decoder_model_merged.onnx_data", size_threshold=0)
+    onnx.save(
+        model,
+        str(repo / "decoder_model_merged.onnx"),
+        save_as_external_data=True,
+        all_tensors_to_one_file=True,
+        location="decoder_model_merged.onnx_data",
+        size_threshold=0,
+    )
     dest = download("someone/opus-mt-zh-en-onnx", tmp_path / "zh-en", endpoint=local_hub.url)
     assert (dest / "onnx" / "decoder_model_merged.onnx_data").stat().st_size > 100_000
     graph = onnx.load(str(dest / "onnx" / "decoder_model_merged.onnx"), load_external_data=False)

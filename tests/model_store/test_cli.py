@@ -27,14 +27,22 @@ def test_the_parsed_arguments_make_the_same_command_line_again():
 
     parser = argparse.ArgumentParser()
     cli.add_export_arguments(parser)
-    for argv in (["hf", "out"], ["hf", "out", "--layout", "split", "--layout", "legacy", "--quantize"],
-                 ["hf", "out", "--no-validate", "--no-fuse-attention"]):
+    for argv in (
+        ["hf", "out"],
+        ["hf", "out", "--layout", "split", "--layout", "legacy", "--quantize"],
+        ["hf", "out", "--no-validate", "--no-fuse-attention"],
+    ):
         assert cli.export_argv(parser.parse_args(argv)) == argv
 
 
 def test_an_export_error_passes_through_with_its_exit_status(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "app", "models", "export", str(tmp_path), str(tmp_path / "out")],
-                          cwd=REPO, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "models", "export", str(tmp_path), str(tmp_path / "out")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 2
     assert done.stderr.startswith(f"error: {tmp_path} is not a Hugging Face model folder (no config.json).")
     assert "save_pretrained" in done.stderr and done.stdout == ""
@@ -50,8 +58,14 @@ def test_export_runs_the_checkouts_tooling_from_any_folder(tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(only_app)}
-    done = subprocess.run([sys.executable, "-m", "app", "models", "export", "hf", "out"], cwd=elsewhere, env=env,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "models", "export", "hf", "out"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 2
     assert done.stderr.startswith("error: hf is not a Hugging Face model folder (no config.json)."), done.stderr
     assert not (elsewhere / "out").exists()
@@ -61,8 +75,10 @@ def test_export_outside_a_checkout_says_it_needs_one(tmp_path, monkeypatch, caps
     monkeypatch.setattr(cli, "CHECKOUT", tmp_path)
     assert main(["models", "export", str(tmp_path), str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    assert f"error: The model export tooling is not here: it is the models/ folder of the source repository, " \
-           f"which an installed app does not include ({tmp_path} has none)." in err
+    assert (
+        f"error: The model export tooling is not here: it is the models/ folder of the source repository, "
+        f"which an installed app does not include ({tmp_path} has none)." in err
+    )
     assert "git clone" in err and "pip install -e '.[export]'" in err
 
 
@@ -90,7 +106,7 @@ def test_every_models_subcommand_keeps_its_documented_usage(command, capsys):
         "list": "live-translator models list",
         "download": "live-translator models download [--dest DIR] [--endpoint URL] NAME|REPO",
         "doctor": "live-translator models doctor DIR",
-        "export": "live-translator models export [--layout LAYOUT] [--quantize] [--no-validate] [--no-fuse-attention] HF_DIR OUT",
+        "export": "live-translator models export [--layout LAYOUT] [--quantize] [--no-validate] [--no-fuse-attention] HF_DIR OUT",  # noqa: E501
     }[command].split()
     rest = iter(usage)
     assert all(word in rest for word in documented), usage  # in this order

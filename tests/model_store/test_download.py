@@ -39,7 +39,7 @@ def test_catalog_model_downloads_with_progress_and_runs(local_hub, hub_root, mod
     result = greedy_case("marian-en-zh", "en-zh")["results"][0]
     got = Translator.load(dest, "en-zh").translate(result["text"], DecodeOptions(num_beams=1, max_new_tokens=40))
     n = len(result["output_ids"]) - (result["stop_reason"] == "length")  # Marian: forced EOS replaces the last
-    assert got.token_ids[:n - 1] == result["output_ids"][1:n]
+    assert got.token_ids[: n - 1] == result["output_ids"][1:n]
 
 
 def test_download_by_repo_id_skips_optional_files_it_lacks(local_hub, tmp_path):
@@ -52,7 +52,9 @@ def test_download_by_repo_id_skips_optional_files_it_lacks(local_hub, tmp_path):
 def test_progress_counts_bytes_within_a_file(local_hub, tmp_path, monkeypatch):
     monkeypatch.setattr("huggingface_hub.constants.DOWNLOAD_CHUNK_SIZE", 16_384)
     reports = []
-    download("someone/opus-mt-zh-en-onnx", tmp_path / "m", progress=lambda d, t: reports.append(d), endpoint=local_hub.url)
+    download(
+        "someone/opus-mt-zh-en-onnx", tmp_path / "m", progress=lambda d, t: reports.append(d), endpoint=local_hub.url
+    )
     source = FIXTURES / "marian-zh-en" / "onnx-subdir"
     sizes = [(source / f.path).stat().st_size for f in files_for("someone/x") if (source / f.path).is_file()]
     boundaries = {sum(sizes[:i]) for i in range(len(sizes) + 1)}
@@ -123,7 +125,9 @@ def test_no_network_says_so(tmp_path):
     assert "Cannot reach" in error.value.message and "resumes" in error.value.hint
 
 
-@pytest.mark.parametrize("name", ["../../etc", "/etc/passwd", "a/b/c", "owner/", "/name", "ow ner/na me", "..", "x" * 200])
+@pytest.mark.parametrize(
+    "name", ["../../etc", "/etc/passwd", "a/b/c", "owner/", "/name", "ow ner/na me", "..", "x" * 200]
+)
 def test_a_name_that_is_neither_a_model_nor_a_repo_id_is_refused_in_words(name, tmp_path):
     with pytest.raises(LiveTranslatorError) as caught:
         download(name, tmp_path / "dest", endpoint="http://127.0.0.1:9")  # nothing listens there: no network
@@ -135,28 +139,41 @@ def test_download_of_a_path_on_the_command_line_is_a_message_not_a_traceback():
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "app", "models", "download", "../../etc", "--endpoint",
-                           "http://127.0.0.1:9"], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "models", "download", "../../etc", "--endpoint", "http://127.0.0.1:9"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "neither a model this app knows nor a Hub repo id" in done.stderr
 
 
 # -- content checked before the folder is called a model; --dest in words (issue 27) ----------
 
+
 def _html_of_size(path, size: int) -> None:
     page = b"<!DOCTYPE html><html><body>Sign in to continue</body></html>"
     path.write_bytes((page * (size // len(page) + 1))[:size])
 
 
-@pytest.mark.parametrize("name,kind", [("onnx/decoder_model_merged.onnx", "an ONNX graph"), ("config.json", "JSON"),
-                                       ("source.spm", "a SentencePiece model")])
+@pytest.mark.parametrize(
+    "name,kind",
+    [
+        ("onnx/decoder_model_merged.onnx", "an ONNX graph"),
+        ("config.json", "JSON"),
+        ("source.spm", "a SentencePiece model"),
+    ],
+)
 def test_a_server_answering_html_of_the_announced_size_is_not_a_model(local_hub, hub_root, tmp_path, name, kind):
     served = hub_root / "someone" / "opus-mt-zh-en-onnx" / name
     _html_of_size(served, served.stat().st_size)  # the sizes announced are the real ones
     dest = tmp_path / "m"
     with pytest.raises(LiveTranslatorError) as caught:
         download("someone/opus-mt-zh-en-onnx", dest, endpoint=local_hub.url)
-    assert name in caught.value.message and f"not {kind}" in caught.value.message and "<!DOCTYPE" in caught.value.message
+    assert (
+        name in caught.value.message and f"not {kind}" in caught.value.message and "<!DOCTYPE" in caught.value.message
+    )
     assert not (dest / name).exists()  # removed: a later run fetches it again
     assert not inspect_model_folder(dest).can_run
 
@@ -170,8 +187,22 @@ def test_a_dest_that_is_a_file_or_cannot_be_made_is_said_in_words(local_hub, tmp
     for dest, said in ((a_file, "is a file, not a folder"), (a_file / "below", "Cannot download into")):
         with pytest.raises(LiveTranslatorError, match=said):
             download("someone/opus-mt-zh-en-onnx", dest, endpoint=local_hub.url)
-        done = subprocess.run([sys.executable, "-m", "app", "models", "download", "someone/opus-mt-zh-en-onnx",
-                               "--dest", str(dest), "--endpoint", local_hub.url], capture_output=True, text=True,
-                              timeout=120)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "app",
+                "models",
+                "download",
+                "someone/opus-mt-zh-en-onnx",
+                "--dest",
+                str(dest),
+                "--endpoint",
+                local_hub.url,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
     assert a_file.read_text(encoding="utf-8") == "mine"

@@ -39,8 +39,11 @@ def user_copy(tmp_path, family: str, layout: str) -> Path:
 
 def fingerprint(folder: Path) -> dict[str, tuple[str, int]]:
     """Every file of a folder: content hash and modification time."""
-    return {str(p.relative_to(folder)): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def reference_sources(family: str, direction: str) -> list[str]:
@@ -52,8 +55,13 @@ def reference_sources(family: str, direction: str) -> list[str]:
 def ops(path: Path) -> set[str]:
     model = onnx.load(str(path))
     found = {n.op_type for n in model.graph.node}
-    return found | {n.op_type for node in model.graph.node for a in node.attribute
-                    if a.type == onnx.AttributeProto.GRAPH for n in a.g.node}
+    return found | {
+        n.op_type
+        for node in model.graph.node
+        for a in node.attribute
+        if a.type == onnx.AttributeProto.GRAPH
+        for n in a.g.node
+    }
 
 
 def transformers_js_twins(folder: Path) -> None:
@@ -62,14 +70,19 @@ def transformers_js_twins(folder: Path) -> None:
     quantize_like_transformers_js(folder / "onnx")
 
 
-CASES = [("marian-en-zh", "merged", "en-zh", False), ("marian-zh-en", "split", "zh-en", False),
-         ("marian-zh-en", "onnx-subdir", "zh-en", True), ("m2m100", "onnx-subdir", "en-zh", True),
-         ("m2m100", "merged", "zh-en", False)]
+CASES = [
+    ("marian-en-zh", "merged", "en-zh", False),
+    ("marian-zh-en", "split", "zh-en", False),
+    ("marian-zh-en", "onnx-subdir", "zh-en", True),
+    ("m2m100", "onnx-subdir", "en-zh", True),
+    ("m2m100", "merged", "zh-en", False),
+]
 
 
 @pytest.mark.parametrize("family,layout,direction,quantized", CASES)
 def test_the_optimised_graphs_give_the_original_token_ids_and_the_folder_is_untouched(
-        tmp_path, family, layout, direction, quantized):
+    tmp_path, family, layout, direction, quantized
+):
     folder = user_copy(tmp_path, family, layout)
     before = fingerprint(folder)
     done = prepare(folder, direction, prefer_quantized=quantized)
@@ -114,12 +127,16 @@ def test_later_loads_reuse_the_cache_and_a_changed_graph_is_optimised_again(tmp_
     assert not prepare(folder, "en-zh").reused
 
 
-@pytest.mark.parametrize("family,layout,direction,why", [
-    ("marian-en-zh", "merged-fused", "en-zh", "already optimised"),
-    ("marian-en-zh", "legacy", "en-zh", "no attention block the rewrite knows"),
-])
+@pytest.mark.parametrize(
+    "family,layout,direction,why",
+    [
+        ("marian-en-zh", "merged-fused", "en-zh", "already optimised"),
+        ("marian-en-zh", "legacy", "en-zh", "no attention block the rewrite knows"),
+    ],
+)
 def test_a_graph_the_rewrite_does_not_apply_to_is_used_as_it_is_with_a_reason(
-        tmp_path, caplog, family, layout, direction, why):
+    tmp_path, caplog, family, layout, direction, why
+):
     caplog.set_level("INFO", logger="app.model_store.optimized")
     folder = user_copy(tmp_path, family, layout)
     before = fingerprint(folder)
@@ -174,12 +191,24 @@ def test_a_rewrite_whose_ids_differ_on_the_probe_is_not_used(tmp_path, caplog):
 def test_translate_optimises_on_first_load_and_says_so_on_stderr(tmp_path, cache):
     folder = user_copy(tmp_path, "marian-en-zh", "onnx-subdir")
     env = {**os.environ, "LIVE_TRANSLATOR_CACHE": str(cache.parent)}
-    command = [sys.executable, "-m", "app", "translate", "--model", str(folder), "--direction", "en-zh", "--quantized",
-               "--json", "Hello, everyone."]
+    command = [
+        sys.executable,
+        "-m",
+        "app",
+        "translate",
+        "--model",
+        str(folder),
+        "--direction",
+        "en-zh",
+        "--quantized",
+        "--json",
+        "Hello, everyone.",
+    ]
 
     def run(*extra):
-        done = subprocess.run(command[:-1] + list(extra) + command[-1:], cwd=REPO, env=env, capture_output=True,
-                              text=True, timeout=120)
+        done = subprocess.run(
+            command[:-1] + list(extra) + command[-1:], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+        )
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout), done.stderr
 
@@ -254,6 +283,7 @@ def test_a_copy_whose_encoder_is_broken_is_not_served_the_cached_good_encoder(tm
 
 # -- the cache heals itself (issue 27) --------------------------------------------------------
 
+
 def _weights(entry: Path) -> Path:
     return max((p for p in entry.iterdir() if p.name != "optimized.json"), key=lambda p: p.stat().st_size)
 
@@ -297,7 +327,10 @@ def test_a_record_naming_a_file_outside_its_entry_is_not_opened(tmp_path, caplog
     record = json.loads(record_path.read_text(encoding="utf-8"))
     stem = next(iter(record["graphs"]))
     record["graphs"][stem] = str(outside)
-    record["files"][str(outside)] = {"size": outside.stat().st_size, "sampled": hashlib.sha256(b"not a graph").hexdigest()}
+    record["files"][str(outside)] = {
+        "size": outside.stat().st_size,
+        "sampled": hashlib.sha256(b"not a graph").hexdigest(),
+    }
     record_path.write_text(json.dumps(record), encoding="utf-8")
     again = prepare(folder, "en-zh")
     assert all(path.is_relative_to(again.entry) for path in again.graphs.values())
@@ -311,8 +344,10 @@ def test_copies_that_do_not_load_fall_back_to_the_folders_own_graphs(tmp_path, c
     decoder = done.graphs["decoder_model_merged"]
     decoder.write_bytes(b"\0" * decoder.stat().st_size)
     translator = Translator.load(folder, "en-zh", graphs=done.graphs)
-    assert translator.translate("Good morning.").token_ids == Translator.load(folder, "en-zh").translate(
-        "Good morning.").token_ids
+    assert (
+        translator.translate("Good morning.").token_ids
+        == Translator.load(folder, "en-zh").translate("Good morning.").token_ids
+    )
     assert "do not load" in caplog.text and "folder's own graphs" in caplog.text
 
 
@@ -321,19 +356,37 @@ def test_translate_and_doctor_with_a_damaged_cache(tmp_path, cache):
     env = {**os.environ, "LIVE_TRANSLATOR_CACHE": str(cache.parent)}
     entry = prepare(folder, "en-zh").entry
     _overwrite_middle(_weights(entry))  # the doctor reads every byte
-    doctor = subprocess.run([sys.executable, "-m", "app", "models", "doctor", str(folder)], cwd=REPO, env=env,
-                            capture_output=True, text=True, timeout=120)
+    doctor = subprocess.run(
+        [sys.executable, "-m", "app", "models", "doctor", str(folder)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert doctor.returncode == 0, doctor.stderr
     assert "optimised copy in the cache" in doctor.stdout and "was damaged" in doctor.stdout
     assert not entry.exists()
     DAMAGE["cut short"](_weights(prepare(folder, "en-zh").entry))
-    done = subprocess.run([sys.executable, "-m", "app", "translate", "--model", str(folder), "--direction", "en-zh",
-                           "Good morning."], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "translate", "--model", str(folder), "--direction", "en-zh", "Good morning."],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() and "download" not in done.stderr.lower()  # the model is fine: no re-download
     assert "damaged; making it again" in done.stderr
-    whole = subprocess.run([sys.executable, "-m", "app", "models", "doctor", str(folder)], cwd=REPO, env=env,
-                           capture_output=True, text=True, timeout=120)
+    whole = subprocess.run(
+        [sys.executable, "-m", "app", "models", "doctor", str(folder)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert "is whole" in whole.stdout
 
 
@@ -351,8 +404,17 @@ print(done.entry, Translator.load(sys.argv[1], "en-zh", graphs=done.graphs).tran
 def test_concurrent_first_loads_of_one_folder_agree(tmp_path, cache):
     folder = user_copy(tmp_path, "marian-en-zh", "merged")
     env = {**os.environ, "LIVE_TRANSLATOR_CACHE": str(cache.parent), "PYTHONPATH": str(REPO)}
-    runs = [subprocess.Popen([sys.executable, "-c", CONCURRENT, str(folder)], cwd=REPO, env=env, text=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(4)]
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", CONCURRENT, str(folder)],
+            cwd=REPO,
+            env=env,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for _ in range(4)
+    ]
     outputs = [run.communicate(timeout=300) for run in runs]
     assert all(run.returncode == 0 for run in runs), [err for _, err in outputs]
     assert len({out for out, _ in outputs}) == 1  # one entry, the same ids
@@ -406,13 +468,25 @@ def give_the_head_an_outlier_feature(merged: Path) -> None:
     graphs = all_graphs(model.graph)
     tensors = {i.name: i for g in graphs for i in g.initializer}
     # small weights are Constant nodes in the If branches (the merge puts them there)
-    tensors.update({n.output[0]: n.attribute[0].t for g in graphs for n in g.node if n.op_type == "Constant"
-                    and n.attribute and n.attribute[0].name == "value" and n.output[0] not in tensors})
+    tensors.update(
+        {
+            n.output[0]: n.attribute[0].t
+            for g in graphs
+            for n in g.node
+            if n.op_type == "Constant" and n.attribute and n.attribute[0].name == "value" and n.output[0] not in tensors
+        }
+    )
     producers = {o: n for g in graphs for n in g.node for o in n.output}
     heads = [n for g in graphs for n in g.node if n.op_type == "MatMul" and n.input[1] in tensors]
     head = max(heads, key=lambda n: tensors[n.input[1]].dims[1])  # [d, vocab]: the widest
-    table = next(n.input[0] for g in graphs for n in g.node if n.op_type == "Gather" and n.input[0] in tensors
-                 and list(tensors[n.input[0]].dims) == list(tensors[head.input[1]].dims)[::-1])
+    table = next(
+        n.input[0]
+        for g in graphs
+        for n in g.node
+        if n.op_type == "Gather"
+        and n.input[0] in tensors
+        and list(tensors[n.input[0]].dims) == list(tensors[head.input[1]].dims)[::-1]
+    )
     norm = producers[head.input[0]]
     assert norm.op_type == "LayerNormalization"
 
@@ -421,8 +495,12 @@ def give_the_head_an_outlier_feature(merged: Path) -> None:
             name = producers[name].input[0]
         return name
 
-    for name, factor, transposed in ((source(norm.input[1]), 1000.0, False), (source(norm.input[2]), 1000.0, False),
-                                     (head.input[1], 1e-3, False), (table, 1e-3, True)):
+    for name, factor, transposed in (
+        (source(norm.input[1]), 1000.0, False),
+        (source(norm.input[2]), 1000.0, False),
+        (head.input[1], 1e-3, False),
+        (table, 1e-3, True),
+    ):
         values = numpy_helper.to_array(tensors[name]).copy()
         view = values.T if transposed else values
         view[0] *= np.float32(factor)  # feature 0: of the LayerNorm, the head's row, the table's column
@@ -443,8 +521,9 @@ def test_a_weights_only_twin_whose_int8_head_changes_the_ids_keeps_its_own_head(
     done = prepare(folder, "zh-en", prefer_quantized=True)
     assert "with the int8 head; trying again without it" in caplog.text
     assert done.optimized, done.reason  # the attention's rewrite is kept
-    assert not [n for g in all_graphs_of(done.graphs["decoder_model_merged"]) for n in g.node
-                if n.name.endswith("_from_table")]  # the twin's own head
+    assert not [
+        n for g in all_graphs_of(done.graphs["decoder_model_merged"]) for n in g.node if n.name.endswith("_from_table")
+    ]  # the twin's own head
     original = Translator.load(folder, "zh-en", prefer_quantized=True)
     optimised = Translator.load(folder, "zh-en", prefer_quantized=True, graphs=done.graphs)
     for text in reference_sources("marian-zh-en", "zh-en")[:4]:

@@ -28,8 +28,16 @@ def lengths(past_len: int, new_tokens: int, batch: int = 1) -> dict[str, np.ndar
     return {"seqlens_k": np.full(batch, total - 1, np.int32), "total_sequence_length": np.array(total, np.int32)}
 
 
-def greedy(folder: Path, input_ids: list[int], prefix: list[int], eos: int, max_new_tokens: int,
-           suffix: str = "", decoder: str = "merged", bad_ids: tuple = ()) -> list[int]:
+def greedy(
+    folder: Path,
+    input_ids: list[int],
+    prefix: list[int],
+    eos: int,
+    max_new_tokens: int,
+    suffix: str = "",
+    decoder: str = "merged",
+    bad_ids: tuple = (),
+) -> list[int]:
     """decoder: "merged" | "split" | "legacy" — which decoder files to drive."""
     s = sessions(folder)
     ids = np.array([input_ids], np.int64)
@@ -38,8 +46,12 @@ def greedy(folder: Path, input_ids: list[int], prefix: list[int], eos: int, max_
     first = s[{"merged": "decoder_model_merged", "split": "decoder_model", "legacy": "decoder_model"}[decoder] + suffix]
     later = s["decoder_with_past_model" + suffix] if decoder == "split" else first
     out_ids = list(prefix)
-    feed = {"encoder_attention_mask": mask, "encoder_hidden_states": hidden, "input_ids": np.array([prefix], np.int64),
-            **lengths(0, len(prefix))}
+    feed = {
+        "encoder_attention_mask": mask,
+        "encoder_hidden_states": hidden,
+        "input_ids": np.array([prefix], np.int64),
+        **lengths(0, len(prefix)),
+    }
     for inp in first.get_inputs():
         if inp.name.startswith("past_key_values."):
             feed[inp.name] = _empty(first, inp.name)
@@ -60,8 +72,12 @@ def greedy(folder: Path, input_ids: list[int], prefix: list[int], eos: int, max_
             break
         if step == 0:  # the cross-attention cache comes from step 0 only (decide by step, not shape)
             cross = {n.replace("present", "past_key_values"): v for n, v in outs.items() if ".encoder." in n}
-        feed = {"encoder_attention_mask": mask, "encoder_hidden_states": hidden, "input_ids": np.array([[token]], np.int64),
-                **lengths(len(out_ids) - 1, 1)}
+        feed = {
+            "encoder_attention_mask": mask,
+            "encoder_hidden_states": hidden,
+            "input_ids": np.array([[token]], np.int64),
+            **lengths(len(out_ids) - 1, 1),
+        }
         feed.update({n.replace("present", "past_key_values"): v for n, v in outs.items() if ".decoder." in n})
         feed.update(cross)
         feed["use_cache_branch"] = np.array([True])

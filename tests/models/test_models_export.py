@@ -56,7 +56,12 @@ def test_layout_files_and_names(family, layout):
         "legacy": ["decoder_model.onnx", "encoder_model.onnx"],
     }.get(layout)
     if layout == "both":
-        expected = ["decoder_model.onnx", "decoder_model_merged.onnx", "decoder_with_past_model.onnx", "encoder_model.onnx"]
+        expected = [
+            "decoder_model.onnx",
+            "decoder_model_merged.onnx",
+            "decoder_with_past_model.onnx",
+            "encoder_model.onnx",
+        ]
     if layout == "onnx-subdir":
         plain = ["decoder_model", "decoder_model_merged", "decoder_with_past_model", "encoder_model"]
         expected = sorted([f"{p}.onnx" for p in plain] + [f"{p}_quantized.onnx" for p in plain])
@@ -67,9 +72,20 @@ def test_layout_files_and_names(family, layout):
     base = ["encoder_attention_mask", "input_ids", "encoder_hidden_states"]
     if (onnx_dir / "decoder_model_merged.onnx").is_file():
         ins, outs = names(onnx_dir / "decoder_model_merged.onnx")
-        shared_cache = ["seqlens_k", "total_sequence_length"] if layout == "merged-fused" else []  # ours: app.model_store.optimize
-        assert ins == base + [n for i in range(LAYERS) for n in past("decoder")[2 * i:2 * i + 2] + past("encoder")[2 * i:2 * i + 2]] + \
-            ["use_cache_branch"] + shared_cache
+        shared_cache = (
+            ["seqlens_k", "total_sequence_length"] if layout == "merged-fused" else []
+        )  # ours: app.model_store.optimize
+        assert (
+            ins
+            == base
+            + [
+                n
+                for i in range(LAYERS)
+                for n in past("decoder")[2 * i : 2 * i + 2] + past("encoder")[2 * i : 2 * i + 2]
+            ]
+            + ["use_cache_branch"]
+            + shared_cache
+        )
         assert outs == ["logits"] + present("decoder", "encoder")
     if layout == "legacy":  # the older kind: self-attention past only, 15 inputs / 25 outputs at 6 layers
         ins, outs = names(onnx_dir / "decoder_model.onnx")
@@ -117,8 +133,9 @@ def test_quantized_twins_load_and_hold_int8_weights(family):
     # the merged decoder's weights live in its If branches: they must be quantized too
     merged = onnx.load(str(onnx_dir / "decoder_model_merged_quantized.onnx")).graph
     branches = [attr.g for node in merged.node if node.op_type == "If" for attr in node.attribute]
-    assert branches and all(any(n.op_type in ("MatMulInteger", "DynamicQuantizeLinear") for n in g.node)
-                            for g in branches)
+    assert branches and all(
+        any(n.op_type in ("MatMulInteger", "DynamicQuantizeLinear") for n in g.node) for g in branches
+    )
 
 
 def _run_greedy(family, layout, direction, decoder, suffix=""):
@@ -130,8 +147,16 @@ def _run_greedy(family, layout, direction, decoder, suffix=""):
     bad = tuple(ids[0] for ids in config.get("bad_words_ids", []))
     outcomes = []
     for result in case["results"]:
-        got = greedy(folder, result["input_ids"], prefix, config["eos_token_id"],
-                     case["settings"]["max_new_tokens"] - len(prefix) + 1, suffix, decoder, bad)
+        got = greedy(
+            folder,
+            result["input_ids"],
+            prefix,
+            config["eos_token_id"],
+            case["settings"]["max_new_tokens"] - len(prefix) + 1,
+            suffix,
+            decoder,
+            bad,
+        )
         # forced_eos_token_id replaces the last token of a length stop with EOS: compare before it
         forced_eos = result["stop_reason"] == "length" and result["output_ids"][-1] == config["eos_token_id"]
         n = len(result["output_ids"]) - forced_eos
@@ -144,9 +169,15 @@ GREEDY_RUNS = [
     for family, layouts in FAMILY_LAYOUTS.items()
     for layout in layouts
     for direction in [d["direction"] for d in references(family)["directions"]]
-    for decoder in {"merged": ["merged"], "tokenizer-json": ["merged"], "split": ["split"], "legacy": ["legacy"],
-                    "both": ["merged", "split"], "onnx-subdir": ["merged", "split"],
-                    "merged-fused": ["merged"]}[layout]
+    for decoder in {
+        "merged": ["merged"],
+        "tokenizer-json": ["merged"],
+        "split": ["split"],
+        "legacy": ["legacy"],
+        "both": ["merged", "split"],
+        "onnx-subdir": ["merged", "split"],
+        "merged-fused": ["merged"],
+    }[layout]
 ]
 
 
@@ -169,8 +200,14 @@ def _step_logits(session, feed):
     return dict(zip(names_out, session.run(None, {k: v for k, v in feed.items() if k in wanted})))
 
 
-@pytest.mark.parametrize("layout,file", [("legacy", "decoder_model.onnx"), ("merged", "decoder_model_merged.onnx"),
-                                         ("merged-fused", "decoder_model_merged.onnx")])
+@pytest.mark.parametrize(
+    "layout,file",
+    [
+        ("legacy", "decoder_model.onnx"),
+        ("merged", "decoder_model_merged.onnx"),
+        ("merged-fused", "decoder_model_merged.onnx"),
+    ],
+)
 def test_cached_steps_match_full_recompute(layout, file):
     """Each cached step's logits equal a from-scratch run on the whole prefix (to 1e-4): the
     cache carries the state forward (seed: 'a KV cache whose values died between steps')."""
@@ -188,17 +225,34 @@ def test_cached_steps_match_full_recompute(layout, file):
         return {n: np.zeros((1, s[1], 0, s[3]), np.float32) for n, s in shapes.items() if n.startswith("past_")}
 
     base = {"encoder_attention_mask": mask, "encoder_hidden_states": hidden}
-    feed = dict(base, input_ids=np.array([tokens[:1]], np.int64), use_cache_branch=np.array([False]), **empty_pasts(),
-                **lengths(0, 1))
+    feed = dict(
+        base,
+        input_ids=np.array([tokens[:1]], np.int64),
+        use_cache_branch=np.array([False]),
+        **empty_pasts(),
+        **lengths(0, 1),
+    )
     outs = _step_logits(dec, feed)
     cross = {n.replace("present", "past_key_values"): v for n, v in outs.items() if ".encoder." in n}
     for step in range(1, len(tokens)):
-        feed = dict(base, input_ids=np.array([tokens[step:step + 1]], np.int64), use_cache_branch=np.array([True]),
-                    **lengths(step, 1))
+        feed = dict(
+            base,
+            input_ids=np.array([tokens[step : step + 1]], np.int64),
+            use_cache_branch=np.array([True]),
+            **lengths(step, 1),
+        )
         feed.update({n.replace("present", "past_key_values"): v for n, v in outs.items() if ".decoder." in n})
         feed.update(cross)
         outs = _step_logits(dec, feed)
-        full = _step_logits(dec, dict(base, input_ids=np.array([tokens[:step + 1]], np.int64),
-                                      use_cache_branch=np.array([False]), **empty_pasts(), **lengths(0, step + 1)))
+        full = _step_logits(
+            dec,
+            dict(
+                base,
+                input_ids=np.array([tokens[: step + 1]], np.int64),
+                use_cache_branch=np.array([False]),
+                **empty_pasts(),
+                **lengths(0, step + 1),
+            ),
+        )
         assert np.abs(outs["logits"][0, -1] - full["logits"][0, -1]).max() < 1e-4, step
         assert outs["present.0.decoder.key"].shape[2] == step + 1  # the self-attention cache grows

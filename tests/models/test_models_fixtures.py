@@ -35,8 +35,9 @@ def rebuilt(tmp_path_factory):
 def test_rebuilding_gives_the_committed_greedy_references(rebuilt, name):
     hf_dir, model, tokenizer = rebuilt(name)
     committed = references(name)
-    again = fixtures.reference_outputs(FAMILIES[name], model, tokenizer, committed["seed"],
-                                       cases={"greedy": fixtures.CASES["greedy"]})
+    again = fixtures.reference_outputs(
+        FAMILIES[name], model, tokenizer, committed["seed"], cases={"greedy": fixtures.CASES["greedy"]}
+    )
     for direction, committed_direction in zip(again["directions"], committed["directions"]):
         greedy = next(c for c in committed_direction["cases"] if c["name"] == "greedy")
         assert direction["cases"][0] == greedy
@@ -47,8 +48,12 @@ def test_rebuilt_model_exports_to_the_committed_graphs(rebuilt, tmp_path):
     hf_dir, _, _ = rebuilt("marian-en-zh")
     made = export.export_onnx(hf_dir, tmp_path / "out", layouts=("merged", "legacy"), quantize=True, validate=False)
     assert [(m.layout, m.path.name) for m in made] == [("merged", "merged"), ("legacy", "legacy")]
-    assert set(made[0].onnx_files) == {"encoder_model.onnx", "decoder_model_merged.onnx",
-                                       "encoder_model_quantized.onnx", "decoder_model_merged_quantized.onnx"}
+    assert set(made[0].onnx_files) == {
+        "encoder_model.onnx",
+        "decoder_model_merged.onnx",
+        "encoder_model_quantized.onnx",
+        "decoder_model_merged_quantized.onnx",
+    }
     assert not list(tmp_path.rglob("*.safetensors")) and not list(tmp_path.rglob("*.bin"))  # no torch weights
     # attention is fused and the self-attention cache shared by default (app.model_store.optimize), before
     # the int8 twin is made from it
@@ -64,8 +69,9 @@ def test_rebuilt_model_exports_to_the_committed_graphs(rebuilt, tmp_path):
         committed = ort.InferenceSession(str(FIXTURES / "marian-en-zh" / layout / "encoder_model.onnx"))
         np.testing.assert_array_equal(fresh.run(None, feed)[0], committed.run(None, feed)[0])
     for name in ("config.json", "generation_config.json", "vocab.json", "tokenizer_config.json"):
-        assert json.loads((tmp_path / "out" / "merged" / name).read_text()) == \
-            json.loads((FIXTURES / "marian-en-zh" / "merged" / name).read_text()), name
+        assert json.loads((tmp_path / "out" / "merged" / name).read_text()) == json.loads(
+            (FIXTURES / "marian-en-zh" / "merged" / name).read_text()
+        ), name
 
 
 def test_cli_export_writes_the_layouts_asked_for(rebuilt, tmp_path):
@@ -73,10 +79,27 @@ def test_cli_export_writes_the_layouts_asked_for(rebuilt, tmp_path):
     import sys
 
     hf_dir, _, _ = rebuilt("marian-en-zh")
-    done = subprocess.run([sys.executable, "-m", "app", "models", "export", str(hf_dir), str(tmp_path / "out"),
-                           "--layout", "split", "--no-validate"], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "models",
+            "export",
+            str(hf_dir),
+            str(tmp_path / "out"),
+            "--layout",
+            "split",
+            "--no-validate",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith(f"split: {tmp_path / 'out'} (encoder_model.onnx, decoder_model.onnx, decoder_with_past_model.onnx)")
+    assert done.stdout.startswith(
+        f"split: {tmp_path / 'out'} (encoder_model.onnx, decoder_model.onnx, decoder_with_past_model.onnx)"
+    )
     assert (tmp_path / "out" / "source.spm").is_file() and not (tmp_path / "out" / "decoder_model_merged.onnx").exists()
 
 
@@ -142,15 +165,26 @@ def test_export_of_a_tied_model_stores_its_embedding_once_and_reproduces_generat
     branches = [attr.g for node in graph.node if node.op_type == "If" for attr in node.attribute]
     assert sum(n.op_type == "FusedMatMul" for g in branches for n in g.node) == 2  # the head, in both branches
     vocab = len(json.loads((tied_dir / "vocab.json").read_text()))
-    assert not [i.name for i in graph.initializer if list(i.dims)[::-1] == [vocab, model.config.d_model]]  # no [d, vocab]
+    assert not [
+        i.name for i in graph.initializer if list(i.dims)[::-1] == [vocab, model.config.d_model]
+    ]  # no [d, vocab]
     twin = onnx.load(str(made.path / "decoder_model_merged_quantized.onnx")).graph
-    twin_ops = [n.op_type for node in twin.node for attr in node.attribute if attr.type == onnx.AttributeProto.GRAPH
-                for n in attr.g.node]
+    twin_ops = [
+        n.op_type
+        for node in twin.node
+        for attr in node.attribute
+        if attr.type == onnx.AttributeProto.GRAPH
+        for n in attr.g.node
+    ]
     assert "FusedMatMul" not in twin_ops and "MatMulInteger" in twin_ops
-    references_now = fixtures.reference_outputs(FAMILIES["marian-en-zh"], model, tokenizer, 0,
-                                                cases={"greedy": fixtures.CASES["greedy"]})
+    references_now = fixtures.reference_outputs(
+        FAMILIES["marian-en-zh"], model, tokenizer, 0, cases={"greedy": fixtures.CASES["greedy"]}
+    )
     translator = Translator.load(made.path, "en-zh")
     case = references_now["directions"][0]["cases"][0]
     options = DecodeOptions(loop_window=0, **{k: v for k, v in case["settings"].items() if k != "do_sample"})
-    same = [list(translator.stream_ids(r["input_ids"], options))[-1].token_ids == r["output_ids"][1:] for r in case["results"]]
+    same = [
+        list(translator.stream_ids(r["input_ids"], options))[-1].token_ids == r["output_ids"][1:]
+        for r in case["results"]
+    ]
     assert all(same), same

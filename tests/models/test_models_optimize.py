@@ -95,13 +95,16 @@ def test_fused_split_decoders_reproduce_generate_and_their_cache(family, tmp_pat
 def test_committed_fused_fixture_is_what_the_fusion_makes(family, tmp_path):
     folder = shutil.copytree(FIXTURES / family / "merged", tmp_path / "merged")
     assert fuse_attention_folder(folder) == {"decoder_model_merged.onnx": 4 * LAYERS}  # both If branches
-    assert share_self_cache_folder(folder) == {"decoder_model_merged.onnx": LAYERS}  # the cached branch's self-attention
+    assert share_self_cache_folder(folder) == {
+        "decoder_model_merged.onnx": LAYERS
+    }  # the cached branch's self-attention
     ops = op_types(folder / "decoder_model_merged.onnx")
     assert ops == op_types(FIXTURES / family / "merged-fused" / "decoder_model_merged.onnx")
     assert ops.count("MultiHeadAttention") == 3 * LAYERS and ops.count("GroupQueryAttention") == LAYERS
 
 
 # -- the shared self-attention cache (GroupQueryAttention writing into the past buffer) ---------
+
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_shared_cache_split_decoders_reproduce_generate(family, tmp_path):
@@ -178,13 +181,16 @@ def test_a_decoder_with_its_own_attention_mask_keeps_its_self_attention(tmp_path
     its own keeps optimum's self-attention blocks (its cross-attention still fuses)."""
     path = shutil.copy(FIXTURES / "marian-en-zh" / "split" / "decoder_with_past_model.onnx", tmp_path / "d.onnx")
     model = onnx.load(str(path))
-    model.graph.input.append(onnx.helper.make_tensor_value_info("decoder_attention_mask", onnx.TensorProto.INT64, ["b", "t"]))
+    model.graph.input.append(
+        onnx.helper.make_tensor_value_info("decoder_attention_mask", onnx.TensorProto.INT64, ["b", "t"])
+    )
     onnx.save(model, str(path))
     assert fuse_attention(path, num_heads=4) == LAYERS
     assert op_types(path).count("Softmax") == LAYERS
 
 
 # -- the tied embedding stored once --------------------------------------------------------------
+
 
 def tied_copy(family: str, layout: str, tmp_path) -> Path:
     """A fixture folder whose decoders' LM head is the transpose of their embedding, as optimum
@@ -199,8 +205,12 @@ def transposed_pairs(path) -> list[tuple[str, str]]:
     """Initializers (of the graph and its If branches) whose values are another's transpose."""
     graphs = all_graphs(onnx.load(str(path)).graph)
     weights = {i.name: numpy_helper.to_array(i) for g in graphs for i in g.initializer if len(i.dims) == 2}
-    return [(a, b) for a, x in weights.items() for b, y in weights.items()
-            if a != b and x.shape == y.shape[::-1] and x.size > 1 and np.array_equal(x.T, y)]
+    return [
+        (a, b)
+        for a, x in weights.items()
+        for b, y in weights.items()
+        if a != b and x.shape == y.shape[::-1] and x.size > 1 and np.array_equal(x.T, y)
+    ]
 
 
 def stored_bytes(path) -> int:
@@ -223,12 +233,17 @@ def sources(family: str, direction: str) -> list[str]:
     return [ref["text"] for ref in cases[0]["results"]][:6]
 
 
-@pytest.mark.parametrize("family,layout,direction,expected", [
-    ("marian-en-zh", "merged", "en-zh", {"decoder_model_merged.onnx": 2}),  # read in both If branches
-    ("m2m100", "split", "zh-en", {"decoder_model.onnx": 1, "decoder_with_past_model.onnx": 1}),
-    ("marian-zh-en", "merged-fused", "zh-en", {"decoder_model_merged.onnx": 2}),  # what `models export` writes
-])
-def test_a_tied_head_reads_the_embedding_table_stored_once_and_decodes_alike(family, layout, direction, expected, tmp_path):
+@pytest.mark.parametrize(
+    "family,layout,direction,expected",
+    [
+        ("marian-en-zh", "merged", "en-zh", {"decoder_model_merged.onnx": 2}),  # read in both If branches
+        ("m2m100", "split", "zh-en", {"decoder_model.onnx": 1, "decoder_with_past_model.onnx": 1}),
+        ("marian-zh-en", "merged-fused", "zh-en", {"decoder_model_merged.onnx": 2}),  # what `models export` writes
+    ],
+)
+def test_a_tied_head_reads_the_embedding_table_stored_once_and_decodes_alike(
+    family, layout, direction, expected, tmp_path
+):
     original = tied_copy(family, layout, tmp_path)
     folder = shutil.copytree(original, tmp_path / "rewritten")
     assert all(transposed_pairs(original / name) for name in expected)  # two copies of the table
@@ -247,7 +262,9 @@ def test_a_tied_head_reads_the_embedding_table_stored_once_and_decodes_alike(fam
         assert stored_bytes(path) < stored_bytes(original / name) - 0.9 * vocab * width * 4
     # Exactly the same numbers: the ids and every step's top log-probabilities, greedy and beam.
     texts = sources(family, direction)
-    assert decode_all(Translator.load(folder, direction), texts) == decode_all(Translator.load(original, direction), texts)
+    assert decode_all(Translator.load(folder, direction), texts) == decode_all(
+        Translator.load(original, direction), texts
+    )
 
 
 def test_a_head_reading_a_transpose_node_of_the_table_reads_the_table(tmp_path):
@@ -293,6 +310,7 @@ def test_int8_twins_of_a_tied_decoder_are_left_as_they_are(tmp_path):
 
 # -- int8 twins of both kinds: the tied head read from the embedding's int8 table -----------------
 
+
 def transpose_tied_twin(tmp_path, weights_only: bool) -> Path:
     """The marian-en-zh merged fixture with its head tied as optimum writes it with accelerate
     (MatMul(x, Transpose(E))), and its int8 twin of one kind."""
@@ -337,8 +355,12 @@ def test_an_int8_head_reading_the_table_transposed_becomes_one_int8_matmul(weigh
     # no float copy of the table is made, on disk or per step
     assert not any(n.op_type == "DequantizeLinear" and "transposed" in n.input[0] for g in graphs for n in g.node)
     table = next(list(i.dims) for i in graphs[0].initializer if i.name.endswith("shared.weight_merged_0_quantized"))
-    assert not any(list(i.dims) in (table, table[::-1]) for g in graphs for i in g.initializer
-                   if i.data_type == onnx.TensorProto.FLOAT)
+    assert not any(
+        list(i.dims) in (table, table[::-1])
+        for g in graphs
+        for i in g.initializer
+        if i.data_type == onnx.TensorProto.FLOAT
+    )
     texts = [ref["text"] for ref in references("marian-en-zh")["directions"][0]["cases"][0]["results"]][:6]
     before = decode_all(Translator.load(original, "en-zh", prefer_quantized=True), texts)
     after = decode_all(Translator.load(folder, "en-zh", prefer_quantized=True), texts)

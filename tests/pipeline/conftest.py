@@ -32,8 +32,9 @@ def transcripts_in_tmp(tmp_path, monkeypatch):
 def phrasebook() -> dict[str, Path]:
     folders = {d: PHRASEBOOK / d for d in ("en-zh", "zh-en")}
     for folder in folders.values():
-        assert (folder / "decoder_model_merged.onnx").is_file(), \
+        assert (folder / "decoder_model_merged.onnx").is_file(), (
             f"missing fixture {folder}: python -m models.phrasebook --out {PHRASEBOOK}"
+        )
     return folders
 
 
@@ -123,8 +124,7 @@ def run_pipeline(phrasebook, recognizer):
     def make(input_path, direction="en-zh", parts=None, **config) -> Run:
         config.setdefault("tts_enabled", False)
         config.setdefault("nmt_models", dict(phrasebook))
-        cfg = PipelineConfig(direction=direction, input_path=input_path,
-                             realtime=False, **config)
+        cfg = PipelineConfig(direction=direction, input_path=input_path, realtime=False, **config)
         return Run(cfg, **{"recognizer": recognizer, **(parts or {})}).run()
 
     return make

@@ -52,8 +52,13 @@ class CallRun:
 
     def __init__(self, room, *args: str):
         self.room = room
-        self.proc = subprocess.Popen([sys.executable, "-m", "app", "run", *args, "--json"], stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "app", "run", *args, "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=dict(os.environ),
+        )
         self.lines: list[dict] = []
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -70,8 +75,10 @@ class CallRun:
         return [e for e in self.of("translation", speaker) if not e["provisional"]]
 
     def wait_running(self, lanes: int = 1, timeout: float = 180) -> None:
-        assert wait_for(lambda: len([e for e in self.of("status") if e["state"] == "running"]) >= lanes, timeout), \
-            (self.lines, self.proc.stderr.read() if self.proc.poll() is not None else "")
+        assert wait_for(lambda: len([e for e in self.of("status") if e["state"] == "running"]) >= lanes, timeout), (
+            self.lines,
+            self.proc.stderr.read() if self.proc.poll() is not None else "",
+        )
         time.sleep(2.5)  # a null sink's monitor delivers its first audio ~2 s after it is opened
 
     def finish(self, timeout: float = 120) -> tuple[int, str]:
@@ -84,9 +91,20 @@ class CallRun:
 def call(sound_room, recording, phrasebook, direction: str, lines: list[tuple[str, str]]):
     """A conversation with the call set-up: I speak `lines` (in `direction`'s source language)."""
     speech = recording(f"call-{direction}", lines, gap_s=2.0)
-    run = CallRun(sound_room, "--conversation", "--direction", direction, "--speak", "me",
-                  "--speak-into", "virtual-mic",
-                  "--nmt-model", str(phrasebook["en-zh"]), "--nmt-model", str(phrasebook["zh-en"]))
+    run = CallRun(
+        sound_room,
+        "--conversation",
+        "--direction",
+        direction,
+        "--speak",
+        "me",
+        "--speak-into",
+        "virtual-mic",
+        "--nmt-model",
+        str(phrasebook["en-zh"]),
+        "--nmt-model",
+        str(phrasebook["zh-en"]),
+    )
     try:
         run.wait_running(lanes=2)
         assert MIC in sound_room.pactl("list", "short", "sources"), run.lines
@@ -114,8 +132,9 @@ def check_no_loop_and_cleaned_up(run: CallRun, sound_room, said: int) -> None:
     assert MIC not in sound_room.pactl("list", "short", "sources")
 
 
-def test_my_english_translation_reaches_the_call_and_nothing_comes_back(sound_room, recording, phrasebook,
-                                                                        whisper_base):
+def test_my_english_translation_reaches_the_call_and_nothing_comes_back(
+    sound_room, recording, phrasebook, whisper_base
+):
     lines = chinese()[:3]
     run, recorder = call(sound_room, recording, phrasebook, "zh-en", lines)
     spoken = [e["text"] for e in run.of("speech")]
@@ -123,8 +142,16 @@ def test_my_english_translation_reaches_the_call_and_nothing_comes_back(sound_ro
     # condition_on_previous_text off: Whisper then does not repeat a sentence into the silence after it
     segments, _ = whisper_base.transcribe(recorder.audio, language="en", beam_size=1, condition_on_previous_text=False)
     heard = " ".join(s.text for s in segments)
-    normalise = jiwer.Compose([jiwer.ToLowerCase(), jiwer.ExpandCommonEnglishContractions(), jiwer.RemovePunctuation(),
-                               jiwer.RemoveMultipleSpaces(), jiwer.Strip(), jiwer.ReduceToListOfListOfWords()])
+    normalise = jiwer.Compose(
+        [
+            jiwer.ToLowerCase(),
+            jiwer.ExpandCommonEnglishContractions(),
+            jiwer.RemovePunctuation(),
+            jiwer.RemoveMultipleSpaces(),
+            jiwer.Strip(),
+            jiwer.ReduceToListOfListOfWords(),
+        ]
+    )
     error = jiwer.wer(" ".join(spoken), heard, reference_transform=normalise, hypothesis_transform=normalise)
     assert error <= 0.3, f"spoken {spoken}, the call heard {heard!r} (WER {error:.2f})"
     check_no_loop_and_cleaned_up(run, sound_room, len(lines))
@@ -154,8 +181,9 @@ def test_every_chinese_translation_of_mine_arrives_in_the_call(sound_room, recor
     previous = recorder.blocks[0][0] - 1.0
     for event, length in zip(events, expected, strict=True):
         arrived = voiced_seconds(recorder.between(previous - 0.2, event["emitted_at"] + 0.5))
-        assert 0.6 * length <= arrived <= 1.5 * length + 0.2, \
+        assert 0.6 * length <= arrived <= 1.5 * length + 0.2, (
             f"{event['text']!r}: {arrived:.2f} s of {length:.2f} s arrived"
+        )
         previous = event["emitted_at"]
     check_no_loop_and_cleaned_up(run, sound_room, len(lines))
 
@@ -163,8 +191,18 @@ def test_every_chinese_translation_of_mine_arrives_in_the_call(sound_room, recor
 def test_run_input_speaks_every_translation_into_the_virtual_microphone(sound_room, recording, phrasebook):
     lines = english()[:3]
     speech = recording("call-input", lines, gap_s=1.0)
-    run = CallRun(sound_room, "--input", str(speech), "--direction", "en-zh", "--speak-into", "virtual-mic",
-                  "--realtime", "--nmt-model", str(phrasebook["en-zh"]))
+    run = CallRun(
+        sound_room,
+        "--input",
+        str(speech),
+        "--direction",
+        "en-zh",
+        "--speak-into",
+        "virtual-mic",
+        "--realtime",
+        "--nmt-model",
+        str(phrasebook["en-zh"]),
+    )
     try:
         assert wait_for(lambda: MIC in sound_room.pactl("list", "short", "sources") or run.proc.poll() is not None, 180)
         with Recorder(MIC) as recorder:
@@ -181,9 +219,26 @@ def test_run_input_speaks_every_translation_into_the_virtual_microphone(sound_ro
 
 def test_a_device_that_does_not_exist_is_named_and_translation_goes_on(sound_room, recording, phrasebook):
     speech = recording("call-missing", english()[:2], gap_s=1.0)
-    done = subprocess.run([sys.executable, "-m", "app", "run", "--input", str(speech), "--direction", "en-zh",
-                           "--speak-into", "Headphones", "--nmt-model", str(phrasebook["en-zh"]), "--json"],
-                          capture_output=True, text=True, timeout=400)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "run",
+            "--input",
+            str(speech),
+            "--direction",
+            "en-zh",
+            "--speak-into",
+            "Headphones",
+            "--nmt-model",
+            str(phrasebook["en-zh"]),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=400,
+    )
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     errors = [e for e in lines if e["type"] == "error"]
     assert errors and "'Headphones' does not exist" in errors[0]["text"] and errors[0]["stage"] == "tts"

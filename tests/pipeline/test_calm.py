@@ -48,8 +48,11 @@ def test_forcing_the_settled_tokens_continues_the_shown_text():
     full = translator.translate("Thank you very much.")
     settled = [t for t in full.token_ids if t not in translator.codec.skipped_ids][:2]
     unforced = translator.translate("Thank you very").text
-    (forced,) = [r for r in translator.stream("Thank you very", DecodeOptions(), forced=[settled])
-                 if isinstance(r, SentenceResult)]
+    (forced,) = [
+        r
+        for r in translator.stream("Thank you very", DecodeOptions(), forced=[settled])
+        if isinstance(r, SentenceResult)
+    ]
     assert forced.translation.startswith(translator.codec.decode(settled))
     assert not unforced.startswith(translator.codec.decode(settled))  # left alone, it guessed otherwise
     assert forced.translation == full.text  # and with the start kept, the memorised sentence follows
@@ -69,7 +72,8 @@ def test_provisional_translations_never_change_settled_text(recording, run_pipel
                 assert t.stable == len(t.text)  # a final is settled whole (and decoded as always)
                 continue
             assert 0 <= t.stable <= len(t.text) and t.text.startswith(settled), (settled, t.text)
-            settled = max(settled, t.text[:t.stable], key=len)
+            settled = max(settled, t.text[: t.stable], key=len)
     assert any(t.stable for t in provisional), "nothing ever settled"
     assert [t.text for t in run.translations()] == [
-        Translator.load(PHRASEBOOK / "en-zh", "en-zh").translate(f.text).text for f in run.finals()]
+        Translator.load(PHRASEBOOK / "en-zh", "en-zh").translate(f.text).text for f in run.finals()
+    ]

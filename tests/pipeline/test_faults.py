@@ -92,11 +92,16 @@ def test_recognizer_crash_translator_failure_and_no_speech_engine(recording, run
     real = Translator.load(phrasebook["en-zh"], direction="en-zh")
     translator = FailingTranslator(real, "I love you.")
     assert isinstance(real, PipelineTranslator) and isinstance(translator, PipelineTranslator)
-    run = run_pipeline(wav, "en-zh", tts_enabled=True, parts={
-        "recognizer": FailingRecognizer(recognizer, fail_at_block=30),  # 3.0 s: inside the 2nd phrase
-        "translators": {"en-zh": translator},
-        "speech_output": SpeechOutput(driver="no_such_speech_driver"),
-    })
+    run = run_pipeline(
+        wav,
+        "en-zh",
+        tts_enabled=True,
+        parts={
+            "recognizer": FailingRecognizer(recognizer, fail_at_block=30),  # 3.0 s: inside the 2nd phrase
+            "translators": {"en-zh": translator},
+            "speech_output": SpeechOutput(driver="no_such_speech_driver"),
+        },
+    )
     assert run.errors("asr") and "injected recognizer crash" in run.errors("asr")[0].text
     failed = run.errors("translation")
     assert len(failed) == 1 and "injected ONNX failure" in failed[0].text

@@ -27,8 +27,9 @@ def converse(room, phrasebook, recognizer, tmp_path, mute: bool) -> Run:
     speech = tmp_path / "said.wav"
     subprocess.run(["espeak-ng", "-v", "en-us", "-w", str(speech), "Good morning."], check=True)
     config = PipelineConfig(direction="en-zh", nmt_models=dict(phrasebook), mute_while_speaking=mute)
-    run = Run(config, audio_source=MicrophoneSource("pulse"), recognizer=recognizer,
-              speech_output=SpeechOutput(rate=120))  # to the speakers, i.e. into the room
+    run = Run(
+        config, audio_source=MicrophoneSource("pulse"), recognizer=recognizer, speech_output=SpeechOutput(rate=120)
+    )  # to the speakers, i.e. into the room
     run.pipeline.start()
     try:
         deadline = time.monotonic() + 60

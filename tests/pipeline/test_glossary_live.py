@@ -20,8 +20,9 @@ from app.shared.glossary import Glossary
 from .conftest import english
 
 
-def test_edits_to_the_glossary_file_apply_between_utterances_and_garbage_is_refused(recording, phrasebook,
-                                                                                   recognizer, tmp_path):
+def test_edits_to_the_glossary_file_apply_between_utterances_and_garbage_is_refused(
+    recording, phrasebook, recognizer, tmp_path
+):
     wav = recording("glossary-live", english(["The computer is broken."] * 4))
     path = tmp_path / "terms.tsv"
     path.write_text("# nothing yet\n", encoding="utf-8")
@@ -41,8 +42,14 @@ def test_edits_to_the_glossary_file_apply_between_utterances_and_garbage_is_refu
             events.append(event)
 
     observers = [collect, edit_the_file]
-    config = PipelineConfig(direction="en-zh", input_path=wav, realtime=False, tts_enabled=False,
-                            nmt_models=dict(phrasebook), glossary=Glossary.load(path))
+    config = PipelineConfig(
+        direction="en-zh",
+        input_path=wav,
+        realtime=False,
+        tts_enabled=False,
+        nmt_models=dict(phrasebook),
+        glossary=Glossary.load(path),
+    )
     pipeline = Pipeline(config, on_event=lambda e: [observer(e) for observer in observers], recognizer=recognizer)
     watch = GlossaryWatch([path], pipeline.apply_glossary, reported.append)
     observers.append(watch.on_event)
@@ -83,8 +90,16 @@ def test_a_glossary_with_a_malformed_line_is_refused_and_a_fixed_one_taken(tmp_p
 def test_a_corrected_caption_is_in_the_transcript_and_its_exports(tmp_path):
     transcript = Transcript(tmp_path / "session.jsonl")
     transcript.record(SourceFinal(utterance_id=0, text="Jon is here.", start=0.0, end=1.0, speech_end_at=0.0))
-    transcript.record(Translation(utterance_id=0, source="Jon is here.", text="乔恩在这里。", provisional=False,
-                                  direction="en-zh", latency_ms=10.0))
+    transcript.record(
+        Translation(
+            utterance_id=0,
+            source="Jon is here.",
+            text="乔恩在这里。",
+            provisional=False,
+            direction="en-zh",
+            latency_ms=10.0,
+        )
+    )
     transcript.record(CaptionCorrected(utterance_id=0, source="John is here.", text="约翰在这里。"))
     transcript.close()
     assert export(load(transcript.path), "txt", bilingual=True) == "John is here.\n约翰在这里。\n"
@@ -93,8 +108,10 @@ def test_a_corrected_caption_is_in_the_transcript_and_its_exports(tmp_path):
 def test_a_conversation_applies_a_new_glossary_to_both_sides(tmp_path):
     silence = tmp_path / "silence.wav"
     soundfile.write(silence, np.zeros(1600, np.float32), 16000)
-    conversation = Conversation(ConversationConfig(PipelineConfig(tts_enabled=False, save_transcript=False)),
-                                sources={s: FileSource(silence) for s in Speaker})
+    conversation = Conversation(
+        ConversationConfig(PipelineConfig(tts_enabled=False, save_transcript=False)),
+        sources={s: FileSource(silence) for s in Speaker},
+    )
     glossary = Glossary.parse("computer\t老师\n")
     conversation.apply_glossary(glossary)
     assert conversation.config.pipeline.glossary is glossary

@@ -103,8 +103,9 @@ def test_partial_text_is_translated_provisionally_then_finally(recording, phrase
 
 def test_start_stop_restart_leaves_no_threads(recording, phrasebook, recognizer, tmp_path):
     wav = recording("restart", english(["See you tomorrow."]))
-    config = PipelineConfig(direction="en-zh", nmt_models=dict(phrasebook), input_path=wav, realtime=False,
-                            tts_out=tmp_path / "speech.wav")
+    config = PipelineConfig(
+        direction="en-zh", nmt_models=dict(phrasebook), input_path=wav, realtime=False, tts_out=tmp_path / "speech.wav"
+    )
     run = Run(config, recognizer=recognizer)
     ours = lambda: [t.name for t in threading.enumerate() if t.name.startswith(("pipeline-", "speech-output"))]  # noqa: E731
     transcripts, counts = [], []
@@ -130,9 +131,26 @@ def test_transcript_survives_a_kill(recording, phrasebook, tmp_path):
     wav = recording("kill", english(["Good morning.", "Where is the station?", "I love you."]), gap_s=3.0)
     folder = tmp_path / "transcripts"
     env = {**os.environ, "LIVE_TRANSLATOR_TRANSCRIPTS": str(folder)}
-    proc = subprocess.Popen([sys.executable, "-m", "app", "run", "--input", str(wav), "--direction", "en-zh",
-                             "--nmt-model", str(phrasebook["en-zh"]), "--no-tts", "--realtime", "--json"],
-                            stdout=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "run",
+            "--input",
+            str(wav),
+            "--direction",
+            "en-zh",
+            "--nmt-model",
+            str(phrasebook["en-zh"]),
+            "--no-tts",
+            "--realtime",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         for line in proc.stdout:
             event = json.loads(line)

@@ -47,8 +47,17 @@ def check_stream_rules(lines: list[dict]) -> None:
 def test_english_to_chinese_with_speech_to_file(recording, phrasebook, tmp_path):
     wav = recording("en", english())
     out = tmp_path / "spoken.wav"
-    code, lines, stderr = run_cli("--input", str(wav), "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]),
-                                  "--tts-out", str(out), "--json")
+    code, lines, stderr = run_cli(
+        "--input",
+        str(wav),
+        "--direction",
+        "en-zh",
+        "--nmt-model",
+        str(phrasebook["en-zh"]),
+        "--tts-out",
+        str(out),
+        "--json",
+    )
     assert code == 0, stderr
     assert [e["text"] for e in final_translations(lines)] == expected(SPOKEN_EN, "en-zh")
     assert all(e["direction"] == "en-zh" for e in final_translations(lines))
@@ -70,8 +79,17 @@ def test_english_to_chinese_with_speech_to_file(recording, phrasebook, tmp_path)
 def test_chinese_to_english_and_speech_recognised_back(recording, phrasebook, tmp_path, whisper_base):
     wav = recording("zh", chinese())
     out = tmp_path / "spoken.wav"
-    code, lines, stderr = run_cli("--input", str(wav), "--direction", "zh-en", "--nmt-model", str(phrasebook["zh-en"]),
-                                  "--tts-out", str(out), "--json")
+    code, lines, stderr = run_cli(
+        "--input",
+        str(wav),
+        "--direction",
+        "zh-en",
+        "--nmt-model",
+        str(phrasebook["zh-en"]),
+        "--tts-out",
+        str(out),
+        "--json",
+    )
     assert code == 0, stderr
     assert [e["text"] for e in final_translations(lines)] == expected(SPOKEN_ZH, "zh-en")
     check_stream_rules(lines)
@@ -87,8 +105,15 @@ def test_chinese_to_english_and_speech_recognised_back(recording, phrasebook, tm
 
 
 def test_missing_recording_and_model_are_explained(tmp_path, phrasebook, monkeypatch):
-    code, _, stderr = run_cli("--input", str(tmp_path / "nope.wav"), "--direction", "en-zh",
-                              "--nmt-model", str(phrasebook["en-zh"]), timeout=120)
+    code, _, stderr = run_cli(
+        "--input",
+        str(tmp_path / "nope.wav"),
+        "--direction",
+        "en-zh",
+        "--nmt-model",
+        str(phrasebook["en-zh"]),
+        timeout=120,
+    )
     assert code == 2 and "No such recording" in stderr
     monkeypatch.setenv("LIVE_TRANSLATOR_MODELS", str(tmp_path / "no-models-here"))
     code, _, stderr = run_cli("--input", str(tmp_path / "nope.wav"), "--direction", "zh-en", timeout=120)

@@ -10,8 +10,20 @@ def test_run_translates_glossary_terms_as_the_glossary_says(recording, phraseboo
     wav = recording("glossary", english(["The computer is broken.", "Good morning."]))
     glossary = tmp_path / "terms.tsv"
     glossary.write_text("computer\t老师\nbroken line\n", encoding="utf-8")  # the phrasebook says 电脑
-    code, lines, stderr = run_cli("--input", str(wav), "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]),
-                                  "--asr-model", "tiny.en", "--no-tts", "--json", "--glossary", str(glossary))
+    code, lines, stderr = run_cli(
+        "--input",
+        str(wav),
+        "--direction",
+        "en-zh",
+        "--nmt-model",
+        str(phrasebook["en-zh"]),
+        "--asr-model",
+        "tiny.en",
+        "--no-tts",
+        "--json",
+        "--glossary",
+        str(glossary),
+    )
     assert code == 0, stderr
     assert f"{glossary}:2: expected english<TAB>chinese" in stderr
     finals = final_translations(lines)

@@ -19,8 +19,18 @@ from app.shared.live_text import LiveText
 from app.tts import SpeechOutput
 
 # What each side of a conversation sets for itself; every other setting is the shared one's.
-PER_SIDE = {"direction", "input_path", "source", "input_device", "speaker", "tts_enabled", "save_transcript",
-            "transcript_path", "speak_into", "mix_original"}
+PER_SIDE = {
+    "direction",
+    "input_path",
+    "source",
+    "input_device",
+    "speaker",
+    "tts_enabled",
+    "save_transcript",
+    "transcript_path",
+    "speak_into",
+    "mix_original",
+}
 
 
 def prepare_graphs(folder, direction, prefer_quantized):
@@ -29,15 +39,37 @@ def prepare_graphs(folder, direction, prefer_quantized):
 
 def unusual_settings() -> dict:
     """A value for every PipelineConfig field that is not its default."""
-    return {"direction": Direction.ZH_EN, "nmt_models": {Direction.EN_ZH: Path("a"), Direction.ZH_EN: Path("b")},
-            "asr_model": "tiny", "input_path": None, "source": SourceKind.MICROPHONE, "input_device": "my mic",
-            "speaker": None, "realtime": False, "tts_enabled": True, "tts_out": Path("out.wav"), "tts_rate": 133,
-            "verify": True, "num_beams": 3, "decode_overrides": {"max_new_tokens": 17, "repetition_penalty": 1.2},
-            "translate_partials": False, "emit_steps": False, "mute_while_speaking": False,
-            "save_transcript": True, "transcript_path": Path("talk.jsonl"), "audio_queue_blocks": 99,
-            "max_pending_finals": 7, "glossary": Glossary.parse("computer\t老师\n"), "chinese": "traditional",
-            "source_confidence": True, "calm": "force", "prepare_graphs": prepare_graphs,
-            "speak_into": "virtual-mic", "mix_original": 0.25, "live_text": LiveText.SOONER}
+    return {
+        "direction": Direction.ZH_EN,
+        "nmt_models": {Direction.EN_ZH: Path("a"), Direction.ZH_EN: Path("b")},
+        "asr_model": "tiny",
+        "input_path": None,
+        "source": SourceKind.MICROPHONE,
+        "input_device": "my mic",
+        "speaker": None,
+        "realtime": False,
+        "tts_enabled": True,
+        "tts_out": Path("out.wav"),
+        "tts_rate": 133,
+        "verify": True,
+        "num_beams": 3,
+        "decode_overrides": {"max_new_tokens": 17, "repetition_penalty": 1.2},
+        "translate_partials": False,
+        "emit_steps": False,
+        "mute_while_speaking": False,
+        "save_transcript": True,
+        "transcript_path": Path("talk.jsonl"),
+        "audio_queue_blocks": 99,
+        "max_pending_finals": 7,
+        "glossary": Glossary.parse("computer\t老师\n"),
+        "chinese": "traditional",
+        "source_confidence": True,
+        "calm": "force",
+        "prepare_graphs": prepare_graphs,
+        "speak_into": "virtual-mic",
+        "mix_original": 0.25,
+        "live_text": LiveText.SOONER,
+    }
 
 
 def test_every_setting_of_the_pipeline_config_reaches_both_sides():

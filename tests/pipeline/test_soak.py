@@ -29,8 +29,9 @@ def test_soak_24_utterances(recording, phrasebook, tmp_path):
 
     # tiny.en keeps this long run short; English espeak-ng speech is easy for it.
     recognizer = StreamingRecognizer(load_whisper("tiny.en"), language="en")
-    config = PipelineConfig(direction="en-zh", nmt_models=dict(phrasebook), input_path=wav, realtime=False,
-                            tts_out=tmp_path / "speech.wav")
+    config = PipelineConfig(
+        direction="en-zh", nmt_models=dict(phrasebook), input_path=wav, realtime=False, tts_out=tmp_path / "speech.wav"
+    )
     run = SoakRun(config, recognizer=recognizer).run(timeout=400)
 
     finals = run.finals()
@@ -43,7 +44,9 @@ def test_soak_24_utterances(recording, phrasebook, tmp_path):
     # Flat: after a warm-up quarter, memory grows by less than 30 MB and the thread count not at all.
     warm = len(samples) // 4
     rss_growth = (samples[-1][0] - samples[warm][0]) / 2**20
-    print(f"soak: {len(samples)} translations; RSS {samples[warm][0] / 2**20:.0f} -> {samples[-1][0] / 2**20:.0f} MB, "
-          f"threads {samples[warm][1]} -> {samples[-1][1]} (max {max(t for _, t in samples[warm:])})")
+    print(
+        f"soak: {len(samples)} translations; RSS {samples[warm][0] / 2**20:.0f} -> {samples[-1][0] / 2**20:.0f} MB, "
+        f"threads {samples[warm][1]} -> {samples[-1][1]} (max {max(t for _, t in samples[warm:])})"
+    )
     assert rss_growth < 30, f"memory grew by {rss_growth:.1f} MB over {len(samples) - warm} utterances"
     assert max(t for _, t in samples[warm:]) <= samples[warm][1], [t for _, t in samples]

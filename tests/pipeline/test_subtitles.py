@@ -30,8 +30,16 @@ def saved(tmp_path):
     transcript.record(Status(state="running"))
     for uid, (source, translation, start, end) in enumerate(UTTERANCES, 1):
         transcript.record(SourceFinal(utterance_id=uid, text=source, start=start, end=end, speech_end_at=0.0))
-        transcript.record(Translation(utterance_id=uid, source=source, text=translation, provisional=False,
-                                      direction="en-zh", latency_ms=900.0))
+        transcript.record(
+            Translation(
+                utterance_id=uid,
+                source=source,
+                text=translation,
+                provisional=False,
+                direction="en-zh",
+                latency_ms=900.0,
+            )
+        )
     transcript.record(SourceFinal(utterance_id=9, text="Lost words.", start=8.0, end=9.0, speech_end_at=0.0))
     transcript.record(Error(stage="translation", text="Not translated: no model", utterance_id=9))
     transcript.close()
@@ -41,8 +49,9 @@ def saved(tmp_path):
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", "export", *args], capture_output=True, text=True,
-                          timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "app", "export", *args], capture_output=True, text=True, timeout=60, check=False
+    )
 
 
 @pytest.mark.parametrize("bilingual", [False, True])
@@ -78,8 +87,10 @@ def test_srt_and_text(saved):
     assert text.startswith("Welcome to the meeting.\n欢迎参加会议。\n\nIs 3 < 4")
 
 
-@pytest.mark.parametrize("script,expected", [("simplified", "欢迎参加会议。"), ("traditional", "歡迎參加會議。"),
-                                             ("hongkong", "歡迎參加會議。")])
+@pytest.mark.parametrize(
+    "script,expected",
+    [("simplified", "欢迎参加会议。"), ("traditional", "歡迎參加會議。"), ("hongkong", "歡迎參加會議。")],
+)
 def test_exports_in_each_chinese_script(saved, script, expected):
     for fmt in ("txt", "srt", "vtt"):
         out = cli(str(saved), "--format", fmt, "--chinese", script).stdout
@@ -91,7 +102,9 @@ def test_exports_in_each_chinese_script(saved, script, expected):
 def test_window_exports_unchanged(saved):
     transcript = Transcript.load(saved)
     assert export_text(transcript.entries).startswith("Welcome to the meeting.\n欢迎参加会议。\n\n")
-    assert export_srt(transcript.entries).startswith("1\n00:00:00,500 --> 00:00:02,250\nWelcome to the meeting.\n欢迎参加会议。\n")
+    assert export_srt(transcript.entries).startswith(
+        "1\n00:00:00,500 --> 00:00:02,250\nWelcome to the meeting.\n欢迎参加会议。\n"
+    )
     transcript.close()
 
 
@@ -108,10 +121,15 @@ def test_bad_input_is_explained(tmp_path):
 
 # -- hostile transcripts and destinations (issue 27) ------------------------------------------
 
+
 def test_out_equal_to_the_transcript_or_another_transcript_is_refused(saved, tmp_path):
     before = saved.read_bytes()
     same = cli(str(saved), "--format", "txt", "--out", str(saved))
-    assert same.returncode == 2 and "is the transcript being exported" in same.stderr and "Choose another file" in same.stderr
+    assert (
+        same.returncode == 2
+        and "is the transcript being exported" in same.stderr
+        and "Choose another file" in same.stderr
+    )
     link = tmp_path / "link.jsonl"
     link.symlink_to(saved)
     assert cli(str(saved), "--format", "srt", "--out", str(link)).returncode == 2
@@ -136,7 +154,7 @@ BAD_RECORDS = {
     "Infinity time": '{"type": "final", "utterance_id": 2, "text": "x", "start": 1.0, "end": Infinity}',
     "huge time": '{"type": "final", "utterance_id": 2, "text": "x", "start": 1e300, "end": 1e301}',
     "negative time": '{"type": "final", "utterance_id": 2, "text": "x", "start": -5, "end": 2.0}',
-    "a list": '[1, 2, 3]',
+    "a list": "[1, 2, 3]",
     "deep": "[" * 50_000 + "]" * 50_000,
     "speaker an object": '{"type": "final", "utterance_id": 2, "text": "x", "start": 1, "end": 2, "speaker": {}}',
     "latency text": '{"type": "translation", "utterance_id": 1, "text": "x", "direction": "en-zh", "latency_ms": "1"}',
@@ -165,19 +183,31 @@ def test_srt_keeps_arrows_and_markup_as_text_in_their_cue(tmp_path):
     transcript = Transcript(tmp_path / "s.jsonl")
     said = "Go --> there <i>now</i> {\\an8}top"
     transcript.record(SourceFinal(utterance_id=1, text=said, start=1.0, end=2.0, speech_end_at=0.0))
-    transcript.record(Translation(utterance_id=1, source=said, text="去 --> 那里 <b>现在</b>", provisional=False,
-                                  direction="en-zh", latency_ms=900.0))
+    transcript.record(
+        Translation(
+            utterance_id=1,
+            source=said,
+            text="去 --> 那里 <b>现在</b>",
+            provisional=False,
+            direction="en-zh",
+            latency_ms=900.0,
+        )
+    )
     transcript.record(SourceFinal(utterance_id=2, text="Next.", start=3.0, end=4.0, speech_end_at=0.0))
-    transcript.record(Translation(utterance_id=2, source="Next.", text="下一个。", provisional=False,
-                                  direction="en-zh", latency_ms=900.0))
+    transcript.record(
+        Translation(
+            utterance_id=2, source="Next.", text="下一个。", provisional=False, direction="en-zh", latency_ms=900.0
+        )
+    )
     transcript.close()
     srt = cli(str(transcript.path), "--format", "srt", "--bilingual").stdout
     blocks = srt.strip().split("\n\n")
     assert len(blocks) == 2 and [b.splitlines()[0] for b in blocks] == ["1", "2"]
     for block in blocks:  # each cue: number, one timing line, then text without a timing line or a tag
         lines = block.splitlines()
-        assert "-->" in lines[1] and not any("-->" in line or "<i>" in line or "<b>" in line or "{\\an" in line
-                                             for line in lines[2:])
+        assert "-->" in lines[1] and not any(
+            "-->" in line or "<i>" in line or "<b>" in line or "{\\an" in line for line in lines[2:]
+        )
     assert blocks[0].replace("\u200b", "").splitlines()[2:] == [said, "去 --> 那里 <b>现在</b>"]  # what people read
     vtt = tmp_path / "s.vtt"
     assert cli(str(transcript.path), "--format", "vtt", "--bilingual", "--out", str(vtt)).returncode == 0
@@ -187,13 +217,27 @@ def test_srt_keeps_arrows_and_markup_as_text_in_their_cue(tmp_path):
 
 # -- any records at all (Hypothesis, bounded) --------------------------------------------------
 
-_scalars = (st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text(max_size=8)
-            | st.sampled_from(["-->", "<i>", "{\\an8}", "\n\n", "final"]))
-_fields = st.fixed_dictionaries({}, optional={
-    "type": st.sampled_from(["final", "translation", "error", "speech", "status", "other"]) | _scalars,
-    "utterance_id": st.integers(-3, 5) | _scalars, "text": st.text(max_size=20) | _scalars,
-    "start": st.floats(-1, 1e4) | _scalars, "end": st.floats(-1, 1e4) | _scalars, "direction": _scalars,
-    "latency_ms": _scalars, "speaker": st.sampled_from(["me", "them"]) | _scalars})
+_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats()
+    | st.text(max_size=8)
+    | st.sampled_from(["-->", "<i>", "{\\an8}", "\n\n", "final"])
+)
+_fields = st.fixed_dictionaries(
+    {},
+    optional={
+        "type": st.sampled_from(["final", "translation", "error", "speech", "status", "other"]) | _scalars,
+        "utterance_id": st.integers(-3, 5) | _scalars,
+        "text": st.text(max_size=20) | _scalars,
+        "start": st.floats(-1, 1e4) | _scalars,
+        "end": st.floats(-1, 1e4) | _scalars,
+        "direction": _scalars,
+        "latency_ms": _scalars,
+        "speaker": st.sampled_from(["me", "them"]) | _scalars,
+    },
+)
 _records = st.lists(_fields | _scalars | st.lists(_scalars, max_size=3), max_size=8)
 
 

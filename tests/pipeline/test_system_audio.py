@@ -28,7 +28,18 @@ from app.pipeline import PipelineConfig
 from app.pipeline.conversation import Conversation, ConversationConfig
 from app.pipeline.subtitles import export_srt, export_text
 from app.pipeline.transcript import Transcript
-from app.shared.events import Error, Event, SourceFinal, SourcePartial, Speaker, Speech, Spoken, State, Status, Translation
+from app.shared.events import (
+    Error,
+    Event,
+    SourceFinal,
+    SourcePartial,
+    Speaker,
+    Speech,
+    Spoken,
+    State,
+    Status,
+    Translation,
+)
 from app.shared.languages import Direction
 
 from .conftest import chinese, english, expected
@@ -49,8 +60,13 @@ class CliRun:
     """`python -m app run ...` in the background, its JSON lines collected as they come."""
 
     def __init__(self, *args: str):
-        self.proc = subprocess.Popen([sys.executable, "-m", "app", "run", *args], stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "app", "run", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=dict(os.environ),
+        )
         self.lines: list[dict] = []
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -77,11 +93,13 @@ class CliRun:
 
 
 def test_run_source_system_translates_what_the_speakers_play_and_sigterm_keeps_the_last_words(
-        sound_room, recording, phrasebook):
+    sound_room, recording, phrasebook
+):
     good_morning = recording("sys-good-morning", english(["Good morning."]), gap_s=0.3)
     thanks = recording("sys-thanks", english(["Thank you very much."]), gap_s=0.0)
-    run = CliRun("--source", "system", "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]),
-                 "--no-tts", "--json")
+    run = CliRun(
+        "--source", "system", "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]), "--no-tts", "--json"
+    )
     try:
         run.wait_running()
         sound_room.play_to("speakers", good_morning).wait(timeout=20)
@@ -108,8 +126,20 @@ def test_run_source_system_translates_what_the_speakers_play_and_sigterm_keeps_t
 def test_duration_ends_a_live_run_by_itself(sound_room, recording, phrasebook):
     good_morning = recording("sys-good-morning", english(["Good morning."]), gap_s=0.3)
     started = time.monotonic()
-    run = CliRun("--source", "system", "--device", "Monitor of Speakers", "--direction", "en-zh",
-                 "--nmt-model", str(phrasebook["en-zh"]), "--no-tts", "--json", "--duration", "8")
+    run = CliRun(
+        "--source",
+        "system",
+        "--device",
+        "Monitor of Speakers",
+        "--direction",
+        "en-zh",
+        "--nmt-model",
+        str(phrasebook["en-zh"]),
+        "--no-tts",
+        "--json",
+        "--duration",
+        "8",
+    )
     try:
         run.wait_running()
         running_at = time.monotonic()
@@ -128,9 +158,13 @@ class Talk:
 
     def __init__(self, phrasebook, system_device=None, spoken=Spoken.THEM.speakers, **settings):
         settings.setdefault("tts_enabled", False)
-        shared = PipelineConfig(direction="en-zh", asr_model="base", emit_steps=False,
-                                nmt_models={Direction.EN_ZH: phrasebook["en-zh"], Direction.ZH_EN: phrasebook["zh-en"]},
-                                **settings)
+        shared = PipelineConfig(
+            direction="en-zh",
+            asr_model="base",
+            emit_steps=False,
+            nmt_models={Direction.EN_ZH: phrasebook["en-zh"], Direction.ZH_EN: phrasebook["zh-en"]},
+            **settings,
+        )
         config = ConversationConfig(shared, system_device=system_device, spoken=spoken)
         self.events: list[Event] = []
         self.lock = threading.Lock()
@@ -153,16 +187,22 @@ class Talk:
     def start(self, both_running: bool = True) -> None:
         self.conversation.start()
         wanted = {Speaker.ME, Speaker.THEM} if both_running else {Speaker.ME}
-        assert wait_for(lambda: wanted <= {e.speaker for e in self.of(Status) if e.state is State.RUNNING}, 180), \
+        assert wait_for(lambda: wanted <= {e.speaker for e in self.of(Status) if e.state is State.RUNNING}, 180), (
             self.events
+        )
         time.sleep(2.5)  # the null sinks' monitors start delivering ~2 s after they are opened
 
     def wait_translations(self, speaker: Speaker, count: int, timeout: float = 120) -> None:
-        assert wait_for(lambda: len(self.translations(speaker)) >= count, timeout), \
-            [(e.speaker, e.type, getattr(e, "text", "")) for e in self.events if e.type in ("final", "translation", "error")]
+        assert wait_for(lambda: len(self.translations(speaker)) >= count, timeout), [
+            (e.speaker, e.type, getattr(e, "text", ""))
+            for e in self.events
+            if e.type in ("final", "translation", "error")
+        ]
 
 
-def test_conversation_me_english_to_chinese_them_chinese_to_english_labelled(sound_room, recording, phrasebook, tmp_path):
+def test_conversation_me_english_to_chinese_them_chinese_to_english_labelled(
+    sound_room, recording, phrasebook, tmp_path
+):
     mine = ["Good morning.", "Thank you very much."]
     theirs = ["我爱你。", "我不知道。"]
     talk = Talk(phrasebook, transcript_path=tmp_path / "talk.jsonl")
@@ -171,7 +211,9 @@ def test_conversation_me_english_to_chinese_them_chinese_to_english_labelled(sou
         for turn in range(2):  # taking turns: me, them, me, them
             sound_room.play_to("mic", recording(f"me{turn}", english([mine[turn]]), gap_s=0.3)).wait(timeout=20)
             talk.wait_translations(Speaker.ME, turn + 1)
-            sound_room.play_to("speakers", recording(f"them{turn}", chinese([theirs[turn]]), gap_s=0.3)).wait(timeout=20)
+            sound_room.play_to("speakers", recording(f"them{turn}", chinese([theirs[turn]]), gap_s=0.3)).wait(
+                timeout=20
+            )
             talk.wait_translations(Speaker.THEM, turn + 1)
     finally:
         talk.conversation.finish()
@@ -186,11 +228,17 @@ def test_conversation_me_english_to_chinese_them_chinese_to_english_labelled(sou
     owners = {}
     for e in utterance_events:
         assert owners.setdefault(e.utterance_id, e.speaker) == e.speaker, f"utterance {e.utterance_id} has two speakers"
-    assert all(json.loads(json.dumps(e.to_json(), ensure_ascii=False))["speaker"] in ("me", "them") for e in utterance_events)
+    assert all(
+        json.loads(json.dumps(e.to_json(), ensure_ascii=False))["speaker"] in ("me", "them") for e in utterance_events
+    )
     # the transcript and its exports keep who said what, in the order it was said
     saved = Transcript.load(tmp_path / "talk.jsonl")
     assert [(e.speaker, e.source) for e in saved.entries if e.source] == [
-        ("me", mine[0]), ("them", talk.finals(Speaker.THEM)[0]), ("me", mine[1]), ("them", talk.finals(Speaker.THEM)[1])]
+        ("me", mine[0]),
+        ("them", talk.finals(Speaker.THEM)[0]),
+        ("me", mine[1]),
+        ("them", talk.finals(Speaker.THEM)[1]),
+    ]
     text = export_text(saved.entries)
     assert f"me: {mine[0]}" in text and f"them: {talk.finals(Speaker.THEM)[0]}" in text
     assert f"[me] {mine[0]}" in export_srt(saved.entries)
@@ -201,8 +249,13 @@ def converse_with_speech(sound_room, recording, phrasebook, gate: bool) -> Talk:
     the microphone): what I say comes out in Mandarin, which system audio (`them`, listening
     for Mandarin) hears, and so does my microphone."""
     sound_room.echo_speakers_into_mic()
-    talk = Talk(phrasebook, tts_enabled=True, spoken=frozenset({Speaker.ME, Speaker.THEM}), tts_rate=120,
-                mute_while_speaking=None if gate else False)
+    talk = Talk(
+        phrasebook,
+        tts_enabled=True,
+        spoken=frozenset({Speaker.ME, Speaker.THEM}),
+        tts_rate=120,
+        mute_while_speaking=None if gate else False,
+    )
     talk.start()
     try:
         sound_room.play_to("mic", recording("own-me", english(["Good morning."]), gap_s=0.3)).wait(timeout=20)
@@ -261,17 +314,33 @@ def test_output_removed_mid_conversation_is_reported_and_me_goes_on(sound_room, 
     finally:
         talk.conversation.finish()
     assert len(talk.translations(Speaker.THEM)) == 1  # they were heard until their output went
-    assert "stopped" in talk.of(Error, Speaker.THEM)[0].text and "pick another output" in talk.of(Error, Speaker.THEM)[0].hint
+    assert (
+        "stopped" in talk.of(Error, Speaker.THEM)[0].text
+        and "pick another output" in talk.of(Error, Speaker.THEM)[0].hint
+    )
     assert [t.text for t in talk.translations(Speaker.ME)] == expected(["Thank you very much."], "en-zh")
 
 
 def test_run_conversation_on_the_command_line(sound_room, recording, phrasebook):
-    run = CliRun("--conversation", "--direction", "en-zh", "--nmt-model", str(phrasebook["zh-en"]),
-                 "--nmt-model", str(phrasebook["en-zh"]), "--device", "default", "--system-device", "speakers",
-                 "--no-tts", "--json")
+    run = CliRun(
+        "--conversation",
+        "--direction",
+        "en-zh",
+        "--nmt-model",
+        str(phrasebook["zh-en"]),
+        "--nmt-model",
+        str(phrasebook["en-zh"]),
+        "--device",
+        "default",
+        "--system-device",
+        "speakers",
+        "--no-tts",
+        "--json",
+    )
     try:
-        assert wait_for(lambda: {e.get("speaker") for e in run.of("status") if e["state"] == "running"} >= {"me", "them"},
-                        180), run.lines
+        assert wait_for(
+            lambda: {e.get("speaker") for e in run.of("status") if e["state"] == "running"} >= {"me", "them"}, 180
+        ), run.lines
         time.sleep(2.5)
         sound_room.play_to("mic", recording("cli-me", english(["Good morning."]), gap_s=0.3)).wait(timeout=20)
         assert wait_for(lambda: any(t["speaker"] == "me" for t in run.translations()), 120), run.lines
@@ -283,13 +352,29 @@ def test_run_conversation_on_the_command_line(sound_room, recording, phrasebook)
         run.proc.kill()
     assert code == 0, stderr
     assert [(t["speaker"], t["direction"], t["text"]) for t in run.translations()] == [
-        ("me", "en-zh", expected(["Good morning."], "en-zh")[0]), ("them", "zh-en", expected(["我爱你。"], "zh-en")[0])]
+        ("me", "en-zh", expected(["Good morning."], "en-zh")[0]),
+        ("them", "zh-en", expected(["我爱你。"], "zh-en")[0]),
+    ]
     assert all(e["speaker"] in ("me", "them") for e in run.lines if e.get("utterance_id") is not None)
 
 
 def test_a_conversation_needs_a_model_for_each_direction(phrasebook):
-    proc = subprocess.run([sys.executable, "-m", "app", "run", "--conversation", "--direction", "en-zh",
-                           "--nmt-model", str(phrasebook["en-zh"])], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "run",
+            "--conversation",
+            "--direction",
+            "en-zh",
+            "--nmt-model",
+            str(phrasebook["en-zh"]),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 2
     assert f"None of {phrasebook['en-zh']} translates zh-en" in proc.stderr and "--nmt-model DIR" in proc.stderr
 
@@ -297,8 +382,11 @@ def test_a_conversation_needs_a_model_for_each_direction(phrasebook):
 def test_both_speaking_at_once_share_whisper_without_one_starving_the_other(sound_room, recording, phrasebook):
     # Two long utterances at the same time, one into each side: the one Whisper model gives its
     # turns to both (app.asr.turns), so each side shows live text while it speaks and gets its final.
-    mine = recording("both-me", english(["The computer is broken and we need a new one before the meeting on "
-                                         "Monday morning at the station."]), gap_s=0.3)
+    mine = recording(
+        "both-me",
+        english(["The computer is broken and we need a new one before the meeting on Monday morning at the station."]),
+        gap_s=0.3,
+    )
     theirs = recording("both-them", chinese(["他是我的朋友，这个多少钱，我不知道，我爱你。"]), gap_s=0.3)
     talk = Talk(phrasebook)
     talk.start()

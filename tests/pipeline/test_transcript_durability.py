@@ -33,8 +33,9 @@ def final(i: int, text: str = "Good morning.") -> SourceFinal:
 
 
 def translation(i: int, text: str = "早上好。") -> Translation:
-    return Translation(utterance_id=i, source="Good morning.", text=text, provisional=False,
-                       direction="en-zh", latency_ms=100.0)
+    return Translation(
+        utterance_id=i, source="Good morning.", text=text, provisional=False, direction="en-zh", latency_ms=100.0
+    )
 
 
 def saved_lines(path: Path) -> list[dict]:
@@ -75,7 +76,8 @@ def test_a_folder_that_cannot_be_made_keeps_records_in_memory_until_it_can(tmp_p
     transcript.close()
     lines = saved_lines(blocker / "session.jsonl")
     assert [(e["type"], e["utterance_id"]) for e in lines] == [
-        (kind, i) for i in range(3) for kind in ("final", "translation")] + [("final", 3)]
+        (kind, i) for i in range(3) for kind in ("final", "translation")
+    ] + [("final", 3)]
     assert transcript.problem is None and transcript.unsaved == 0
 
 
@@ -107,7 +109,11 @@ def test_a_folder_removed_mid_session_is_written_again_whole(tmp_path):
     transcript.close()
     lines = saved_lines(folder / "session.jsonl")
     assert [(e["type"], e["utterance_id"]) for e in lines] == [
-        ("final", 0), ("translation", 0), ("final", 1), ("translation", 1)]
+        ("final", 0),
+        ("translation", 0),
+        ("final", 1),
+        ("translation", 1),
+    ]
     assert Transcript.load(folder / "session.jsonl").entries[1].translation == "早上好。"
 
 
@@ -133,8 +139,9 @@ FULL_DISK_SCRIPT = textwrap.dedent("""
 
 def test_a_full_disk_keeps_records_and_completes_a_cut_line_once_space_is_back(tmp_path):
     path = tmp_path / "session.jsonl"
-    done = subprocess.run([sys.executable, "-c", FULL_DISK_SCRIPT, str(path)], cwd=REPO, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", FULL_DISK_SCRIPT, str(path)], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["waiting"] > 0 and "File too large" in report["problem"]
@@ -145,8 +152,15 @@ def test_a_full_disk_keeps_records_and_completes_a_cut_line_once_space_is_back(t
 
 
 def run_cli(args: list[str], env: dict, preexec=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", "run", *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=400, env={**os.environ, **env}, preexec_fn=preexec)
+    return subprocess.run(
+        [sys.executable, "-m", "app", "run", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=400,
+        env={**os.environ, **env},
+        preexec_fn=preexec,
+    )
 
 
 @pytest.mark.slow
@@ -154,8 +168,10 @@ def test_run_translates_everything_into_a_read_only_folder_and_says_so_once(reco
     phrases = ["Good morning.", "Where is the station?"]
     wav = recording("ro", english(phrases))
     with read_only_folder(tmp_path / "ro") as folder:
-        done = run_cli(["--input", str(wav), "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]),
-                        "--no-tts"], {"LIVE_TRANSLATOR_TRANSCRIPTS": str(folder)})
+        done = run_cli(
+            ["--input", str(wav), "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]), "--no-tts"],
+            {"LIVE_TRANSLATOR_TRANSCRIPTS": str(folder)},
+        )
     assert "Traceback" not in done.stderr, done.stderr
     assert done.stdout.splitlines() == [f"{p} → {t}" for p, t in zip(phrases, expected(phrases, "en-zh"), strict=True)]
     assert done.stderr.count("error (transcript)") == 1, done.stderr
@@ -176,8 +192,11 @@ def test_run_on_a_full_disk_translates_everything_and_ends_cleanly(recording, ph
     phrases = ["Good morning.", "Where is the station?", "I love you."]
     wav = recording("full", english(phrases))
     folder = tmp_path / "full"
-    done = run_cli(["--input", str(wav), "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]),
-                    "--no-tts", "--json"], {"LIVE_TRANSLATOR_TRANSCRIPTS": str(folder)}, preexec=_limit_file_size)
+    done = run_cli(
+        ["--input", str(wav), "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]), "--no-tts", "--json"],
+        {"LIVE_TRANSLATOR_TRANSCRIPTS": str(folder)},
+        preexec=_limit_file_size,
+    )
     assert "Traceback" not in done.stderr, done.stderr
     events = [json.loads(line) for line in done.stdout.splitlines()]
     finals = [e["text"] for e in events if e["type"] == "translation" and not e["provisional"]]
@@ -211,9 +230,26 @@ def test_run_saves_its_transcript_under_live_translator_home(recording, phrasebo
     home = tmp_path / "home"
     env = {k: v for k, v in os.environ.items() if not k.startswith("LIVE_TRANSLATOR_")}
     env["LIVE_TRANSLATOR_HOME"] = str(home)
-    done = subprocess.run([sys.executable, "-m", "app", "run", "--input", str(wav), "--direction", "en-zh",
-                           "--nmt-model", str(phrasebook["en-zh"]), "--no-tts"], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=400)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "run",
+            "--input",
+            str(wav),
+            "--direction",
+            "en-zh",
+            "--nmt-model",
+            str(phrasebook["en-zh"]),
+            "--no-tts",
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=400,
+    )
     assert done.returncode == 0, done.stderr
     saved = list((home / "transcripts").glob("session-*.jsonl"))
     assert len(saved) == 1 and f"transcript saved: {saved[0]}" in done.stderr

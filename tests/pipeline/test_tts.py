@@ -37,7 +37,9 @@ def test_speaks_into_one_file_on_its_own_thread(tmp_path):
     assert not output.speaking
     output.stop()
     assert [(e.utterance_id, e.language, e.path) for e in events if isinstance(e, Speech)] == [
-        (1, "en", str(out)), (2, "zh", str(out))]
+        (1, "en", str(out)),
+        (2, "zh", str(out)),
+    ]
     assert sf.info(out).duration > 1.0
     assert not [t for t in threading.enumerate() if t.name == "speech-output"]
 

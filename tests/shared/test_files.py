@@ -59,9 +59,11 @@ def test_json_lines_counts_lines_and_stops_at_the_limit(tmp_path):
         list(files.json_lines(path, 10))
 
 
-json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
-                           | st.text(max_size=5), lambda inner: st.lists(inner, max_size=3)
-                           | st.dictionaries(st.text(max_size=3), inner, max_size=3), max_leaves=20)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=20,
+)
 
 
 @settings(max_examples=100, deadline=None)

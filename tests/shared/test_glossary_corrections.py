@@ -24,9 +24,18 @@ def test_a_heard_correction_across_languages_is_a_problem():
 def test_a_correction_overrides_the_entries_it_replaces():
     glossary = Glossary.parse("teacher\t老师\nJon\tJohn\theard\nBeijing\t北京\n")
     fixed = glossary.with_correction(GlossaryEntry("teacher", "教师"), "en")
-    assert [(e.english, e.chinese) for e in fixed.entries] == [("Jon", "John"), ("Beijing", "北京"), ("teacher", "教师")]
-    spoken_chinese = fixed.with_correction(GlossaryEntry("Peking", "北京"), "zh")  # 北京 heard: now translated as Peking
+    assert [(e.english, e.chinese) for e in fixed.entries] == [
+        ("Jon", "John"),
+        ("Beijing", "北京"),
+        ("teacher", "教师"),
+    ]
+    spoken_chinese = fixed.with_correction(
+        GlossaryEntry("Peking", "北京"), "zh"
+    )  # 北京 heard: now translated as Peking
     assert [(e.english, e.chinese) for e in spoken_chinese.active()] == [("teacher", "教师"), ("Peking", "北京")]
     again = fixed.with_correction(GlossaryEntry("JON", "Jonny", heard=True))
     assert [(e.english, e.chinese) for e in again.active() + again.corrections()] == [
-        ("Beijing", "北京"), ("teacher", "教师"), ("JON", "Jonny")]
+        ("Beijing", "北京"),
+        ("teacher", "教师"),
+        ("JON", "Jonny"),
+    ]

@@ -34,8 +34,16 @@ def test_malformed_lines_are_reported_by_number_and_the_rest_works():
     assert "no TAB" in malformed[6] and "found 4" in malformed[9] and "empty" in malformed[10]
     assert "first column holds Chinese" in malformed[11] and "unknown flag 'shout'" in malformed[16]
     assert str(next(p for p in g.problems if p.line == 6)).startswith("terms.tsv:6: ")
-    assert [e.english for e in g.entries] == ["Beijing", "computer", "Apple", "x", "Computer", "laptop", "New York",
-                                              "New York Times"]
+    assert [e.english for e in g.entries] == [
+        "Beijing",
+        "computer",
+        "Apple",
+        "x",
+        "Computer",
+        "laptop",
+        "New York",
+        "New York Times",
+    ]
     apple, x = g.entries[2], g.entries[3]
     assert apple.case_sensitive and apple.enabled and x.case_sensitive and not x.enabled
 
@@ -57,8 +65,9 @@ def test_several_glossaries_merge_and_conflicts_between_files_are_reported(tmp_p
     b.write_text("\ufeffBeijing\t北京\nlaptop\t电脑\n", encoding="utf-8")  # a BOM is fine
     g = Glossary.load_all([a, b])
     assert [e.english for e in g.entries] == ["Peking", "Beijing", "laptop"]
-    assert [str(p) for p in g.problems] == [f"{b}:1: conflict: Chinese '北京' already means 'Peking' (line 1 of {a}); "
-                                            "'Beijing' is not used for it"]
+    assert [str(p) for p in g.problems] == [
+        f"{b}:1: conflict: Chinese '北京' already means 'Peking' (line 1 of {a}); 'Beijing' is not used for it"
+    ]
     assert g.terms("en") == ["Peking", "Beijing", "laptop"] and g.terms("zh") == ["北京", "电脑"]
 
 
@@ -74,9 +83,15 @@ def test_unreadable_files_are_clear_errors(tmp_path):
 def test_english_matches_whole_words_and_case_only_when_asked():
     g = Glossary.parse(TEXT)
     found = g.matches("I love new  york, the New York Times and an apple from Apple; computers, computer.", "en-zh")
-    assert [(m.source, m.target) for m in found] == [("New York", "紐約"), ("New York Times", "纽约时报"),
-                                                     ("Apple", "苹果"), ("computer", "电脑")]
-    assert found[0].start == 7 and found[-1].start == len("I love new  york, the New York Times and an apple from Apple; computers, ")
+    assert [(m.source, m.target) for m in found] == [
+        ("New York", "紐約"),
+        ("New York Times", "纽约时报"),
+        ("Apple", "苹果"),
+        ("computer", "电脑"),
+    ]
+    assert found[0].start == 7 and found[-1].start == len(
+        "I love new  york, the New York Times and an apple from Apple; computers, "
+    )
     assert g.matches("Xylophone x", "en-zh") == []  # an entry that is off is never used
 
 
@@ -93,18 +108,30 @@ def test_round_trip_through_tsv(tmp_path):
     g.save(path)
     again = Glossary.load(path)
     assert [(e.english, e.chinese, e.case_sensitive, e.enabled) for e in again.entries] == [
-        (e.english, e.chinese, e.case_sensitive, e.enabled) for e in g.entries]
+        (e.english, e.chinese, e.case_sensitive, e.enabled) for e in g.entries
+    ]
 
 
-TERM = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp"), exclude_characters="\t#"),
-               min_size=1, max_size=12).map(str.strip).filter(bool)
+TERM = (
+    st.text(
+        alphabet=st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp"), exclude_characters="\t#"),
+        min_size=1,
+        max_size=12,
+    )
+    .map(str.strip)
+    .filter(bool)
+)
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(TERM.filter(lambda t: not HAN.search(t)), TERM, st.booleans(), st.booleans()), max_size=8))
 def test_any_entries_survive_a_round_trip_through_the_file(rows):
-    text = "".join(f"{en}\t{zh}" + (f"\t{','.join(f for f, on in (('case', case), ('off', not on)) if on)}"
-                                    if case or not on else "") + "\n" for en, zh, case, on in rows)
+    text = "".join(
+        f"{en}\t{zh}"
+        + (f"\t{','.join(f for f, on in (('case', case), ('off', not on)) if on)}" if case or not on else "")
+        + "\n"
+        for en, zh, case, on in rows
+    )
     g = Glossary.parse(text)
     assert [(e.english, e.chinese, e.case_sensitive, e.enabled) for e in g.entries] == rows
     assert not [p for p in g.problems if not p.message.startswith("conflict")]
@@ -112,6 +139,7 @@ def test_any_entries_survive_a_round_trip_through_the_file(rows):
 
 
 # -- one automaton for every term, the same matches as one expression per entry (issue 27) -----
+
 
 def reference_matches(glossary: Glossary, text: str, direction: str) -> list[tuple[str, str, int, int]]:
     """The matching this module did before: one regular expression per entry per sentence."""
@@ -157,10 +185,19 @@ def ours(glossary, text, direction):
 
 
 def test_word_edges_spaces_case_and_overlaps_as_before():
-    g = Glossary.parse("new york\t纽约\nNew York Times\t纽约时报\nYork\t约克\tcase\nyork\t約克\na a\t甲\nC++\tC加加\n"
-                       "e-mail\t电邮\nA1\t甲一\n")
-    for text in ("New\u00a0 York Times and york, NewYork x2york York", "a a a a", "C++ and C++x; e-mail e-mails",
-                 "A1 a1 A10 xA1", "", "   ", "new\n\tyork"):
+    g = Glossary.parse(
+        "new york\t纽约\nNew York Times\t纽约时报\nYork\t约克\tcase\nyork\t約克\na a\t甲\nC++\tC加加\n"
+        "e-mail\t电邮\nA1\t甲一\n"
+    )
+    for text in (
+        "New\u00a0 York Times and york, NewYork x2york York",
+        "a a a a",
+        "C++ and C++x; e-mail e-mails",
+        "A1 a1 A10 xA1",
+        "",
+        "   ",
+        "new\n\tyork",
+    ):
         assert ours(g, text, "en-zh") == reference_matches(g, text, "en-zh"), text
     z = Glossary.parse("x\t纽约\ny\t紐約\nz\t约\nw\t约约\n")
     for text in ("纽约纽约", "紐約约约约", ""):
@@ -172,8 +209,10 @@ HANZI = st.text(alphabet="纽約约北京电脑腦 ", min_size=1, max_size=4).ma
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(WORDY, HANZI, st.booleans()), min_size=1, max_size=8),
-       st.text(alphabet="aAbBcC 1-+.\n\u00a0x纽約约北京电脑腦", max_size=30))
+@given(
+    st.lists(st.tuples(WORDY, HANZI, st.booleans()), min_size=1, max_size=8),
+    st.text(alphabet="aAbBcC 1-+.\n\u00a0x纽約约北京电脑腦", max_size=30),
+)
 def test_the_automaton_finds_what_one_expression_per_entry_found(rows, text):
     g = Glossary([GlossaryEntry(en, zh, case) for en, zh, case in rows])
     for direction in ("en-zh", "zh-en"):

@@ -13,14 +13,18 @@ import pytest
 
 from app.translation import Translator
 
-FIXTURES = Path(os.environ.get("LIVE_TRANSLATOR_NMT_FIXTURES", Path(__file__).resolve().parents[1] / "fixtures" / "nmt"))
+FIXTURES = Path(
+    os.environ.get("LIVE_TRANSLATOR_NMT_FIXTURES", Path(__file__).resolve().parents[1] / "fixtures" / "nmt")
+)
 FAMILIES = ("marian-en-zh", "marian-zh-en", "m2m100")
 
 
 def family_dir(family: str) -> Path:
     path = FIXTURES / family
     # A missing fixture is a failure, not a skip: CI has them committed.
-    assert (path / "references.json").is_file(), f"fixture {path} is missing: run `python -m models.fixtures --out tests/fixtures/nmt`"
+    assert (path / "references.json").is_file(), (
+        f"fixture {path} is missing: run `python -m models.fixtures --out tests/fixtures/nmt`"
+    )
     return path
 
 
@@ -60,8 +64,12 @@ def all_layout_params():
         if not (FIXTURES / f / "references.json").is_file():
             params.append(pytest.param(f, "missing", "-", id=f"{f}-missing"))
             continue
-        params += [pytest.param(f, layout, d, id=f"{f}-{layout}-{d}") for layout in layouts(f) for d in directions(f)
-                   if (FIXTURES / f / layout / "config.json").is_file()]
+        params += [
+            pytest.param(f, layout, d, id=f"{f}-{layout}-{d}")
+            for layout in layouts(f)
+            for d in directions(f)
+            if (FIXTURES / f / layout / "config.json").is_file()
+        ]
     return params
 
 

@@ -13,7 +13,9 @@ from onnx import TensorProto, helper, numpy_helper
 def add_unused_input(path: Path, name: str) -> None:
     """Declare an extra int64 input (e.g. position_ids) the app does not know."""
     model = onnx.load(str(path))
-    model.graph.input.append(helper.make_tensor_value_info(name, TensorProto.INT64, ["batch_size", "decoder_sequence_length"]))
+    model.graph.input.append(
+        helper.make_tensor_value_info(name, TensorProto.INT64, ["batch_size", "decoder_sequence_length"])
+    )
     onnx.save(model, str(path))
 
 
@@ -28,8 +30,10 @@ def force_next_token(path: Path, next_token: dict[int, int], vocab_size: int, bo
     graph.initializer.append(numpy_helper.from_array(table, "loop_bias_table"))
     for node in graph.node:
         node.output[:] = ["logits_unbiased" if o == "logits" else o for o in node.output]
-    graph.node.extend([
-        helper.make_node("Gather", ["loop_bias_table", "input_ids"], ["loop_bias"], axis=0),
-        helper.make_node("Add", ["logits_unbiased", "loop_bias"], ["logits"]),
-    ])
+    graph.node.extend(
+        [
+            helper.make_node("Gather", ["loop_bias_table", "input_ids"], ["loop_bias"], axis=0),
+            helper.make_node("Add", ["logits_unbiased", "loop_bias"], ["logits"]),
+        ]
+    )
     onnx.save(model, str(path))

@@ -35,13 +35,27 @@ def cli(*args: str, limit_memory: bool = False) -> subprocess.CompletedProcess:
     def cap():  # a runaway allocation fails fast instead of taking the machine down
         resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, resource.getrlimit(resource.RLIMIT_AS)[1]))
 
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=REPO, capture_output=True, timeout=120,
-                          preexec_fn=cap if limit_memory else None)
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args],
+        cwd=REPO,
+        capture_output=True,
+        timeout=120,
+        preexec_fn=cap if limit_memory else None,
+    )
 
 
 def test_huge_beams_on_the_command_line_are_refused_before_loading(copy_layout):
-    done = cli("translate", "--model", str(PHRASEBOOK / "en-zh"), "--direction", "en-zh", "--beams", "1000000",
-               "Good morning.", limit_memory=True)
+    done = cli(
+        "translate",
+        "--model",
+        str(PHRASEBOOK / "en-zh"),
+        "--direction",
+        "en-zh",
+        "--beams",
+        "1000000",
+        "Good morning.",
+        limit_memory=True,
+    )
     assert done.returncode == 2 and b"Traceback" not in done.stderr
     assert b"--beams: num_beams is 1000000; it must be a whole number from 1 to 16" in done.stderr
 
@@ -55,15 +69,18 @@ def test_huge_beams_in_generation_config_are_named_with_the_file(copy_layout):
     assert "from 1 to 16" in caught.value.message and "generation_config.json" in caught.value.hint
 
 
-@pytest.mark.parametrize("key,value,origin", [
-    ("length_penalty", "long", "generation_config.json"),  # its hint used to name config.json
-    ("max_length", 1, "generation_config.json"),  # leaves no room for a token: empty translations
-    ("no_repeat_ngram_size", 10**9, "generation_config.json"),
-    ("eos_token_id", None, "config.json"),  # null in generation_config: config.json's is used
-    ("decoder_start_token_id", 10**6, "generation_config.json"),  # outside the vocabulary
-    ("bad_words_ids", [["x"]], "generation_config.json"),
-    ("early_stopping", 3, "generation_config.json"),
-])
+@pytest.mark.parametrize(
+    "key,value,origin",
+    [
+        ("length_penalty", "long", "generation_config.json"),  # its hint used to name config.json
+        ("max_length", 1, "generation_config.json"),  # leaves no room for a token: empty translations
+        ("no_repeat_ngram_size", 10**9, "generation_config.json"),
+        ("eos_token_id", None, "config.json"),  # null in generation_config: config.json's is used
+        ("decoder_start_token_id", 10**6, "generation_config.json"),  # outside the vocabulary
+        ("bad_words_ids", [["x"]], "generation_config.json"),
+        ("early_stopping", 3, "generation_config.json"),
+    ],
+)
 def test_each_bad_generation_setting_is_named(copy_layout, key, value, origin):
     folder = copy_layout("marian-en-zh", "merged")
     edit_json(folder, "generation_config.json", **{key: value})
@@ -98,12 +115,29 @@ def test_options_outside_their_range_are_refused_before_the_decode():
 
 
 def test_check_setting_accepts_the_real_models_values():
-    for key, value in {"num_beams": 4, "max_length": 512, "bad_words_ids": [[65000]], "early_stopping": True,
-                       "renormalize_logits": True, "eos_token_id": [0, 2], "length_penalty": 1.0}.items():
+    for key, value in {
+        "num_beams": 4,
+        "max_length": 512,
+        "bad_words_ids": [[65000]],
+        "early_stopping": True,
+        "renormalize_logits": True,
+        "eos_token_id": [0, 2],
+        "length_penalty": 1.0,
+    }.items():
         check_setting(key, value, "generation_config.json", 65001)
-    m2m100 = {"decoder_start_token_id": 2, "eos_token_id": 2, "pad_token_id": 1, "max_length": 200, "num_beams": 5,
-              "early_stopping": True, "bos_token_id": 0}
-    assert resolve_settings(m2m100, {}, {}, max_positions=1024, forced_bos_token_id=128022, vocab_size=128112).num_beams == 5
+    m2m100 = {
+        "decoder_start_token_id": 2,
+        "eos_token_id": 2,
+        "pad_token_id": 1,
+        "max_length": 200,
+        "num_beams": 5,
+        "early_stopping": True,
+        "bos_token_id": 0,
+    }
+    assert (
+        resolve_settings(m2m100, {}, {}, max_positions=1024, forced_bos_token_id=128022, vocab_size=128112).num_beams
+        == 5
+    )
 
 
 def test_nul_and_control_characters_do_not_change_the_translation():
@@ -115,8 +149,15 @@ def test_nul_and_control_characters_do_not_change_the_translation():
 
 
 def test_invalid_utf8_bytes_on_the_command_line_are_replaced_not_a_traceback():
-    done = cli("translate", "--model", str(PHRASEBOOK / "en-zh"), "--direction", "en-zh", "Good morning.",
-               b"Good \xff\xfe morning.".decode("utf-8", "surrogateescape"))
+    done = cli(
+        "translate",
+        "--model",
+        str(PHRASEBOOK / "en-zh"),
+        "--direction",
+        "en-zh",
+        "Good morning.",
+        b"Good \xff\xfe morning.".decode("utf-8", "surrogateescape"),
+    )
     assert done.returncode == 0, done.stderr
     assert b"Traceback" not in done.stderr and b"not UTF-8" in done.stderr
     assert len(done.stdout.decode().splitlines()) == 2

@@ -38,7 +38,7 @@ def test_offsets_follow_a_conversion_that_changes_length():
     text = "用U盘看书"  # U盘 -> 隨身碟 in Taiwan: one character longer
     converted = to_script(text, "traditional")
     assert converted == "用隨身碟看書"
-    assert converted[map_offset(text, 3, "traditional"):] == "看書"
+    assert converted[map_offset(text, 3, "traditional") :] == "看書"
     assert map_offset(text, 1, "hongkong") == 1  # same length: offsets unchanged
 
 
@@ -58,15 +58,50 @@ def test_translations_into_chinese_come_in_the_chosen_script(script):
 
 def test_english_translations_are_left_alone():
     translator = Translator.load(PHRASEBOOK / "zh-en", direction="zh-en", chinese="traditional")
-    assert translator.translate("歡迎參加會議。").text == Translator.load(PHRASEBOOK / "zh-en", "zh-en").translate(
-        "欢迎参加会议。").text
+    assert (
+        translator.translate("歡迎參加會議。").text
+        == Translator.load(PHRASEBOOK / "zh-en", "zh-en").translate("欢迎参加会议。").text
+    )
 
 
 def test_translate_command_takes_the_option():
-    out = subprocess.run([sys.executable, "-m", "app", "translate", "--model", str(PHRASEBOOK / "en-zh"),
-                          "--direction", "en-zh", "--chinese", "hongkong", "--json", "Welcome to the meeting."],
-                         capture_output=True, text=True, timeout=120, check=True).stdout
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "translate",
+            "--model",
+            str(PHRASEBOOK / "en-zh"),
+            "--direction",
+            "en-zh",
+            "--chinese",
+            "hongkong",
+            "--json",
+            "Welcome to the meeting.",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
     assert json.loads(out)["translation"] == "歡迎參加會議。"
-    bad = subprocess.run([sys.executable, "-m", "app", "translate", "--model", str(PHRASEBOOK / "en-zh"),
-                          "--direction", "en-zh", "--chinese", "klingon", "x"], capture_output=True, text=True, check=False)
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "translate",
+            "--model",
+            str(PHRASEBOOK / "en-zh"),
+            "--direction",
+            "en-zh",
+            "--chinese",
+            "klingon",
+            "x",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert bad.returncode == 2 and "--chinese" in bad.stderr

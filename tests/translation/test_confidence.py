@@ -19,8 +19,11 @@ from .conftest import FIXTURES
 
 PHRASEBOOK = Path(__file__).resolve().parents[1] / "fixtures" / "phrasebook"
 
-RANDOM = {"marian": (FIXTURES / "marian-en-zh" / "merged", "en-zh"), "m2m100": (FIXTURES / "m2m100" / "merged", "en-zh"),
-          "marian-zh-en": (FIXTURES / "marian-zh-en" / "merged", "zh-en")}
+RANDOM = {
+    "marian": (FIXTURES / "marian-en-zh" / "merged", "en-zh"),
+    "m2m100": (FIXTURES / "m2m100" / "merged", "en-zh"),
+    "marian-zh-en": (FIXTURES / "marian-zh-en" / "merged", "zh-en"),
+}
 
 
 def recomputed_token_probs(translator: Translator, sentence) -> list[float]:
@@ -28,8 +31,9 @@ def recomputed_token_probs(translator: Translator, sentence) -> list[float]:
     settings = translator.settings()
     ids = np.array([sentence.source_ids], dtype=np.int64)
     mask = np.ones_like(ids)
-    run = DecoderRun(translator.model.decoders, translator.model.encoder(ids, mask), mask, batch=1,
-                     capacity=settings.max_length)
+    run = DecoderRun(
+        translator.model.decoders, translator.model.encoder(ids, mask), mask, batch=1, capacity=settings.max_length
+    )
     sequence = [settings.decoder_start_token_id] + sentence.token_ids
     first = 2 if settings.forced_bos_token_id is not None else 1
     probs = []
@@ -46,15 +50,17 @@ def recomputed_token_probs(translator: Translator, sentence) -> list[float]:
 def test_unsure_spans_are_the_final_sequences_unsure_tokens(name, beams):
     folder, direction = RANDOM[name]
     translator = Translator.load(folder, direction)
-    result = translator.translate("Welcome to the meeting." if direction == "en-zh" else "欢迎参加会议。",
-                                  DecodeOptions(num_beams=beams, max_new_tokens=10))
+    result = translator.translate(
+        "Welcome to the meeting." if direction == "en-zh" else "欢迎参加会议。",
+        DecodeOptions(num_beams=beams, max_new_tokens=10),
+    )
     (sentence,) = result.sentences
     probs = recomputed_token_probs(translator, sentence)
     assert min(probs) < UNSURE_P, "a random model should be unsure somewhere"
     spans = result.low_confidence
     assert spans, probs
     for span in spans:
-        assert 0 <= span.start < span.end <= len(result.text) and result.text[span.start:span.end].strip()
+        assert 0 <= span.start < span.end <= len(result.text) and result.text[span.start : span.end].strip()
         assert span.p < UNSURE_P
         assert any(abs(span.p - p) < 2e-3 for p in probs), (span.p, probs)  # the least sure token's own probability
         assert span.alternatives and all(0 <= p <= 1 for _, p in span.alternatives)
@@ -73,7 +79,7 @@ def test_spans_follow_the_text_across_sentences_and_scripts():
     pieces = [(" 你好 ", [Unsure(1, 3, 0.2)]), ("", []), ("谢谢。", [Unsure(0, 2, 0.3, (("多谢", 0.1),))])]
     text, spans = join_translations(pieces, "", strip=True)
     assert text == "你好谢谢。" and [(s.start, s.end) for s in spans] == [(0, 2), (2, 4)]
-    assert [text[s.start:s.end] for s in spans] == ["你好", "谢谢"]
+    assert [text[s.start : s.end] for s in spans] == ["你好", "谢谢"]
     translator = Translator.load(FIXTURES / "m2m100" / "merged", "en-zh", chinese="traditional")
     result = translator.translate("Welcome to the meeting. Good morning.", DecodeOptions(max_new_tokens=8))
     for span in result.low_confidence:
@@ -82,9 +88,26 @@ def test_spans_follow_the_text_across_sentences_and_scripts():
 
 def test_translate_json_carries_low_confidence():
     folder, _ = RANDOM["marian"]
-    out = subprocess.run([sys.executable, "-m", "app", "translate", "--model", str(folder), "--direction", "en-zh",
-                          "--json", "--max-new-tokens", "6", "Good morning."], capture_output=True, text=True,
-                         timeout=120, check=True).stdout
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "translate",
+            "--model",
+            str(folder),
+            "--direction",
+            "en-zh",
+            "--json",
+            "--max-new-tokens",
+            "6",
+            "Good morning.",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
     data = json.loads(out)
     assert data["low_confidence"] and all(len(span) == 3 for span in data["low_confidence"])
     start, end, p = data["low_confidence"][0]

@@ -45,19 +45,37 @@ def test_a_good_folder_passes_the_probe():
     assert inspect_model_folder(family_dir("m2m100") / "merged").can_run
 
 
-@pytest.mark.parametrize("name,break_it,expected", [
-    ("garbage bad_words_ids", lambda f: edit(f, "generation_config.json", bad_words_ids=[[538], "x", [None]]),
-     "generation_config.json: bad_words_ids is"),
-    ("every token banned", lambda f: edit(f, "generation_config.json", bad_words_ids=[[i] for i in range(1, 267)]),
-     "the probe translation of"),
-    ("decoder_start_token_id outside the vocabulary", lambda f: edit(f, "generation_config.json",
-                                                                     decoder_start_token_id=70000),
-     "the model has only"),
-    ("decoder_start_token_id not a start token", lambda f: edit(f, "generation_config.json", decoder_start_token_id=5),
-     "not a start token"),
-    ("max_length 1", lambda f: edit(f, "generation_config.json", max_length=1), "max_length is 1"),
-    ("spm files swapped", lambda f: swap(f / "source.spm", f / "target.spm"), "source.spm and target.spm are swapped"),
-])
+@pytest.mark.parametrize(
+    "name,break_it,expected",
+    [
+        (
+            "garbage bad_words_ids",
+            lambda f: edit(f, "generation_config.json", bad_words_ids=[[538], "x", [None]]),
+            "generation_config.json: bad_words_ids is",
+        ),
+        (
+            "every token banned",
+            lambda f: edit(f, "generation_config.json", bad_words_ids=[[i] for i in range(1, 267)]),
+            "the probe translation of",
+        ),
+        (
+            "decoder_start_token_id outside the vocabulary",
+            lambda f: edit(f, "generation_config.json", decoder_start_token_id=70000),
+            "the model has only",
+        ),
+        (
+            "decoder_start_token_id not a start token",
+            lambda f: edit(f, "generation_config.json", decoder_start_token_id=5),
+            "not a start token",
+        ),
+        ("max_length 1", lambda f: edit(f, "generation_config.json", max_length=1), "max_length is 1"),
+        (
+            "spm files swapped",
+            lambda f: swap(f / "source.spm", f / "target.spm"),
+            "source.spm and target.spm are swapped",
+        ),
+    ],
+)
 def test_folders_that_load_but_would_fail_are_reported(marian, name, break_it, expected):
     break_it(marian)
     report = inspect_model_folder(marian)
@@ -69,7 +87,12 @@ def test_folders_that_load_but_would_fail_are_reported(marian, name, break_it, e
 @pytest.mark.parametrize("damage", ["not json {", "[1, 2]", ""])
 def test_doctor_exits_1_for_every_unusable_folder(marian, damage):
     (marian / "config.json").write_text(damage, encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "app", "models", "doctor", str(marian)], cwd=REPO,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "models", "doctor", str(marian)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
     assert "The app cannot run this model" in done.stdout and "Traceback" not in done.stderr

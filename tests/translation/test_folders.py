@@ -16,9 +16,14 @@ from .graph_edits import add_unused_input
 
 
 def test_layouts_are_read_from_the_sessions():
-    expected = {"merged": "merged decoder", "both": "merged decoder", "onnx-subdir": "merged decoder",
-                "split": "decoder + decoder_with_past", "legacy": "older decoder",
-                "merged-fused": "merged decoder, cache shared in place"}
+    expected = {
+        "merged": "merged decoder",
+        "both": "merged decoder",
+        "onnx-subdir": "merged decoder",
+        "split": "decoder + decoder_with_past",
+        "legacy": "older decoder",
+        "merged-fused": "merged decoder, cache shared in place",
+    }
     for layout, words in expected.items():
         t = translator(str(family_dir("marian-en-zh") / layout), "en-zh")
         assert words in t.model_name, (layout, t.model_name)
@@ -26,16 +31,20 @@ def test_layouts_are_read_from_the_sessions():
     subdir = translator(str(family_dir("marian-en-zh") / "onnx-subdir"), "en-zh")
     assert all(p.parent.name == "onnx" and not p.stem.endswith("_quantized") for p in subdir.model.files.values())
     # pointing at the onnx/ subfolder itself finds config and tokenizer one level up
-    assert Translator.load(family_dir("marian-en-zh") / "onnx-subdir" / "onnx", "en-zh").model.files == subdir.model.files
+    assert (
+        Translator.load(family_dir("marian-en-zh") / "onnx-subdir" / "onnx", "en-zh").model.files == subdir.model.files
+    )
 
 
 def test_the_model_is_named_by_its_hub_origin_else_by_the_folder_holding_config(copy_layout):
     folder = copy_layout("marian-en-zh", "onnx-subdir")
     assert Translator.load(folder / "onnx", "en-zh").model_name.startswith("marian-en-zh-onnx-subdir (merged decoder")
     config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    for origin, name in (("Helsinki-NLP/opus-mt-en-zh", "Helsinki-NLP/opus-mt-en-zh"),
-                         ("/tmp/lt-export-x/hf", "marian-en-zh-onnx-subdir"),   # a local path says nothing
-                         ("", "marian-en-zh-onnx-subdir")):
+    for origin, name in (
+        ("Helsinki-NLP/opus-mt-en-zh", "Helsinki-NLP/opus-mt-en-zh"),
+        ("/tmp/lt-export-x/hf", "marian-en-zh-onnx-subdir"),  # a local path says nothing
+        ("", "marian-en-zh-onnx-subdir"),
+    ):
         (folder / "config.json").write_text(json.dumps(dict(config, _name_or_path=origin)), encoding="utf-8")
         assert Translator.load(folder, "en-zh").model_name.startswith(f"{name} ("), origin
 
@@ -142,8 +151,15 @@ def test_wrong_input_names(copy_layout):
 def test_doctor_describes_a_good_folder(capsys):
     assert run_doctor(family_dir("marian-en-zh") / "onnx-subdir") == 0
     text = capsys.readouterr().out
-    for words in ("Marian", "en-zh", "merged decoder", "onnx/encoder_model.onnx", "quantized twins are available",
-                  "source.spm", "The app can run this model."):
+    for words in (
+        "Marian",
+        "en-zh",
+        "merged decoder",
+        "onnx/encoder_model.onnx",
+        "quantized twins are available",
+        "source.spm",
+        "The app can run this model.",
+    ):
         assert words in text, words
     report = inspect_model_folder(family_dir("m2m100") / "split")
     assert report.can_run and report.family == "m2m_100" and report.directions == ("en-zh", "zh-en")

@@ -13,14 +13,27 @@ def test_translate_uses_every_glossary_and_lists_matches_per_sentence(tmp_path):
     first.write_text("# places\nPeking\t北京\nnot an entry\n", encoding="utf-8")
     second.write_text("laptop\t电脑\nnotebook\t电脑\n", encoding="utf-8")  # one source, two targets
     model = str(PHRASEBOOK / "zh-en")
-    done = run_cli("--model", model, "--direction", "zh-en", "--glossary", str(first), "--glossary", str(second),
-                   "--json", "我来自北京。电脑坏了。", "他是我的朋友。")
+    done = run_cli(
+        "--model",
+        model,
+        "--direction",
+        "zh-en",
+        "--glossary",
+        str(first),
+        "--glossary",
+        str(second),
+        "--json",
+        "我来自北京。电脑坏了。",
+        "他是我的朋友。",
+    )
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(lines) == 2
     first_input, second_input = lines
     assert [s["glossary"] for s in first_input["sentences"]] == [
-        [{"source": "北京", "target": "Peking", "honoured": True}], [{"source": "电脑", "target": "laptop", "honoured": True}]]
+        [{"source": "北京", "target": "Peking", "honoured": True}],
+        [{"source": "电脑", "target": "laptop", "honoured": True}],
+    ]
     assert "Peking" in first_input["translation"] and "laptop" in first_input["translation"]
     assert any(step.get("forced") for step in first_input["steps"])
     assert second_input["sentences"][0]["glossary"] == [] and not any("forced" in s for s in second_input["steps"])
@@ -31,7 +44,8 @@ def test_translate_uses_every_glossary_and_lists_matches_per_sentence(tmp_path):
 
 
 def test_a_missing_glossary_is_a_clear_error(tmp_path):
-    done = run_cli("--model", str(PHRASEBOOK / "zh-en"), "--direction", "zh-en", "--glossary", str(tmp_path / "none.tsv"),
-                   "你好")
+    done = run_cli(
+        "--model", str(PHRASEBOOK / "zh-en"), "--direction", "zh-en", "--glossary", str(tmp_path / "none.tsv"), "你好"
+    )
     assert done.returncode == 2 and "Cannot read the glossary" in done.stderr and "→" in done.stderr
     assert done.stdout == ""

@@ -18,26 +18,50 @@ from .conftest import family_dir, translator
 
 PHRASEBOOK = Path(__file__).resolve().parents[1] / "fixtures" / "phrasebook"
 
-GLOSSARY = Glossary.parse("\n".join([
-    "weather\t天气", "Chinese\t中文", "meeting\t会议", "report\t报告", "everyone\t大家",
-    "coffee\t茶", "morning\t晚上", "computer\t老师",  # phrasebook: targets its vocabulary can write, not its answers
-    "Peking\t北京", "laptop\t电脑", "espresso\t咖啡", "fellow\t朋友",
-]))
+GLOSSARY = Glossary.parse(
+    "\n".join(
+        [
+            "weather\t天气",
+            "Chinese\t中文",
+            "meeting\t会议",
+            "report\t报告",
+            "everyone\t大家",
+            "coffee\t茶",
+            "morning\t晚上",
+            "computer\t老师",  # phrasebook: targets its vocabulary can write, not its answers
+            "Peking\t北京",
+            "laptop\t电脑",
+            "espresso\t咖啡",
+            "fellow\t朋友",
+        ]
+    )
+)
 
 # (model folder, direction, held-out sentence, the targets that must appear)
 HELD_OUT = [
-    *[(family_dir(f) / "merged", "en-zh", text, targets) for f in ("marian-en-zh", "m2m100") for text, targets in [
-        ("The weather is nice today.", ["天气"]),
-        ("I am learning Chinese.", ["中文"]),
-        ("Hello, everyone.", ["大家"]),
-        ("Good morning, everyone, and welcome to the meeting; today we will talk about the report.", ["晚上", "大家", "会议", "报告"]),
-    ]],
-    *[(family_dir(f) / "merged", "zh-en", text, targets) for f in ("marian-zh-en", "m2m100") for text, targets in [
-        ("今天天气很好。", ["weather"]),
-        ("我在学中文。", ["Chinese"]),
-        ("欢迎参加会议。", ["meeting"]),
-        ("报告写完了，请把文件发给我。", ["report"]),
-    ]],
+    *[
+        (family_dir(f) / "merged", "en-zh", text, targets)
+        for f in ("marian-en-zh", "m2m100")
+        for text, targets in [
+            ("The weather is nice today.", ["天气"]),
+            ("I am learning Chinese.", ["中文"]),
+            ("Hello, everyone.", ["大家"]),
+            (
+                "Good morning, everyone, and welcome to the meeting; today we will talk about the report.",
+                ["晚上", "大家", "会议", "报告"],
+            ),
+        ]
+    ],
+    *[
+        (family_dir(f) / "merged", "zh-en", text, targets)
+        for f in ("marian-zh-en", "m2m100")
+        for text, targets in [
+            ("今天天气很好。", ["weather"]),
+            ("我在学中文。", ["Chinese"]),
+            ("欢迎参加会议。", ["meeting"]),
+            ("报告写完了，请把文件发给我。", ["report"]),
+        ]
+    ],
     (PHRASEBOOK / "en-zh", "en-zh", "She likes coffee.", ["茶"]),
     (PHRASEBOOK / "en-zh", "en-zh", "I drink tea every morning.", ["晚上"]),
     (PHRASEBOOK / "en-zh", "en-zh", "The computer is broken.", ["老师"]),
@@ -86,14 +110,18 @@ def test_terms_the_target_vocabulary_cannot_write_are_reported_not_honoured():
     plain = t.translate("She likes coffee.", DecodeOptions())
     result = t.translate("She likes coffee.", DecodeOptions(glossary=glossary))
     assert result.token_ids == plain.token_ids
-    assert [u.to_json() for u in result.sentences[0].glossary] == [{"source": "coffee", "target": "拿铁", "honoured": False}]
+    assert [u.to_json() for u in result.sentences[0].glossary] == [
+        {"source": "coffee", "target": "拿铁", "honoured": False}
+    ]
 
 
 def test_a_term_written_in_traditional_chinese_is_honoured():
     t = Translator.load(PHRASEBOOK / "en-zh", direction="en-zh", chinese=ChineseScript.TRADITIONAL)
     result = t.translate("The computer is broken.", DecodeOptions(glossary=GLOSSARY))
     assert "老師" in result.text and "老师" not in result.text, result.text
-    assert [u.to_json() for u in result.sentences[0].glossary] == [{"source": "computer", "target": "老师", "honoured": True}]
+    assert [u.to_json() for u in result.sentences[0].glossary] == [
+        {"source": "computer", "target": "老师", "honoured": True}
+    ]
 
 
 def test_term_variants_cover_word_start_and_inside_text():

@@ -30,23 +30,61 @@ from .conftest import family_dir
 
 REPO = Path(__file__).resolve().parents[2]
 PHRASEBOOK = REPO / "tests" / "fixtures" / "phrasebook"
-BOUNDED = settings(max_examples=25, deadline=None, derandomize=True,
-                   suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+BOUNDED = settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
-GENERATION_KEYS = ["bad_words_ids", "bos_token_id", "decoder_start_token_id", "eos_token_id", "forced_eos_token_id",
-                   "max_length", "num_beams", "pad_token_id", "renormalize_logits", "length_penalty", "min_length",
-                   "no_repeat_ngram_size", "repetition_penalty", "early_stopping", "max_new_tokens",
-                   "suppress_tokens", "begin_suppress_tokens", "forced_bos_token_id", "min_new_tokens"]
-CONFIG_KEYS = ["model_type", "vocab_size", "decoder_vocab_size", "max_position_embeddings", "eos_token_id",
-               "pad_token_id", "decoder_start_token_id", "d_model", "decoder_layers", "_name_or_path",
-               "num_beams", "max_length"]
+GENERATION_KEYS = [
+    "bad_words_ids",
+    "bos_token_id",
+    "decoder_start_token_id",
+    "eos_token_id",
+    "forced_eos_token_id",
+    "max_length",
+    "num_beams",
+    "pad_token_id",
+    "renormalize_logits",
+    "length_penalty",
+    "min_length",
+    "no_repeat_ngram_size",
+    "repetition_penalty",
+    "early_stopping",
+    "max_new_tokens",
+    "suppress_tokens",
+    "begin_suppress_tokens",
+    "forced_bos_token_id",
+    "min_new_tokens",
+]
+CONFIG_KEYS = [
+    "model_type",
+    "vocab_size",
+    "decoder_vocab_size",
+    "max_position_embeddings",
+    "eos_token_id",
+    "pad_token_id",
+    "decoder_start_token_id",
+    "d_model",
+    "decoder_layers",
+    "_name_or_path",
+    "num_beams",
+    "max_length",
+]
 HUGE = 10**12
 BAD_VALUES = st.one_of(
-    st.just("<missing>"), st.none(), st.booleans(), st.text(max_size=8), st.integers(-HUGE, HUGE),
+    st.just("<missing>"),
+    st.none(),
+    st.booleans(),
+    st.text(max_size=8),
+    st.integers(-HUGE, HUGE),
     st.sampled_from([0, 1, -1, 2**31, 2**63, 1_000_000, 65_000, 538, 539]),
-    st.floats(allow_nan=True, allow_infinity=True), st.lists(st.integers(-5, 600), max_size=4),
-    st.lists(st.lists(st.integers(-5, 600), max_size=3), max_size=3), st.dictionaries(st.text(max_size=3),
-                                                                                        st.integers(), max_size=2))
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.lists(st.integers(-5, 600), max_size=4),
+    st.lists(st.lists(st.integers(-5, 600), max_size=3), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
 
 
 def mutate(path: Path, original: dict, changes: dict) -> None:
@@ -82,8 +120,9 @@ def scratch(tmp_path_factory):
 @BOUNDED
 @given(file=st.sampled_from(["config.json", "generation_config.json"]), data=st.data())
 def test_mutated_model_json_gives_a_message_or_a_translation(scratch, file, data):
-    original_texts = {name: (scratch / name).read_text(encoding="utf-8")
-                      for name in ("config.json", "generation_config.json")}
+    original_texts = {
+        name: (scratch / name).read_text(encoding="utf-8") for name in ("config.json", "generation_config.json")
+    }
     keys = CONFIG_KEYS if file == "config.json" else GENERATION_KEYS
     changes = data.draw(st.dictionaries(st.sampled_from(keys), BAD_VALUES, min_size=1, max_size=3))
     try:
@@ -100,8 +139,10 @@ NOT_AN_OBJECT = ["[]", "null", "3", '"config"', "{", "", "\x00", "[{}]"]
 
 
 @BOUNDED
-@given(json_text=st.sampled_from(NOT_AN_OBJECT),
-       file=st.sampled_from(["config.json", "generation_config.json", "tokenizer_config.json"]))
+@given(
+    json_text=st.sampled_from(NOT_AN_OBJECT),
+    file=st.sampled_from(["config.json", "generation_config.json", "tokenizer_config.json"]),
+)
 def test_model_json_that_is_not_an_object_is_refused_naming_the_file(scratch, json_text, file):
     original = (scratch / file).read_bytes()
     try:
@@ -130,10 +171,18 @@ def test_a_vocabulary_that_is_not_one_is_refused_naming_the_tokenizer(scratch, j
 TOKENIZER_FILES = ["source.spm", "target.spm", "vocab.json", "tokenizer_config.json", "special_tokens_map.json"]
 
 
-@settings(max_examples=15, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(action=st.sampled_from(["swap", "cut", "garbage", "delete", "empty"]),
-       file=st.sampled_from(TOKENIZER_FILES), fraction=st.floats(0.0, 0.99), garbage=st.binary(max_size=64))
+@settings(
+    max_examples=15,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    action=st.sampled_from(["swap", "cut", "garbage", "delete", "empty"]),
+    file=st.sampled_from(TOKENIZER_FILES),
+    fraction=st.floats(0.0, 0.99),
+    garbage=st.binary(max_size=64),
+)
 def test_tokenizer_files_swapped_or_cut_give_a_message_or_a_translation(scratch, action, file, fraction, garbage):
     originals = {name: (scratch / name).read_bytes() for name in TOKENIZER_FILES if (scratch / name).exists()}
     try:
@@ -160,12 +209,22 @@ def phrasebook_translator():
     return Translator.load(PHRASEBOOK / "en-zh", "en-zh")
 
 
-ANY_TEXT = st.text(alphabet=st.one_of(st.characters(), st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF),
-                                      st.sampled_from("\x00\x07\x1b\u200b\ufeff\u202e\n\t 。.")), max_size=120)
+ANY_TEXT = st.text(
+    alphabet=st.one_of(
+        st.characters(),
+        st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF),
+        st.sampled_from("\x00\x07\x1b\u200b\ufeff\u202e\n\t 。."),
+    ),
+    max_size=120,
+)
 
 
-@settings(max_examples=40, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(text=ANY_TEXT)
 def test_text_of_any_unicode_translates(phrasebook_translator, text):
     result = phrasebook_translator.translate(text, DecodeOptions(max_new_tokens=16))
@@ -189,18 +248,47 @@ def test_cleaning_is_idempotent_and_leaves_no_control_characters(text):
 @given(raw=st.binary(min_size=1, max_size=24).filter(lambda b: b"\x00" not in b))
 def test_any_bytes_on_the_command_line(raw):
     argument = raw.decode("utf-8", "surrogateescape")
-    done = subprocess.run([sys.executable, "-m", "app", "translate", "--model", str(PHRASEBOOK / "en-zh"),
-                           "--direction", "en-zh", "--max-new-tokens", "8", argument],
-                          cwd=REPO, capture_output=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "translate",
+            "--model",
+            str(PHRASEBOOK / "en-zh"),
+            "--direction",
+            "en-zh",
+            "--max-new-tokens",
+            "8",
+            argument,
+        ],
+        cwd=REPO,
+        capture_output=True,
+        timeout=120,
+    )
     assert b"Traceback" not in done.stderr, done.stderr
     assert done.returncode == 0
 
 
-@settings(max_examples=20, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(key=st.sampled_from(["num_beams", "max_new_tokens", "max_length", "min_length", "min_new_tokens",
-                            "no_repeat_ngram_size", "repetition_penalty", "length_penalty", "loop_window",
-                            "early_stopping", "bad_words_ids"]), value=BAD_VALUES.filter(lambda v: v != "<missing>"))
+@settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    key=st.sampled_from(
+        [
+            "num_beams",
+            "max_new_tokens",
+            "max_length",
+            "min_length",
+            "min_new_tokens",
+            "no_repeat_ngram_size",
+            "repetition_penalty",
+            "length_penalty",
+            "loop_window",
+            "early_stopping",
+            "bad_words_ids",
+        ]
+    ),
+    value=BAD_VALUES.filter(lambda v: v != "<missing>"),
+)
 def test_any_decode_option_gives_a_message_or_a_translation(phrasebook_translator, key, value):
     try:
         result = phrasebook_translator.translate("Good morning.", DecodeOptions(**{key: value}))

@@ -15,10 +15,17 @@ PARAMS = all_layout_params()
 # With a glossary active the search must still be generate's, token for token, for sentences
 # without a term: an empty glossary, and one none of whose terms the references contain (every
 # layout; the empty one on the merged layouts, the same code path).
-GLOSSARIES = {"no-glossary": None, "empty-glossary": Glossary(),
-              "unmatched-glossary": Glossary.parse("Peking\t北京\nlaptop\t电脑\nespresso\t咖啡\n")}
-GLOSSARY_PARAMS = [pytest.param(*p.values, g, id=f"{p.id}-{g}") for p in PARAMS for g in GLOSSARIES
-                   if g != "empty-glossary" or p.values[1] == "merged"]
+GLOSSARIES = {
+    "no-glossary": None,
+    "empty-glossary": Glossary(),
+    "unmatched-glossary": Glossary.parse("Peking\t北京\nlaptop\t电脑\nespresso\t咖啡\n"),
+}
+GLOSSARY_PARAMS = [
+    pytest.param(*p.values, g, id=f"{p.id}-{g}")
+    for p in PARAMS
+    for g in GLOSSARIES
+    if g != "empty-glossary" or p.values[1] == "merged"
+]
 
 
 @pytest.mark.parametrize("family,layout,direction,glossary", GLOSSARY_PARAMS)
@@ -49,7 +56,9 @@ def test_cached_and_uncached_logits_agree(family, layout, direction):
     t = translator(str(family_dir(family) / layout), direction)
     for case in cases(family, direction)[:2]:  # greedy and beam
         for ref in case["results"][:3]:
-            result = list(t.stream_ids(ref["input_ids"], DecodeOptions(verify=True, loop_window=0, **generate_settings(case))))[-1]
+            result = list(
+                t.stream_ids(ref["input_ids"], DecodeOptions(verify=True, loop_window=0, **generate_settings(case)))
+            )[-1]
             assert len(result.steps) >= 2
             assert all(s.max_abs_diff is not None for s in result.steps)
             assert result.max_abs_diff < 1e-4, result.max_abs_diff

@@ -21,7 +21,9 @@ def test_settings_come_from_generation_config_and_options_override_them():
     custom = t.settings(DecodeOptions(num_beams=2, max_new_tokens=7, length_penalty=0.3, early_stopping="never"))
     assert (custom.num_beams, custom.max_length, custom.length_penalty, custom.early_stopping) == (2, 8, 0.3, "never")
     m2m = translator(str(family_dir("m2m100") / "merged"), "zh-en").settings()
-    assert m2m.forced_bos_token_id == translator(str(family_dir("m2m100") / "merged"), "zh-en").codec.forced_bos_token_id
+    assert (
+        m2m.forced_bos_token_id == translator(str(family_dir("m2m100") / "merged"), "zh-en").codec.forced_bos_token_id
+    )
     assert m2m.early_stopping is True and m2m.num_beams == 5
 
 
@@ -31,11 +33,25 @@ def test_config_json_is_used_when_there_is_no_generation_config():
 
 
 def test_processors_ban_and_force_like_generate():
-    s = resolve_settings({"decoder_start_token_id": 5, "eos_token_id": 0, "forced_eos_token_id": 0, "max_length": 6,
-                          "min_length": 3, "no_repeat_ngram_size": 2, "bad_words_ids": [[4], [1, 2]]}, {}, {}, None)
+    s = resolve_settings(
+        {
+            "decoder_start_token_id": 5,
+            "eos_token_id": 0,
+            "forced_eos_token_id": 0,
+            "max_length": 6,
+            "min_length": 3,
+            "no_repeat_ngram_size": 2,
+            "bad_words_ids": [[4], [1, 2]],
+        },
+        {},
+        {},
+        None,
+    )
     scores = np.zeros((1, 8), np.float32)
     out = process_scores(s, np.array([[5, 1]]), scores)
-    assert np.isneginf(out[0, [0, 4, 2]]).all() and np.isfinite(out[0, [1, 3, 5, 6, 7]]).all()  # eos < min_length, bad words
+    assert (
+        np.isneginf(out[0, [0, 4, 2]]).all() and np.isfinite(out[0, [1, 3, 5, 6, 7]]).all()
+    )  # eos < min_length, bad words
     out = process_scores(s, np.array([[5, 1, 3, 1]]), scores)
     assert np.isneginf(out[0, 3])  # "1 3" already seen: no_repeat_ngram_size=2
     out = process_scores(s, np.array([[5, 1, 3, 6, 7]]), scores)

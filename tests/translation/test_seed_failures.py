@@ -19,6 +19,7 @@ from .graph_edits import add_unused_input, force_next_token
 
 # -- seed: a decoder export missing the encoder-cache inputs (15 inputs, fed 28) ------------
 
+
 def test_legacy_decoder_without_encoder_cache_inputs_is_fed_exactly_what_it_declares():
     t = translator(str(family_dir("marian-en-zh") / "legacy"), "en-zh")
     later = t.model.decoders.later_sig
@@ -26,7 +27,9 @@ def test_legacy_decoder_without_encoder_cache_inputs_is_fed_exactly_what_it_decl
     assert len(later.inputs) == 3 + 2 * len(later.self_past)  # like the seed's 15 = 3 + 2 x 6
     assert "older decoder" in t.model_name
     ref = cases("marian-en-zh", "en-zh")[0]["results"][0]
-    result = list(t.stream_ids(ref["input_ids"], DecodeOptions(num_beams=1, max_new_tokens=40, loop_window=0, verify=True)))[-1]
+    result = list(
+        t.stream_ids(ref["input_ids"], DecodeOptions(num_beams=1, max_new_tokens=40, loop_window=0, verify=True))
+    )[-1]
     assert result.token_ids == ref["output_ids"][1:]
     assert result.max_abs_diff < 1e-4
     assert [s.self_kv_len for s in result.steps] == list(range(1, len(result.steps) + 1))
@@ -55,6 +58,7 @@ def test_half_a_shared_cache_protocol_is_refused_naming_it(copy_layout):
 
 # -- seed: M2M100 started from the language token alone, and token 128 repeated ------------
 
+
 @pytest.mark.parametrize("direction", ["en-zh", "zh-en"])
 def test_m2m100_decoder_prefix_is_eos_then_target_language(direction):
     t = translator(str(family_dir("m2m100") / "merged"), direction)
@@ -72,14 +76,19 @@ def test_m2m100_decoder_prefix_is_eos_then_target_language(direction):
     # The seed's prefix (the language token alone as decoder start) gives other tokens: a test
     # comparing with generate's reference catches it.
     wrong = dataclasses.replace(t.settings(options), decoder_start_token_id=lang_id, forced_bos_token_id=None)
-    run = DecoderRun(t.model.decoders, t.model.encoder(np.array([ref["input_ids"]]), np.ones((1, len(ref["input_ids"])), np.int64)),
-                     np.ones((1, len(ref["input_ids"])), np.int64), batch=1)
+    run = DecoderRun(
+        t.model.decoders,
+        t.model.encoder(np.array([ref["input_ids"]]), np.ones((1, len(ref["input_ids"])), np.int64)),
+        np.ones((1, len(ref["input_ids"])), np.int64),
+        batch=1,
+    )
     search = Search(wrong, run.advance, run.reorder)
     list(search.run())
     assert search.sequence[1:] != ref["output_ids"][2:]
 
 
 # -- seed: the KV cache whose values died between steps --------------------------------------
+
 
 class StaleCacheRun(DecoderRun):
     """The seed's bug: the cache of step 0 is fed again and again instead of the newest one."""
@@ -130,13 +139,16 @@ def test_step_k_with_cache_equals_full_recompute_and_cross_cache_comes_from_step
 
 # -- seed: decoding that repeated one token (or a short cycle) forever -----------------------
 
+
 @pytest.mark.parametrize("pattern", ["one token", "two-token cycle"])
 def test_a_model_that_loops_is_stopped_and_reported(copy_layout, pattern):
     folder = copy_layout("marian-en-zh", "merged")
     t0 = translator(str(family_dir("marian-en-zh") / "merged"), "en-zh")
     vocab = t0.model.vocab_size
     a, b = 40, 41
-    force_next_token(folder / "decoder_model_merged.onnx", {-1: a} if pattern == "one token" else {-1: a, a: b, b: a}, vocab)
+    force_next_token(
+        folder / "decoder_model_merged.onnx", {-1: a} if pattern == "one token" else {-1: a, a: b, b: a}, vocab
+    )
     t = Translator.load(folder, "en-zh")
     text = "The weather is nice today."
     result = t.translate(text, DecodeOptions(num_beams=1))
@@ -193,6 +205,7 @@ def test_beam_reorder_reads_the_cache_in_place_and_gathers_rows(layout):
 
 
 # -- the shared cache (our export): one buffer per past, written in place by each step --------
+
 
 class LostWritesRun(DecoderRun):
     """A shared buffer whose newest position never arrives (a present not bound to the past's

@@ -22,7 +22,12 @@ def en_zh():
 
 def test_sentences_split_at_end_punctuation_in_both_languages():
     assert split_sentences("Hello there. How are you?\n我很好。你呢？Fine!") == [
-        "Hello there.", "How are you?", "我很好。", "你呢？", "Fine!"]
+        "Hello there.",
+        "How are you?",
+        "我很好。",
+        "你呢？",
+        "Fine!",
+    ]
     assert split_sentences("Mr. Smith paid 3.5 dollars") == ["Mr.", "Smith paid 3.5 dollars"]  # no word list: says so
 
 
@@ -82,7 +87,9 @@ def test_cancel_between_steps():
     t = en_zh()
     cancel = threading.Event()
     seen = []
-    for item in t.stream("The weather is nice today. Can you help me?", DecodeOptions(num_beams=1, loop_window=0), cancel):
+    for item in t.stream(
+        "The weather is nice today. Can you help me?", DecodeOptions(num_beams=1, loop_window=0), cancel
+    ):
         seen.append(item)
         if isinstance(item, DecodeStep) and item.step == 2:
             cancel.set()
@@ -93,14 +100,17 @@ def test_cancel_between_steps():
 
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "app", "translate", *args], capture_output=True, text=True,
-                          timeout=300, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "app", "translate", *args], capture_output=True, text=True, timeout=300, cwd=ROOT
+    )
 
 
 def test_cli_json_and_plain():
     model = str(family_dir("marian-en-zh") / "split")
     texts = ["The weather is nice today.", "Can you help me?"]
-    done = run_cli("--model", model, "--direction", "en-zh", "--beams", "2", "--max-new-tokens", "6", "--verify", "--json", *texts)
+    done = run_cli(
+        "--model", model, "--direction", "en-zh", "--beams", "2", "--max-new-tokens", "6", "--verify", "--json", *texts
+    )
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(lines) == 2
@@ -133,7 +143,7 @@ def test_two_threads_can_load_tokenizers_at_once():
         "def load(folder, direction):\n"
         "    try: Translator.load(folder, direction)\n"
         "    except Exception as e: errors.append(repr(e))\n"
-        f"jobs = [({str(family_dir('marian-en-zh') / 'merged')!r}, 'en-zh'), ({str(family_dir('m2m100') / 'merged')!r}, 'zh-en'),"
+        f"jobs = [({str(family_dir('marian-en-zh') / 'merged')!r}, 'en-zh'), ({str(family_dir('m2m100') / 'merged')!r}, 'zh-en'),"  # noqa: E501
         f" ({str(family_dir('marian-zh-en') / 'merged')!r}, 'zh-en')]\n"
         "threads = [threading.Thread(target=load, args=j) for j in jobs]\n"
         "[t.start() for t in threads]; [t.join() for t in threads]\n"

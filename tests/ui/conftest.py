@@ -46,8 +46,11 @@ def random_model(direction: str) -> Path:
 
 
 def speak(path: Path, text: str, language: str) -> Path:
-    subprocess.run(["espeak-ng", "-v", VOICES[language], "-s", "140", "-g", "12", "-w", str(path), text],
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["espeak-ng", "-v", VOICES[language], "-s", "140", "-g", "12", "-w", str(path), text],
+        check=True,
+        capture_output=True,
+    )
     return path
 
 

@@ -29,8 +29,14 @@ def test_my_translation_is_spoken_into_the_call_from_the_window(qtbot, store, so
     # Whisper base is ready before both sides ask for it: run alone, this test met two sides
     # unpacking it into a fresh cache at once (a load race outside this feature).
     load_whisper("base")
-    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")),
-                         nmt_zh_en=str(nmt_model("zh-en")), source="conversation:")
+    window = make_window(
+        qtbot,
+        store,
+        direction="en-zh",
+        nmt_en_zh=str(nmt_model("en-zh")),
+        nmt_zh_en=str(nmt_model("zh-en")),
+        source="conversation:",
+    )
     qtbot.waitUntil(lambda: not window.pool.busy(), timeout=60000)
     assert not window.call_output.isHidden()
     window.call_output.enabled.setChecked(True)
@@ -40,8 +46,9 @@ def test_my_translation_is_spoken_into_the_call_from_the_window(qtbot, store, so
     peaks = []
     window.events_shown.connect(lambda _batch: peaks.append(window.call_output.meter.value()))
     window.controls.button.click()  # Start
-    qtbot.waitUntil(lambda: {e.speaker for e in watch.of(ev.Status) if e.state == "running"} >= {"me", "them"},
-                    timeout=180000)
+    qtbot.waitUntil(
+        lambda: {e.speaker for e in watch.of(ev.Status) if e.state == "running"} >= {"me", "them"}, timeout=180000
+    )
     qtbot.waitUntil(lambda: "live_translator_mic" in sound_room.pactl("list", "short", "sources"), timeout=20000)
     qtbot.wait(2500)  # the null sinks' monitors start delivering ~2 s after they are opened
     sound_room.play_to("mic", speak(tmp_path / "me.wav", "Good morning.", "en")).wait(timeout=20)

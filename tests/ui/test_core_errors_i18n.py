@@ -80,7 +80,9 @@ def test_pipeline_errors_reach_the_window_in_chinese(qtbot, store, tmp_path, lan
     window.play_recording(str(speak(tmp_path / "en.wav", "Thank you very much.", "en")))
     finish(qtbot, window)
     errors = watch.of(ev.Error)
-    assert any(e.text == f"The en-zh translation model could not be loaded: {broken} has no config.json." for e in errors), errors
+    assert any(
+        e.text == f"The en-zh translation model could not be loaded: {broken} has no config.json." for e in errors
+    ), errors
     banner = plain(window.alert.label.text())
     assert CJK.search(banner) and not SENTENCE.search(banner.replace(str(broken), "")), banner
     finals = watch.of(ev.SourceFinal)
@@ -95,5 +97,8 @@ def test_the_english_window_shows_the_core_s_own_sentences(qtbot, store, tmp_pat
     missing = tmp_path / "nowhere.wav"
     with pytest.raises(LiveTranslatorError) as raised:
         FileSource(missing).start()
-    assert error_texts(raised.value) == (raised.value.message, raised.value.hint) == (
-        f"Audio file {missing} does not exist.", "Check the path.")
+    assert (
+        error_texts(raised.value)
+        == (raised.value.message, raised.value.hint)
+        == (f"Audio file {missing} does not exist.", "Check the path.")
+    )

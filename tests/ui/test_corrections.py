@@ -36,8 +36,7 @@ def free_port() -> int:
 
 
 @pytest.mark.slow
-def test_a_correction_mid_session_changes_the_next_utterance_and_the_caption_everywhere(qtbot, store, tmp_path,
-                                                                                         page):
+def test_a_correction_mid_session_changes_the_next_utterance_and_the_caption_everywhere(qtbot, store, tmp_path, page):
     first, second = speak(tmp_path / "1.wav", SAID, "en"), speak(tmp_path / "2.wav", SAID, "en")
     gate = threading.Event()
     window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")))
@@ -68,8 +67,10 @@ def test_a_correction_mid_session_changes_the_next_utterance_and_the_caption_eve
     qtbot.waitUntil(lambda: bool(watch.of(ev.CaptionCorrected)), timeout=10000)
     assert "老师坏了。" in row_of(window, uid).target.text() and row_of(window, uid).corrected
     corrected = f".caption[data-id='{uid}'].corrected .translation"
-    qtbot.waitUntil(lambda: page.query_selector(corrected) is not None
-                    and page.text_content(corrected) == "老师坏了。", timeout=10000)
+    qtbot.waitUntil(
+        lambda: page.query_selector(corrected) is not None and page.text_content(corrected) == "老师坏了。",
+        timeout=10000,
+    )
 
     gate.set()  # the speaker goes on: the next utterance is translated with the correction
     finish(qtbot, window)
@@ -107,9 +108,20 @@ def test_a_heard_correction_in_the_window_is_saved_and_resent_after_the_session(
     window = MainWindow(store)
     qtbot.addWidget(window)
     key = (window.session, 0)
-    window.on_events([ev.SourceFinal(utterance_id=0, text="Jon is here.", start=0.0, end=1.0, speech_end_at=0.0),
-                      ev.Translation(utterance_id=0, source="Jon is here.", text="乔恩在这里。", provisional=False,
-                                     direction="en-zh", latency_ms=1.0)], window.session)
+    window.on_events(
+        [
+            ev.SourceFinal(utterance_id=0, text="Jon is here.", start=0.0, end=1.0, speech_end_at=0.0),
+            ev.Translation(
+                utterance_id=0,
+                source="Jon is here.",
+                text="乔恩在这里。",
+                provisional=False,
+                direction="en-zh",
+                latency_ms=1.0,
+            ),
+        ],
+        window.session,
+    )
     source = window.transcript.rows[key].source
     source.setSelection(0, 3)
     seen = []
@@ -139,9 +151,20 @@ def test_a_translation_correction_reaches_the_overlay_marked(qtbot, store):
     qtbot.addWidget(window)
     window.view_options.set_overlay_visible(True)
     overlay = window.view_options.overlay
-    window.on_events([ev.SourceFinal(utterance_id=0, text="Jon is here.", start=0.0, end=1.0, speech_end_at=0.0),
-                      ev.Translation(utterance_id=0, source="Jon is here.", text="乔恩在这里。", provisional=False,
-                                     direction="en-zh", latency_ms=1.0)], window.session)
+    window.on_events(
+        [
+            ev.SourceFinal(utterance_id=0, text="Jon is here.", start=0.0, end=1.0, speech_end_at=0.0),
+            ev.Translation(
+                utterance_id=0,
+                source="Jon is here.",
+                text="乔恩在这里。",
+                provisional=False,
+                direction="en-zh",
+                latency_ms=1.0,
+            ),
+        ],
+        window.session,
+    )
     assert "乔恩在这里。" in overlay.label.text() and "✓" not in overlay.label.text()
     target = window.transcript.rows[(window.session, 0)].target
     target.setSelection(0, 2)

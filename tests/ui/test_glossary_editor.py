@@ -16,7 +16,7 @@ def test_editor_adds_edits_removes_imports_exports_and_saves(qtbot, tmp_path):
         editor.table.item(row, ENGLISH).setText(english)
         editor.table.item(row, CHINESE).setText(chinese)
     editor.table.item(1, CASE).setCheckState(Qt.CheckState.Checked)
-    editor.table.item(1, ON).setCheckState(Qt.CheckState.Unchecked)   # kept, not used
+    editor.table.item(1, ON).setCheckState(Qt.CheckState.Unchecked)  # kept, not used
     editor.table.selectRow(2)
     qtbot.mouseClick(editor.buttons["Remove"], Qt.MouseButton.LeftButton)
     assert editor.table.rowCount() == 2
@@ -31,8 +31,11 @@ def test_editor_adds_edits_removes_imports_exports_and_saves(qtbot, tmp_path):
     editor.export_file(exported)
     again = Glossary.load(exported)
     assert [(e.english, e.chinese, e.case_sensitive, e.enabled) for e in again.entries] == [
-        ("Peking", "北京", False, True), ("laptop", "电脑", True, False), ("Kubernetes", "库伯内特斯", False, True),
-        ("Apple", "苹果", True, True)]
+        ("Peking", "北京", False, True),
+        ("laptop", "电脑", True, False),
+        ("Kubernetes", "库伯内特斯", False, True),
+        ("Apple", "苹果", True, True),
+    ]
 
     with qtbot.waitSignal(editor.saved) as saved:
         qtbot.mouseClick(editor.buttons["Save"], Qt.MouseButton.LeftButton)
@@ -57,7 +60,7 @@ def test_a_row_that_is_not_an_entry_is_shown_and_not_saved(qtbot):
     editor = GlossaryEditor()
     qtbot.addWidget(editor)
     row = editor.add_entry()
-    editor.table.item(row, ENGLISH).setText("北京")   # Chinese in the English column
+    editor.table.item(row, ENGLISH).setText("北京")  # Chinese in the English column
     editor.table.item(row, CHINESE).setText("Beijing")
     editor.save()
     assert "first column holds Chinese" in editor.problems.text()
@@ -73,8 +76,9 @@ def test_the_window_opens_the_editor_and_its_pipeline_uses_the_glossary(qtbot, s
     from tests.ui.conftest import random_model
     from tests.ui.test_window import make_window
 
-    window: MainWindow = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(random_model("en-zh")),
-                                     input_device="no such microphone")
+    window: MainWindow = make_window(
+        qtbot, store, direction="en-zh", nmt_en_zh=str(random_model("en-zh")), input_device="no such microphone"
+    )
     action = next(a for menu in window.menuBar().actions() for a in menu.menu().actions() if "Glossary" in a.text())
     action.trigger()
     editor = window.glossary_editor
@@ -85,7 +89,7 @@ def test_the_window_opens_the_editor_and_its_pipeline_uses_the_glossary(qtbot, s
     editor.save()
     assert not editor.isVisible()
     qtbot.waitUntil(lambda: not window.pool.busy(), timeout=60000)
-    window.controls.button.click()                    # Start: the pipeline gets the saved glossary
+    window.controls.button.click()  # Start: the pipeline gets the saved glossary
     assert window.pipeline.config.glossary.terms("en") == ["Peking"]
-    window.controls.button.click()                    # Stop
+    window.controls.button.click()  # Stop
     qtbot.waitUntil(lambda: not window.stopping and window.controls.button.text() == "Start", timeout=90000)

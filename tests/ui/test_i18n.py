@@ -43,15 +43,36 @@ sys.path.insert(0, str(ROOT / "tools"))
 import translations  # noqa: E402  (tools/translations.py: the one refresh command)
 
 # Names that stay as they are in every language, and things that are not words.
-NAMES = {"Whisper", "Marian", "M2M100", "ONNX", "English", "Hugging", "Face", "Hub", "OBS", "SRT", "WebVTT",
-         "Ctrl", "Return", "Shift", "logit", "EN", "ZH", "opus", "mt", "MB", "GB"}
+NAMES = {
+    "Whisper",
+    "Marian",
+    "M2M100",
+    "ONNX",
+    "English",
+    "Hugging",
+    "Face",
+    "Hub",
+    "OBS",
+    "SRT",
+    "WebVTT",
+    "Ctrl",
+    "Return",
+    "Shift",
+    "logit",
+    "EN",
+    "ZH",
+    "opus",
+    "mt",
+    "MB",
+    "GB",
+}
 NOT_WORDS = [
-    r"[?&]\w+=\S*",              # caption page options: ?show=translation|source|both &lines=N
-    r"\*\.\w+",                  # file patterns
-    r"#[0-9a-fA-F]{6}",          # colours
-    r"<[^>]+>",                  # rich-text markup
-    r"&\w+;",                    # HTML entities
-    r"\b(int8|fp32|\d+M)\b",       # model precisions and sizes
+    r"[?&]\w+=\S*",  # caption page options: ?show=translation|source|both &lines=N
+    r"\*\.\w+",  # file patterns
+    r"#[0-9a-fA-F]{6}",  # colours
+    r"<[^>]+>",  # rich-text markup
+    r"&\w+;",  # HTML entities
+    r"\b(int8|fp32|\d+M)\b",  # model precisions and sizes
 ]
 CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")
 
@@ -92,7 +113,10 @@ def texts_of(widget: QWidget) -> list[str]:
     elif isinstance(widget, QPlainTextEdit):
         out.append(widget.placeholderText())
     if isinstance(widget, QAbstractSpinBox):
-        out += [widget.prefix() if hasattr(widget, "prefix") else "", widget.suffix() if hasattr(widget, "suffix") else ""]
+        out += [
+            widget.prefix() if hasattr(widget, "prefix") else "",
+            widget.suffix() if hasattr(widget, "suffix") else "",
+        ]
     if isinstance(widget, QTableView) and widget.model() is not None:
         model = widget.model()
         out += [str(model.headerData(c, Qt.Orientation.Horizontal) or "") for c in range(model.columnCount())]
@@ -191,7 +215,11 @@ def test_the_english_window_has_no_chinese(qtbot, store, language):
     window = make_window(qtbot, store)
     roots, _ = open_everything(window, qtbot)
     # Language and script names are written in themselves in every interface language.
-    exempt = {window.controls.direction, *window.language_actions.values(), *window.view_options.script_actions.values()}
+    exempt = {
+        window.controls.direction,
+        *window.language_actions.values(),
+        *window.view_options.script_actions.values(),
+    }
     left = []
     for root in roots:
         for owner, text in shown(root):
@@ -207,6 +235,7 @@ def test_the_english_window_has_no_chinese(qtbot, store, language):
 
 
 # --- the translation files ------------------------------------------------------------------
+
 
 def messages(language: str):
     root = ET.parse(I18N / f"live_translator_{language}.ts").getroot()
@@ -237,8 +266,19 @@ def test_the_two_scripts_are_written_each_their_own_way():
     cn = {(c, s): t.text for c, s, t in messages("zh_CN")}
     tw = {(c, s): t.text for c, s, t in messages("zh_TW")}
     assert cn.keys() == tw.keys()
-    pairs = [("文件", "檔案"), ("设置", "設定"), ("默认", "預設"), ("麦克风", "麥克風"), ("保存", "儲存"), ("加载", "載入"),
-             ("窗口", "視窗"), ("菜单", "選單"), ("字体", "字型"), ("文件夹", "資料夾"), ("音频", "音訊")]
+    pairs = [
+        ("文件", "檔案"),
+        ("设置", "設定"),
+        ("默认", "預設"),
+        ("麦克风", "麥克風"),
+        ("保存", "儲存"),
+        ("加载", "載入"),
+        ("窗口", "視窗"),
+        ("菜单", "選單"),
+        ("字体", "字型"),
+        ("文件夹", "資料夾"),
+        ("音频", "音訊"),
+    ]
     for simplified, traditional in pairs:
         cn_hits = [k for k, text in cn.items() if simplified in text]
         assert cn_hits, simplified
@@ -253,18 +293,21 @@ def test_the_ts_files_hold_every_string_of_the_window(tmp_path):
         copy = tmp_path / f"live_translator_{lang}.ts"
         shutil.copy(I18N / copy.name, copy)
         translations.update(copy)
-        assert copy.read_text(encoding="utf-8") == (I18N / copy.name).read_text(encoding="utf-8"), \
+        assert copy.read_text(encoding="utf-8") == (I18N / copy.name).read_text(encoding="utf-8"), (
             f"{copy.name} is out of date: run .venv/bin/python tools/translations.py"
+        )
 
 
 def test_the_qm_files_are_current(tmp_path):
     for lang in translations.LANGUAGES:
         translations.release(I18N / f"live_translator_{lang}.ts", tmp_path / f"{lang}.qm")
-        assert (tmp_path / f"{lang}.qm").read_bytes() == (I18N / f"live_translator_{lang}.qm").read_bytes(), \
+        assert (tmp_path / f"{lang}.qm").read_bytes() == (I18N / f"live_translator_{lang}.qm").read_bytes(), (
             f"live_translator_{lang}.qm is stale: run .venv/bin/python tools/translations.py"
+        )
 
 
 # --- choosing the language ------------------------------------------------------------------
+
 
 def test_the_language_follows_the_system_unless_chosen(store):
     assert system_language(QLocale("zh_CN")) == "zh_CN"
@@ -272,7 +315,7 @@ def test_the_language_follows_the_system_unless_chosen(store):
     assert system_language(QLocale("de_DE")) == system_language(QLocale("en_US")) == "en"
     assert choose_language(None, "", QLocale("zh_TW")) == "zh_TW"
     assert choose_language(None, "zh_CN", QLocale("en_US")) == "zh_CN"  # the setting
-    assert choose_language("en", "zh_CN", QLocale("zh_CN")) == "en"      # --lang
+    assert choose_language("en", "zh_CN", QLocale("zh_CN")) == "en"  # --lang
     assert parse_language("zh-Hant-TW") == "zh_TW" and parse_language("klingon") == ""
     store.setValue("language", "klingon")  # a hand-edited setting: follow the system
     assert load_settings(store).language == ""
@@ -322,30 +365,42 @@ def free_port() -> int:
 
 def test_the_command_line_opens_the_window_in_the_language_asked(tmp_path):
     """python -m app --lang zh_TW: the window's title in Traditional Chinese (printed by a probe)."""
-    probe = ("import sys\n"
-             "import app.ui.main_window as mw\n"
-             "close = mw.MainWindow.closeEvent\n"
-             "def report(self, event):\n"
-             "    print(self.windowTitle(), self.menuBar().actions()[0].text(), flush=True)\n"
-             "    close(self, event)\n"
-             "mw.MainWindow.closeEvent = report\n"
-             "from app.cli import main; sys.exit(main(['--lang', 'zh_TW']))\n")
-    env = {"QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path), "LIVE_TRANSLATOR_HOME": str(tmp_path / "home"),
-           "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LIVE_TRANSLATOR_QUIT_AFTER_MS": "2500"}
-    proc = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120,
-                          cwd=ROOT, check=False)
+    probe = (
+        "import sys\n"
+        "import app.ui.main_window as mw\n"
+        "close = mw.MainWindow.closeEvent\n"
+        "def report(self, event):\n"
+        "    print(self.windowTitle(), self.menuBar().actions()[0].text(), flush=True)\n"
+        "    close(self, event)\n"
+        "mw.MainWindow.closeEvent = report\n"
+        "from app.cli import main; sys.exit(main(['--lang', 'zh_TW']))\n"
+    )
+    env = {
+        "QT_QPA_PLATFORM": "offscreen",
+        "HOME": str(tmp_path),
+        "LIVE_TRANSLATOR_HOME": str(tmp_path / "home"),
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "LIVE_TRANSLATOR_QUIT_AFTER_MS": "2500",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120, cwd=ROOT, check=False
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["即時翻譯", "檔案(&F)"]
 
 
 # --- layouts hold ---------------------------------------------------------------------------
 
+
 def clipped(root: QWidget) -> list[tuple[str, str, int, int]]:
     found = []
     for widget in root.findChildren(QWidget):
         if not widget.isVisible() or not isinstance(widget, (QLabel, QPushButton)):
             continue
-        if isinstance(widget, QLabel) and (widget.wordWrap() or widget.sizePolicy().horizontalPolicy().name == "Ignored"):
+        if isinstance(widget, QLabel) and (
+            widget.wordWrap() or widget.sizePolicy().horizontalPolicy().name == "Ignored"
+        ):
             continue  # wraps or is sized by its window (the overlay): never cut sideways
         text = widget.text()
         if text and widget.sizeHint().width() > widget.width():
@@ -353,8 +408,11 @@ def clipped(root: QWidget) -> list[tuple[str, str, int, int]]:
     for view in root.findChildren(QTableView):  # column headers: each name fits its column
         header = view.horizontalHeader()
         for column in range(header.count()):
-            if view.isVisible() and header.sectionResizeMode(column) != QHeaderView.ResizeMode.Stretch \
-                    and header.sectionSize(column) < header.sectionSizeHint(column):
+            if (
+                view.isVisible()
+                and header.sectionResizeMode(column) != QHeaderView.ResizeMode.Stretch
+                and header.sectionSize(column) < header.sectionSizeHint(column)
+            ):
                 name = view.model().headerData(column, Qt.Orientation.Horizontal)
                 found.append(("header", name, header.sectionSizeHint(column), header.sectionSize(column)))
     return found

@@ -18,8 +18,15 @@ from tests.ui.test_window import make_window
 
 
 def final(uid: int, text: str, **extra) -> ev.Translation:
-    return ev.Translation(utterance_id=uid, source=f"source {uid}", text=text, provisional=False,
-                          direction="en-zh", latency_ms=800.0, **extra)
+    return ev.Translation(
+        utterance_id=uid,
+        source=f"source {uid}",
+        text=text,
+        provisional=False,
+        direction="en-zh",
+        latency_ms=800.0,
+        **extra,
+    )
 
 
 def test_overlay_is_shown_on_top_frameless_and_translucent(qtbot, store):
@@ -74,9 +81,17 @@ def test_lines_are_limited_provisional_lighter_and_unsure_words_marked(qtbot, st
     overlay.settings.lines = 3
     overlay.apply_settings()
     assert "第3句" in overlay.label.text() and "第2句" not in overlay.label.text()
-    live = ev.Translation(utterance_id=6, source="Thank you very", text="明天早上好。", provisional=True,
-                          direction="en-zh", latency_ms=None, stable=2, low_confidence=((0, 1, 0.37),),
-                          alternatives=((("非常", 0.2),),))
+    live = ev.Translation(
+        utterance_id=6,
+        source="Thank you very",
+        text="明天早上好。",
+        provisional=True,
+        direction="en-zh",
+        latency_ms=None,
+        stable=2,
+        low_confidence=((0, 1, 0.37),),
+        alternatives=((("非常", 0.2),),),
+    )
     window.on_events([live], window.session)
     text = overlay.label.text()
     assert "color:rgba(255,255,255,0.55);" in text  # the unsettled tail, lighter
@@ -128,10 +143,16 @@ def test_every_control_has_an_accessible_name(qtbot, store):
 
 
 def test_command_line_opens_the_overlay(tmp_path):
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "LIVE_TRANSLATOR_SETTINGS": str(tmp_path / "config"),
-           "HOME": str(tmp_path), "LIVE_TRANSLATOR_QUIT_AFTER_MS": "2500"}
-    proc = subprocess.run([sys.executable, "-m", "app", "--overlay"], env=env, capture_output=True, text=True,
-                          timeout=120, check=False)
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "LIVE_TRANSLATOR_SETTINGS": str(tmp_path / "config"),
+        "HOME": str(tmp_path),
+        "LIVE_TRANSLATOR_QUIT_AFTER_MS": "2500",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "--overlay"], env=env, capture_output=True, text=True, timeout=120, check=False
+    )
     assert proc.returncode == 0, proc.stderr
     conf = tmp_path / "config" / "settings.ini"  # the window's settings file (app/ui/settings.py)
     assert load_overlay_settings(QSettings(str(conf), QSettings.Format.IniFormat)).visible

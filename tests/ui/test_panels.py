@@ -9,9 +9,18 @@ from app.ui.controls import meter_value
 from app.ui.diagnostics import DiagnosticsPanel, Row, RowTableModel, sentence_row, step_row
 from app.ui.transcript_view import TranscriptView
 
-STEP = ev.DecodeStep(sentence_index=0, step=3, token_id=17, token="▁hello",
-                     top=[(17, "▁hello", -0.105), (4, "▁hi", -2.5)], self_kv_len=3, cross_kv_len=9,
-                     used_cache_branch=True, ms=1.234, max_abs_diff=None)
+STEP = ev.DecodeStep(
+    sentence_index=0,
+    step=3,
+    token_id=17,
+    token="▁hello",
+    top=[(17, "▁hello", -0.105), (4, "▁hi", -2.5)],
+    self_kv_len=3,
+    cross_kv_len=9,
+    used_cache_branch=True,
+    ms=1.234,
+    max_abs_diff=None,
+)
 
 
 def test_provisional_source_is_grey_italic_and_final_is_plain(qtbot):
@@ -53,6 +62,7 @@ def test_rows_align_by_utterance_and_copy_clear(qtbot):
     assert view.text("source") == "one\ntwo" and view.text("target") == "一\n二"
     view.copy("target")
     from PySide6.QtGui import QGuiApplication
+
     assert QGuiApplication.clipboard().text() == "一\n二"
     view.clear()
     assert view.rows == {} and view.text("source") == ""
@@ -75,9 +85,19 @@ def test_step_row_shows_probabilities_cache_and_time():
 def test_loop_stop_stands_out(qtbot):
     panel = DiagnosticsPanel()
     qtbot.addWidget(panel)
-    panel.add_sentence(3, False, {"encoder_ms": 4.0, "decode_ms": 40.0, "tokens_per_s": 250.0,
-                                  "token_ids": [5] * 10, "stop_reason": "loop",
-                                  "loop_detail": "token 5 repeated 8 times", "translation": "x x x"})
+    panel.add_sentence(
+        3,
+        False,
+        {
+            "encoder_ms": 4.0,
+            "decode_ms": 40.0,
+            "tokens_per_s": 250.0,
+            "token_ids": [5] * 10,
+            "stop_reason": "loop",
+            "loop_detail": "token 5 repeated 8 times",
+            "translation": "x x x",
+        },
+    )
     panel.flush()
     row = panel.sentences.rows[0]
     assert row.warn and row.cells[6] == "loop: token 5 repeated 8 times" and row.cells[4] == "10"
@@ -91,7 +111,7 @@ def test_rows_are_inserted_per_tick_and_capped(qtbot):
     model.rowsInserted.connect(lambda *_: inserts.append(1))
     for i in range(120):
         model.add(Row((str(i),)))
-    assert model.rowCount() == 0            # nothing drawn until the tick
+    assert model.rowCount() == 0  # nothing drawn until the tick
     assert model.flush() == 50
     assert len(inserts) == 1 and model.rowCount() == 50 and model.rows[0].cells == ("70",)
     for i in range(10):
@@ -104,9 +124,11 @@ def test_bridge_delivers_events_from_other_threads_on_the_gui_thread(qtbot):
     bridge = EventBridge()
     received, threads = [], set()
     bridge.events.connect(lambda batch: (received.extend(batch), threads.add(threading.get_ident())))
+
     def produce():
         for i in range(500):
             bridge.on_event(ev.Level(rms=i / 500, peak=0.0))
+
     producers = [threading.Thread(target=produce) for _ in range(2)]
     for t in producers:
         t.start()

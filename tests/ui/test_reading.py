@@ -29,20 +29,27 @@ def test_unsure_words_are_underlined_with_their_alternatives_on_hover(qtbot, sto
     spans = result.low_confidence
     assert spans
     window = make_window(qtbot, store)
-    source = ev.SourceFinal(utterance_id=1, text="Thank you <very>", start=0.0, end=1.0, speech_end_at=0.0,
-                            low_confidence=((10, 16, 0.31),))
-    provisional = ev.Translation(utterance_id=1, source="Thank you very", text=result.text, provisional=True,
-                                 direction="en-zh", latency_ms=None,
-                                 low_confidence=tuple((u.start, u.end, u.p) for u in spans),
-                                 alternatives=tuple(u.alternatives for u in spans))
+    source = ev.SourceFinal(
+        utterance_id=1, text="Thank you <very>", start=0.0, end=1.0, speech_end_at=0.0, low_confidence=((10, 16, 0.31),)
+    )
+    provisional = ev.Translation(
+        utterance_id=1,
+        source="Thank you very",
+        text=result.text,
+        provisional=True,
+        direction="en-zh",
+        latency_ms=None,
+        low_confidence=tuple((u.start, u.end, u.p) for u in spans),
+        alternatives=tuple(u.alternatives for u in spans),
+    )
     window.on_events([source, provisional], window.session)
     row = window.transcript.rows[(window.session, 1)]
     first = spans[0]
     assert 'text-decoration: underline;" title="' in row.target.text() and "italic" in row.target.text()
-    assert f">{result.text[first.start:first.end]}</span>" in row.target.text()
+    assert f">{result.text[first.start : first.end]}</span>" in row.target.text()
     tip = row.target.toolTip()
     assert tip.startswith("Words the translator was unsure of:")
-    assert f"“{result.text[first.start:first.end]}”: {round(first.p * 100)}% sure — or: " in tip
+    assert f"“{result.text[first.start : first.end]}”: {round(first.p * 100)}% sure — or: " in tip
     assert first.alternatives[0][0].strip() in tip
     # The source panel: Whisper's unsure word underlined, the rest escaped and plain.
     assert "&lt;<span" not in row.source.text() and ">&lt;very&gt;</span>" in row.source.text()
@@ -56,8 +63,9 @@ def test_unsure_words_are_underlined_with_their_alternatives_on_hover(qtbot, sto
     on_word = QPoint(area.left() + metrics.horizontalAdvance("Thank you <v"), area.top() + metrics.height() // 2)
     assert label.word_tip(on_word) == "“<very>”: 31% sure"
     assert label.word_tip(QPoint(area.left() + metrics.horizontalAdvance("Th"), on_word.y())) == ""
-    final = ev.Translation(utterance_id=1, source="Thank you very", text="谢谢", provisional=False,
-                           direction="en-zh", latency_ms=900.0)
+    final = ev.Translation(
+        utterance_id=1, source="Thank you very", text="谢谢", provisional=False, direction="en-zh", latency_ms=900.0
+    )
     window.on_events([final], window.session)
     assert row.target.text() == "谢谢" and row.target.toolTip() == ""  # a sure final: plain, no tooltip
 

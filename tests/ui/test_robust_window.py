@@ -36,8 +36,7 @@ def test_every_bad_stored_value_falls_back_to_its_default_and_is_logged(tmp_path
     with caplog.at_level(logging.WARNING, logger="app.ui.settings"):
         settings = load_settings(store)
     defaults = UiSettings()
-    for name in ("geometry", "splitter", "asr_model", "tts_enabled", "verify", "direction", "hub_endpoint",
-                 "voice_en"):
+    for name in ("geometry", "splitter", "asr_model", "tts_enabled", "verify", "direction", "hub_endpoint", "voice_en"):
         assert getattr(settings, name) == getattr(defaults, name), name
         assert any(f"settings: {name}=" in r.getMessage() for r in caplog.records), name
     assert settings.nmt_en_zh == "/models/opus"  # a good value is kept
@@ -49,8 +48,7 @@ def test_the_window_opens_on_a_broken_settings_file_and_saves_it_under_the_home_
     (home / "settings" / "settings.ini").write_text(BROKEN, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("LIVE_TRANSLATOR_")}
     env.update(LIVE_TRANSLATOR_HOME=str(home), LIVE_TRANSLATOR_QUIT_AFTER_MS="3000", QT_QPA_PLATFORM="offscreen")
-    done = subprocess.run([sys.executable, "-m", "app"], cwd=REPO, env=env, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-m", "app"], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr  # it used to abort (134) or raise
     assert "Traceback" not in done.stderr and "settings: geometry='hello'" in done.stderr
     saved = QSettings(str(home / "settings" / "settings.ini"), QSettings.Format.IniFormat)
@@ -69,8 +67,9 @@ def test_start_pressed_before_the_model_check_uses_the_configured_model(qtbot, s
     errors = []
     window.events_shown.connect(lambda batch: errors.extend(e for e in batch if isinstance(e, ev.Error)))
     translations = []
-    window.events_shown.connect(lambda batch: translations.extend(
-        e for e in batch if isinstance(e, ev.Translation) and not e.provisional))
+    window.events_shown.connect(
+        lambda batch: translations.extend(e for e in batch if isinstance(e, ev.Translation) and not e.provisional)
+    )
     assert "en-zh" not in window.models_bar.states  # the check has not finished: Start at once
     window.realtime = False
     window.play_recording(recording)
@@ -79,8 +78,7 @@ def test_start_pressed_before_the_model_check_uses_the_configured_model(qtbot, s
     assert [t.text for t in translations] == [phrasebook_translation("Thank you very much.", "en-zh")]
 
 
-def test_a_transcript_that_cannot_be_saved_is_a_banner_and_translation_goes_on(qtbot, store, tmp_path,
-                                                                               monkeypatch):
+def test_a_transcript_that_cannot_be_saved_is_a_banner_and_translation_goes_on(qtbot, store, tmp_path, monkeypatch):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
     monkeypatch.setenv("LIVE_TRANSLATOR_TRANSCRIPTS", str(blocker / "transcripts"))
@@ -147,8 +145,7 @@ def test_the_window_opens_and_closes_on_an_unknown_script_and_an_absurd_text_siz
     (home / "settings" / "settings.ini").write_text(ODD, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("LIVE_TRANSLATOR_")}
     env.update(LIVE_TRANSLATOR_HOME=str(home), LIVE_TRANSLATOR_QUIT_AFTER_MS="2000", QT_QPA_PLATFORM="offscreen")
-    done = subprocess.run([sys.executable, "-m", "app"], cwd=REPO, env=env, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-m", "app"], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr  # it used to stay shut (an unknown script) or segfault on close
     assert "Traceback" not in done.stderr and "settings: chinese='klingon'" in done.stderr
     saved = QSettings(str(home / "settings" / "settings.ini"), QSettings.Format.IniFormat)
@@ -171,18 +168,41 @@ def test_settings_that_cannot_be_written_are_said_once(qtbot, tmp_path):
     assert not window.alert.isVisible()
 
 
-_words = st.text(max_size=12) | st.sampled_from(["true", "false", "0", "1", "-1", "1e400", "nan", "simplified",
-                                                "traditional", "hongkong", "dark", "light", "system", "me", "both",
-                                                "en-zh", "zh-en", "https://x", "ftp://x", "@Invalid()", "a, b"])
+_words = st.text(max_size=12) | st.sampled_from(
+    [
+        "true",
+        "false",
+        "0",
+        "1",
+        "-1",
+        "1e400",
+        "nan",
+        "simplified",
+        "traditional",
+        "hongkong",
+        "dark",
+        "light",
+        "system",
+        "me",
+        "both",
+        "en-zh",
+        "zh-en",
+        "https://x",
+        "ftp://x",
+        "@Invalid()",
+        "a, b",
+    ]
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.dictionaries(st.sampled_from([f.name for f in dataclasses.fields(UiSettings)]), _words, max_size=8))
 def test_any_stored_words_load_as_valid_settings_that_save_and_load_unchanged(tmp_path_factory, stored):
     folder = tmp_path_factory.mktemp("settings")
-    (folder / "settings.ini").write_text("[General]\n" + "".join(f"{k}={v}\n" for k, v in stored.items()
-                                                                 if "\n" not in v and "\r" not in v),
-                                         encoding="utf-8")
+    (folder / "settings.ini").write_text(
+        "[General]\n" + "".join(f"{k}={v}\n" for k, v in stored.items() if "\n" not in v and "\r" not in v),
+        encoding="utf-8",
+    )
     store = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
     loaded = load_settings(store)
     assert loaded.chinese in CHOICES["chinese"] and loaded.theme in CHOICES["theme"]

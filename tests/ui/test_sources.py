@@ -59,27 +59,37 @@ def test_no_system_audio_is_said_in_the_chooser(qtbot, sound_room, monkeypatch, 
 
 
 def test_conversation_in_the_window_labels_rows_meters_and_exports(qtbot, store, sound_room, tmp_path):
-    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")),
-                         nmt_zh_en=str(nmt_model("zh-en")), source="conversation:")
+    window = make_window(
+        qtbot,
+        store,
+        direction="en-zh",
+        nmt_en_zh=str(nmt_model("en-zh")),
+        nmt_zh_en=str(nmt_model("zh-en")),
+        source="conversation:",
+    )
     qtbot.waitUntil(lambda: not window.pool.busy(), timeout=60000)
     assert window.controls.device.choice().kind == "conversation"
     watch = Watcher(window)
     window.controls.button.click()  # Start
-    qtbot.waitUntil(lambda: {e.speaker for e in watch.of(ev.Status) if e.state == "running"} >= {"me", "them"},
-                    timeout=180000)
+    qtbot.waitUntil(
+        lambda: {e.speaker for e in watch.of(ev.Status) if e.state == "running"} >= {"me", "them"}, timeout=180000
+    )
     assert window.controls.level_them.isVisible() and window.controls.spoken.currentData() == "them"
     assert window.pipeline.config.spoken == {ev.Speaker.THEM}
     qtbot.wait(2500)  # the null sinks' monitors start delivering ~2 s after they are opened
     mine, theirs = "Good morning.", "我爱你。"
     sound_room.play_to("mic", speak(tmp_path / "me.wav", mine, "en")).wait(timeout=20)
-    qtbot.waitUntil(lambda: any(e.speaker == "me" and not e.provisional for e in watch.of(ev.Translation)), timeout=90000)
+    qtbot.waitUntil(
+        lambda: any(e.speaker == "me" and not e.provisional for e in watch.of(ev.Translation)), timeout=90000
+    )
     player = sound_room.play_to("speakers", speak(tmp_path / "them.wav", theirs, "zh"))
     peak_them = 0
     while player.poll() is None:
         qtbot.wait(50)
         peak_them = max(peak_them, window.controls.level_them.value())
-    qtbot.waitUntil(lambda: any(e.speaker == "them" and not e.provisional for e in watch.of(ev.Translation)),
-                    timeout=90000)
+    qtbot.waitUntil(
+        lambda: any(e.speaker == "them" and not e.provisional for e in watch.of(ev.Translation)), timeout=90000
+    )
     assert peak_them > 20, "the system-audio meter did not move while they spoke"
     rows = [window.transcript.rows[key] for key in sorted(window.transcript.rows)]
     said = [(row.speaker, row.source_text, row.translation) for row in rows if row.source_final]
@@ -110,13 +120,22 @@ def test_a_window_conversation_keeps_every_setting_on_both_sides(qtbot, store, s
         return dataclasses.replace(config, num_beams=2, decode_overrides={"max_new_tokens": 60})
 
     monkeypatch.setattr(model_state, "pipeline_config", with_beams)
-    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")),
-                         nmt_zh_en=str(nmt_model("zh-en")), source="conversation:", verify=True, chinese="traditional")
+    window = make_window(
+        qtbot,
+        store,
+        direction="en-zh",
+        nmt_en_zh=str(nmt_model("en-zh")),
+        nmt_zh_en=str(nmt_model("zh-en")),
+        source="conversation:",
+        verify=True,
+        chinese="traditional",
+    )
     qtbot.waitUntil(lambda: not window.pool.busy(), timeout=60000)
     watch = Watcher(window)
     window.controls.button.click()  # Start
-    qtbot.waitUntil(lambda: {e.speaker for e in watch.of(ev.Status) if e.state == "running"} >= {"me", "them"},
-                    timeout=180000)
+    qtbot.waitUntil(
+        lambda: {e.speaker for e in watch.of(ev.Status) if e.state == "running"} >= {"me", "them"}, timeout=180000
+    )
     lanes = window.pipeline.lanes
     for lane in lanes.values():
         assert lane.config.glossary.terms("en") == ["computer", "love"] and lane.config.chinese == "traditional"
@@ -124,11 +143,13 @@ def test_a_window_conversation_keeps_every_setting_on_both_sides(qtbot, store, s
         assert lane.config.decode_overrides == {"max_new_tokens": 60}
     qtbot.wait(2500)  # the null sinks' monitors start delivering ~2 s after they are opened
     sound_room.play_to("mic", speak(tmp_path / "me.wav", "The computer is broken.", "en")).wait(timeout=20)
-    qtbot.waitUntil(lambda: any(e.speaker == "me" and not e.provisional for e in watch.of(ev.Translation)),
-                    timeout=90000)
+    qtbot.waitUntil(
+        lambda: any(e.speaker == "me" and not e.provisional for e in watch.of(ev.Translation)), timeout=90000
+    )
     sound_room.play_to("speakers", speak(tmp_path / "them.wav", "我爱你。", "zh")).wait(timeout=20)
-    qtbot.waitUntil(lambda: any(e.speaker == "them" and not e.provisional for e in watch.of(ev.Translation)),
-                    timeout=90000)
+    qtbot.waitUntil(
+        lambda: any(e.speaker == "them" and not e.provisional for e in watch.of(ev.Translation)), timeout=90000
+    )
     window.controls.button.click()  # Stop
     qtbot.waitUntil(lambda: not window.running() and not window.stopping, timeout=90000)
     mine = next(e for e in watch.of(ev.Translation) if e.speaker == "me" and not e.provisional)

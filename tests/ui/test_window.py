@@ -16,8 +16,10 @@ from app.ui.main_window import MainWindow
 from tests.ui.conftest import nmt_model, phrasebook_translation, random_model, speak
 
 pytestmark = pytest.mark.slow
-PHRASES = {"en-zh": ["Good morning.", "Thank you very much."],  # ones espeak-ng + Whisper base
-           "zh-en": ["我不知道。", "他是我的朋友。"]}                   # hear back exactly
+PHRASES = {
+    "en-zh": ["Good morning.", "Thank you very much."],  # ones espeak-ng + Whisper base
+    "zh-en": ["我不知道。", "他是我的朋友。"],
+}  # hear back exactly
 
 
 class Watcher:
@@ -26,7 +28,7 @@ class Watcher:
     def __init__(self, window: MainWindow):
         self.window = window
         self.events: list = []
-        self.provisional_sources_seen = set()   # utterances drawn grey italic at some point
+        self.provisional_sources_seen = set()  # utterances drawn grey italic at some point
         self.provisional_targets_seen = set()
         self.meter_peak = 0
         window.events_shown.connect(self.on_batch)  # after the window drew the batch
@@ -66,8 +68,13 @@ def finish(qtbot, window, timeout=180000):
 
 @pytest.mark.parametrize("direction", ["en-zh", "zh-en"])
 def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path, direction):
-    window = make_window(qtbot, store, direction=direction, verify=True,
-                         **{"nmt_" + direction.replace("-", "_"): str(nmt_model(direction))})
+    window = make_window(
+        qtbot,
+        store,
+        direction=direction,
+        verify=True,
+        **{"nmt_" + direction.replace("-", "_"): str(nmt_model(direction))},
+    )
     assert window.models_bar.states[direction].can_run and window.diagnostics.verify.isChecked()
     watch = Watcher(window)
     window.realtime = False
@@ -130,8 +137,11 @@ def python_threads():
     """Threads Python started, less the process-long ones and _DummyThread entries (QThreads
     that ran Python code leave them behind). Process-long threads may appear, once each."""
     threads = [t for t in threading.enumerate() if not isinstance(t, threading._DummyThread)]
-    long_lived = [t.name.split("_")[0] if t.name.startswith("whisper-loader") else type(t).__name__
-                  for t in threads if process_long(t)]
+    long_lived = [
+        t.name.split("_")[0] if t.name.startswith("whisper-loader") else type(t).__name__
+        for t in threads
+        if process_long(t)
+    ]
     assert len(long_lived) == len(set(long_lived)), f"a process-long thread was started twice: {long_lived}"
     return {t for t in threads if not process_long(t)}
 
@@ -141,13 +151,20 @@ def test_closing_mid_sentence_shuts_every_thread_down(qtbot, store, tmp_path):
     qtbot.waitUntil(lambda: not window.pool.busy(), timeout=60000)
     baseline = python_threads()
     watch = Watcher(window)
-    recording = speak(tmp_path / "long.wav", "Good morning, everyone, and welcome to the meeting about the "
-                      "plan for the project and the report that is finished.", "en")
-    window.play_recording(str(recording))          # real-time pace: we close while it talks
-    assert {t.name for t in python_threads() - baseline} >= {"pipeline-capture", "pipeline-recognition",
-                                                             "pipeline-translation"}
+    recording = speak(
+        tmp_path / "long.wav",
+        "Good morning, everyone, and welcome to the meeting about the "
+        "plan for the project and the report that is finished.",
+        "en",
+    )
+    window.play_recording(str(recording))  # real-time pace: we close while it talks
+    assert {t.name for t in python_threads() - baseline} >= {
+        "pipeline-capture",
+        "pipeline-recognition",
+        "pipeline-translation",
+    }
     qtbot.waitUntil(lambda: bool(watch.of(ev.SourcePartial)), timeout=120000)
-    assert not watch.of(ev.SourceFinal)             # mid-sentence
+    assert not watch.of(ev.SourceFinal)  # mid-sentence
     window.close()
     assert python_threads() == baseline
     assert not window.pool.threads and not window.running()
@@ -157,9 +174,8 @@ def test_missing_and_broken_models_are_explained_and_the_window_stays_usable(qtb
     broken = tmp_path / "broken"
     shutil.copytree(random_model("en-zh"), broken)
     encoder = broken / "encoder_model.onnx"
-    encoder.write_bytes(encoder.read_bytes()[:1000])   # a download cut short
-    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(broken),
-                         nmt_zh_en=str(tmp_path / "nowhere"))
+    encoder.write_bytes(encoder.read_bytes()[:1000])  # a download cut short
+    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(broken), nmt_zh_en=str(tmp_path / "nowhere"))
     en_zh, zh_en = window.models_bar.states["en-zh"], window.models_bar.states["zh-en"]
     assert not en_zh.can_run and "encoder_model.onnx" in en_zh.finding
     assert "unusable" in window.models_bar.labels["en-zh"].text()
@@ -188,8 +204,10 @@ def test_missing_and_broken_models_are_explained_and_the_window_stays_usable(qtb
     qtbot.waitUntil(lambda: dialog.candidate is not None, timeout=60000)
     assert dialog.use.isEnabled() and "The app can run this model." in dialog.finding.toPlainText()
     dialog.use.click()
-    qtbot.waitUntil(lambda: window.models_bar.states.get("en-zh") is not None
-                    and window.models_bar.states["en-zh"].can_run, timeout=60000)
+    qtbot.waitUntil(
+        lambda: window.models_bar.states.get("en-zh") is not None and window.models_bar.states["en-zh"].can_run,
+        timeout=60000,
+    )
     assert window.settings.nmt_en_zh == str(random_model("en-zh"))
     assert "✔" in window.models_bar.labels["en-zh"].text()
 
@@ -253,8 +271,9 @@ def test_switching_direction_mid_stream(qtbot, store, tmp_path):
     soundfile.write(chinese, np.concatenate([audio, np.zeros(rate)]), rate)  # a pause after it
     gate = threading.Event()
 
-    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")),
-                         nmt_zh_en=str(nmt_model("zh-en")))
+    window = make_window(
+        qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")), nmt_zh_en=str(nmt_model("zh-en"))
+    )
     watch = Watcher(window)
     window.audio_source = TwoSpeakers(english, chinese, gate)
     window.start()
@@ -263,7 +282,7 @@ def test_switching_direction_mid_stream(qtbot, store, tmp_path):
     window.controls.direction.setCurrentIndex(window.controls.direction.findData("zh-en"))
     assert window.models_bar.states["zh-en"].can_run, window.models_bar.states["zh-en"].finding
     assert window.pipeline.direction == "zh-en" and "中文" in window.transcript.source_title.text()
-    gate.set()                                        # the Chinese speaker begins
+    gate.set()  # the Chinese speaker begins
     finish(qtbot, window)
 
     finals = {e.utterance_id: e for e in watch.of(ev.SourceFinal)}
@@ -277,28 +296,33 @@ def test_switching_direction_mid_stream(qtbot, store, tmp_path):
     assert by_utterance[first].text == phrasebook_translation("Good morning.", "en-zh")
     for uid in chinese:  # English out (the phrasebook's answer when Whisper heard the phrase)
         expected = phrasebook_translation(finals[uid].text, "zh-en")
-        assert by_utterance[uid].text == expected if expected else re.fullmatch(r"[A-Za-z ,.?!']+", by_utterance[uid].text)
+        assert (
+            by_utterance[uid].text == expected if expected else re.fullmatch(r"[A-Za-z ,.?!']+", by_utterance[uid].text)
+        )
     for uid in chinese:
         assert by_utterance[uid].direction == "zh-en"
         assert row_of(window, uid).target.text() == by_utterance[uid].text
     after = watch.events[switched_after:]
     assert any(isinstance(e, ev.Status) and e.state == "direction" for e in after)
     # clean: nothing said in Chinese went through the English-to-Chinese model
-    assert not [t for t in after if isinstance(t, ev.Translation) and t.direction == "en-zh"
-                and re.search(r"[\u4e00-\u9fff]", t.source)]
+    assert not [
+        t
+        for t in after
+        if isinstance(t, ev.Translation) and t.direction == "en-zh" and re.search(r"[\u4e00-\u9fff]", t.source)
+    ]
 
 
 def test_a_missing_model_is_downloaded_with_a_progress_bar(qtbot, store, tmp_path):
     from tests.model_store.local_hub import LocalHub  # the model-store tests' stand-in for the Hub
 
-    hub_root = tmp_path / "hub"                  # the repos the catalog's en-zh entries name
+    hub_root = tmp_path / "hub"  # the repos the catalog's en-zh entries name
     for repo in ("Xenova/opus-mt-en-zh", "Helsinki-NLP/opus-mt-en-zh"):
         shutil.copytree(random_model("en-zh").parent / "onnx-subdir", hub_root / repo)
     with LocalHub(hub_root) as hub:
         window = make_window(qtbot, store, direction="en-zh", hub_endpoint=hub.url)
         assert window.models_bar.states["en-zh"].missing
         assert "missing" in window.models_bar.labels["en-zh"].text()
-        window.models_bar.buttons["en-zh"].click()   # "Get model…"
+        window.models_bar.buttons["en-zh"].click()  # "Get model…"
         dialog = window.model_dialog
         assert dialog.catalog.currentData() == "opus-mt-en-zh-int8"
         seen = []
@@ -313,17 +337,18 @@ def test_a_missing_model_is_downloaded_with_a_progress_bar(qtbot, store, tmp_pat
 
 
 def test_a_missing_microphone_is_explained_and_stop_joins_every_thread(qtbot, store):
-    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(random_model("en-zh")),
-                         input_device="no such microphone")
+    window = make_window(
+        qtbot, store, direction="en-zh", nmt_en_zh=str(random_model("en-zh")), input_device="no such microphone"
+    )
     qtbot.waitUntil(lambda: not window.pool.busy(), timeout=60000)
     baseline = python_threads()
     watch = Watcher(window)
-    window.controls.button.click()                    # Start
+    window.controls.button.click()  # Start
     assert window.running() and window.controls.button.text() == "Stop"
     qtbot.waitUntil(lambda: any(e.stage == "capture" for e in watch.of(ev.Error)), timeout=120000)
     # "No microphone found" here; "no such microphone" where the machine has others
     assert not window.alert.isHidden() and "microphone" in window.alert.message.lower()
-    window.controls.button.click()                    # Stop: joins the stage threads on a worker
+    window.controls.button.click()  # Stop: joins the stage threads on a worker
     qtbot.waitUntil(lambda: not window.stopping and window.controls.button.text() == "Start", timeout=90000)
     qtbot.waitUntil(lambda: not window.pool.threads, timeout=10000)
     assert python_threads() == baseline
