@@ -18,7 +18,7 @@ import numpy as np
 
 from app.audio.sources import level_of
 from app.audio.system import _soundcard
-from app.shared.audio import AudioOutput, SourceKind, SpeechTarget
+from app.shared.audio import SourceKind
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 log = logging.getLogger(__name__)
@@ -119,15 +119,3 @@ class DeviceOutput:
 
     def close(self) -> None:
         self._speaker_id = None
-
-
-def open_output(target: str | None, mix_original: float = 0.0) -> AudioOutput | None:
-    """The output for `--speak-into` (not opened yet); None for the speech engine's own speakers.
-    mix_original: my voice under the translation, in the virtual microphone only."""
-    if target in (None, "", SpeechTarget.SPEAKERS):
-        return None
-    if target == SpeechTarget.VIRTUAL_MIC:
-        from app.audio.virtual_mic import VirtualMicOutput
-
-        return VirtualMicOutput(mix_original)
-    return DeviceOutput(str(target))

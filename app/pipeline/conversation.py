@@ -90,7 +90,7 @@ class Conversation:
         self.on_event = on_event
         shared = config.pipeline
         if speech_output is None:
-            from app.audio.outputs import open_output
+            from app.audio.speech_targets import open_output
             from app.tts import SpeechOutput
 
             mine = open_output(shared.speak_into, shared.mix_original)  # where MY translated speech goes

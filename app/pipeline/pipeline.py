@@ -218,7 +218,7 @@ class Pipeline:
         }
         self._translator_errors: dict[Direction, Text] = {}
         if speech_output is None:
-            from app.audio.outputs import open_output
+            from app.audio.speech_targets import open_output
             from app.tts import SpeechOutput
 
             output = open_output(config.speak_into, config.mix_original)

@@ -41,6 +41,7 @@ class CallOutputPanel(QWidget):
             )
         )
         self.device = QComboBox()
+        self.device.setAccessibleName(translate("CallOutput", "Device the call app uses as its microphone"))
         self.device.setMinimumWidth(220)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
@@ -91,7 +92,7 @@ class CallOutputPanel(QWidget):
 
     def apply_to(self, speech_output) -> None:
         """Route my side of `speech_output` (an app.tts.SpeechOutput, not started yet) to the choice."""
-        from app.audio.outputs import open_output
+        from app.audio.speech_targets import open_output
 
         output = open_output(self.speak_into() or None)
         if output is not None:

@@ -34,6 +34,10 @@
         <translation>我的译文语音会送到这里选择的设备，通话软件把它当作麦克风</translation>
     </message>
     <message>
+        <source>Device the call app uses as its microphone</source>
+        <translation>通话应用用作麦克风的设备</translation>
+    </message>
+    <message>
         <source>Level of what is sent into the call</source>
         <translation>送入通话的音量</translation>
     </message>

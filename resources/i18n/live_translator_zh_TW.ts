@@ -34,6 +34,10 @@
         <translation>我的翻譯語音會送到這裡選擇的裝置，通話軟體把它當作麥克風</translation>
     </message>
     <message>
+        <source>Device the call app uses as its microphone</source>
+        <translation>通話應用程式用作麥克風的裝置</translation>
+    </message>
+    <message>
         <source>Level of what is sent into the call</source>
         <translation>送入通話的音量</translation>
     </message>
