@@ -75,7 +75,7 @@ class VanishingMicrophone(FileSource):
         self.vanished = self.resumed = False
 
     def start(self):
-        if self._audio is None:
+        if not self._started:  # the first start opens the recording; a restart carries on
             super().start()
         elif self.vanished:
             self.resumed = True
