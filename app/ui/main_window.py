@@ -699,6 +699,7 @@ class MainWindow(QMainWindow):
 
     # --- closing ----------------------------------------------------------------------------
     def closeEvent(self, event) -> None:
+        self.view_options.window_closing()
         self._remember_layout()
         self.save_settings()
         pipeline, self.pipeline = self.pipeline, None

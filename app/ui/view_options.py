@@ -7,7 +7,7 @@ Each option is saved (UiSettings; the overlay's own under "overlay/") and applie
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
@@ -138,7 +138,6 @@ class ViewOptions(QObject):
         self.overlay.click_through_changed.connect(self.click_through.setChecked)
         settings = self._action(menu, translate("ViewOptions", "Overlay &settings…"))
         settings.triggered.connect(self.open_overlay_settings)
-        window.installEventFilter(self)
         if self.overlay.settings.visible:
             self.show_overlay.setChecked(True)
 
@@ -155,11 +154,12 @@ class ViewOptions(QObject):
         name_controls(self.overlay_dialog)
         self.overlay_dialog.show()
 
-    def eventFilter(self, watched, event) -> bool:
-        if watched is self.window and event.type() == QEvent.Type.Close:
-            self.overlay._closing_app = True  # closing the app: the overlay comes back next time
-            self.overlay.close()
-        return False
+    def window_closing(self) -> None:
+        """The main window closes (its closeEvent calls this): the overlay closes with it and
+        comes back next time. A direct call, not an event filter: a filter ran Python on every
+        event of the window, and one segfaulted when it ran while a window was torn down."""
+        self.overlay._closing_app = True
+        self.overlay.close()
 
     # --- text size, theme, accessibility -----------------------------------------------------
     def _build_text(self, menu: QMenu) -> None:
