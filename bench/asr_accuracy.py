@@ -7,7 +7,7 @@ pause after each. The file is then
 - transcribed whole by faster-whisper (same model, same beam size as our final decode, its
   own VAD filter): the peer;
 - fed through StreamingRecognizer as fast as it goes, once per variant:
-    shipped RecognizerOptions() as it ships (add "+window" or "+30s" to any name: see variant_options)
+    shipped RecognizerOptions() as it ships (add "+final30s", "+30s" or "+minN": see variant_options)
     today   the final keeps the prefix partials committed, no prompt (the rule before issue 17)
     truth   the final decode is the truth and may revise committed text, no prompt
     truth+context  `truth`, the final decode given context: the previous utterance's audio
@@ -164,13 +164,18 @@ def erasure(events: list) -> tuple[int, int, int]:
 
 
 def variant_options(name: str) -> RecognizerOptions:
-    """A variant's options; "+window" after a name: the final decode reads the utterance's window
-    (+ 3 s, app.asr.window) instead of Whisper's 30 s; "+30s": partials read 30 s too."""
+    """A variant's options. Suffixes after a name: "+final30s": the final decode reads Whisper's 30 s
+    window (the default before issue 22's windowed finals); "+30s": partials read 30 s too;
+    "+minN": every window is at least N s (app.asr.window)."""
     options = RecognizerOptions()
-    if name.endswith("+window"):
-        name, options.final_window_margin_s = name.removesuffix("+window"), 3.0
-    elif name.endswith("+30s"):
-        name, options.partial_window_margin_s, options.final_window_margin_s = name.removesuffix("+30s"), None, None
+    while "+" in name and name.rsplit("+", 1)[1] in ("final30s", "30s") or re.search(r"\+min\d+$", name):
+        name, suffix = name.rsplit("+", 1)
+        if suffix == "final30s":
+            options.final_window_margin_s = None
+        elif suffix == "30s":
+            options.partial_window_margin_s = options.final_window_margin_s = None
+        else:
+            options.min_window_s = float(suffix.removeprefix("min"))
     if name == "shipped":
         return options
     if name in ("today", "agree+1"):
@@ -236,7 +241,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="base")
     parser.add_argument("--languages", nargs="+", default=["en", "zh"], choices=sorted(SETS))
-    parser.add_argument("--variants", nargs="+", default=["shipped", "shipped+window", "shipped+30s"])
+    parser.add_argument("--variants", nargs="+", default=["shipped", "shipped+final30s", "shipped+30s"])
     parser.add_argument("--show-text", action="store_true")
     args = parser.parse_args()
     model = load_whisper(args.model)

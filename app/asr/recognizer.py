@@ -92,7 +92,7 @@ class RecognizerOptions:
     # 30 s (the utterance's window dropped the closing full stop of "Good morning." and misheard a
     # short Mandarin phrase in the pipeline tests, though its WER on bench/asr_accuracy.py was lower).
     partial_window_margin_s: float | None = 3.0
-    final_window_margin_s: float | None = None
+    final_window_margin_s: float | None = 3.0
     # The shortest window a decode reads, partial or final: on a 1 s Mandarin phrase a 4 s window
     # made Whisper base repeat or mishear it (我爱你 -> 哇你哇你) where 30 s did not.
     # 10 s still costs the encoder about a fifth of 30 s (docs/performance.md, "Recognition window").
@@ -405,6 +405,7 @@ class StreamingRecognizer:
             end = self._final_end(u)
             if end <= self._samples and (u.early is None or u.early[0] != end):
                 u.early = (end, self._hear_final(self._audio(u.start, end)))
+                events += self._show_early(u)
         return events
 
     def partial_interval_s(self) -> float:
@@ -480,10 +481,7 @@ class StreamingRecognizer:
             heard = self.transcribe(self._audio(u.start, self._samples), final=False)
             cost = time.monotonic() - began
         self._partial_cost = cost if self._partial_cost == 0.0 else 0.5 * (self._partial_cost + cost)
-        if self.language == Language.ZH and not _HAN.search(heard):
-            # Forced to Chinese on a short stretch, greedy Whisper now and then writes an English
-            # guess instead ("go to walk"): not a hypothesis of what was said, so not shown or
-            # translated. The final decode (beam search, whole utterance) settles the text.
+        if self._off_language(heard):
             return []
         hypothesis = extend_committed(u.committed, units_of(heard))
         needed = self.options.agreement.get(self.language, 2)
@@ -492,6 +490,26 @@ class StreamingRecognizer:
             agreed = min(common_prefix(h, hypothesis) for h in u.history[:-1])
             if agreed > len(u.committed):
                 u.committed = hypothesis[:agreed]
+        return self._shown(u, hypothesis)
+
+    def _off_language(self, heard: str) -> bool:
+        """No Chinese in a Chinese decode: forced to Chinese on a short stretch, greedy Whisper now
+        and then writes an English guess instead ("go to walk"). Not a hypothesis of what was
+        said, so not shown or translated; the final decode settles the text."""
+        return self.language == Language.ZH and not _HAN.search(heard)
+
+    def _show_early(self, u: _Utterance) -> list:
+        """The speculative final decode's text as the utterance's latest partial: unless speech
+        resumes it is what the final will say, so its translation can start while the pause is
+        still being timed (the pipeline's final then reuses it). Not when it revises committed
+        text: only the final itself may take back what partials committed."""
+        heard = units_of(u.early[1].text)
+        if not heard or self._off_language(u.early[1].text) or common_prefix(u.committed, heard) < len(u.committed):
+            return []
+        return self._shown(u, extend_committed(u.committed, heard))
+
+    def _shown(self, u: _Utterance, hypothesis: list[str]) -> list:
+        """A partial event for `hypothesis`, unless it shows nothing new."""
         text, committed = join_units(hypothesis), join_units(u.committed)
         if not text or (text, committed) == u.shown:
             return []

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 import numpy as np
 
 from app.pipeline.calm import CalmText, latin_word_boundary
+from app.pipeline.reuse import DecodeKey, LastDecode
 from app.pipeline.transcript import Transcript
 from app.shared.audio import SAMPLE_RATE, AudioSource, SourceKind, SpeechTarget
 from app.shared.chinese import ChineseScript
@@ -238,6 +239,7 @@ class Pipeline:
         self._session: _Session | None = None
         self._control = threading.Lock()
         self._calm = CalmText(config.calm)
+        self._last_decode = LastDecode()
         self._emit_lock = threading.Lock()
 
     # -- control --------------------------------------------------------------------------
@@ -626,9 +628,31 @@ class Pipeline:
             session.finals.append(job)
             if session.partial and session.partial.event.utterance_id <= job.event.utterance_id:
                 session.partial = None
-            if session.current and session.current.job.provisional:
+            running = session.current.job if session.current else None
+            if running and running.provisional and not self._decodes_alike(running, job):
                 session.current.cancel.set()  # a final outranks any provisional translation
             session.cond.notify_all()
+
+    def _decodes_alike(self, provisional: _Job, final: _Job) -> bool:
+        """Whether `final` will decode exactly what the running `provisional` job does (then it
+        waits for it and reuses it: app.pipeline.reuse)."""
+        return (
+            provisional.direction == final.direction
+            and provisional.event.text.strip() == final.event.text.strip()
+            and self._decode_options(True) == self._decode_options(False)
+        )
+
+    def _decode_options(self, provisional: bool) -> DecodeOptions:
+        from app.translation import DecodeOptions
+
+        return DecodeOptions(
+            **{
+                **self.config.decode_overrides,
+                "num_beams": 1 if provisional else self.config.num_beams,
+                "verify": self.config.verify and not provisional,
+                "glossary": self.config.glossary,
+            }
+        )
 
     def _end_recognition(self, session: _Session) -> None:
         with session.cond:
@@ -694,6 +718,7 @@ class Pipeline:
 
     def _translation_loop(self, session: _Session) -> None:
         self._calm = CalmText(self.config.calm)  # this session's live translations
+        self._last_decode = LastDecode()
         self._translator(self._direction)  # load now, not on the first utterance
         while (item := self._next_job(session)) is not None:
             job, cancel = item
@@ -718,8 +743,43 @@ class Pipeline:
             self._emit(Status(state=State.FINISHED, detail="end of input"))
         session.done.set()
 
+    def _decode(
+        self, job: _Job, translator: PipelineTranslator, cancel: threading.Event
+    ) -> tuple[list[tuple[str, Any]], list[list[int]]] | None:
+        """Translate the job's text, sending its steps and sentence summaries: each sentence's
+        (translation, unsure stretches) and generated token ids; None if cancelled. A final
+        translation reuses the provisional decode before it when that decoded the same (reuse.py)."""
+        from app.translation import DecodeStep, SentenceResult
+
+        event, provisional = job.event, job.provisional
+        text = event.text.strip()
+        options = self._decode_options(provisional)
+        forced = self._calm.forced(event.utterance_id) if provisional else []
+        key = None if forced else DecodeKey(job.direction, text, options, translator.chinese)
+        reused = None if provisional or key is None else self._last_decode.take(key)
+        items = reused if reused is not None else translator.stream(text, options=options, cancel=cancel, forced=forced)
+        pieces, sentence_ids, produced = [], [], []
+        for item in items:
+            produced.append(item)
+            if isinstance(item, DecodeStep):
+                if self.config.emit_steps:
+                    self._emit(DecodeStepEvent(utterance_id=event.utterance_id, provisional=provisional, step=item))
+            elif isinstance(item, SentenceResult):
+                # Steps were already sent one by one as DecodeStepEvents.
+                self._emit(
+                    SentenceSummary(
+                        utterance_id=event.utterance_id, provisional=provisional, summary=item.to_json(with_steps=False)
+                    )
+                )
+                pieces.append((item.translation, item.low_confidence))
+                sentence_ids.append([t for t in item.token_ids if t not in translator.codec.skipped_ids])
+            if cancel.is_set():
+                return None
+        if provisional and key is not None:
+            self._last_decode.keep(key, produced)  # for the final, if it says the same
+        return pieces, sentence_ids
+
     def _translate(self, job: _Job, cancel: threading.Event) -> None:
-        from app.translation import DecodeOptions, DecodeStep, SentenceResult
         from app.translation.translator import join_translations
 
         event, provisional = job.event, job.provisional
@@ -741,31 +801,10 @@ class Pipeline:
                     )
                 )
             return
-        options = DecodeOptions(
-            **{
-                **self.config.decode_overrides,
-                "num_beams": 1 if provisional else self.config.num_beams,
-                "verify": self.config.verify and not provisional,
-                "glossary": self.config.glossary,
-            }
-        )
-        pieces, sentence_ids = [], []
-        forced = self._calm.forced(event.utterance_id) if provisional else []
-        for item in translator.stream(text, options=options, cancel=cancel, forced=forced):
-            if isinstance(item, DecodeStep):
-                if self.config.emit_steps:
-                    self._emit(DecodeStepEvent(utterance_id=event.utterance_id, provisional=provisional, step=item))
-            elif isinstance(item, SentenceResult):
-                # Steps were already sent one by one as DecodeStepEvents.
-                self._emit(
-                    SentenceSummary(
-                        utterance_id=event.utterance_id, provisional=provisional, summary=item.to_json(with_steps=False)
-                    )
-                )
-                pieces.append((item.translation, item.low_confidence))
-                sentence_ids.append([t for t in item.token_ids if t not in translator.codec.skipped_ids])
-            if cancel.is_set():
-                return  # superseded (provisional) or stopped: nothing half-done is shown
+        decoded = self._decode(job, translator, cancel)
+        if decoded is None:
+            return  # superseded (provisional) or stopped: nothing half-done is shown
+        pieces, sentence_ids = decoded
         target = job.direction.target
         translation, unsure = join_translations(pieces, translator.joiner, strip=True)
         stable = len(translation)

@@ -51,7 +51,9 @@ def wait_for(condition, timeout: float = 120.0) -> None:
 
 
 def test_direction_switch_mid_session(recording, phrasebook, recognizer):
-    en, zh = ["Good morning.", "I love you."], ["我爱你。", "这个多少钱？"]
+    # Not the 1 s "我爱你" right after the switch: Whisper base hears espeak-ng's Mandarin there as
+    # 我爱你 or 我喊你 depending on where the cut falls (accuracy is bench/asr_accuracy.py's job).
+    en, zh = ["Good morning.", "I love you."], ["我不知道。", "这个多少钱？"]
     wav = recording("switch", english(en) + chinese(zh), gap_s=1.2)
     english_part = sf.info(recording("switch-en", english(en), gap_s=1.2)).duration
     source = PausingSource(wav, pause_at_s=english_part - 0.6)  # in the pause after the English part
@@ -162,7 +164,8 @@ def test_transcript_survives_a_kill(recording, phrasebook, tmp_path):
         proc.wait(30)
     (path,) = folder.glob("*.jsonl")
     transcript = Transcript.load(path)
-    assert transcript.entries[0].source == "Good morning."
-    assert transcript.entries[0].translation == expected(["Good morning."], "en-zh")[0]
-    assert "Good morning.\n" + expected(["Good morning."], "en-zh")[0] in export_text(transcript.entries)
+    # What was shown before the kill is what was saved (Whisper may or may not write the full stop).
+    assert transcript.entries[0].source == event["source"] and event["source"].startswith("Good morning")
+    assert transcript.entries[0].translation == event["text"] and event["text"]
+    assert f"{event['source']}\n{event['text']}" in export_text(transcript.entries)
     assert export_srt(transcript.entries).startswith("1\n00:00:00,")
