@@ -295,6 +295,13 @@ def test_the_speculative_final_is_the_final_decode_of_the_same_audio(say, base):
     assert normalize_words(live_final.text) == "please open the window before we start"
     # ... made in the pause, blocks before the one that ended it (0.5 - 0.2 = 0.3 s of audio later)
     assert final_decodes[final_block - 2] == 1
+    # ... and by then shown as the utterance's last partial (now, or already by a greedy partial
+    # that said the same), so its translation can start then.
+    early_block = final_decodes.index(1)
+    shown = [e for events in per_block[: early_block + 1] for e in events if isinstance(e, SourcePartial)]
+    assert shown[-1].text == live_final.text and early_block < final_block
+    after = [e for events in per_block[early_block + 1 : final_block + 1] for e in events]
+    assert not [e for e in after if isinstance(e, SourcePartial)]
 
 
 def test_speech_resuming_after_a_short_pause_is_not_cut(say, base):
