@@ -16,12 +16,14 @@ its fp32 graphs, as the window does). Per variant:
 - recognition CPU s per audio s: StreamingRecognizer alone on the same talk in this process
   (read flat out: partials every 0.5 s of audio), process CPU time over audio seconds.
 
-Variants: `window` (as shipped: partials read the utterance's window, finals Whisper's 30 s),
-`finalwindow` (finals read the utterance's window too), `30s` (partial and final decodes through
-faster-whisper's transcribe, 30 s window: the path before issue 22), and `sooner` / `smoother` (the live-text
-choice). `--busy-cores N` runs N busy-loop processes beside (a browser, the call app).
+Variants: `shipped` (partials and finals read the utterance's window), `final30s` (finals read
+Whisper's 30 s window with context: the default before), `30s` (partial and final decodes through
+faster-whisper's transcribe, 30 s window: the path before issue 22), `sooner` / `smoother` (the
+live-text choice) and `force` (provisional translations settle by forcing the settled prefix,
+app/pipeline/calm.py, instead of by agreement). `--busy-cores N` runs N busy-loop processes
+beside (a browser, the call app).
 
-    .venv/bin/python bench/live_text.py [--variants window 30s] [--busy-cores 0] [--sentences 24]
+    .venv/bin/python bench/live_text.py [--variants shipped 30s] [--busy-cores 0] [--sentences 24]
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ TALK = [
     "Does anyone have a question before we finish?",
     "Thank you, and have a good rest of the day.",
 ]
-VARIANTS = ("window", "finalwindow", "30s", "sooner", "smoother")
+VARIANTS = ("shipped", "final30s", "30s", "sooner", "smoother", "force")
 
 
 def make_talk(folder: Path, count: int, gap_s: float = 1.2) -> tuple[Path, float]:
@@ -94,6 +96,7 @@ def child(variant: str, argv: list[str]) -> int:
 
     from app.asr.recognizer import RecognizerOptions
     from app.cli import main
+    from app.pipeline.pipeline import PipelineConfig
     from app.shared.live_text import LiveText
 
     paced = RecognizerOptions.paced
@@ -103,11 +106,19 @@ def child(variant: str, argv: list[str]) -> int:
         options = paced(self, pace or live_text)
         if variant == "30s":
             options = replace(options, partial_window_margin_s=None, final_window_margin_s=None)
-        elif variant == "finalwindow":
-            options = replace(options, final_window_margin_s=3.0)
+        elif variant == "final30s":
+            options = replace(options, final_window_margin_s=None)
         return options
 
     RecognizerOptions.paced = variant_paced  # the pipeline builds its recognizer's options through paced()
+    if variant == "force":  # `run` has no switch for it
+        post_init = PipelineConfig.__post_init__
+
+        def forcing(self) -> None:
+            post_init(self)
+            self.calm = "force"
+
+        PipelineConfig.__post_init__ = forcing
     return main(argv)
 
 
@@ -188,8 +199,8 @@ def recognition_cpu(wav: Path, variant: str) -> float:
     options = RecognizerOptions()
     if variant == "30s":
         options.partial_window_margin_s = options.final_window_margin_s = None
-    elif variant == "finalwindow":
-        options.final_window_margin_s = 3.0
+    elif variant == "final30s":
+        options.final_window_margin_s = None
     audio, _ = sf.read(wav, dtype="float32")
     recognizer = StreamingRecognizer(load_whisper("base"), language="en", options=options)
     began = time.process_time()
@@ -208,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--child"]:
         return child(argv[1], argv[2:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", nargs="+", default=["window", "finalwindow", "30s"], choices=VARIANTS)
+    parser.add_argument("--variants", nargs="+", default=["shipped", "final30s", "30s"], choices=VARIANTS)
     parser.add_argument("--busy-cores", type=int, default=0, help="busy-loop processes running beside")
     parser.add_argument("--sentences", type=int, default=len(TALK))
     parser.add_argument("--no-cpu", action="store_true", help="skip the recognition CPU measurement")
@@ -230,9 +241,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             for variant in args.variants:
                 r = summarize(run_talk(wav, variant))
-                cpu = (
-                    float("nan") if args.no_cpu or variant in ("sooner", "smoother") else recognition_cpu(wav, variant)
-                )
+                same_recognition = variant in ("sooner", "smoother", "force")  # as shipped's, or paced: not measured
+                cpu = float("nan") if args.no_cpu or same_recognition else recognition_cpu(wav, variant)
                 print(
                     f"{variant:9} {r['early']:>4}/{r['long']:<4} {r['erasure']:8.3f} {r['reading']:8.3f} "
                     f"{r['p50']:6.2f} {r['p95']:6.2f} {r['partials']:12.1f} {r['provisional']:8.1f} {cpu:11.2f} "
