@@ -10,9 +10,11 @@ final decode (beam search over the whole utterance) settles the text: it is the 
 revise what partials committed (two agreeing greedy partials can both mishear a word); the
 final event's `revised` then names the committed text it replaced. That decode starts speculatively once the pause is
 `tail_pad_s` long, on exactly the audio the final keeps, so its result is ready when the pause
-reaches `min_silence_s`; speech resuming first makes it stale and it is not used. Whisper's
+reaches `min_silence_s`; it is sent at once as the utterance's last partial (its translation can
+start while the pause is timed); speech resuming first makes it stale and it is not used. Whisper's
 inventions on near-silence and its repetition loops are filtered, and every decode is bounded:
-no fallback cascade, a token budget proportional to the audio, no conditioning on earlier text.
+no fallback cascade, a token budget proportional to the audio, earlier text only as a final's context
+(`context_chars`).
 """
 
 from __future__ import annotations
@@ -88,9 +90,8 @@ class RecognizerOptions:
     context_chars: dict = field(default_factory=lambda: {"en": 200, "zh": 0})
     # Whisper reads a window of the audio's length plus this margin of padding (app.asr.window)
     # instead of its whole 30 s; None = the 30 s window. Chosen by measurement
-    # (docs/performance.md, "Recognition window"): partials cost what they hear; finals keep
-    # 30 s (the utterance's window dropped the closing full stop of "Good morning." and misheard a
-    # short Mandarin phrase in the pipeline tests, though its WER on bench/asr_accuracy.py was lower).
+    # (docs/performance.md, "Recognition window"): decodes cost what they hear, and the windowed
+    # final was more accurate than the 30 s one in both languages (bench/asr_accuracy.py).
     partial_window_margin_s: float | None = 3.0
     final_window_margin_s: float | None = 3.0
     # The shortest window a decode reads, partial or final: on a 1 s Mandarin phrase a 4 s window
