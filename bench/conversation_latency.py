@@ -13,8 +13,13 @@ Two designs: `two-pipelines` (the app's: each side translates on its own worker)
 `shared-worker` (the same, with one lock around every decode, so the sides' translations run
 one at a time as they would on a single translation worker).
 
+`--pulse`: the recordings are played into a private PulseAudio server (tests/asr/conftest.py's
+SoundRoom: `mic` and `speakers` null sinks) and the conversation captures them as the app does, the
+microphone and the system audio through PortAudio. `--busy-cores N` runs N busy-loop processes
+beside (the call app, a browser).
+
     .venv/bin/python bench/conversation_latency.py [--turns 24] [--tokens 16] [--asr-model base] [--precision int8]
-        [--designs two-pipelines shared-worker]
+        [--designs two-pipelines shared-worker] [--pulse] [--busy-cores N]
 """
 
 from __future__ import annotations
@@ -32,13 +37,14 @@ from pathlib import Path
 import numpy as np
 import soundfile as sf
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 from app.audio import SAMPLE_RATE, FileSource  # noqa: E402
 from app.pipeline import Pipeline, PipelineConfig  # noqa: E402
 from app.pipeline.conversation import Conversation, ConversationConfig  # noqa: E402
 from app.shared.chinese import ChineseScript  # noqa: E402
-from app.shared.events import Error, Speaker, Translation  # noqa: E402
+from app.shared.events import Error, Speaker, State, Status, Translation  # noqa: E402
 from bench import bench_model  # noqa: E402
 from models.phrasebook import SPOKEN_EN, SPOKEN_ZH  # noqa: E402
 
@@ -125,7 +131,9 @@ class OneAtATime:
             yield from self.translator.stream(text, options, cancel, forced)
 
 
-def conversation(me: Path, them: Path, translators: dict, asr_model: str, tokens: int) -> tuple[list, Usage]:
+def conversation(
+    me: Path, them: Path, translators: dict, asr_model: str, tokens: int, pulse: bool = False
+) -> tuple[list, Usage]:
     events: list = []
     shared = PipelineConfig(
         direction="en-zh",
@@ -136,6 +144,9 @@ def conversation(me: Path, them: Path, translators: dict, asr_model: str, tokens
         decode_overrides=overrides(tokens),
     )
     config = ConversationConfig(shared)
+    if pulse:
+        live = Conversation(config, on_event=events.append, translators=translators)  # microphone and system audio
+        return played_into_pulse(me, them, live, events)
     talk = Conversation(
         config,
         on_event=events.append,
@@ -146,6 +157,33 @@ def conversation(me: Path, them: Path, translators: dict, asr_model: str, tokens
         talk.start()
         talk.wait_until_done(1200)
         talk.stop()
+    return events, usage
+
+
+def played_into_pulse(me: Path, them: Path, talk: Conversation, events: list) -> tuple[list, Usage]:
+    """`talk` on its live sources (microphone, system audio) in a private PulseAudio server, with
+    `me` played into the microphone's sink and `them` into the speakers, at once."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from asr.conftest import SoundRoom
+
+    room = SoundRoom()
+    os.environ.update(PULSE_RUNTIME_PATH=room.runtime, PULSE_SERVER=room.env["PULSE_SERVER"])
+    room.start()
+    try:
+        with Usage() as usage:
+            talk.start()
+            while len({e.speaker for e in list(events) if isinstance(e, Status) and e.state is State.RUNNING}) < 2:
+                time.sleep(0.1)  # both sides listening
+            time.sleep(2.5)  # the null sinks' monitors start delivering ~2 s after they are opened
+            players = [room.play_to("mic", me), room.play_to("speakers", them)]
+            for player in players:
+                player.wait(timeout=1200)
+            time.sleep(3.0)  # the last turn's final and translation
+            talk.finish()
+            talk.wait_until_done(120)
+            talk.stop()
+    finally:
+        room.kill()
     return events, usage
 
 
@@ -172,7 +210,7 @@ def alone(me: Path, translators: dict, asr_model: str, tokens: int) -> tuple[lis
 def report(label: str, events: list, speaker: Speaker | None, usage: Usage, expected: int) -> None:
     done = [e.latency_ms for e in events if isinstance(e, Translation) and not e.provisional and e.speaker == speaker]
     p50, p95 = (statistics.median(done), percentile(done, 95)) if done else (float("nan"), float("nan"))
-    verdict = "met" if p50 <= 1200 and p95 <= 2000 else "missed"
+    verdict = "met" if p50 <= 1000 and p95 <= 1600 else "missed"
     print(
         f"{label:<30} {len(done):>3}/{expected:<3} {p50:>8.0f} {p95:>8.0f}   {verdict:<6} "
         f"{usage.cpu / usage.wall:>9.2f} {usage.wall:>7.1f} {usage.peak_rss / 2**20:>7.0f}",
@@ -187,7 +225,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--asr-model", default="base")
     parser.add_argument("--precision", default="int8", choices=["fp32", "int8"])
     parser.add_argument("--designs", nargs="+", default=["two-pipelines"], choices=["two-pipelines", "shared-worker"])
+    parser.add_argument("--pulse", action="store_true", help="play the tracks into a private PulseAudio server")
+    parser.add_argument("--busy-cores", type=int, default=0, help="busy-loop processes running beside")
     args = parser.parse_args(argv)
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy_cores)]
+    try:
+        return run(args)
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+
+
+def run(args: argparse.Namespace) -> int:
     from app.asr import load_whisper
     from app.translation import Translator
 
@@ -204,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"conversation: {args.turns} turns, {duration:.1f} s per track, fed at speaking speed; Whisper "
             f"{args.asr_model}; full-size opus-mt architecture {args.precision}, {args.tokens} tokens per sentence; "
+            f"{'through PulseAudio; ' if args.pulse else ''}{args.busy_cores} busy-loop processes beside; "
             f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start"
         )
         print(
@@ -215,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
             used = (
                 translators if design == "two-pipelines" else {d: OneAtATime(t, lock) for d, t in translators.items()}
             )
-            events, usage = conversation(me, them, used, args.asr_model, args.tokens)
+            events, usage = conversation(me, them, used, args.asr_model, args.tokens, args.pulse)
             report(f"{design}: me (en-zh)", events, Speaker.ME, usage, mine)
             report(f"{design}: them (zh-en)", events, Speaker.THEM, usage, theirs)
             errors = [e.text for e in events if isinstance(e, Error)]
@@ -225,8 +276,9 @@ def main(argv: list[str] | None = None) -> int:
         report("one speaker alone (peer)", events, None, usage, mine)
         print(
             f"RSS MB: the process's largest resident set during the run (Whisper, both translation models "
-            f"loaded throughout). CPU cores: process CPU time / wall time. Target per speaker: p50 <= 1200 ms, "
-            f"p95 <= 2000 ms. Load average {os.getloadavg()[0]:.1f} at the end."
+            f"loaded throughout). CPU cores: process CPU time / wall time. Target per speaker (issue 22, quiet): "
+            f"p50 <= 1000 ms, p95 <= 1600 ms (one core busy: p50 <= 1500 ms). "
+            f"Load average {os.getloadavg()[0]:.1f} at the end."
         )
     return 0
 

@@ -94,10 +94,13 @@ class RecognizerOptions:
     # final was more accurate than the 30 s one in both languages (bench/asr_accuracy.py).
     partial_window_margin_s: float | None = 3.0
     final_window_margin_s: float | None = 3.0
-    # The shortest window a decode reads, partial or final: on a 1 s Mandarin phrase a 4 s window
-    # made Whisper base repeat or mishear it (我爱你 -> 哇你哇你) where 30 s did not.
-    # 10 s still costs the encoder about a fifth of 30 s (docs/performance.md, "Recognition window").
+    # The shortest window a partial decode reads: on a 1 s Mandarin phrase a 4 s window made
+    # Whisper base repeat or mishear it (我爱你 -> 哇你哇你) where 30 s did not. 10 s still costs
+    # the encoder about a fifth of 30 s (docs/performance.md, "Recognition window").
     min_window_s: float = 10.0
+    # ... and a final one: at 10 s the first short phrase of a session lost its full stop or a
+    # letter ("dot morning.") now and then where 20 s and 30 s did not.
+    final_min_window_s: float = 20.0
 
     def paced(self, live_text: LiveText | str) -> RecognizerOptions:
         """These options for a "live text: smoother <-> sooner" choice: the partial interval,
@@ -194,6 +197,17 @@ def join_units(units: list[str]) -> str:
 def collapse_loops(text: str) -> str:
     """Cut a repetition loop down to one occurrence (Whisper sometimes repeats until its budget)."""
     return _LOOP.sub(r"\1", _CHAR_LOOP.sub(r"\1\1\1", text))
+
+
+_DOUBLED = re.compile(r"\s*(\S.{3,}?)(?:[\s,，、]*\1)+\s*")  # the whole text: one phrase (4+ characters), twice or more
+
+
+def undouble(text: str) -> str:
+    """One phrase for a text that is nothing but that phrase said again ("Welcome to the meeting.
+    Welcome to the meeting."): on a short window Whisper now and then repeats a short utterance
+    whole, where the 30 s window does not (tiny.en, base on "Good morning")."""
+    doubled = _DOUBLED.fullmatch(text)
+    return " " + doubled.group(1) if doubled else text
 
 
 def is_hallucination(text: str, avg_logprob: float, no_speech_prob: float, sure_logprob: float = -0.4) -> bool:
@@ -579,6 +593,16 @@ class StreamingRecognizer:
 
     def hear(self, audio: np.ndarray, final: bool = True) -> Heard:
         """transcribe(), with the words Whisper was unsure of (finals, with options.word_confidence)."""
+        margin = self.window_margin(final)
+        heard = self._hear(audio, final, margin)
+        if final and margin is not None and not heard.text:
+            # On a short window Whisper now and then writes nothing after a forced prefix, or loses
+            # a short phrase the 30 s window hears (tiny.en, "Good morning."): a final that came to
+            # nothing is read again through the 30 s window (a noise burst costs one more decode).
+            heard = self._hear(audio, final, None)
+        return heard
+
+    def _hear(self, audio: np.ndarray, final: bool, margin: float | None) -> Heard:
         opts = self.options
         budget = min(400, int(10 + opts.tokens_per_s * len(audio) / SAMPLE_RATE))
         hotwords = hotwords_text(opts.hotwords.get(self.language, ()), self.language)
@@ -596,7 +620,7 @@ class StreamingRecognizer:
                 else:
                     prompt = f"{self._context} {said}".strip()[-opts.context_chars[self.language] :]
         texts, unsure = [], []
-        for s in self._decode(audio, final, budget, prompt=prompt, prefix=prefix, hotwords=hotwords):
+        for s in self._decode(audio, final, budget, margin, prompt=prompt, prefix=prefix, hotwords=hotwords):
             if s.no_speech_prob > no_speech and s.avg_logprob < -0.5:
                 continue  # Whisper itself thinks there is no speech here
             if is_hallucination(s.text, s.avg_logprob, s.no_speech_prob, opts.sure_logprob):
@@ -627,23 +651,23 @@ class StreamingRecognizer:
         audio: np.ndarray,
         final: bool,
         budget: int,
+        margin: float | None,
         *,
         prompt: str | None,
         prefix: str | None,
         hotwords: str | None,
     ) -> list:
-        """Whisper's segments for `audio`: through a window of the audio's length (app.asr.window)
-        or through faster-whisper's transcribe (30 s window, word timestamps)."""
+        """Whisper's segments for `audio`: through a window of the audio's length + `margin`
+        (app.asr.window) or, for None, through faster-whisper's transcribe (30 s window, word timestamps)."""
         opts = self.options
         beam = opts.final_beam_size if final else 1
-        margin = self.window_margin(final)
         if margin is not None and len(audio) <= 30 * SAMPLE_RATE:
             decoded = decode_window(
                 self.model,
                 audio,
                 self.language,
                 margin_s=margin,
-                min_s=opts.min_window_s,
+                min_s=opts.final_min_window_s if final else opts.min_window_s,
                 beam_size=beam,
                 max_new_tokens=budget,
                 prompt=prompt,
@@ -651,7 +675,9 @@ class StreamingRecognizer:
                 hotwords=hotwords,
             )
             # transcribe's own no-speech rule (no_speech_threshold=0.6, log_prob_threshold=-1.0)
-            return [] if decoded.no_speech_prob > 0.6 and decoded.avg_logprob <= -1.0 else [decoded]
+            if decoded.no_speech_prob > 0.6 and decoded.avg_logprob <= -1.0:
+                return []
+            return [replace(decoded, text=undouble(decoded.text))]
         segments, _ = self.model.transcribe(
             audio,
             language=self.language,

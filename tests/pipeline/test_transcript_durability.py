@@ -173,7 +173,9 @@ def test_run_translates_everything_into_a_read_only_folder_and_says_so_once(reco
             {"LIVE_TRANSLATOR_TRANSCRIPTS": str(folder)},
         )
     assert "Traceback" not in done.stderr, done.stderr
-    assert done.stdout.splitlines() == [f"{p} → {t}" for p, t in zip(phrases, expected(phrases, "en-zh"), strict=True)]
+    heard, said = zip(*(line.split(" → ") for line in done.stdout.splitlines()), strict=True)
+    assert list(said) == expected(phrases, "en-zh")  # everything translated
+    assert [h.rstrip(".") for h in heard] == [p.rstrip(".") for p in phrases]  # Whisper may drop a full stop
     assert done.stderr.count("error (transcript)") == 1, done.stderr
     assert "transcript incomplete:" in done.stderr and "Read-only file system" in done.stderr or os.geteuid() != 0
     assert done.returncode == 1  # an error was reported
