@@ -94,13 +94,11 @@ class RecognizerOptions:
     # final was more accurate than the 30 s one in both languages (bench/asr_accuracy.py).
     partial_window_margin_s: float | None = 3.0
     final_window_margin_s: float | None = 3.0
-    # The shortest window a partial decode reads: on a 1 s Mandarin phrase a 4 s window made
-    # Whisper base repeat or mishear it (我爱你 -> 哇你哇你) where 30 s did not. 10 s still costs
-    # the encoder about a fifth of 30 s (docs/performance.md, "Recognition window").
+    # The shortest window a decode reads, partial or final: on a 1 s Mandarin phrase a 4 s window
+    # made Whisper base repeat or mishear it (我爱你 -> 哇你哇你) where 30 s did not.
+    # 10 s still costs the encoder about a fifth of 30 s; finals of at least 15 s or 20 s were
+    # less accurate (docs/performance.md, "Recognition window").
     min_window_s: float = 10.0
-    # ... and a final one: at 10 s the first short phrase of a session lost its full stop or a
-    # letter ("dot morning.") now and then where 20 s and 30 s did not.
-    final_min_window_s: float = 20.0
 
     def paced(self, live_text: LiveText | str) -> RecognizerOptions:
         """These options for a "live text: smoother <-> sooner" choice: the partial interval,
@@ -667,7 +665,7 @@ class StreamingRecognizer:
                 audio,
                 self.language,
                 margin_s=margin,
-                min_s=opts.final_min_window_s if final else opts.min_window_s,
+                min_s=opts.min_window_s,
                 beam_size=beam,
                 max_new_tokens=budget,
                 prompt=prompt,

@@ -725,6 +725,9 @@ class Pipeline:
             try:
                 self._translate(job, cancel)
             except Exception as error:
+                if job.provisional:  # the final decode of the utterance tries again, and reports it
+                    log.warning("provisional translation failed: %s", error)
+                    continue
                 self._error(
                     Stage.TRANSLATION,
                     error,

@@ -217,7 +217,8 @@ def test_conversation_me_english_to_chinese_them_chinese_to_english_labelled(
             talk.wait_translations(Speaker.THEM, turn + 1)
     finally:
         talk.conversation.finish()
-    assert talk.finals(Speaker.ME) == mine
+    # Whisper's full stop varies on a short phrase; the translations do not.
+    assert [f.rstrip(".!") for f in talk.finals(Speaker.ME)] == [m.rstrip(".") for m in mine]
     assert [t.text for t in talk.translations(Speaker.ME)] == expected(mine, "en-zh")
     assert {t.direction for t in talk.translations(Speaker.ME)} == {Direction.EN_ZH}
     assert [t.text for t in talk.translations(Speaker.THEM)] == expected(theirs, "zh-en")
@@ -233,15 +234,16 @@ def test_conversation_me_english_to_chinese_them_chinese_to_english_labelled(
     )
     # the transcript and its exports keep who said what, in the order it was said
     saved = Transcript.load(tmp_path / "talk.jsonl")
+    heard = talk.finals(Speaker.ME)
     assert [(e.speaker, e.source) for e in saved.entries if e.source] == [
-        ("me", mine[0]),
+        ("me", heard[0]),
         ("them", talk.finals(Speaker.THEM)[0]),
-        ("me", mine[1]),
+        ("me", heard[1]),
         ("them", talk.finals(Speaker.THEM)[1]),
     ]
     text = export_text(saved.entries)
-    assert f"me: {mine[0]}" in text and f"them: {talk.finals(Speaker.THEM)[0]}" in text
-    assert f"[me] {mine[0]}" in export_srt(saved.entries)
+    assert f"me: {heard[0]}" in text and f"them: {talk.finals(Speaker.THEM)[0]}" in text
+    assert f"[me] {heard[0]}" in export_srt(saved.entries)
 
 
 def converse_with_speech(sound_room, recording, phrasebook, gate: bool) -> Talk:
