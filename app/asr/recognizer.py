@@ -65,7 +65,12 @@ class RecognizerOptions:
     # result is used if no speech came back before `min_silence_s`.
     tail_pad_s: float = 0.2
     vad_threshold: float = 0.5
-    final_beam_size: int = 5
+    # The final decode's beam, per language (partials are greedy). English finals carry the previous
+    # utterance as context, which doubles a beam-5 decode (0.35 -> 0.7 s here) and kept finals
+    # 0.9 s behind the speaker; greedy they take 0.4 s at WER 0.058 against 0.048 (30 s finals,
+    # the default before: 0.062). Mandarin greedy finals were much worse (CER 0.77 against 0.57).
+    # docs/performance.md, "Recognition window".
+    final_beam: dict = field(default_factory=lambda: {"en": 1, "zh": 5})
     tokens_per_s: float = 12.0  # token budget per second of audio: bounds a repetition loop
     # An utterance that is only one of the phrases Whisper invents on silence is dropped unless
     # the decode is sure of it (this avg log-prob or better, and no_speech_prob below 0.3).
@@ -658,7 +663,7 @@ class StreamingRecognizer:
         """Whisper's segments for `audio`: through a window of the audio's length + `margin`
         (app.asr.window) or, for None, through faster-whisper's transcribe (30 s window, word timestamps)."""
         opts = self.options
-        beam = opts.final_beam_size if final else 1
+        beam = opts.final_beam.get(self.language, 5) if final else 1
         if margin is not None and len(audio) <= 30 * SAMPLE_RATE:
             decoded = decode_window(
                 self.model,
