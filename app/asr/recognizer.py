@@ -69,6 +69,7 @@ class RecognizerOptions:
     # utterance as context, which doubles a beam-5 decode (0.35 -> 0.7 s here) and kept finals
     # 0.9 s behind the speaker; greedy they take 0.4 s at WER 0.058 against 0.048 (30 s finals,
     # the default before: 0.062). Mandarin greedy finals were much worse (CER 0.77 against 0.57).
+    # Through the 30 s window (word confidence, a fallback) finals keep beam 5.
     # docs/performance.md, "Recognition window".
     final_beam: dict = field(default_factory=lambda: {"en": 1, "zh": 5})
     tokens_per_s: float = 12.0  # token budget per second of audio: bounds a repetition loop
@@ -663,7 +664,12 @@ class StreamingRecognizer:
         """Whisper's segments for `audio`: through a window of the audio's length + `margin`
         (app.asr.window) or, for None, through faster-whisper's transcribe (30 s window, word timestamps)."""
         opts = self.options
-        beam = opts.final_beam.get(self.language, 5) if final else 1
+        if not final:
+            beam = 1
+        elif margin is None:
+            beam = 5  # greedy over 30 s, Whisper ran a phrase on into two more it made up (word confidence)
+        else:
+            beam = opts.final_beam.get(self.language, 5)
         if margin is not None and len(audio) <= 30 * SAMPLE_RATE:
             decoded = decode_window(
                 self.model,

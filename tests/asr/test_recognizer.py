@@ -355,7 +355,8 @@ class PromptSpy:
 def test_final_decodes_get_the_previous_utterance_as_context(conversation, tiny_en, monkeypatch, window):
     path = conversation("context", ENGLISH[:3], "en")
     spy = PromptSpy(monkeypatch)
-    options = RecognizerOptions(final_window_margin_s=3.0)  # both decodes through app.asr.window
+    # both decodes through app.asr.window; a beam tells the spy a final decode from a partial one
+    options = RecognizerOptions(final_window_margin_s=3.0, final_beam={"en": 5})
     if window == "30 s":
         options.partial_window_margin_s = options.final_window_margin_s = None
         transcribe = tiny_en.transcribe
