@@ -12,7 +12,15 @@ import numpy as np
 import pytest
 
 from app.asr import RecognizerOptions, StreamingRecognizer, recognize
-from app.asr.recognizer import collapse_loops, drop_prefix, extend_committed, is_hallucination, join_units, units_of
+from app.asr.recognizer import (
+    collapse_loops,
+    drop_prefix,
+    extend_committed,
+    is_hallucination,
+    join_units,
+    undouble,
+    units_of,
+)
 from app.audio import FileSource
 from app.shared.events import SourceFinal, SourcePartial
 
@@ -219,6 +227,13 @@ def test_loops_are_collapsed():
     assert collapse_loops("见见见见见见见见见见") == "见见见"
     assert collapse_loops("I'm going. I'm going. I'm going. I'm going. I'm going.") == "I'm going."
     assert collapse_loops("哈哈 that is fine") == "哈哈 that is fine"
+
+
+def test_a_whole_phrase_said_twice_is_one_phrase():
+    assert undouble(" Welcome to the meeting. Welcome to the meeting.") == " Welcome to the meeting."
+    assert undouble(" Good morning Good morning") == " Good morning"
+    for said in (" Bye bye.", " Thank you, thank you.", " I said no, no, no.", " 我爱你我爱你", " The cat sat."):
+        assert undouble(said) == said  # short, different, or more than one phrase: as heard
 
 
 def test_extend_committed_keeps_what_was_shown():
