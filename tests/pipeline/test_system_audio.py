@@ -204,7 +204,9 @@ def test_conversation_me_english_to_chinese_them_chinese_to_english_labelled(
     sound_room, recording, phrasebook, tmp_path
 ):
     mine = ["Good morning.", "Thank you very much."]
-    theirs = ["我爱你。", "我不知道。"]
+    # Not the 1 s "我爱你": through the room Whisper base hears espeak-ng's voice there as 我爱你 or
+    # 我喊你 depending on the cut (a fresh-clone CI run); accuracy is bench/asr_accuracy.py's job.
+    theirs = ["他是我的朋友。", "我不知道。"]
     talk = Talk(phrasebook, transcript_path=tmp_path / "talk.jsonl")
     talk.start()
     try:
