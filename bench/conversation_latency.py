@@ -46,6 +46,7 @@ from app.pipeline.conversation import Conversation, ConversationConfig  # noqa: 
 from app.shared.chinese import ChineseScript  # noqa: E402
 from app.shared.events import Error, Speaker, State, Status, Translation  # noqa: E402
 from bench import bench_model  # noqa: E402
+from bench.busy import busy_cores  # noqa: E402
 from models.phrasebook import SPOKEN_EN, SPOKEN_ZH  # noqa: E402
 
 ENGLISH = SPOKEN_EN + ["Welcome to the meeting.", "We need more time."]
@@ -228,13 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pulse", action="store_true", help="play the tracks into a private PulseAudio server")
     parser.add_argument("--busy-cores", type=int, default=0, help="busy-loop processes running beside")
     args = parser.parse_args(argv)
-    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy_cores)]
-    try:
+    with busy_cores(args.busy_cores):
         return run(args)
-    finally:
-        for loop in loops:
-            loop.kill()
-            loop.wait()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.shared.audio import SAMPLE_RATE  # noqa: E402
+from bench.busy import busy_cores  # noqa: E402
 
 PHRASEBOOK = ROOT / "tests" / "fixtures" / "phrasebook" / "en-zh"
 TALK = [
@@ -210,10 +211,6 @@ def recognition_cpu(wav: Path, variant: str) -> float:
     return (time.process_time() - began) / (len(audio) / SAMPLE_RATE)
 
 
-def busy(cores: int) -> list[subprocess.Popen]:
-    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(cores)]
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--child"]:
@@ -226,8 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         wav, seconds = make_talk(Path(tmp), args.sentences)
-        loops = busy(args.busy_cores)
-        try:
+        with busy_cores(args.busy_cores):
             print(
                 f"talk: {args.sentences} sentences, {seconds:.0f} s, fed at speaking speed through `run --realtime --json`; "  # noqa: E501
                 f"Whisper base; phrasebook Marian en->zh; {os.cpu_count()} cores; {args.busy_cores} busy-loop "
@@ -249,10 +245,6 @@ def main(argv: list[str] | None = None) -> int:
                     f"{os.getloadavg()[0]:5.1f}",
                     flush=True,
                 )
-        finally:
-            for loop in loops:
-                loop.kill()
-                loop.wait()
     print(
         "early: utterances > 2 s whose translated text showed >= 1 s before the final translation. "
         "erasure: shown translation characters taken back / final characters (reading: settled text only). "

@@ -76,7 +76,7 @@ def in_turns(whisper_base, phrasebook):
 def test_the_final_translation_reuses_the_provisional_decode_of_its_text(recording, in_turns):
     run, translator = in_turns(input_path=recording("reuse", english(PHRASES), gap_s=1.5))
     run.run()
-    finals = [t for t in run.translations()]
+    finals = run.translations()
     assert [t.text for t in finals] == expected(PHRASES, "en-zh")
     for final in finals:
         last = [t for t in run.translations(provisional=True) if t.utterance_id == final.utterance_id][-1]
