@@ -31,6 +31,7 @@ from app.pipeline.transcript import Transcript
 from app.shared.events import (
     Error,
     Event,
+    Level,
     SourceFinal,
     SourcePartial,
     Speaker,
@@ -190,7 +191,9 @@ class Talk:
         assert wait_for(lambda: wanted <= {e.speaker for e in self.of(Status) if e.state is State.RUNNING}, 180), (
             self.events
         )
-        time.sleep(2.5)  # the null sinks' monitors start delivering ~2 s after they are opened
+        # a null sink's monitor delivers its first audio ~2 s after it is opened, later on a busy
+        # machine, and speech played before that is cut: wait for each side's first meter level
+        assert wait_for(lambda: wanted <= {e.speaker for e in self.of(Level)}, 60), self.events
 
     def wait_translations(self, speaker: Speaker, count: int, timeout: float = 120) -> None:
         assert wait_for(lambda: len(self.translations(speaker)) >= count, timeout), [

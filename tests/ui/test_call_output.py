@@ -50,7 +50,7 @@ def test_my_translation_is_spoken_into_the_call_from_the_window(qtbot, store, so
         lambda: {e.speaker for e in watch.of(ev.Status) if e.state == "running"} >= {"me", "them"}, timeout=180000
     )
     qtbot.waitUntil(lambda: "live_translator_mic" in sound_room.pactl("list", "short", "sources"), timeout=20000)
-    qtbot.wait(2500)  # the null sinks' monitors start delivering ~2 s after they are opened
+    watch.wait_hearing(qtbot)
     sound_room.play_to("mic", speak(tmp_path / "me.wav", "Good morning.", "en")).wait(timeout=20)
     qtbot.waitUntil(lambda: bool(watch.of(ev.Speech)), timeout=120000)
     assert [e.speaker for e in watch.of(ev.Speech)] == ["me"]

@@ -45,6 +45,11 @@ class Watcher:
     def of(self, kind):
         return [e for e in self.events if isinstance(e, kind)]
 
+    def wait_hearing(self, qtbot, speakers=("me", "them")) -> None:
+        """Until every speaker's source has delivered audio (a meter level): a null sink's monitor
+        starts ~2 s after it is opened, later on a busy machine, and speech before that is cut."""
+        qtbot.waitUntil(lambda: {e.speaker for e in self.of(ev.Level)} >= set(speakers), timeout=60000)
+
 
 def row_of(window: MainWindow, utterance_id: int):
     """The panels' row of an utterance of the window's latest session."""
