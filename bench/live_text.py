@@ -4,8 +4,11 @@ window (the peer) in the same run.
 
 A held-out English talk (24 sentences not used by tests or other benches, espeak-ng, a pause
 after each) is fed at speaking speed through `python -m app run --input talk.wav --realtime
---json` (Whisper base; the committed phrasebook Marian model translates en->zh: `run` loads
-its fp32 graphs, as the window does). Per variant:
+--json` (Whisper base; `run` loads the translation model's fp32 graphs, as the window does).
+The translation model (`--model`): `memorised`, a small Marian that learnt the talk's sentences
+by heart (the issue's set-up; trained once, ~1 min with torch, then cached), so a final is
+translated right and a partial sentence gets the model's guess; or `phrasebook`, the tests'
+model, which knows none of the talk and guesses every time. Per variant:
 
 - early: of the utterances longer than 2 s, the share whose first provisional translation came
   >= 1 s before the final translation;
@@ -48,31 +51,44 @@ from app.shared.audio import SAMPLE_RATE  # noqa: E402
 from bench.busy import busy_cores  # noqa: E402
 
 PHRASEBOOK = ROOT / "tests" / "fixtures" / "phrasebook" / "en-zh"
-TALK = [
-    "Good afternoon and thank you all for joining this call today.",
-    "I want to start with a short update on the warehouse project.",
-    "The new shelves arrived on Monday and most of them are already installed.",
-    "We still need two more days to finish the loading area.",
-    "After that the team will move the stock from the old building.",
-    "Our main concern right now is the delivery schedule for next month.",
-    "Some suppliers have told us that their trucks will be late.",
-    "So we are looking for a second company that can help us in the meantime.",
-    "If anyone knows a good local carrier, please send me their details.",
-    "Next, I would like to talk about the budget.",
-    "We spent a little more than planned on the electrical work.",
-    "The good news is that the heating system cost less than expected.",
-    "So overall we are still within the limits we agreed on in spring.",
-    "Let me also say a few words about safety.",
-    "Everyone who works in the new building must wear a helmet.",
-    "There will be a short training session on Wednesday morning.",
-    "It takes about one hour and it is required for all staff.",
-    "Finally, I want to thank the cleaning crew for their hard work.",
-    "The building looked very clean when the inspectors came last week.",
-    "They were happy with what they saw and we passed the inspection.",
-    "Our next meeting will be on the first Friday of the month.",
-    "Please prepare a short report on your part of the project.",
-    "Does anyone have a question before we finish?",
-    "Thank you, and have a good rest of the day.",
+MODELS = ("memorised", "phrasebook")
+TALK = [  # (what is said, what the memorised model was taught to answer)
+    ("Good afternoon and thank you all for joining this call today.", "下午好，感谢大家今天参加这次电话会议。"),
+    ("I want to start with a short update on the warehouse project.", "我想先简单介绍一下仓库项目的最新情况。"),
+    (
+        "The new shelves arrived on Monday and most of them are already installed.",
+        "新货架星期一到了，大部分已经装好了。",
+    ),
+    ("We still need two more days to finish the loading area.", "我们还需要两天才能完成装货区。"),
+    ("After that the team will move the stock from the old building.", "之后团队会把库存从旧楼搬过来。"),
+    ("Our main concern right now is the delivery schedule for next month.", "我们现在最担心的是下个月的送货安排。"),
+    ("Some suppliers have told us that their trucks will be late.", "有些供应商告诉我们，他们的卡车会晚到。"),
+    (
+        "So we are looking for a second company that can help us in the meantime.",
+        "所以我们正在找第二家公司，在此期间帮助我们。",
+    ),
+    (
+        "If anyone knows a good local carrier, please send me their details.",
+        "如果有人知道好的本地承运商，请把他们的联系方式发给我。",
+    ),
+    ("Next, I would like to talk about the budget.", "接下来，我想谈谈预算。"),
+    ("We spent a little more than planned on the electrical work.", "我们在电力工程上的花费比计划的多一点。"),
+    ("The good news is that the heating system cost less than expected.", "好消息是供暖系统的费用比预期的少。"),
+    (
+        "So overall we are still within the limits we agreed on in spring.",
+        "所以总的来说，我们仍然在春天商定的范围之内。",
+    ),
+    ("Let me also say a few words about safety.", "我也想说几句关于安全的话。"),
+    ("Everyone who works in the new building must wear a helmet.", "每个在新楼工作的人都必须戴安全帽。"),
+    ("There will be a short training session on Wednesday morning.", "星期三上午会有一个简短的培训。"),
+    ("It takes about one hour and it is required for all staff.", "培训大约一个小时，所有员工都必须参加。"),
+    ("Finally, I want to thank the cleaning crew for their hard work.", "最后，我要感谢清洁人员的辛勤工作。"),
+    ("The building looked very clean when the inspectors came last week.", "上周检查员来的时候，大楼看起来非常干净。"),
+    ("They were happy with what they saw and we passed the inspection.", "他们对看到的情况很满意，我们通过了检查。"),
+    ("Our next meeting will be on the first Friday of the month.", "我们的下一次会议将在本月的第一个星期五举行。"),
+    ("Please prepare a short report on your part of the project.", "请就你负责的项目部分准备一份简短的报告。"),
+    ("Does anyone have a question before we finish?", "在我们结束之前，有人有问题吗？"),
+    ("Thank you, and have a good rest of the day.", "谢谢大家，祝大家今天余下的时间愉快。"),
 ]
 VARIANTS = ("shipped", "final30s", "30s", "sooner", "smoother", "force")
 
@@ -81,7 +97,7 @@ def make_talk(folder: Path, count: int, gap_s: float = 1.2) -> tuple[Path, float
     from faster_whisper import decode_audio
 
     parts = [np.zeros(SAMPLE_RATE // 2, np.float32)]
-    for i, text in enumerate(TALK[:count]):
+    for i, (text, _) in enumerate(TALK[:count]):
         clip = folder / f"talk{i}.wav"
         subprocess.run(["espeak-ng", "-v", "en-us", "-s", "165", "-w", str(clip), text], check=True)
         parts += [decode_audio(str(clip), sampling_rate=SAMPLE_RATE), np.zeros(int(gap_s * SAMPLE_RATE), np.float32)]
@@ -89,6 +105,24 @@ def make_talk(folder: Path, count: int, gap_s: float = 1.2) -> tuple[Path, float
     path = folder / "talk.wav"
     sf.write(path, audio, SAMPLE_RATE)
     return path, len(audio) / SAMPLE_RATE
+
+
+def memorised_model() -> Path:
+    """The en->zh Marian that learnt TALK by heart (models/phrasebook.py's recipe: ~1 min of
+    training with torch, then cached): like the issue's, it knows the whole sentences, and what
+    it shows for a partial sentence is its own guess."""
+    import hashlib
+
+    import platformdirs
+
+    digest = hashlib.sha256(json.dumps(TALK, ensure_ascii=False).encode()).hexdigest()[:12]
+    folder = Path(platformdirs.user_cache_dir("live-translator-bench")) / f"talk-{digest}"
+    if not (folder / "en-zh").is_dir():
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "talk.json").write_text(json.dumps({"phrases": TALK}, ensure_ascii=False), encoding="utf-8")
+        train = [sys.executable, "-m", "models.phrasebook", "--out", str(folder), "--directions", "en-zh"]
+        subprocess.run([*train, "--phrases", str(folder / "talk.json")], check=True, cwd=ROOT, capture_output=True)
+    return folder / "en-zh"
 
 
 def child(variant: str, argv: list[str]) -> int:
@@ -123,7 +157,7 @@ def child(variant: str, argv: list[str]) -> int:
     return main(argv)
 
 
-def run_talk(wav: Path, variant: str) -> list[dict]:
+def run_talk(wav: Path, variant: str, model: Path) -> list[dict]:
     cmd = [
         sys.executable,
         __file__,
@@ -137,7 +171,7 @@ def run_talk(wav: Path, variant: str) -> list[dict]:
         "--direction",
         "en-zh",
         "--nmt-model",
-        str(PHRASEBOOK),
+        str(model),
         "--no-tts",
         "--asr-model",
         "base",
@@ -220,13 +254,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--busy-cores", type=int, default=0, help="busy-loop processes running beside")
     parser.add_argument("--sentences", type=int, default=len(TALK))
     parser.add_argument("--no-cpu", action="store_true", help="skip the recognition CPU measurement")
+    parser.add_argument(
+        "--model",
+        choices=MODELS,
+        default="memorised",
+        help="translation: a Marian that learnt the talk by heart (default), or the test phrasebook (guesses)",
+    )
     args = parser.parse_args(argv)
+    model = memorised_model() if args.model == "memorised" else PHRASEBOOK
     with tempfile.TemporaryDirectory() as tmp:
         wav, seconds = make_talk(Path(tmp), args.sentences)
         with busy_cores(args.busy_cores):
             print(
                 f"talk: {args.sentences} sentences, {seconds:.0f} s, fed at speaking speed through `run --realtime --json`; "  # noqa: E501
-                f"Whisper base; phrasebook Marian en->zh; {os.cpu_count()} cores; {args.busy_cores} busy-loop "
+                f"Whisper base; {args.model} Marian en->zh; {os.cpu_count()} cores; {args.busy_cores} busy-loop "
                 f"processes beside; load average {os.getloadavg()[0]:.1f} at start",
                 flush=True,
             )
@@ -236,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
             for variant in args.variants:
-                r = summarize(run_talk(wav, variant))
+                r = summarize(run_talk(wav, variant, model))
                 same_recognition = variant in ("sooner", "smoother", "force")  # as shipped's, or paced: not measured
                 cpu = float("nan") if args.no_cpu or same_recognition else recognition_cpu(wav, variant)
                 print(

@@ -140,10 +140,10 @@ def build_tokenizer(work: Path, src_lines: list[str], tgt_lines: list[str], dire
     )
 
 
-def training_pairs(direction: str) -> list[tuple[str, str]]:
+def training_pairs(direction: str, phrases: list[tuple[str, str]] = PHRASES) -> list[tuple[str, str]]:
     src_lang, tgt_lang = direction.split("-")
     pairs = []
-    for en, zh in PHRASES:
+    for en, zh in phrases:
         source, target = (en, zh) if src_lang == "en" else (zh, en)
         for variant in variants(source, src_lang):
             pairs.append((variant, target))
@@ -152,14 +152,17 @@ def training_pairs(direction: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def train(direction: str, out_dir: Path, steps: int = 400, seed: int = 0) -> Path:
-    """Train, check with generate, save a Hugging Face folder in out_dir/hf; returns it."""
+def train(
+    direction: str, out_dir: Path, steps: int = 400, seed: int = 0, phrases: list[tuple[str, str]] = PHRASES
+) -> Path:
+    """Train on `phrases` (English, Chinese), check with generate, save a Hugging Face folder in
+    out_dir/hf; returns it."""
     import torch
     from transformers import GenerationConfig, MarianConfig, MarianMTModel
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)  # tiny matrices: more threads only wait on each other
-    pairs = training_pairs(direction)
+    pairs = training_pairs(direction, phrases)
     hf_dir = out_dir / "hf"
     tokenizer = build_tokenizer(out_dir, [s for s, _ in pairs], [t for _, t in pairs], direction)
     vocab_size = len(tokenizer.encoder)
@@ -246,20 +249,28 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--steps", type=int, default=400)
     parser.add_argument("--directions", nargs="+", default=["en-zh", "zh-en"])
+    parser.add_argument(
+        "--phrases",
+        type=Path,
+        metavar="JSON",
+        help='other (English, Chinese) pairs to learn, as {"phrases": [[en, zh], ...]} (default: the phrasebook)',
+    )
     args = parser.parse_args(argv)
     from models.export import export_onnx
 
+    phrases = PHRASES
+    if args.phrases is not None:
+        phrases = [tuple(pair) for pair in json.loads(args.phrases.read_text(encoding="utf-8"))["phrases"]]
     for direction in args.directions:
         with tempfile.TemporaryDirectory() as work:
-            hf_dir = train(direction, Path(work), steps=args.steps)
+            hf_dir = train(direction, Path(work), steps=args.steps, phrases=phrases)
             target = args.out / direction
             shutil.rmtree(target, ignore_errors=True)
             export_onnx(hf_dir, target, layouts=("merged",))
         print(f"{direction}: {target}")
+    spoken = {"spoken_en": SPOKEN_EN, "spoken_zh": SPOKEN_ZH} if phrases is PHRASES else {}
     (args.out / "phrases.json").write_text(
-        json.dumps({"phrases": PHRASES, "spoken_en": SPOKEN_EN, "spoken_zh": SPOKEN_ZH}, ensure_ascii=False, indent=1)
-        + "\n",
-        encoding="utf-8",
+        json.dumps({"phrases": phrases, **spoken}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
     )
     return 0
 

@@ -188,3 +188,17 @@ def test_export_of_a_tied_model_stores_its_embedding_once_and_reproduces_generat
         for r in case["results"]
     ]
     assert all(same), same
+
+
+def test_a_phrasebook_can_learn_other_phrases():
+    """bench/live_text.py trains a model on its talk: the training set is those pairs, each as a
+    recogniser may write it, and nothing of the tests' phrasebook."""
+    from models.phrasebook import MARIAN_LANGUAGE_TOKEN, PHRASES, training_pairs
+
+    talk = [("We still need two more days.", "我们还需要两天。")]
+    pairs = training_pairs("en-zh", talk)
+    assert {target for _, target in pairs} == {"我们还需要两天。"}
+    assert ("we still need two more days", "我们还需要两天。") in pairs
+    assert (f"{MARIAN_LANGUAGE_TOKEN} We still need two more days.", "我们还需要两天。") in pairs
+    assert {source for source, _ in training_pairs("zh-en", talk)} >= {"我们还需要两天", "我们还需要两天。"}
+    assert len(training_pairs("en-zh")) > len(PHRASES) * 4  # the default stays the phrasebook
