@@ -3,6 +3,7 @@ under one temporary home, so the suite never reads or writes the user's own."""
 
 import os
 import shutil
+import sys
 import tempfile
 
 import pytest
@@ -28,6 +29,20 @@ def _keep_the_torch_switches():
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+
+
+@pytest.fixture(autouse=True)
+def _a_tests_widgets_are_deleted_in_its_teardown():
+    """pytest-qt closes a test's widgets with deleteLater, which Qt carries out in the next event
+    loop: the next test's first wait, while that test's own workers load models. Two fresh-clone
+    CI runs crashed there (in the main thread's event loop, after the call-output test's window).
+    Here the deletion happens in the test that made them, after pytest-qt closed them."""
+    yield
+    if "PySide6.QtCore" in sys.modules:
+        from PySide6.QtCore import QCoreApplication, QEvent
+
+        if QCoreApplication.instance() is not None:
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 @pytest.fixture(scope="session")
