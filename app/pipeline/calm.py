@@ -11,6 +11,11 @@ of its characters are settled (`stable`). Two ways to keep it, chosen by CalmMod
 - FORCE: decode each update with the settled tokens forced as the start of its output (they go
   into the decoder with its prompt, one call), so updates extend what is shown by construction.
 - OFF: every update shown as decoded, nothing settled (the behaviour before calm text).
+
+A provisional decode of half a sentence guesses the rest; where it guesses, its tokens are
+unsure (below SURE_P, app/translation/search.py). Text settles only up to the first unsure
+token, and unless `show_guesses` (live text "sooner") the unsure tail is not shown at all: it
+is what the next update or the final takes back.
 """
 
 from __future__ import annotations
@@ -48,8 +53,9 @@ class _LiveTranslation:
 class CalmText:
     """The translation worker's memory of live translations (one thread uses it)."""
 
-    def __init__(self, mode: CalmMode | str = CalmMode.FORCE):
+    def __init__(self, mode: CalmMode | str = CalmMode.FORCE, show_guesses: bool = True):
         self.mode = CalmMode(mode)
+        self.show_guesses = show_guesses
         self._live: dict[int, _LiveTranslation] = {}
 
     def forced(self, utterance_id: int) -> list[list[int]]:
@@ -65,11 +71,16 @@ class CalmText:
         sentence_ids: list[list[int]],
         text: str,
         at_word_boundary: Callable[[str, int], int] | None = None,
+        sure: int | None = None,
     ) -> tuple[str, int] | None:
         """A new provisional translation (`text`, and each sentence's generated tokens without
-        prompt or EOS): (text to show, settled characters), or None to keep showing the last one."""
+        prompt or EOS; `sure`: its characters before the first unsure token, None for all):
+        (text to show, settled characters), or None to keep showing the last one."""
+        sure = len(text) if sure is None else sure
+        if at_word_boundary is not None and sure < len(text):
+            sure = at_word_boundary(text, sure)
         if self.mode is CalmMode.OFF:
-            return text, 0
+            return self._shown(text, sure, 0)
         live = self._live.setdefault(utterance_id, _LiveTranslation())
         if not text.startswith(live.settled_text):
             return None  # it contradicts what the reader has already read: hold it back
@@ -80,12 +91,19 @@ class CalmText:
             if len(agreed) > len(live.settled_ids[i]) and agreed[: len(live.settled_ids[i])] == live.settled_ids[i]:
                 live.settled_ids[i] = agreed
         live.previous_ids = [list(ids) for ids in sentence_ids]
-        stable = common_prefix(live.previous_text, text) if live.previous_text else 0
+        stable = min(common_prefix(live.previous_text, text) if live.previous_text else 0, sure)
         if at_word_boundary is not None and stable < len(text):
             stable = at_word_boundary(text, stable)
         stable = max(stable, len(live.settled_text))
         live.settled_text, live.previous_text = text[:stable], text
-        return text, stable
+        return self._shown(text, sure, stable)
+
+    def _shown(self, text: str, sure: int, stable: int) -> tuple[str, int] | None:
+        """What to show of an update: all of it, or without its unsure tail (never less than
+        what is settled); None when nothing would be left."""
+        if not self.show_guesses:
+            text = text[: max(sure, stable)]
+        return (text, stable) if text.strip() else None
 
     def finish(self, utterance_id: int) -> None:
         """The final translation is in: forget the utterance (its final replaces everything)."""

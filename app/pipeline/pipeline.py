@@ -238,7 +238,7 @@ class Pipeline:
         self._direction = config.direction
         self._session: _Session | None = None
         self._control = threading.Lock()
-        self._calm = CalmText(config.calm)
+        self._calm = self._new_calm_text()
         self._last_decode = LastDecode()
         self._emit_lock = threading.Lock()
 
@@ -642,6 +642,10 @@ class Pipeline:
             and self._decode_options(True) == self._decode_options(False)
         )
 
+    def _new_calm_text(self) -> CalmText:
+        """Memory of live translations; their guessed tails are shown only for live text "sooner"."""
+        return CalmText(self.config.calm, show_guesses=self.config.live_text is LiveText.SOONER)
+
     def _decode_options(self, provisional: bool) -> DecodeOptions:
         from app.translation import DecodeOptions
 
@@ -717,7 +721,7 @@ class Pipeline:
                 return session.current
 
     def _translation_loop(self, session: _Session) -> None:
-        self._calm = CalmText(self.config.calm)  # this session's live translations
+        self._calm = self._new_calm_text()  # this session's live translations
         self._last_decode = LastDecode()
         self._translator(self._direction)  # load now, not on the first utterance
         while (item := self._next_job(session)) is not None:
@@ -746,12 +750,10 @@ class Pipeline:
             self._emit(Status(state=State.FINISHED, detail="end of input"))
         session.done.set()
 
-    def _decode(
-        self, job: _Job, translator: PipelineTranslator, cancel: threading.Event
-    ) -> tuple[list[tuple[str, Any]], list[list[int]]] | None:
-        """Translate the job's text, sending its steps and sentence summaries: each sentence's
-        (translation, unsure stretches) and generated token ids; None if cancelled. A final
-        translation reuses the provisional decode before it when that decoded the same (reuse.py)."""
+    def _decode(self, job: _Job, translator: PipelineTranslator, cancel: threading.Event) -> list[Any] | None:
+        """Translate the job's text, sending its steps and sentence summaries: its sentences'
+        SentenceResults; None if cancelled. A final translation reuses the provisional decode
+        before it when that decoded the same (reuse.py)."""
         from app.translation import DecodeStep, SentenceResult
 
         event, provisional = job.event, job.provisional
@@ -761,7 +763,7 @@ class Pipeline:
         key = None if forced else DecodeKey(job.direction, text, options, translator.chinese)
         reused = None if provisional or key is None else self._last_decode.take(key)
         items = reused if reused is not None else translator.stream(text, options=options, cancel=cancel, forced=forced)
-        pieces, sentence_ids, produced = [], [], []
+        sentences, produced = [], []
         for item in items:
             produced.append(item)
             if isinstance(item, DecodeStep):
@@ -774,16 +776,15 @@ class Pipeline:
                         utterance_id=event.utterance_id, provisional=provisional, summary=item.to_json(with_steps=False)
                     )
                 )
-                pieces.append((item.translation, item.low_confidence))
-                sentence_ids.append([t for t in item.token_ids if t not in translator.codec.skipped_ids])
+                sentences.append(item)
             if cancel.is_set():
                 return None
         if provisional and key is not None:
             self._last_decode.keep(key, produced)  # for the final, if it says the same
-        return pieces, sentence_ids
+        return sentences
 
     def _translate(self, job: _Job, cancel: threading.Event) -> None:
-        from app.translation.translator import join_translations
+        from app.translation.translator import join_translations, joined_sure_chars
 
         event, provisional = job.event, job.provisional
         text = event.text.strip()
@@ -804,16 +805,20 @@ class Pipeline:
                     )
                 )
             return
-        decoded = self._decode(job, translator, cancel)
-        if decoded is None:
+        sentences = self._decode(job, translator, cancel)
+        if sentences is None:
             return  # superseded (provisional) or stopped: nothing half-done is shown
-        pieces, sentence_ids = decoded
         target = job.direction.target
+        pieces = [(s.translation, s.low_confidence) for s in sentences]
         translation, unsure = join_translations(pieces, translator.joiner, strip=True)
         stable = len(translation)
         if provisional:
             shown = self._calm.update(
-                event.utterance_id, sentence_ids, translation, latin_word_boundary if translator.joiner else None
+                event.utterance_id,
+                [[t for t in s.token_ids if t not in translator.codec.skipped_ids] for s in sentences],
+                translation,
+                latin_word_boundary if translator.joiner else None,
+                joined_sure_chars([(s.translation, s.sure_chars) for s in sentences], translator.joiner),
             )
             if shown is None:
                 return  # it would change text the reader has passed: keep showing the last one

@@ -362,6 +362,9 @@ def find_loop(tokens: list[int], window: int, max_period: int = 4) -> tuple[int,
 
 
 UNSURE_P = 0.5  # a generated token the decoder gave less than this probability is marked unsure
+# A provisional translation is trusted up to its first token below this: past it, the decoder is
+# guessing at words the speaker has not said yet (bench/live_text.py, docs/performance.md "Live text").
+SURE_P = 0.9
 
 
 @dataclass

@@ -21,7 +21,7 @@ from app.shared.languages import Direction, Language
 from app.translation.constrained import ConstrainedSearch, Constraint, constrained_width
 from app.translation.folder import LoadedModel, check_tokenizer, load_model
 from app.translation.onnx_model import DecoderRun
-from app.translation.search import GenerationSettings, Search, StepRecord, resolve_settings
+from app.translation.search import SURE_P, GenerationSettings, Search, StepRecord, resolve_settings
 from app.translation.sentences import clean_text, split_for_model
 from app.translation.tokenization import PromptCodec
 
@@ -99,6 +99,23 @@ def join_translations(
     return text, spans
 
 
+def joined_sure_chars(sentences: list[tuple[str, int | None]], joiner: str) -> int | None:
+    """Characters of the sentences' translations joined as join_translations(strip=True) joins
+    them, before the first unsure token (each sentence's `sure_chars`); None when all are sure."""
+    length = 0
+    for piece, sure in sentences:
+        body = piece.strip()
+        if not body:
+            continue
+        if length:
+            length += len(joiner)
+        if sure is not None:
+            lead = len(piece) - len(piece.lstrip())
+            return length + min(max(sure - lead, 0), len(body))
+        length += len(body)
+    return None
+
+
 @dataclass
 class SentenceResult:
     index: int
@@ -114,6 +131,8 @@ class SentenceResult:
     glossary: list[GlossaryUse] = field(default_factory=list)
     # Character spans of `translation` the decoder was unsure of (UNSURE_P): the words to double-check
     low_confidence: list[Unsure] = field(default_factory=list)
+    # Characters of `translation` before its first token below SURE_P (all of them: None)
+    sure_chars: int | None = None
 
     @property
     def tokens_per_s(self) -> float:
@@ -339,6 +358,15 @@ class Translator:
                 spans.append(Unsure(start, end, p, alternatives))
         return spans
 
+    def _sure_chars(self, generated: list[int], search: Search, decoded: str) -> int | None:
+        """Characters of the (written) translation before the first token the decoder gave less
+        than SURE_P; None when it was sure of every token."""
+        for position, (token, logprob) in enumerate(zip(generated, search.token_logprobs)):
+            if logprob < np.log(SURE_P) and token not in self.codec.skipped_ids:
+                start = len(self.codec.decode(generated[:position]))
+                return map_offset(decoded, start, self.chinese) if self.written(decoded) != decoded else start
+        return None
+
     @property
     def family(self) -> str:
         return self.model.family
@@ -556,7 +584,8 @@ class Translator:
             block = " ".join(f"{t} {self.codec.piece(t)!r}" for t in search.loop)
             loop_detail = f"stopped after {len(steps)} steps: the last {settings.loop_window} tokens repeat [{block}]"
         decoded = self.codec.decode(token_ids)
-        unsure = self._unsure(token_ids[len(search.prefix) - 1 :], search, decoded)
+        generated = token_ids[len(search.prefix) - 1 :]
+        unsure = self._unsure(generated, search, decoded)
         result = SentenceResult(
             index=index,
             source=source,
@@ -569,6 +598,7 @@ class Translator:
             loop_detail=loop_detail,
             source_ids=list(source_ids),
             low_confidence=unsure,
+            sure_chars=self._sure_chars(generated, search, decoded),
         )
         # The translation is written in the chosen script, and so is the term when it is looked for.
         result.glossary = [

@@ -35,6 +35,20 @@ def test_force_mode_forces_the_agreed_tokens_and_off_settles_nothing():
     assert off.update(3, [[1]], "a") == ("a", 0) and off.update(3, [[2]], "b") == ("b", 0)
 
 
+def test_the_unsure_tail_of_a_guess_neither_settles_nor_shows():
+    calm = CalmText("agree", show_guesses=False)
+    assert calm.update(1, [[5, 6, 7]], "我们去吃饭", sure=0) is None  # all guessed: nothing to show yet
+    assert calm.update(1, [[5, 6, 7]], "我们去吃饭", sure=2) == ("我们", 2)  # agreed, but sure only of 我们
+    assert calm.update(1, [[5, 6, 7, 8]], "我们去吃饭吧") == ("我们去吃饭吧", 5)  # sure throughout
+    english = CalmText("agree", show_guesses=False)
+    english.update(1, [[1]], "We need more time", latin_word_boundary, sure=11)
+    assert english.update(1, [[1]], "We need more time", latin_word_boundary, sure=11) == ("We need ", 8)
+    sooner = CalmText("agree", show_guesses=True)  # live text "sooner": the guess is shown, not settled
+    sooner.update(1, [[5, 6, 7]], "我们去吃饭", sure=2)
+    assert sooner.update(1, [[5, 6, 7]], "我们去吃饭", sure=2) == ("我们去吃饭", 2)
+    assert CalmText("off", show_guesses=False).update(1, [[1]], "我们去", sure=2) == ("我们", 0)
+
+
 def test_settled_english_ends_at_a_word_boundary():
     assert latin_word_boundary("We need more time", 10) == 8
     assert latin_word_boundary("We need more time", 8) == 8

@@ -12,8 +12,8 @@ import pytest
 
 from app.translation import DecodeOptions, Translator
 from app.translation.onnx_model import DecoderRun
-from app.translation.search import UNSURE_P, log_softmax, process_scores
-from app.translation.translator import Unsure, join_translations
+from app.translation.search import SURE_P, UNSURE_P, log_softmax, process_scores
+from app.translation.translator import Unsure, join_translations, joined_sure_chars
 
 from .conftest import FIXTURES
 
@@ -73,6 +73,25 @@ def test_a_memorised_sentence_is_sure_and_an_unknown_one_is_not():
     # A half-heard sentence (what provisional translations get): the model guesses, and says so.
     unknown = translator.translate("Thank you very")
     assert unknown.low_confidence, unknown.text
+
+
+def test_a_guess_is_sure_only_up_to_its_first_doubtful_token():
+    """sure_chars: where a provisional translation stops being what the model knows."""
+    translator = Translator.load(PHRASEBOOK / "zh-en", "zh-en")
+    assert translator.translate("车站在哪里？").sentences[0].sure_chars is None  # memorised: sure throughout
+    (guess,) = translator.translate("我的钥匙").sentences  # half a phrase: it writes a phrase it knows
+    probs = recomputed_token_probs(translator, guess)
+    assert guess.sure_chars is not None and 0 <= guess.sure_chars < len(guess.translation), guess
+    assert min(probs) < SURE_P
+    (whole,) = translator.translate("我的钥匙丢了。").sentences
+    assert whole.sure_chars is None and whole.translation == "I lost my key."
+
+
+def test_the_sure_part_follows_the_joined_text():
+    assert joined_sure_chars([(" 你好 ", None), ("", 0), ("谢谢。", 1)], "") == 3  # 你好 + 谢
+    assert joined_sure_chars([("We are late.", None), (" See you", 4)], " ") == 13 + 3  # "We are late. See"
+    assert joined_sure_chars([("你好", None)], "") is None
+    assert joined_sure_chars([("  Hello", 0)], " ") == 0
 
 
 def test_spans_follow_the_text_across_sentences_and_scripts():
