@@ -22,8 +22,10 @@ model, which knows none of the talk and guesses every time. Per variant:
 Variants: `shipped` (partials and finals read the utterance's window), `final30s` (finals read
 Whisper's 30 s window with context: the default before), `30s` (partial and final decodes through
 faster-whisper's transcribe, 30 s window: the path before issue 22), `sooner` / `smoother` (the
-live-text choice) and `force` (provisional translations settle by forcing the settled prefix,
-app/pipeline/calm.py, instead of by agreement). `--busy-cores N` runs N busy-loop processes
+live-text choice; `sooner` also shows the guessed tails of provisional translations), `guesses`
+(shipped, but the tail a provisional translation is unsure of shown, as before) and `force`
+(provisional translations settle by forcing the settled prefix, app/pipeline/calm.py, instead of
+by agreement). `--busy-cores N` runs N busy-loop processes
 beside (a browser, the call app).
 
     .venv/bin/python bench/live_text.py [--variants shipped 30s] [--busy-cores 0] [--sentences 24]
@@ -90,7 +92,7 @@ TALK = [  # (what is said, what the memorised model was taught to answer)
     ("Does anyone have a question before we finish?", "在我们结束之前，有人有问题吗？"),
     ("Thank you, and have a good rest of the day.", "谢谢大家，祝大家今天余下的时间愉快。"),
 ]
-VARIANTS = ("shipped", "final30s", "30s", "sooner", "smoother", "force")
+VARIANTS = ("shipped", "guesses", "final30s", "30s", "sooner", "smoother", "force")
 
 
 def make_talk(folder: Path, count: int, gap_s: float = 1.2) -> tuple[Path, float]:
@@ -146,14 +148,22 @@ def child(variant: str, argv: list[str]) -> int:
         return options
 
     RecognizerOptions.paced = variant_paced  # the pipeline builds its recognizer's options through paced()
-    if variant == "force":  # `run` has no switch for it
+    if variant == "force" or pace:  # `run` has no switch for them
         post_init = PipelineConfig.__post_init__
 
-        def forcing(self) -> None:
+        def adjusted(self) -> None:
             post_init(self)
-            self.calm = "force"
+            if variant == "force":
+                self.calm = "force"
+            if pace:
+                self.live_text = pace  # also shows (sooner) or hides guessed translation tails
 
-        PipelineConfig.__post_init__ = forcing
+        PipelineConfig.__post_init__ = adjusted
+    if variant == "guesses":  # as shipped, but the guessed tails of provisional translations shown
+        from app.pipeline.calm import CalmText
+        from app.pipeline.pipeline import Pipeline
+
+        Pipeline._new_calm_text = lambda self: CalmText(self.config.calm, show_guesses=True)
     return main(argv)
 
 
@@ -250,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--child"]:
         return child(argv[1], argv[2:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", nargs="+", default=["shipped", "final30s", "30s"], choices=VARIANTS)
+    parser.add_argument("--variants", nargs="+", default=["shipped", "guesses", "30s"], choices=VARIANTS)
     parser.add_argument("--busy-cores", type=int, default=0, help="busy-loop processes running beside")
     parser.add_argument("--sentences", type=int, default=len(TALK))
     parser.add_argument("--no-cpu", action="store_true", help="skip the recognition CPU measurement")
@@ -278,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             for variant in args.variants:
                 r = summarize(run_talk(wav, variant, model))
-                same_recognition = variant in ("sooner", "smoother", "force")  # as shipped's, or paced: not measured
+                # recognition as shipped's, or paced: its CPU is not measured again
+                same_recognition = variant in ("guesses", "sooner", "smoother", "force")
                 cpu = float("nan") if args.no_cpu or same_recognition else recognition_cpu(wav, variant)
                 print(
                     f"{variant:9} {r['early']:>4}/{r['long']:<4} {r['erasure']:8.3f} {r['reading']:8.3f} "

@@ -17,7 +17,8 @@ import soundfile as sf
 from app.audio import FileSource
 from app.pipeline import PipelineConfig, Transcript
 from app.pipeline.subtitles import export_srt, export_text
-from app.shared.events import DecodeStepEvent, Status, Translation
+from app.shared.events import DecodeStepEvent, SentenceSummary, Status, Translation
+from app.shared.live_text import LiveText
 from app.translation import Translator
 
 from .conftest import Run, chinese, english, expected
@@ -78,16 +79,27 @@ def test_direction_switch_mid_session(recording, phrasebook, recognizer):
     assert any(s.state == "direction" and s.detail == "zh-en" for s in run.of(Status))
 
 
-def test_partial_text_is_translated_provisionally_then_finally(recording, phrasebook, recognizer):
+@pytest.mark.parametrize("live_text", [LiveText.SOONER, LiveText.BALANCED])
+def test_partial_text_is_translated_provisionally_then_finally(recording, phrasebook, recognizer, live_text):
+    """Mid-phrase, "Where is the" is translated provisionally. The phrasebook model can only
+    guess the rest, and is unsure from its first token: "sooner" shows the guess, the default
+    shows nothing of it (only what the model is sure of)."""
     phrase = "Where is the station?"
     wav = recording("partial", english([phrase]), gap_s=1.5)
     source = PausingSource(wav, pause_at_s=0.5 + 1.2)  # mid-phrase: a partial is out, no final yet
     translators = {"en-zh": Translator.load(phrasebook["en-zh"], direction="en-zh")}
-    config = PipelineConfig(direction="en-zh", nmt_models=dict(phrasebook), tts_enabled=False)
+    config = PipelineConfig(direction="en-zh", nmt_models=dict(phrasebook), tts_enabled=False, live_text=live_text)
     run = Run(config, audio_source=source, recognizer=recognizer, translators=translators)
     run.pipeline.start()
     try:
-        wait_for(lambda: source.paused.is_set() and run.translations(provisional=True))
+        summaries = lambda: [e for e in run.of(SentenceSummary) if e.provisional]  # noqa: E731
+        wait_for(lambda: source.paused.is_set() and summaries())  # a provisional decode is done
+        if live_text is LiveText.SOONER:
+            wait_for(lambda: run.translations(provisional=True))
+        else:
+            time.sleep(1.0)  # what the worker shows of it comes right after its summary
+            shown = [t.text for t in run.translations(provisional=True)]
+            assert all(expected([phrase], "en-zh")[0].startswith(text) for text in shown), shown
         assert not run.translations(), "a final translation before the utterance ended"
         source.resume.set()
         assert run.pipeline.wait_until_done(120)
