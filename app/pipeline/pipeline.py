@@ -821,7 +821,7 @@ class Pipeline:
                 joined_sure_chars([(s.translation, s.sure_chars) for s in sentences], translator.joiner),
             )
             if shown is None:
-                return  # it would change text the reader has passed: keep showing the last one
+                return  # it would change text the reader has passed, or is all guess: keep the last one
             translation, stable = shown
         else:
             self._calm.finish(event.utterance_id)

@@ -358,12 +358,13 @@ class Translator:
                 spans.append(Unsure(start, end, p, alternatives))
         return spans
 
-    def _sure_chars(self, generated: list[int], search: Search, decoded: str) -> int | None:
+    def _sure_chars(self, token_ids: list[int], forced: int, search: Search, decoded: str) -> int | None:
         """Characters of the (written) translation before the first token the decoder gave less
-        than SURE_P; None when it was sure of every token."""
-        for position, (token, logprob) in enumerate(zip(generated, search.token_logprobs)):
+        than SURE_P (the `forced` first tokens were not its choice: sure); None when it was sure
+        of every token."""
+        for position, (token, logprob) in enumerate(zip(token_ids[forced:], search.token_logprobs)):
             if logprob < np.log(SURE_P) and token not in self.codec.skipped_ids:
-                start = len(self.codec.decode(generated[:position]))
+                start = len(self.codec.decode(token_ids[: forced + position]))
                 return map_offset(decoded, start, self.chinese) if self.written(decoded) != decoded else start
         return None
 
@@ -598,7 +599,7 @@ class Translator:
             loop_detail=loop_detail,
             source_ids=list(source_ids),
             low_confidence=unsure,
-            sure_chars=self._sure_chars(generated, search, decoded),
+            sure_chars=self._sure_chars(token_ids, len(search.prefix) - 1, search, decoded),
         )
         # The translation is written in the chosen script, and so is the term when it is looked for.
         result.glossary = [

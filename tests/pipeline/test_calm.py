@@ -70,6 +70,12 @@ def test_forcing_the_settled_tokens_continues_the_shown_text():
     assert forced.translation.startswith(translator.codec.decode(settled))
     assert not unforced.startswith(translator.codec.decode(settled))  # left alone, it guessed otherwise
     assert forced.translation == full.text  # and with the start kept, the memorised sentence follows
+    # What was forced is sure (it is what the reader has); the decoder's own guess after it is not.
+    (guess,) = [
+        r for r in translator.stream("Thank you", DecodeOptions(), forced=[settled]) if isinstance(r, SentenceResult)
+    ]
+    assert guess.translation.startswith(translator.codec.decode(settled))
+    assert guess.sure_chars is not None and guess.sure_chars >= len(translator.codec.decode(settled)), guess
 
 
 @pytest.mark.parametrize("mode", ["agree", "force"])
