@@ -329,15 +329,17 @@ class Translator:
             return text
         return to_script(text, self.chinese)
 
-    def _unsure(self, generated: list[int], search: Search, decoded: str) -> list[Unsure]:
-        """Character spans of the (written) translation whose tokens the decoder was unsure of;
-        neighbouring unsure tokens (pieces of one word) make one span."""
+    def _unsure(self, token_ids: list[int], forced: int, search: Search, decoded: str) -> list[Unsure]:
+        """Character spans of the (written) translation whose tokens the decoder was unsure of (of
+        those after the `forced` first ones, which were not its choice); neighbouring unsure
+        tokens (pieces of one word) make one span."""
         spans: list[Unsure] = []
         written = self.written(decoded)
-        for position, (token, logprob) in enumerate(zip(generated, search.token_logprobs)):
+        for position, (token, logprob) in enumerate(zip(token_ids[forced:], search.token_logprobs)):
             if position not in search.alternatives or token in self.codec.skipped_ids:
                 continue
-            start, end = len(self.codec.decode(generated[:position])), len(self.codec.decode(generated[: position + 1]))
+            at = forced + position
+            start, end = len(self.codec.decode(token_ids[:at])), len(self.codec.decode(token_ids[: at + 1]))
             while start < end and decoded[start].isspace():
                 start += 1
             if start >= end:
@@ -585,8 +587,7 @@ class Translator:
             block = " ".join(f"{t} {self.codec.piece(t)!r}" for t in search.loop)
             loop_detail = f"stopped after {len(steps)} steps: the last {settings.loop_window} tokens repeat [{block}]"
         decoded = self.codec.decode(token_ids)
-        generated = token_ids[len(search.prefix) - 1 :]
-        unsure = self._unsure(generated, search, decoded)
+        forced = len(search.prefix) - 1  # tokens the search was given, not chose
         result = SentenceResult(
             index=index,
             source=source,
@@ -598,8 +599,8 @@ class Translator:
             steps=steps,
             loop_detail=loop_detail,
             source_ids=list(source_ids),
-            low_confidence=unsure,
-            sure_chars=self._sure_chars(token_ids, len(search.prefix) - 1, search, decoded),
+            low_confidence=self._unsure(token_ids, forced, search, decoded),
+            sure_chars=self._sure_chars(token_ids, forced, search, decoded),
         )
         # The translation is written in the chosen script, and so is the term when it is looked for.
         result.glossary = [

@@ -61,21 +61,25 @@ def test_forcing_the_settled_tokens_continues_the_shown_text():
     translator = Translator.load(PHRASEBOOK / "en-zh", "en-zh")
     full = translator.translate("Thank you very much.")
     settled = [t for t in full.token_ids if t not in translator.codec.skipped_ids][:2]
+    shown = translator.codec.decode(settled)
+
+    def continued(text: str) -> SentenceResult:
+        items = translator.stream(text, DecodeOptions(), forced=[settled])
+        (sentence,) = [r for r in items if isinstance(r, SentenceResult)]
+        return sentence
+
+    forced = continued("Thank you very")
+    assert forced.translation.startswith(shown)
     unforced = translator.translate("Thank you very").text
-    (forced,) = [
-        r
-        for r in translator.stream("Thank you very", DecodeOptions(), forced=[settled])
-        if isinstance(r, SentenceResult)
-    ]
-    assert forced.translation.startswith(translator.codec.decode(settled))
-    assert not unforced.startswith(translator.codec.decode(settled))  # left alone, it guessed otherwise
+    assert not unforced.startswith(shown)  # left alone, it guessed otherwise
     assert forced.translation == full.text  # and with the start kept, the memorised sentence follows
     # What was forced is sure (it is what the reader has); the decoder's own guess after it is not.
-    (guess,) = [
-        r for r in translator.stream("Thank you", DecodeOptions(), forced=[settled]) if isinstance(r, SentenceResult)
-    ]
-    assert guess.translation.startswith(translator.codec.decode(settled))
-    assert guess.sure_chars is not None and guess.sure_chars >= len(translator.codec.decode(settled)), guess
+    guess = continued("Thank you")
+    assert guess.translation.startswith(shown)
+    assert guess.sure_chars is not None and guess.sure_chars >= len(shown), guess
+    # And a doubt after a forced start is marked on the decoder's own word, not on the forced one.
+    doubt = continued("Where")
+    assert doubt.low_confidence and all(u.start >= len(shown) for u in doubt.low_confidence), doubt
 
 
 @pytest.mark.parametrize("mode", ["agree", "force"])
