@@ -17,6 +17,7 @@ This module stays free of Qt: the marker below only returns its text.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +37,10 @@ class Text:
 
     template: str
     values: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Texts travel inside events between threads: their values cannot change afterwards.
+        object.__setattr__(self, "values", types.MappingProxyType(dict(self.values)))
 
     def __str__(self) -> str:
         # Formatted only when there are values, so a plain literal may hold braces as they are.

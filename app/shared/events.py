@@ -5,6 +5,10 @@ This is the contract between the core and everything that watches it (the window
 seconds, the pipeline's clock) and serialises to one JSON object whose `type` field names it.
 Audio times (`start`, `end`) are seconds from the start of the session's audio.
 
+Events cross threads (the pipeline's threads emit, the window, the caption server and the
+transcript read), so they hold immutable data only: a list or dict given to one becomes a tuple
+or a read-only mapping (`frozen`), and `to_json` gives plain lists and dicts back.
+
 The enums' values are the strings the JSON has always carried ("asr", "running", "eos", ...).
 
 In a conversation (two sources at once) every event of one side carries `speaker` ("me": the
@@ -16,6 +20,8 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import types
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -73,6 +79,33 @@ class StopReason(StrEnum):
     CANCELLED = "cancelled"
 
 
+def frozen(value: Any) -> Any:
+    """`value` with every list made a tuple, every dict a read-only mapping, every set a frozenset."""
+    if isinstance(value, list | tuple):
+        return tuple(frozen(item) for item in value)
+    if isinstance(value, dict | types.MappingProxyType):
+        return types.MappingProxyType({key: frozen(item) for key, item in value.items()})
+    if isinstance(value, set):
+        return frozenset(value)
+    return value
+
+
+def thawed(value: Any) -> Any:
+    """A frozen mapping as the plain dict (lists inside) it was made from, for JSON."""
+    if isinstance(value, Mapping):
+        return {key: thawed(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        return [thawed(item) for item in value]
+    return value
+
+
+def _freeze_fields(instance: Any) -> None:
+    for f in dataclasses.fields(instance):
+        value = getattr(instance, f.name)
+        if isinstance(value, list | dict | set):
+            object.__setattr__(instance, f.name, frozen(value))
+
+
 @dataclass(frozen=True)
 class DecodeStep:
     """One decoder step: the token chosen, its alternatives, the cache lengths, the time taken."""
@@ -81,13 +114,16 @@ class DecodeStep:
     step: int
     token_id: int
     token: str
-    top: list[tuple[int, str, float]]  # (token_id, token, log-probability), best first
+    top: tuple[tuple[int, str, float], ...]  # (token_id, token, log-probability), best first
     self_kv_len: int  # self-attention cache length after this step
     cross_kv_len: int  # cross-attention cache length (the encoder's sequence length)
     used_cache_branch: bool  # this step read a cache (False on step 0 and without a cache)
     ms: float
     max_abs_diff: float | None = None  # verify mode: largest |logit(cached) - logit(recomputed)|
     forced: bool = False  # a glossary constraint put this token here (it belongs to a term being written)
+
+    def __post_init__(self) -> None:
+        _freeze_fields(self)
 
     def to_json(self) -> dict:
         data = dataclasses.asdict(self)
@@ -117,13 +153,20 @@ class Event:
         if type is not None:
             cls.type = type
 
+    def __post_init__(self) -> None:
+        _freeze_fields(self)
+
     def to_json(self) -> dict[str, Any]:
         data = {"type": self.type}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if f.name == "speaker" and value is None:
                 continue  # outside a conversation the JSON stays as it always was
-            data[f.name] = value.to_json() if hasattr(value, "to_json") else value
+            if hasattr(value, "to_json"):
+                value = value.to_json()
+            elif isinstance(value, Mapping):
+                value = thawed(value)
+            data[f.name] = value
         return data
 
     def said_by(self, speaker: Speaker | None) -> Event:
@@ -224,7 +267,7 @@ class SentenceSummary(DecoderEvent, type="sentence"):
     """One translated sentence (`SentenceResult.to_json(with_steps=False)`): encoder_ms,
     decode_ms, tokens, tokens_per_s, stop_reason, ..."""
 
-    summary: dict[str, Any]
+    summary: Mapping[str, Any]  # read-only; to_json gives the dict
 
 
 @dataclass(frozen=True)
