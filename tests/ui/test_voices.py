@@ -1,5 +1,7 @@
 """The voice list and the chosen voice, through the real pyttsx3/espeak-ng engine."""
 
+import threading
+
 import soundfile
 
 from app.shared import events as ev
@@ -11,6 +13,20 @@ def test_voices_are_listed_per_language():
     voices = list_voices()
     assert any("cmn" in voice_id for voice_id, _ in voices["zh"])
     assert voices["en"] and all("cmn" not in voice_id for voice_id, _ in voices["en"])
+
+
+def test_listing_voices_makes_no_speech_engine_in_this_process():
+    # A second engine on another thread reset espeak's callback under the speech thread's feet,
+    # and dropping it took a gc.collect() on that thread (issue 31): the list comes from a child.
+    import pyttsx3
+
+    engines = dict(pyttsx3._activeEngines)
+    threads = threading.active_count()
+    worker = threading.Thread(target=list_voices)
+    worker.start()
+    worker.join(60)
+    assert dict(pyttsx3._activeEngines) == engines
+    assert threading.active_count() == threads
 
 
 def speak_with(voice_id: str, path) -> list:
