@@ -47,6 +47,10 @@ SPEAKER_NAMES = {
     "them": QT_TRANSLATE_NOOP("TranscriptView", "Them"),
 }  # translated where shown
 TEXT_POINT_SIZE = 17
+# Rows drawn as widgets at most. A row costs ~90 KB of Qt widgets (two rich-text labels): a
+# meeting of 850 utterances an hour grew the window ~75 MB an hour. Older finished rows keep
+# only their text (`earlier`): Copy still copies everything, the saved transcript has it all.
+MAX_ROWS = 200
 
 
 def reading_font(point_size: int = TEXT_POINT_SIZE) -> QFont:
@@ -116,6 +120,16 @@ def revision_html(text: str, revised: str) -> str:
     return "".join(parts)
 
 
+@dataclass(frozen=True)
+class EarlierRow:
+    """A finished row no longer drawn: its words only (for Copy)."""
+
+    key: tuple | int
+    source_text: str
+    translation: str
+    speaker: str
+
+
 @dataclass
 class UtteranceRow:
     key: tuple | int  # (session, utterance_id) in the window; any sortable id
@@ -138,6 +152,8 @@ class TranscriptView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.rows: dict = {}  # key -> UtteranceRow, in the order they appeared
+        self.earlier: dict = {}  # key -> EarlierRow: finished rows beyond MAX_ROWS, no longer drawn
+        self.max_rows = MAX_ROWS
         self.reading_mode = False  # provisional translations: settled text only
         self.source_title = QLabel(translate("TranscriptView", "Speech"))
         self.target_title = QLabel(translate("TranscriptView", "Translation"))
@@ -176,6 +192,10 @@ class TranscriptView(QWidget):
         self.placeholder.setStyleSheet("color:#90a4ae; font-size:14pt; padding:24px;")
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.grid.addWidget(self.placeholder, 0, 0, 1, 2)
+        self.earlier_note = QLabel()  # how many earlier lines are only in Copy and the saved transcript
+        self.earlier_note.setStyleSheet("color:#90a4ae; padding:6px 4px;")
+        self.earlier_note.hide()
+        self.grid.addWidget(self.earlier_note, 1, 0, 1, 2)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setWidget(self.body)
@@ -248,11 +268,36 @@ class TranscriptView(QWidget):
             self.grid.addWidget(row.source, index, 0)
             self.grid.addWidget(row.target, index, 1)
             self.rows[key] = row
+            self._retire_oldest()
         return row
+
+    def _retire_oldest(self) -> None:
+        """Keep at most max_rows rows drawn: the oldest finished ones keep only their words."""
+        while len(self.rows) > self.max_rows:
+            oldest = next((r for r in self.rows.values() if r.source_final and r.target_final), None)
+            if oldest is None:
+                return  # every row still changes: keep drawing them
+            del self.rows[oldest.key]
+            self.earlier[oldest.key] = EarlierRow(oldest.key, oldest.source_text, oldest.translation, oldest.speaker)
+            self._remove_labels(oldest)
+        self.earlier_note.setText(
+            translate(
+                "TranscriptView",
+                "{count} earlier lines: in Copy and in the saved transcript (File ▸ Export transcript)",
+            ).format(count=len(self.earlier))
+        )
+        self.earlier_note.setVisible(bool(self.earlier))
+
+    def _remove_labels(self, row: UtteranceRow) -> None:
+        for label in (row.source, row.target):
+            self.grid.removeWidget(label)
+            label.deleteLater()
 
     # --- events (GUI thread) ----------------------------------------------------------------
     def set_speaker(self, key, speaker: str | None) -> None:
         """Label the row with who spoke (a conversation); before any text is shown in it."""
+        if key in self.earlier:
+            return  # finished and no longer drawn
         if speaker:
             self.row(key).speaker = str(speaker)
 
@@ -276,6 +321,8 @@ class TranscriptView(QWidget):
         label.setToolTip(unsure_tooltip(text, spans, alternatives, who))
 
     def show_partial(self, key, text: str, committed: str) -> None:
+        if key in self.earlier:
+            return  # finished and no longer drawn
         row = self.row(key)
         if row.source_final:
             return
@@ -285,6 +332,8 @@ class TranscriptView(QWidget):
 
     def show_final(self, key, text: str, low_confidence=(), revised: str = "") -> None:
         """`revised`: committed text the final decode replaced (its changed words are marked)."""
+        if key in self.earlier:
+            return  # finished and no longer drawn
         row = self.row(key)
         row.source_final, row.source_text = True, text
         if revised:
@@ -304,6 +353,8 @@ class TranscriptView(QWidget):
     def show_translation(
         self, key, text: str, provisional: bool, low_confidence=(), alternatives=(), stable: int | None = None
     ) -> None:
+        if key in self.earlier:
+            return  # finished and no longer drawn: finals do not change
         row = self.row(key)
         if row.target_final:
             row.renders["target_after_final"] += 1  # counted, never drawn: finals do not change
@@ -323,6 +374,10 @@ class TranscriptView(QWidget):
 
     def show_corrected(self, key, source: str, translation: str) -> None:
         """The user's correction of a row: its texts replaced, marked as corrected."""
+        if key in self.earlier:  # no longer drawn: Copy gives the corrected words
+            earlier = self.earlier[key]
+            self.earlier[key] = EarlierRow(key, source, translation or earlier.translation, earlier.speaker)
+            return
         row = self.row(key)
         row.source_final = row.target_final = row.corrected = True
         row.source_text, row.translation = source, translation or row.translation
@@ -356,6 +411,8 @@ class TranscriptView(QWidget):
             self.correction_requested.emit(*selected)
 
     def show_error(self, key, message: str) -> None:
+        if key in self.earlier:
+            return  # finished and no longer drawn
         row = self.row(key)
         if row.target_final:
             return
@@ -365,7 +422,7 @@ class TranscriptView(QWidget):
 
     # --- copy / clear -----------------------------------------------------------------------
     def text(self, column: str) -> str:
-        rows = [self.rows[k] for k in sorted(self.rows)]
+        rows = [self.rows.get(k) or self.earlier[k] for k in sorted([*self.earlier, *self.rows])]
         lines = []
         for r in rows:
             text = r.source_text if column == "source" else r.translation
@@ -382,9 +439,9 @@ class TranscriptView(QWidget):
 
     def clear(self) -> None:
         for row in self.rows.values():
-            for label in (row.source, row.target):
-                self.grid.removeWidget(label)
-                label.deleteLater()
+            self._remove_labels(row)
         self.rows.clear()
+        self.earlier.clear()
+        self.earlier_note.hide()
         self._following = True
         self.placeholder.show()

@@ -1391,6 +1391,22 @@
         <source>Check that the server allows loading modules (PipeWire: pipewire-pulse runs); translation goes on without speech.</source>
         <translation>请确认服务器允许加载模块（PipeWire：pipewire-pulse 正在运行）；翻译会继续进行，只是不朗读。</translation>
     </message>
+    <message>
+        <source>Audio capture stopped unexpectedly: {reason}</source>
+        <translation>音频采集意外停止：{reason}</translation>
+    </message>
+    <message>
+        <source>Speech recognition stopped unexpectedly: {reason}</source>
+        <translation>语音识别意外停止：{reason}</translation>
+    </message>
+    <message>
+        <source>Translation stopped unexpectedly: {reason}</source>
+        <translation>翻译意外停止：{reason}</translation>
+    </message>
+    <message>
+        <source>The session has stopped; what was translated is saved. Start again, and if this happens again, please report it with the app&apos;s log.</source>
+        <translation>会话已停止；已翻译的内容已保存。请重新开始；如果再次发生，请附上应用的日志报告此问题。</translation>
+    </message>
 </context>
 <context>
     <name>GlossaryEditor</name>
@@ -2048,6 +2064,10 @@
     <message>
         <source>Speech (me: {mine}, them: {theirs})</source>
         <translation>语音（我：{mine}，对方：{theirs}）</translation>
+    </message>
+    <message>
+        <source>{count} earlier lines: in Copy and in the saved transcript (File ▸ Export transcript)</source>
+        <translation>更早的 {count} 行：可通过“复制”获取，也保存在记录中（文件 ▸ 导出记录）</translation>
     </message>
     <message>
         <source>Corrected by the final recognition; the live text read: {text}</source>

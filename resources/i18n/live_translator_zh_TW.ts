@@ -1391,6 +1391,22 @@
         <source>Check that the server allows loading modules (PipeWire: pipewire-pulse runs); translation goes on without speech.</source>
         <translation>請確認伺服器允許載入模組（PipeWire：pipewire-pulse 正在執行）；翻譯會繼續進行，只是不朗讀。</translation>
     </message>
+    <message>
+        <source>Audio capture stopped unexpectedly: {reason}</source>
+        <translation>音訊擷取意外停止：{reason}</translation>
+    </message>
+    <message>
+        <source>Speech recognition stopped unexpectedly: {reason}</source>
+        <translation>語音辨識意外停止：{reason}</translation>
+    </message>
+    <message>
+        <source>Translation stopped unexpectedly: {reason}</source>
+        <translation>翻譯意外停止：{reason}</translation>
+    </message>
+    <message>
+        <source>The session has stopped; what was translated is saved. Start again, and if this happens again, please report it with the app&apos;s log.</source>
+        <translation>工作階段已停止；已翻譯的內容已儲存。請重新開始；若再次發生，請附上應用程式的記錄檔回報此問題。</translation>
+    </message>
 </context>
 <context>
     <name>GlossaryEditor</name>
@@ -2048,6 +2064,10 @@
     <message>
         <source>Speech (me: {mine}, them: {theirs})</source>
         <translation>語音（我：{mine}，對方：{theirs}）</translation>
+    </message>
+    <message>
+        <source>{count} earlier lines: in Copy and in the saved transcript (File ▸ Export transcript)</source>
+        <translation>較早的 {count} 行：可透過「複製」取得，也儲存在記錄中（檔案 ▸ 匯出記錄）</translation>
     </message>
     <message>
         <source>Corrected by the final recognition; the live text read: {text}</source>

@@ -188,3 +188,29 @@ def test_the_window_optimises_a_plain_model_on_its_check_and_says_so(qtbot, stor
     qtbot.waitUntil(lambda: len(window.models_bar.states) == 2, timeout=120000)
     assert not any(m.startswith("Optimising") for m in messages)
     assert "Optimised copy: in the cache" in window.models_bar.states["en-zh"].finding
+
+
+def test_a_meeting_keeps_a_bounded_number_of_rows_drawn_and_copy_keeps_every_line(qtbot):
+    # ~90 KB of widgets per drawn row made the window grow ~75 MB an hour (issue 31).
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QLabel
+
+    view = TranscriptView()
+    qtbot.addWidget(view)
+    view.max_rows = 20
+    for n in range(60):
+        view.show_final(n, f"sentence {n}")
+        view.show_translation(n, f"句子{n}", provisional=False)
+    view.show_partial(60, "still speaking", "")  # an unfinished row is never retired
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    assert len(view.rows) == 20 and 60 in view.rows
+    assert len(view.body.findChildren(QLabel)) <= 2 * 20 + 2  # the rows, the placeholder and the note
+    assert "41 earlier lines" in view.earlier_note.text()
+    lines = view.text("source").splitlines()
+    assert lines[0] == "sentence 0" and lines[59] == "sentence 59" and lines[-1] == "still speaking"
+    view.show_translation(3, "迟到的", provisional=False)  # a late event for a retired row draws nothing
+    view.show_corrected(4, "sentence four", "第四句")  # a correction of one still reaches Copy
+    assert 3 not in view.rows and 4 not in view.rows
+    assert "sentence four" in view.text("source") and "第四句" in view.text("target")
+    view.clear()
+    assert view.text("source") == "" and not view.earlier
