@@ -1,0 +1,381 @@
+"""A meeting-length run: a long talk played at speaking speed through the window and the command line.
+
+    .venv/bin/python bench/soak.py [--minutes 60] [--bucket 10] [--paths window,cli] [--clients 10]
+                                   [--asr-model base] [--nmt-model DIR]
+
+The talk is the 24 sentences of bench/live_text.py's held-out talk, spoken by espeak-ng, over
+and over with pauses between them (each a new utterance) until it lasts --minutes. It is played
+at speaking speed through
+  (a) `window`: the real window under Xvfb (started here), subtitle overlay and diagnostics shown,
+      File ▸ Translate a recording (`MainWindow.play_recording`);
+  (b) `cli`: `python -m app run --realtime --json --serve` with --clients caption-page clients
+      reading /events the whole time (and coming back if dropped).
+Each path runs in its own process, one after the other; this one samples it every few seconds
+(psutil: RSS, threads, open files, CPU time). Prints, per --bucket minutes of the run: end of
+speech -> final translation p50 / p95, RSS, threads, open files, CPU seconds per audio second;
+and at the end: utterances spoken, finals, translations, transcript lines, caption events and
+final captions each client received, error events, the exit status. Latencies come from the
+events themselves (the window's saved session transcript; `run --json`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.live_text import TALK  # noqa: E402
+
+RATE = 16000
+PHRASEBOOK = ROOT / "tests" / "fixtures" / "phrasebook" / "en-zh"
+SAMPLE_EVERY_S = 5.0
+
+
+# -- the talk --------------------------------------------------------------------------------------
+def make_talk(minutes: float, folder: Path) -> tuple[Path, int]:
+    """A WAV of the talk's sentences repeated (pauses 1.0-1.6 s) to `minutes`; (path, utterances)."""
+    import soundfile as sf
+    from faster_whisper import decode_audio
+
+    clips = []
+    for i, (sentence, _) in enumerate(TALK):
+        wav = folder / f"s{i}.wav"
+        subprocess.run(["espeak-ng", "-v", "en-us", "-s", "160", "-w", str(wav), sentence], check=True)
+        clips.append(decode_audio(str(wav), sampling_rate=RATE))
+    path, spoken, samples = folder / "talk.wav", 0, 0
+    with sf.SoundFile(str(path), "w", RATE, 1, subtype="PCM_16") as out:
+        out.write(np.zeros(RATE, np.float32))
+        while samples < minutes * 60 * RATE:
+            clip = clips[spoken % len(clips)]
+            pause = np.zeros(int((1.0 + 0.2 * (spoken % 4)) * RATE), np.float32)
+            out.write(clip)
+            out.write(pause)
+            samples += len(clip) + len(pause)
+            spoken += 1
+        out.write(np.zeros(2 * RATE, np.float32))
+    return path, spoken
+
+
+# -- what a run gives ------------------------------------------------------------------------------
+@dataclass
+class Sample:
+    at: float  # time.monotonic(): the clock of the events' emitted_at (system-wide on Linux)
+    rss_mb: float
+    threads: int
+    open_files: int
+    cpu_s: float
+
+
+@dataclass
+class RunRecord:
+    name: str
+    samples: list[Sample] = field(default_factory=list)
+    latencies: list[tuple[float, float]] = field(default_factory=list)  # (emitted_at, latency s)
+    finals: int = 0
+    translations: int = 0
+    transcript_lines: int = 0
+    errors: list[str] = field(default_factory=list)
+    clients: list[dict] = field(default_factory=list)
+    exit_status: int | None = None
+    started_at: float | None = None  # monotonic time the session began running (events' clock)
+
+
+def sample_process(pid: int, record: RunRecord, stop: threading.Event) -> None:
+    process = psutil.Process(pid)
+    while not stop.wait(SAMPLE_EVERY_S):
+        try:
+            with process.oneshot():
+                cpu = process.cpu_times()
+                record.samples.append(
+                    Sample(
+                        time.monotonic(),
+                        process.memory_info().rss / 1e6,
+                        process.num_threads(),
+                        process.num_fds(),
+                        cpu.user + cpu.system + cpu.children_user + cpu.children_system,
+                    )
+                )
+        except psutil.Error:
+            return
+
+
+def take_events(record: RunRecord, events) -> None:
+    """Fold a run's events (dicts, as JSON and the transcript carry them) into its record."""
+    finals: dict = {}
+    for event in events:
+        kind, key = event.get("type"), (event.get("speaker"), event.get("utterance_id"))
+        if kind == "status" and event.get("state") == "running" and record.started_at is None:
+            record.started_at = event["emitted_at"]
+        elif kind == "final" and event.get("text", "").strip():
+            finals[key] = event
+            record.finals += 1
+        elif kind == "translation" and not event.get("provisional"):
+            record.translations += 1
+            if event.get("latency_ms") is not None:
+                record.latencies.append((event["emitted_at"], event["latency_ms"] / 1000))
+        elif kind == "error":
+            record.errors.append(f"{event.get('stage')}: {event.get('text')}")
+
+
+# -- (b) the command line with caption-page clients ------------------------------------------------
+async def caption_client(port: int, tally: dict, stop: asyncio.Event) -> None:
+    """A page reading /events the whole time; it comes back when dropped, as a page does."""
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.5)
+            continue
+        tally["connections"] += 1
+        writer.write(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        try:
+            while not stop.is_set():
+                try:
+                    line = await asyncio.wait_for(reader.readline(), 1.0)
+                except TimeoutError:
+                    continue  # nothing in a second: read on (or notice the end)
+                if not line:
+                    break  # dropped by the server: come back
+                if line.startswith(b"data: "):
+                    update = json.loads(line[6:])
+                    tally["events"] += 1
+                    if update.get("type") == "caption" and update.get("translation_final"):
+                        tally["final_ids"].add(update["id"])
+        except (ConnectionError, json.JSONDecodeError):
+            pass
+        writer.close()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def run_cli(args, talk: Path, work: Path) -> RunRecord:
+    record, port = RunRecord("cli"), free_port()
+    env = {**os.environ, "LIVE_TRANSLATOR_HOME": str(work / "cli-home")}
+    command = [sys.executable, "-m", "app", "run", "--input", str(talk), "--realtime", "--json", "--no-tts"]
+    command += ["--direction", "en-zh", "--nmt-model", str(args.nmt_model), "--asr-model", args.asr_model]
+    command += ["--serve", f"127.0.0.1:{port}"]
+    child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stop_sampling, events = threading.Event(), []
+    sampler = threading.Thread(target=sample_process, args=(child.pid, record, stop_sampling), daemon=True)
+    sampler.start()
+    stderr_tail: list[str] = []
+    threading.Thread(target=lambda: stderr_tail.extend(child.stderr), daemon=True).start()
+    tallies = [{"connections": 0, "events": 0, "final_ids": set()} for _ in range(args.clients)]
+    loop_stop: list = []
+
+    def clients() -> None:
+        async def main() -> None:
+            stop = asyncio.Event()
+            loop_stop.append((asyncio.get_running_loop(), stop))
+            await asyncio.gather(*(caption_client(port, tally, stop) for tally in tallies))
+
+        asyncio.run(main())
+
+    client_thread = threading.Thread(target=clients, daemon=True)
+    client_thread.start()
+    for line in child.stdout:
+        if line.startswith("{"):
+            events.append(json.loads(line))
+    record.exit_status = child.wait()
+    stop_sampling.set()
+    if loop_stop:
+        loop, stop = loop_stop[0]
+        loop.call_soon_threadsafe(stop.set)
+    client_thread.join(10)
+    take_events(record, events)
+    record.clients = [
+        {"events": t["events"], "final_captions": len(t["final_ids"]), "connections": t["connections"]} for t in tallies
+    ]
+    transcripts = list((work / "cli-home" / "transcripts").glob("*.jsonl"))
+    record.transcript_lines = sum(count_final_lines(path) for path in transcripts)
+    if record.exit_status:
+        print("".join(stderr_tail[-20:]), file=sys.stderr)
+    return record
+
+
+def count_final_lines(path: Path) -> int:
+    """Utterances with a final translation in a saved session (what `export` writes)."""
+    lines = 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        lines += event.get("type") == "translation" and not event.get("provisional")
+    return lines
+
+
+# -- (a) the window under Xvfb ---------------------------------------------------------------------
+def start_xvfb() -> tuple[subprocess.Popen, str]:
+    read, write = os.pipe()
+    xvfb = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1400x900x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    with os.fdopen(read) as displays:
+        display = displays.readline().strip()
+    return xvfb, f":{display}"
+
+
+def run_window(args, talk: Path, work: Path) -> RunRecord:
+    record = RunRecord("window")
+    xvfb, display = start_xvfb()
+    home = work / "window-home"
+    env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "LIVE_TRANSLATOR_HOME": str(home)}
+    command = [sys.executable, __file__, "--window-child", str(talk), "--asr-model", args.asr_model]
+    command += ["--nmt-model", str(args.nmt_model)]
+    child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stop_sampling = threading.Event()
+    sampler = threading.Thread(target=sample_process, args=(child.pid, record, stop_sampling), daemon=True)
+    sampler.start()
+    out, err = child.communicate()
+    record.exit_status = child.returncode
+    stop_sampling.set()
+    xvfb.terminate()
+    xvfb.wait(10)
+    transcripts = sorted((home / "transcripts").glob("*.jsonl"))
+    events = []
+    for path in transcripts:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                events.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    take_events(record, events)
+    record.transcript_lines = sum(count_final_lines(path) for path in transcripts)
+    if record.exit_status:
+        print(err[-3000:], file=sys.stderr)
+    print(out.strip(), file=sys.stderr)
+    return record
+
+
+def window_child(args) -> int:
+    """In the child: the real window, overlay and diagnostics shown, translating the talk."""
+    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.main_window import MainWindow
+
+    app = QApplication([sys.argv[0]])
+    work = Path(tempfile.mkdtemp(prefix="lt-soak-"))
+    store = QSettings(str(work / "settings.ini"), QSettings.Format.IniFormat)
+    store.setValue("direction", "en-zh")
+    store.setValue("tts_enabled", False)
+    store.setValue("asr_model", args.asr_model)
+    store.setValue("nmt_en_zh", str(Path(args.nmt_model).resolve()))
+    window = MainWindow(store)
+    window.resize(1400, 900)
+    window.show()
+    window.view_options.set_overlay_visible(True)
+    state = {"started": False}
+
+    def tick() -> None:
+        if not state["started"] and "en-zh" in window.models_bar.states:
+            state["started"] = True
+            window.play_recording(args.window_child)
+        elif state["started"] and not window.running():
+            print(f"window: {len(window.transcript.rows)} rows drawn, {len(window.transcript.earlier)} earlier")
+            QTimer.singleShot(1000, window.close)
+            return
+        QTimer.singleShot(500, tick)
+
+    QTimer.singleShot(500, tick)
+    return app.exec()
+
+
+# -- the report ------------------------------------------------------------------------------------
+def percentile(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q)) if values else float("nan")
+
+
+def report(record: RunRecord, spoken: int, bucket_s: float) -> None:
+    """Buckets from the moment the session ran (models loaded), on the events' clock."""
+    print(f"\n== {record.name}: exit status {record.exit_status}")
+    print("minutes     p50 s   p95 s   RSS MB  threads  files  CPU s/s")
+    origin = record.started_at or (record.samples[0].at if record.samples else 0.0)
+    running = [s for s in record.samples if s.at >= origin]
+    end_at = max([s.at for s in running] + [at for at, _ in record.latencies] + [origin])
+    for start in np.arange(origin, end_at, bucket_s):
+        lat = [s for at, s in record.latencies if start <= at < start + bucket_s]
+        inside = [s for s in running if start <= s.at < start + bucket_s]
+        cpu = (inside[-1].cpu_s - inside[0].cpu_s) / (inside[-1].at - inside[0].at) if len(inside) > 1 else float("nan")
+        last = inside[-1] if inside else Sample(0, float("nan"), 0, 0, 0)
+        print(
+            f"{(start - origin) / 60:4g}-{(start - origin + bucket_s) / 60:<5g} {percentile(lat, 50):7.2f} "
+            f"{percentile(lat, 95):7.2f} {last.rss_mb:8.0f} {last.threads:8d} {last.open_files:6d} {cpu:8.2f}"
+        )
+    print(
+        f"utterances spoken {spoken}, finals {record.finals}, translations {record.translations}, "
+        f"transcript lines {record.transcript_lines}, error events {len(record.errors)}"
+    )
+    for error in record.errors[:10]:
+        print(f"  error: {error}")
+    for i, client in enumerate(record.clients):
+        print(
+            f"  page client {i}: {client['events']} caption events, {client['final_captions']} final captions, "
+            f"{client['connections']} connection(s)"
+        )
+    after_one = [s for s in running if s.at >= origin + 60]
+    after_ten = [s for s in running if s.at >= origin + min(600, (end_at - origin) / 2)]
+    if len(after_ten) > 1 and after_ten[-1].at > after_ten[0].at:
+        hours = (after_ten[-1].at - after_ten[0].at) / 3600
+        growth = (after_ten[-1].rss_mb - after_ten[0].rss_mb) / hours
+        print(f"RSS growth after the first ten minutes: {growth:.1f} MB/hour")
+    if after_one:
+        first, last = after_one[0], after_one[-1]
+        print(
+            f"threads {first.threads} after the first minute, {last.threads} at the end; "
+            f"open files {first.open_files} -> {last.open_files}"
+        )
+    if record.latencies:
+        print(f"latency p50 over the whole run {statistics.median([s for _, s in record.latencies]):.2f} s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=60.0, help="length of the talk (default 60)")
+    parser.add_argument("--bucket", type=float, default=10.0, help="minutes per reported bucket (default 10)")
+    parser.add_argument("--paths", default="window,cli", help="which runs, in order: window, cli (default both)")
+    parser.add_argument("--clients", type=int, default=10, help="caption-page clients of the cli run (default 10)")
+    parser.add_argument("--asr-model", default="base")
+    parser.add_argument("--nmt-model", default=str(PHRASEBOOK))
+    parser.add_argument("--window-child", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.window_child:
+        return window_child(args)
+    work = Path(tempfile.mkdtemp(prefix="lt-soak-"))
+    talk, spoken = make_talk(args.minutes, work)
+    print(f"talk: {args.minutes:g} min, {spoken} utterances; load average {os.getloadavg()}")
+    status = 0
+    for name in args.paths.split(","):
+        record = (run_window if name == "window" else run_cli)(args, talk, work)
+        report(record, spoken, args.bucket * 60)
+        status = status or int(record.exit_status != 0 or bool(record.errors))
+    print(f"\nload average at the end {os.getloadavg()}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
