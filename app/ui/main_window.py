@@ -20,6 +20,7 @@ from app.pipeline.session import Session
 from app.pipeline.subtitles import export
 from app.shared import events as ev
 from app.shared import paths
+from app.shared.crash_trace import CrashTrace, UnexpectedEnd
 from app.shared.errors import LiveTranslatorError
 from app.shared.glossary import Glossary
 from app.shared.languages import Direction, Language
@@ -67,8 +68,9 @@ class MainWindow(QMainWindow):
     events_shown = Signal(list)  # each batch of pipeline events, after the window has drawn it
     replaced = Signal(object)  # the window built again in another interface language
 
-    def __init__(self, store: QSettings | None = None, parent=None):
+    def __init__(self, store: QSettings | None = None, parent=None, crash_trace: CrashTrace | None = None):
         super().__init__(parent)
+        self.crash_trace = crash_trace  # told each session's transcript, for the notice after a crash
         self.store = store or qsettings()
         self.settings: UiSettings = load_settings(self.store)
         self.pipeline: Session | None = None  # a Pipeline, or a Conversation (app.pipeline.session)
@@ -210,7 +212,7 @@ class MainWindow(QMainWindow):
         self._remember_layout()
         self.save_settings()
         install_translators(choose_language(None, code))
-        replacement = MainWindow(self.store)
+        replacement = MainWindow(self.store, crash_trace=self.crash_trace)
         replacement.audio_source, replacement.realtime = self.audio_source, self.realtime
         replacement.show()
         _windows[:] = [replacement]  # a top-level window lives as long as Python holds it
@@ -380,6 +382,8 @@ class MainWindow(QMainWindow):
             return
         self.pipeline = pipeline
         self.session_transcript = pipeline.transcript
+        if self.crash_trace is not None and pipeline.transcript is not None:
+            self.crash_trace.note_transcript(pipeline.transcript.path)
         conversation = bool(pipeline.speakers)
         self.controls.set_conversation(conversation, self.settings.spoken)
         self.call_output.setVisible(conversation)
@@ -697,6 +701,27 @@ class MainWindow(QMainWindow):
             topic="settings",
         )
 
+    def tell_unexpected_end(self, ended: list[UnexpectedEnd]) -> None:
+        """The last run ended without closing (killed, a fatal error): say where its words and its crash log are."""
+        last = ended[-1]
+        headline = translate("MainWindow", "The last session (started {started}) ended unexpectedly.").format(
+            started=last.started
+        )
+        hints = []
+        if last.transcript is not None:
+            hints.append(
+                translate("MainWindow", "Its transcript is saved up to the last sentence: {path}").format(
+                    path=last.transcript
+                )
+            )
+        if last.crash_log is not None:
+            hints.append(
+                translate("MainWindow", "Please attach its crash log to a bug report: {path}").format(
+                    path=last.crash_log
+                )
+            )
+        self.alert.show_message(headline, " ".join(hints), "warning", topic="crash")
+
     # --- closing ----------------------------------------------------------------------------
     def closeEvent(self, event) -> None:
         self.view_options.window_closing()
@@ -720,12 +745,26 @@ def run_app(argv: list[str] | None = None, overlay: bool = False, lang: str | No
     app.setApplicationName("Live Translator")
     install_translators(choose_language(lang, load_settings().language))
     app.setWindowIcon(QIcon(str(paths.resource("icon", "live-translator.png"))))
-    window = MainWindow()
-    _windows[:] = [window]
-    window.show()
-    if overlay:  # python -m app --overlay
-        window.view_options.set_overlay_visible(True)
+    window = open_window(overlay)
+    trace = window.crash_trace  # kept: a language switch replaces the window
     quit_after_ms = paths.quit_after_ms()
     if quit_after_ms is not None:  # smoke test of packaged builds: close as a user would, after N ms
         QTimer.singleShot(quit_after_ms, lambda: _windows[0].close())
-    return app.exec()
+    status = app.exec()
+    trace.end()
+    return status
+
+
+def open_window(overlay: bool = False) -> MainWindow:
+    """The app's window, shown, with this run traced (app/shared/crash_trace.py) and word of an
+    earlier run that ended unexpectedly."""
+    trace = CrashTrace()
+    ended = trace.begin()  # from here a fatal error's traceback goes to the log folder
+    window = MainWindow(crash_trace=trace)
+    _windows[:] = [window]
+    window.show()
+    if ended:
+        window.tell_unexpected_end(ended)
+    if overlay:  # python -m app --overlay
+        window.view_options.set_overlay_visible(True)
+    return window

@@ -836,6 +836,30 @@
         <translation>请去掉 --input（或 --conversation）。</translation>
     </message>
     <message>
+        <source>--system-device is the system audio of a conversation; it needs --conversation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add --conversation, or listen to system audio alone: --source system --device NAME|ID.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--mix-original mixes my voice into the virtual microphone, but speech goes to {target}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add --speak-into virtual-mic, or leave --mix-original out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--tts-out {path} is the --input recording; writing there would replace it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose another file for --tts-out, e.g. {suggestion}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No such transcript: {path}</source>
         <translation>没有这个记录：{path}</translation>
     </message>
@@ -870,6 +894,10 @@
     <message>
         <source>--out {out} is a session transcript; writing there would replace it.</source>
         <translation>--out {out} 是一个会话转写记录；写入那里会覆盖它。</translation>
+    </message>
+    <message>
+        <source>{path} is empty: it holds no session.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Cannot write {path}: {reason}</source>
@@ -1024,8 +1052,112 @@
         <translation>模型文件夹 {folder} 不存在。</translation>
     </message>
     <message>
+        <source>The value is empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give an address of this computer (127.0.0.1; 0.0.0.0 for every network) or its name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the name of a file to write, in a folder you may write to.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Pass the folder that holds config.json and the .onnx files.</source>
         <translation>请传入包含 config.json 和 .onnx 文件的文件夹。</translation>
+    </message>
+    <message>
+        <source>Give the path of an audio file (WAV, FLAC, MP3, ...).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give a device&apos;s number, id or part of its name (python -m app devices), or leave the option out for the default.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give speakers, virtual-mic or an output&apos;s name (python -m app devices), or leave --speak-into out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the path of a glossary file (english&lt;TAB&gt;chinese per line).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give a name from python -m app models list, or a Hub repo id owner/name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give a save_pretrained folder (config.json, weights, tokenizer).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the model folder to write.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{value} is not a duration: a number of seconds above 0 and at most {most} (30 days).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give e.g. --duration 60, or leave --duration out to run until Ctrl-C or SIGTERM.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{value} is not a level from 0 to 1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give e.g. --mix-original 0.3 (0 is off).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write an IPv6 address in brackets, with a port: [::1]:8765.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{host} is neither a host name nor an address.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot find the host {host} to serve captions on: {reason}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Port {port} on {host} is in use.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Captions cannot be served on port {port}: {reason}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pick a port from 1024 to 65535.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{host} is not an address of this computer: {reason}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give a .wav file name for the spoken translations, e.g. spoken.wav.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{path} is not a .wav file name: the spoken translations are written as WAV.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give a file name, or leave --out out to print to standard output.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{url} is not the web address of a model hub.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give an http:// or https:// address, e.g. https://hf-mirror.com, or leave --endpoint out.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>{folder} has no config.json.</source>
@@ -1282,6 +1414,14 @@
     <message>
         <source>Lower the speech rate or turn speech off.</source>
         <translation>请降低语速或关闭语音。</translation>
+    </message>
+    <message>
+        <source>Speech output stopped unexpectedly: {reason}</source>
+        <translation>语音输出意外停止：{reason}</translation>
+    </message>
+    <message>
+        <source>It was restarted: speech goes on with the next translation.</source>
+        <translation>已重新启动：语音会从下一条译文继续。</translation>
     </message>
     <message>
         <source>Speech output failed: {reason}</source>
@@ -1683,6 +1823,18 @@
     <message>
         <source>Changes last until you close Live Translator. Make the folder writable, or set LIVE_TRANSLATOR_SETTINGS to a folder you may write to.</source>
         <translation>更改在关闭 Live Translator 之前有效。请让该文件夹可写，或将 LIVE_TRANSLATOR_SETTINGS 设为你有写入权限的文件夹。</translation>
+    </message>
+    <message>
+        <source>The last session (started {started}) ended unexpectedly.</source>
+        <translation>上一次会话（开始于 {started}）意外结束。</translation>
+    </message>
+    <message>
+        <source>Its transcript is saved up to the last sentence: {path}</source>
+        <translation>它的记录已保存到最后一句：{path}</translation>
+    </message>
+    <message>
+        <source>Please attach its crash log to a bug report: {path}</source>
+        <translation>请在问题报告中附上它的崩溃日志：{path}</translation>
     </message>
 </context>
 <context>

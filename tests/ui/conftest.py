@@ -64,3 +64,4 @@ def _private_dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("LIVE_TRANSLATOR_TRANSCRIPTS", str(tmp_path / "transcripts"))
     monkeypatch.setenv("LIVE_TRANSLATOR_MODELS", str(tmp_path / "models"))
     monkeypatch.setenv("LIVE_TRANSLATOR_SETTINGS", str(tmp_path / "settings"))  # the glossary lives there
+    monkeypatch.setenv("LIVE_TRANSLATOR_LOGS", str(tmp_path / "logs"))
