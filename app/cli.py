@@ -13,6 +13,8 @@ import os
 import sys
 from collections.abc import Callable
 
+from app.shared.arguments import CommandLineParser
+from app.shared.console import GuardedOutput, OutputLost, guarded_streams
 from app.shared.errors import LiveTranslatorError
 
 # command name -> module that defines add_parser(subparsers) and run(args) -> int
@@ -28,7 +30,7 @@ COMMANDS = {
 
 
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="live-translator", description=__doc__.splitlines()[0])
+    parser = CommandLineParser(prog="live-translator", description=__doc__.splitlines()[0])
     parser.add_argument("--self-test", action="store_true", help="check that every part of the app works, then exit")
     parser.add_argument("--overlay", action="store_true", help="open the window with the subtitle overlay shown")
     parser.add_argument(
@@ -85,33 +87,47 @@ def _compose(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line: the exit status (docs/cli.md, 'Exit status'). Bad arguments end in
+    SystemExit(2) while parsing, before anything loads."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    with guarded_streams() as stdout:
+        return run_reporting_errors(lambda: _dispatch(parser.parse_args(argv), stdout))
+
+
+def _dispatch(args: argparse.Namespace, stdout: GuardedOutput) -> int:
     configure_logging(args.verbose)
     _compose(args)
-    return run_reporting_errors(lambda: _dispatch(args))
+    if args.command is None and not args.self_test:
+        from app.ui.main_window import run_app
 
-
-def _dispatch(args: argparse.Namespace) -> int:
+        sys.stdout = stdout.stream  # the window prints nothing of its own: the real stream (None under pythonw)
+        return run_app(overlay=args.overlay, lang=args.lang)
+    if stdout.closed_at_start and not (args.command == "export" and args.out):
+        raise OutputLost("standard output is closed")  # every other command prints its results there
     if args.self_test:
         from app.selftest import run_self_test
 
-        return run_self_test()
-    if args.command is None:
-        from app.ui.main_window import run_app
-
-        return run_app(overlay=args.overlay, lang=args.lang)
-    return args.run(args)
+        code = run_self_test()
+    else:
+        code = args.run(args)
+    sys.stdout.flush()  # what is still buffered must arrive too: the status says whether it did
+    return code
 
 
 def run_reporting_errors(command: Callable[[], int]) -> int:
     """Run a command as the command line does: a LiveTranslatorError is printed with its hint
-    on stderr (exit status 2), Ctrl-C ends with 130; anything else is a bug and shows its traceback."""
+    on stderr (exit status 2); output that cannot be printed ends it with 1 and one line (none
+    for a reader that left, as `| head` does); Ctrl-C ends with 130; anything else is a bug and
+    shows its traceback."""
     try:
         return command()
     except LiveTranslatorError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except OutputLost as lost:
+        if not lost.quiet:
+            print(f"error: {lost.reason}: the results could not all be printed.", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130

@@ -13,6 +13,7 @@ import sys
 
 from app.asr.whisper_models import DEFAULT_MODEL
 from app.audio.cli import StopRequests, add_live_options
+from app.shared import arguments
 from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.languages import Language
 
@@ -27,6 +28,7 @@ def add_parser(subparsers) -> None:
     )
     common.add_argument(
         "--model",
+        type=arguments.model_name_or_folder,
         default=DEFAULT_MODEL,
         help="Whisper model: a size name (tiny.en, base, ...) or a folder (default: base)",
     )
@@ -34,6 +36,7 @@ def add_parser(subparsers) -> None:
     common.add_argument(
         "--glossary",
         action="append",
+        type=arguments.glossary_file,
         default=[],
         metavar="FILE",
         help="a glossary (english<TAB>chinese per line): its terms in the spoken language are "
@@ -47,7 +50,7 @@ def add_parser(subparsers) -> None:
     )
 
     transcribe = subparsers.add_parser("transcribe", parents=[common], help="transcribe an audio file")
-    transcribe.add_argument("file", help="audio file (WAV, FLAC, MP3, ...)")
+    transcribe.add_argument("file", type=arguments.audio_file, help="audio file (WAV, FLAC, MP3, ...)")
     transcribe.add_argument("--realtime", action="store_true", help="feed the file at speaking pace, like a microphone")
     transcribe.set_defaults(run=run_transcribe)
 
@@ -60,7 +63,10 @@ def add_parser(subparsers) -> None:
 
 
 def _print_events(events, as_json: bool) -> int:
+    """Print the events; the exit status: 1 if any was an error (the job was not all done), else 0."""
+    errors = 0
     for event in events:
+        errors += event.type == "error"
         if as_json:
             if event.type in ("partial", "final", "error", "status"):
                 print(json.dumps(event.to_json(), ensure_ascii=False), flush=True)
@@ -68,7 +74,7 @@ def _print_events(events, as_json: bool) -> int:
             print(event.text, flush=True)
         elif event.type == "error":
             print(f"error: {event.text}\n  → {event.hint}", file=sys.stderr, flush=True)
-    return 0
+    return 1 if errors else 0
 
 
 def _options(args):
@@ -115,5 +121,5 @@ def run_listen(args) -> int:
         stop.start_clock()
         try:
             return _print_events(recognize(source, recognizer, stop=stop.requested, retry_s=2.0), args.json)
-        except KeyboardInterrupt:  # asked twice
-            return 0
+        except KeyboardInterrupt:  # asked twice: stopped at once, the utterance in progress is lost
+            return 130

@@ -8,6 +8,7 @@ import json
 import signal
 import threading
 
+from app.shared import arguments
 from app.shared.audio import SourceKind
 
 LIVE_SOURCES = (SourceKind.MICROPHONE.value, SourceKind.SYSTEM.value)
@@ -60,15 +61,17 @@ def add_live_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--device",
         metavar="NAME|ID",
+        type=arguments.device_name,
         default=None,
         help="the source's device: number, id or (part of) its name (python -m app devices)",
     )
     parser.add_argument(
         "--duration",
         metavar="SECONDS",
-        type=float,
+        type=arguments.seconds,
         default=None,
-        help="stop listening this long after listening began (models loaded), exactly as Ctrl-C does",
+        help="stop listening this long after listening began (models loaded), exactly as Ctrl-C does; "
+        "more than 0, at most 30 days (leave it out for no limit)",
     )
 
 

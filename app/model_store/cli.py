@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from app.shared import arguments
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 # models.export.LAYOUTS' names (tests/model_store/test_cli.py checks they agree).
@@ -46,13 +47,28 @@ def add_parser(subparsers) -> None:
     e.set_defaults(run=run_export)
 
     d = sub.add_parser("download", help="download a ready ONNX model (catalog name or owner/name repo)")
-    d.add_argument("name", metavar="NAME|REPO", help="a name from `models list`, or a Hub repo id owner/name")
-    d.add_argument("--dest", metavar="DIR", help="model folder to fill (default: the user model folder)")
-    d.add_argument("--endpoint", metavar="URL", help="a Hub mirror (default: https://huggingface.co, or HF_ENDPOINT)")
+    d.add_argument(
+        "name",
+        metavar="NAME|REPO",
+        type=arguments.hub_model,
+        help="a name from `models list`, or a Hub repo id owner/name",
+    )
+    d.add_argument(
+        "--dest",
+        metavar="DIR",
+        type=arguments.download_folder,
+        help="model folder to fill (default: the user model folder)",
+    )
+    d.add_argument(
+        "--endpoint",
+        metavar="URL",
+        type=arguments.hub_endpoint,
+        help="a Hub mirror (default: https://huggingface.co, or HF_ENDPOINT)",
+    )
     d.set_defaults(run=run_download)
 
     c = sub.add_parser("doctor", help="say what a model folder is, what is missing, whether it can run")
-    c.add_argument("dir", metavar="DIR")
+    c.add_argument("dir", metavar="DIR", type=arguments.model_folder)
     c.set_defaults(run=run_doctor)
 
     ls = sub.add_parser("list", help="downloadable models and installed ones")
@@ -61,8 +77,18 @@ def add_parser(subparsers) -> None:
 
 def add_export_arguments(parser: argparse.ArgumentParser) -> None:
     """`models export`'s arguments; `python -m models export` parses the same ones."""
-    parser.add_argument("hf_dir", metavar="HF_DIR", help="a save_pretrained folder (config.json, weights, tokenizer)")
-    parser.add_argument("out", metavar="OUT", help="the model folder to write (one folder per layout if several)")
+    parser.add_argument(
+        "hf_dir",
+        metavar="HF_DIR",
+        type=arguments.hf_folder,
+        help="a save_pretrained folder (config.json, weights, tokenizer)",
+    )
+    parser.add_argument(
+        "out",
+        metavar="OUT",
+        type=arguments.export_folder,
+        help="the model folder to write (one folder per layout if several)",
+    )
     parser.add_argument(
         "--layout",
         action="append",

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.audio.cli import StopRequests, add_live_options
+from app.shared import arguments
 from app.shared.audio import SourceKind, SpeechTarget
 from app.shared.chinese import CHINESE_SCRIPTS
+from app.shared.console import OutputLost
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import DecodeStepEvent, Error, Event, Level, SentLevel, Spoken, State, Status, Translation
 from app.shared.languages import DIRECTIONS, Direction
@@ -28,19 +33,29 @@ def add_parser(subparsers) -> None:
         description="Recognise speech, translate it and speak the translation. Ctrl-C (or SIGTERM) stops a live "
         "source; what was heard is finalised, translated, printed and saved first.",
     )
-    parser.add_argument("--input", metavar="FILE.wav", help="a recording to translate (default: the live --source)")
+    parser.add_argument(
+        "--input",
+        metavar="FILE.wav",
+        type=arguments.recording,
+        help="a recording to translate (default: the live --source)",
+    )
     add_live_options(parser)
     parser.add_argument("--direction", required=True, choices=DIRECTIONS, help="spoken language - translation language")
     parser.add_argument(
         "--nmt-model",
         metavar="DIR",
         action="append",
+        type=arguments.model_folder,
         default=[],
         help="translation model folder (default: the installed one); give it twice for a "
         "conversation's two directions (an M2M100 folder does both)",
     )
     parser.add_argument(
-        "--asr-model", metavar="NAME|DIR", default="base", help="Whisper size name or folder (default: base)"
+        "--asr-model",
+        metavar="NAME|DIR",
+        type=arguments.model_name_or_folder,
+        default="base",
+        help="Whisper size name or folder (default: base)",
     )
     parser.add_argument(
         "--conversation",
@@ -51,6 +66,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument(
         "--system-device",
         metavar="NAME|ID",
+        type=arguments.device_name,
         default=None,
         help="conversation: the system-audio source (default: what the default output plays)",
     )
@@ -63,6 +79,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument(
         "--speak-into",
         metavar="speakers|virtual-mic|DEVICE",
+        type=arguments.speech_target,
         default=SpeechTarget.SPEAKERS.value,
         help="where speech goes: the speakers (default), virtual-mic (the microphone 'Live "
         "Translator microphone' a call app can pick; Linux) or an output device by name "
@@ -72,12 +89,17 @@ def add_parser(subparsers) -> None:
     parser.add_argument(
         "--mix-original",
         metavar="LEVEL",
-        type=mix_level,
+        type=arguments.level,
         default=0.0,
         help="with --speak-into virtual-mic: my own voice under the translation at this level, 0-1 "
         "(default 0), so the other side hears that I am talking",
     )
-    parser.add_argument("--tts-out", metavar="OUT.wav", help="write the spoken translations into this WAV file")
+    parser.add_argument(
+        "--tts-out",
+        metavar="OUT.wav",
+        type=arguments.speech_file,
+        help="write the spoken translations into this WAV file",
+    )
     parser.add_argument("--no-tts", action="store_true", help="do not speak the translations")
     parser.add_argument(
         "--realtime", action="store_true", help="feed --input at speaking speed (default: as fast as it goes)"
@@ -86,12 +108,14 @@ def add_parser(subparsers) -> None:
     parser.add_argument(
         "--serve",
         metavar="[HOST:]PORT",
+        type=arguments.serve_address,
         help="show live captions in a browser at http://HOST:PORT/ (default host 127.0.0.1; "
-        "any other host gets an access key)",
+        "any other host gets an access key; IPv6 as [::1]:8765; port 0: any free port)",
     )
     parser.add_argument(
         "--glossary",
         action="append",
+        type=arguments.glossary_file,
         default=[],
         metavar="FILE",
         help="a glossary (english<TAB>chinese per line): its terms are heard and translated as it says; "
@@ -104,17 +128,6 @@ def add_parser(subparsers) -> None:
         help="script of all Chinese shown, spoken and saved: simplified, traditional (Taiwan), hongkong",
     )
     parser.set_defaults(run=run)
-
-
-def mix_level(text: str) -> float:
-    """--mix-original's value: a number from 0 to 1."""
-    try:
-        level = float(text)
-    except ValueError:
-        level = -1.0
-    if not 0.0 <= level <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a level from 0 to 1 (e.g. 0.3)")
-    return level
 
 
 def model_for(direction: Direction, folders: list[str]):
@@ -154,11 +167,7 @@ def model_for(direction: Direction, folders: list[str]):
 
 def run(args: argparse.Namespace) -> int:
     direction = Direction.parse(args.direction)
-    if args.conversation and args.input:
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "--conversation listens to live sources; it cannot take --input."),
-            QT_TRANSLATE_NOOP("Errors", "Leave out --input (or --conversation)."),
-        )
+    check_options(args)
     from app.translation.cli import load_glossaries
 
     args.glossary_files = list(args.glossary)
@@ -174,12 +183,52 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout = out
 
 
+def check_options(args: argparse.Namespace) -> None:
+    """What no single option's value says: options that do not go together. Each value has been
+    checked while parsing (app.shared.arguments)."""
+    if args.conversation and args.input:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "--conversation listens to live sources; it cannot take --input."),
+            QT_TRANSLATE_NOOP("Errors", "Leave out --input (or --conversation)."),
+        )
+    if args.system_device is not None and not args.conversation:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP(
+                "Errors", "--system-device is the system audio of a conversation; it needs --conversation."
+            ),
+            QT_TRANSLATE_NOOP(
+                "Errors", "Add --conversation, or listen to system audio alone: --source system --device NAME|ID."
+            ),
+        )
+    if args.mix_original > 0 and args.speak_into != SpeechTarget.VIRTUAL_MIC:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP(
+                "Errors", "--mix-original mixes my voice into the virtual microphone, but speech goes to {target}."
+            ),
+            QT_TRANSLATE_NOOP("Errors", "Add --speak-into virtual-mic, or leave --mix-original out."),
+            target=args.speak_into,
+        )
+    if args.tts_out and args.input and _same_file(args.tts_out, args.input):
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "--tts-out {path} is the --input recording; writing there would replace it."),
+            QT_TRANSLATE_NOOP("Errors", "Choose another file for --tts-out, e.g. {suggestion}."),
+            path=args.tts_out,
+            suggestion=Path(args.input).with_suffix(".spoken.wav").name,
+        )
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them is not there (yet)
+        return False
+
+
 def _run(args: argparse.Namespace, models: dict, out) -> int:
     """Build the session, run it until its input ends or a stop is asked for, then finish."""
     stop = StopRequests(args.duration)
-    printer = EventPrinter(out, as_json=args.json)
-    captions = _start_captions(args.serve) if args.serve else None
-    observers = [_start_clock_when_listening(stop), printer] + ([captions.on_event] if captions else [])
+    printer = EventPrinter(out, as_json=args.json, on_lost=stop.requested.set)  # no one reads: end as Ctrl-C does
+    observers = [_start_clock_when_listening(stop), printer]
 
     def observe(event: Event) -> None:
         for observer in observers:
@@ -190,26 +239,44 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
         from app.pipeline.glossary_watch import GlossaryWatch
 
         observers.append(GlossaryWatch(args.glossary_files, session.apply_glossary, printer).on_event)
+    captions = None
     with stop:
         try:
+            if args.serve:  # listening before the session starts, so a page sees it all
+                captions = _start_captions(args.serve)
+                observers.append(captions.on_event)
             _run_until_done(session, stop)
         finally:
             _finish(session, captions)
+    if printer.lost is not None:
+        raise printer.lost
     return 1 if printer.errors else 0
 
 
 class EventPrinter:
     """What `run` prints of each event: a JSON line (--json), or a `source → translation` line per
-    final translation and errors on stderr. It keeps the errors: any makes the exit status 1."""
+    final translation and errors on stderr. It keeps the errors: any makes the exit status 1.
+    When stdout cannot take a line (OutputLost) it prints no more and calls `on_lost`."""
 
-    def __init__(self, out, as_json: bool):
+    def __init__(self, out, as_json: bool, on_lost: Callable[[], object] = lambda: None):
         self.out = out
         self.as_json = as_json
+        self.on_lost = on_lost
         self.errors: list[Error] = []
+        self.lost: OutputLost | None = None
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, Error):
             self.errors.append(event)
+        if self.lost is not None and (self.as_json or not isinstance(event, Error)):
+            return  # stdout is gone; errors still go to stderr
+        try:
+            self._print(event)
+        except OutputLost as lost:
+            self.lost = lost
+            self.on_lost()
+
+    def _print(self, event: Event) -> None:
         if self.as_json:
             if not isinstance(event, QUIET_IN_JSON):
                 self.out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
@@ -303,13 +370,12 @@ def _finish(session: Session, captions) -> None:
         print(f"transcript saved: {transcript.path}", file=sys.stderr)
 
 
-def _start_captions(address: str):
+def _start_captions(address: arguments.ServeAddress):
     """The caption server of --serve, listening before the pipeline starts."""
-    from app.captions import CaptionServer, parse_address
+    from app.captions import CaptionServer
     from app.pipeline.caption_downloads import caption_writers
 
-    host, port = parse_address(address)
-    server = CaptionServer(host, port, writers=caption_writers())
+    server = CaptionServer(address.host, address.port, writers=caption_writers())
     server.start()
     print(f"captions: {server.url}", file=sys.stderr, flush=True)
     return server

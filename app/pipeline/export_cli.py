@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from app.shared import arguments
 from app.shared.chinese import CHINESE_SCRIPTS
 
 
@@ -14,10 +15,15 @@ def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "export", help="write a saved transcript as text, SRT or WebVTT subtitles", description=__doc__.splitlines()[0]
     )
-    p.add_argument("transcript", metavar="TRANSCRIPT.jsonl", help="a session transcript the app saved")
+    p.add_argument(
+        "transcript",
+        metavar="TRANSCRIPT.jsonl",
+        type=arguments.transcript_file,
+        help="a session transcript the app saved",
+    )
     p.add_argument("--format", required=True, choices=("txt", "srt", "vtt"), help="text, SubRip or WebVTT")
     p.add_argument("--bilingual", action="store_true", help="source and translation together (default: translation)")
-    p.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
+    p.add_argument("--out", metavar="FILE", type=arguments.output_file, help="write here (default: standard output)")
     p.add_argument(
         "--chinese",
         choices=CHINESE_SCRIPTS,
@@ -34,6 +40,16 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_destination(args.out, args.transcript)
     entries = load(args.transcript, args.chinese, warn=lambda line: sys.stderr.write(f"warning: {line}\n"))
+    if not entries and _blank(args.transcript):  # nothing at all: not a session, whatever its name
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "{path} is empty: it holds no session."),
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "Give a session .jsonl file saved by the app (`run` prints its path; the window's are "
+                "in the transcripts folder).",
+            ),
+            path=args.transcript,
+        )
     text = export(entries, args.format, args.bilingual)
     if args.out is None:
         sys.stdout.write(text)
@@ -49,3 +65,8 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     sys.stderr.write(f"wrote {args.out}\n")
     return 0
+
+
+def _blank(path: str) -> bool:
+    """The file holds nothing but white space (load() has just read it whole, within its limit)."""
+    return not Path(path).read_bytes().strip()

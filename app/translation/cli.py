@@ -8,6 +8,7 @@ import argparse
 import json
 import sys
 
+from app.shared import arguments
 from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.languages import DIRECTIONS
 
@@ -16,7 +17,13 @@ def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "translate", help="translate text with an ONNX model folder", description=__doc__.splitlines()[0]
     )
-    p.add_argument("--model", required=True, metavar="DIR", help="model folder (config.json, tokenizer, *.onnx)")
+    p.add_argument(
+        "--model",
+        required=True,
+        metavar="DIR",
+        type=arguments.model_folder,
+        help="model folder (config.json, tokenizer, *.onnx)",
+    )
     p.add_argument("--direction", required=True, choices=DIRECTIONS)
     p.add_argument(
         "--beams", type=int, default=None, metavar="N", help="beam size (default: the model's generation_config)"
@@ -35,6 +42,7 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "--glossary",
         action="append",
+        type=arguments.glossary_file,
         default=[],
         metavar="FILE",
         help="a glossary (english<TAB>chinese per line) whose terms the translation must use; repeatable",

@@ -837,27 +837,27 @@
     </message>
     <message>
         <source>--system-device is the system audio of a conversation; it needs --conversation.</source>
-        <translation type="unfinished"></translation>
+        <translation>--system-device 是对话中的系统音频；它需要 --conversation。</translation>
     </message>
     <message>
         <source>Add --conversation, or listen to system audio alone: --source system --device NAME|ID.</source>
-        <translation type="unfinished"></translation>
+        <translation>请加上 --conversation，或只收听系统音频：--source system --device NAME|ID。</translation>
     </message>
     <message>
         <source>--mix-original mixes my voice into the virtual microphone, but speech goes to {target}.</source>
-        <translation type="unfinished"></translation>
+        <translation>--mix-original 会把我的声音混入虚拟麦克风，但语音输出到 {target}。</translation>
     </message>
     <message>
         <source>Add --speak-into virtual-mic, or leave --mix-original out.</source>
-        <translation type="unfinished"></translation>
+        <translation>请加上 --speak-into virtual-mic，或去掉 --mix-original。</translation>
     </message>
     <message>
         <source>--tts-out {path} is the --input recording; writing there would replace it.</source>
-        <translation type="unfinished"></translation>
+        <translation>--tts-out {path} 就是 --input 的录音；写入那里会覆盖它。</translation>
     </message>
     <message>
         <source>Choose another file for --tts-out, e.g. {suggestion}.</source>
-        <translation type="unfinished"></translation>
+        <translation>请为 --tts-out 选择另一个文件，例如 {suggestion}。</translation>
     </message>
     <message>
         <source>No such transcript: {path}</source>
@@ -897,7 +897,7 @@
     </message>
     <message>
         <source>{path} is empty: it holds no session.</source>
-        <translation type="unfinished"></translation>
+        <translation>{path} 是空的：其中没有会话。</translation>
     </message>
     <message>
         <source>Cannot write {path}: {reason}</source>
@@ -1053,15 +1053,15 @@
     </message>
     <message>
         <source>The value is empty.</source>
-        <translation type="unfinished"></translation>
+        <translation>值为空。</translation>
     </message>
     <message>
         <source>Give an address of this computer (127.0.0.1; 0.0.0.0 for every network) or its name.</source>
-        <translation type="unfinished"></translation>
+        <translation>请给出本机的地址（127.0.0.1；0.0.0.0 表示所有网络）或本机的名称。</translation>
     </message>
     <message>
         <source>Give the name of a file to write, in a folder you may write to.</source>
-        <translation type="unfinished"></translation>
+        <translation>请给出要写入的文件名，位于你有写入权限的文件夹中。</translation>
     </message>
     <message>
         <source>Pass the folder that holds config.json and the .onnx files.</source>
@@ -1069,95 +1069,95 @@
     </message>
     <message>
         <source>Give the path of an audio file (WAV, FLAC, MP3, ...).</source>
-        <translation type="unfinished"></translation>
+        <translation>请给出音频文件的路径（WAV、FLAC、MP3 等）。</translation>
     </message>
     <message>
         <source>Give a device&apos;s number, id or part of its name (python -m app devices), or leave the option out for the default.</source>
-        <translation type="unfinished"></translation>
+        <translation>请给出设备的编号、ID 或名称的一部分（python -m app devices），或省略此选项以使用默认设备。</translation>
     </message>
     <message>
         <source>Give speakers, virtual-mic or an output&apos;s name (python -m app devices), or leave --speak-into out.</source>
-        <translation type="unfinished"></translation>
+        <translation>请给出 speakers、virtual-mic 或某个输出设备的名称（python -m app devices），或省略 --speak-into。</translation>
     </message>
     <message>
         <source>Give the path of a glossary file (english&lt;TAB&gt;chinese per line).</source>
-        <translation type="unfinished"></translation>
+        <translation>请给出术语表文件的路径（每行：英文&lt;TAB&gt;中文）。</translation>
     </message>
     <message>
         <source>Give a name from python -m app models list, or a Hub repo id owner/name.</source>
-        <translation type="unfinished"></translation>
+        <translation>请给出 python -m app models list 中的名称，或 Hub 仓库 ID owner/name。</translation>
     </message>
     <message>
         <source>Give a save_pretrained folder (config.json, weights, tokenizer).</source>
-        <translation type="unfinished"></translation>
+        <translation>请给出 save_pretrained 保存的文件夹（config.json、权重、分词器）。</translation>
     </message>
     <message>
         <source>Give the model folder to write.</source>
-        <translation type="unfinished"></translation>
+        <translation>请给出要写入的模型文件夹。</translation>
     </message>
     <message>
         <source>{value} is not a duration: a number of seconds above 0 and at most {most} (30 days).</source>
-        <translation type="unfinished"></translation>
+        <translation>{value} 不是有效的时长：应为大于 0、最多 {most}（30 天）的秒数。</translation>
     </message>
     <message>
         <source>Give e.g. --duration 60, or leave --duration out to run until Ctrl-C or SIGTERM.</source>
-        <translation type="unfinished"></translation>
+        <translation>例如给出 --duration 60；或省略 --duration，一直运行到 Ctrl-C 或 SIGTERM。</translation>
     </message>
     <message>
         <source>{value} is not a level from 0 to 1.</source>
-        <translation type="unfinished"></translation>
+        <translation>{value} 不是 0 到 1 之间的音量。</translation>
     </message>
     <message>
         <source>Give e.g. --mix-original 0.3 (0 is off).</source>
-        <translation type="unfinished"></translation>
+        <translation>例如给出 --mix-original 0.3（0 表示关闭）。</translation>
     </message>
     <message>
         <source>Write an IPv6 address in brackets, with a port: [::1]:8765.</source>
-        <translation type="unfinished"></translation>
+        <translation>IPv6 地址请写在方括号中并带上端口：[::1]:8765。</translation>
     </message>
     <message>
         <source>{host} is neither a host name nor an address.</source>
-        <translation type="unfinished"></translation>
+        <translation>{host} 既不是主机名也不是地址。</translation>
     </message>
     <message>
         <source>Cannot find the host {host} to serve captions on: {reason}.</source>
-        <translation type="unfinished"></translation>
+        <translation>找不到用于提供字幕的主机 {host}：{reason}。</translation>
     </message>
     <message>
         <source>Port {port} on {host} is in use.</source>
-        <translation type="unfinished"></translation>
+        <translation>{host} 上的端口 {port} 已被占用。</translation>
     </message>
     <message>
         <source>Captions cannot be served on port {port}: {reason}.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法在端口 {port} 上提供字幕：{reason}。</translation>
     </message>
     <message>
         <source>Pick a port from 1024 to 65535.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择 1024 到 65535 之间的端口。</translation>
     </message>
     <message>
         <source>{host} is not an address of this computer: {reason}.</source>
-        <translation type="unfinished"></translation>
+        <translation>{host} 不是本机的地址：{reason}。</translation>
     </message>
     <message>
         <source>Give a .wav file name for the spoken translations, e.g. spoken.wav.</source>
-        <translation type="unfinished"></translation>
+        <translation>请为朗读的译文给出一个 .wav 文件名，例如 spoken.wav。</translation>
     </message>
     <message>
         <source>{path} is not a .wav file name: the spoken translations are written as WAV.</source>
-        <translation type="unfinished"></translation>
+        <translation>{path} 不是 .wav 文件名：朗读的译文以 WAV 格式写入。</translation>
     </message>
     <message>
         <source>Give a file name, or leave --out out to print to standard output.</source>
-        <translation type="unfinished"></translation>
+        <translation>请给出文件名，或省略 --out 以输出到标准输出。</translation>
     </message>
     <message>
         <source>{url} is not the web address of a model hub.</source>
-        <translation type="unfinished"></translation>
+        <translation>{url} 不是模型仓库的网址。</translation>
     </message>
     <message>
         <source>Give an http:// or https:// address, e.g. https://hf-mirror.com, or leave --endpoint out.</source>
-        <translation type="unfinished"></translation>
+        <translation>请给出 http:// 或 https:// 地址，例如 https://hf-mirror.com；或省略 --endpoint。</translation>
     </message>
     <message>
         <source>{folder} has no config.json.</source>

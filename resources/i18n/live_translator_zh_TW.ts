@@ -837,27 +837,27 @@
     </message>
     <message>
         <source>--system-device is the system audio of a conversation; it needs --conversation.</source>
-        <translation type="unfinished"></translation>
+        <translation>--system-device 是對話中的系統音訊；它需要 --conversation。</translation>
     </message>
     <message>
         <source>Add --conversation, or listen to system audio alone: --source system --device NAME|ID.</source>
-        <translation type="unfinished"></translation>
+        <translation>請加上 --conversation，或只收聽系統音訊：--source system --device NAME|ID。</translation>
     </message>
     <message>
         <source>--mix-original mixes my voice into the virtual microphone, but speech goes to {target}.</source>
-        <translation type="unfinished"></translation>
+        <translation>--mix-original 會把我的聲音混入虛擬麥克風，但語音輸出到 {target}。</translation>
     </message>
     <message>
         <source>Add --speak-into virtual-mic, or leave --mix-original out.</source>
-        <translation type="unfinished"></translation>
+        <translation>請加上 --speak-into virtual-mic，或拿掉 --mix-original。</translation>
     </message>
     <message>
         <source>--tts-out {path} is the --input recording; writing there would replace it.</source>
-        <translation type="unfinished"></translation>
+        <translation>--tts-out {path} 就是 --input 的錄音；寫入那裡會覆蓋它。</translation>
     </message>
     <message>
         <source>Choose another file for --tts-out, e.g. {suggestion}.</source>
-        <translation type="unfinished"></translation>
+        <translation>請為 --tts-out 選擇另一個檔案，例如 {suggestion}。</translation>
     </message>
     <message>
         <source>No such transcript: {path}</source>
@@ -897,7 +897,7 @@
     </message>
     <message>
         <source>{path} is empty: it holds no session.</source>
-        <translation type="unfinished"></translation>
+        <translation>{path} 是空的：其中沒有工作階段。</translation>
     </message>
     <message>
         <source>Cannot write {path}: {reason}</source>
@@ -1053,15 +1053,15 @@
     </message>
     <message>
         <source>The value is empty.</source>
-        <translation type="unfinished"></translation>
+        <translation>值為空。</translation>
     </message>
     <message>
         <source>Give an address of this computer (127.0.0.1; 0.0.0.0 for every network) or its name.</source>
-        <translation type="unfinished"></translation>
+        <translation>請給出本機的位址（127.0.0.1；0.0.0.0 表示所有網路）或本機的名稱。</translation>
     </message>
     <message>
         <source>Give the name of a file to write, in a folder you may write to.</source>
-        <translation type="unfinished"></translation>
+        <translation>請給出要寫入的檔案名稱，位於你有寫入權限的資料夾中。</translation>
     </message>
     <message>
         <source>Pass the folder that holds config.json and the .onnx files.</source>
@@ -1069,95 +1069,95 @@
     </message>
     <message>
         <source>Give the path of an audio file (WAV, FLAC, MP3, ...).</source>
-        <translation type="unfinished"></translation>
+        <translation>請給出音訊檔案的路徑（WAV、FLAC、MP3 等）。</translation>
     </message>
     <message>
         <source>Give a device&apos;s number, id or part of its name (python -m app devices), or leave the option out for the default.</source>
-        <translation type="unfinished"></translation>
+        <translation>請給出裝置的編號、ID 或名稱的一部分（python -m app devices），或省略此選項以使用預設裝置。</translation>
     </message>
     <message>
         <source>Give speakers, virtual-mic or an output&apos;s name (python -m app devices), or leave --speak-into out.</source>
-        <translation type="unfinished"></translation>
+        <translation>請給出 speakers、virtual-mic 或某個輸出裝置的名稱（python -m app devices），或省略 --speak-into。</translation>
     </message>
     <message>
         <source>Give the path of a glossary file (english&lt;TAB&gt;chinese per line).</source>
-        <translation type="unfinished"></translation>
+        <translation>請給出詞彙表檔案的路徑（每行：英文&lt;TAB&gt;中文）。</translation>
     </message>
     <message>
         <source>Give a name from python -m app models list, or a Hub repo id owner/name.</source>
-        <translation type="unfinished"></translation>
+        <translation>請給出 python -m app models list 中的名稱，或 Hub 儲存庫 ID owner/name。</translation>
     </message>
     <message>
         <source>Give a save_pretrained folder (config.json, weights, tokenizer).</source>
-        <translation type="unfinished"></translation>
+        <translation>請給出 save_pretrained 儲存的資料夾（config.json、權重、分詞器）。</translation>
     </message>
     <message>
         <source>Give the model folder to write.</source>
-        <translation type="unfinished"></translation>
+        <translation>請給出要寫入的模型資料夾。</translation>
     </message>
     <message>
         <source>{value} is not a duration: a number of seconds above 0 and at most {most} (30 days).</source>
-        <translation type="unfinished"></translation>
+        <translation>{value} 不是有效的時長：應為大於 0、最多 {most}（30 天）的秒數。</translation>
     </message>
     <message>
         <source>Give e.g. --duration 60, or leave --duration out to run until Ctrl-C or SIGTERM.</source>
-        <translation type="unfinished"></translation>
+        <translation>例如給出 --duration 60；或省略 --duration，一直執行到 Ctrl-C 或 SIGTERM。</translation>
     </message>
     <message>
         <source>{value} is not a level from 0 to 1.</source>
-        <translation type="unfinished"></translation>
+        <translation>{value} 不是 0 到 1 之間的音量。</translation>
     </message>
     <message>
         <source>Give e.g. --mix-original 0.3 (0 is off).</source>
-        <translation type="unfinished"></translation>
+        <translation>例如給出 --mix-original 0.3（0 表示關閉）。</translation>
     </message>
     <message>
         <source>Write an IPv6 address in brackets, with a port: [::1]:8765.</source>
-        <translation type="unfinished"></translation>
+        <translation>IPv6 位址請寫在方括號中並帶上連接埠：[::1]:8765。</translation>
     </message>
     <message>
         <source>{host} is neither a host name nor an address.</source>
-        <translation type="unfinished"></translation>
+        <translation>{host} 既不是主機名稱也不是位址。</translation>
     </message>
     <message>
         <source>Cannot find the host {host} to serve captions on: {reason}.</source>
-        <translation type="unfinished"></translation>
+        <translation>找不到用於提供字幕的主機 {host}：{reason}。</translation>
     </message>
     <message>
         <source>Port {port} on {host} is in use.</source>
-        <translation type="unfinished"></translation>
+        <translation>{host} 上的連接埠 {port} 已被佔用。</translation>
     </message>
     <message>
         <source>Captions cannot be served on port {port}: {reason}.</source>
-        <translation type="unfinished"></translation>
+        <translation>無法在連接埠 {port} 上提供字幕：{reason}。</translation>
     </message>
     <message>
         <source>Pick a port from 1024 to 65535.</source>
-        <translation type="unfinished"></translation>
+        <translation>請選擇 1024 到 65535 之間的連接埠。</translation>
     </message>
     <message>
         <source>{host} is not an address of this computer: {reason}.</source>
-        <translation type="unfinished"></translation>
+        <translation>{host} 不是本機的位址：{reason}。</translation>
     </message>
     <message>
         <source>Give a .wav file name for the spoken translations, e.g. spoken.wav.</source>
-        <translation type="unfinished"></translation>
+        <translation>請為朗讀的譯文給出一個 .wav 檔案名稱，例如 spoken.wav。</translation>
     </message>
     <message>
         <source>{path} is not a .wav file name: the spoken translations are written as WAV.</source>
-        <translation type="unfinished"></translation>
+        <translation>{path} 不是 .wav 檔案名稱：朗讀的譯文以 WAV 格式寫入。</translation>
     </message>
     <message>
         <source>Give a file name, or leave --out out to print to standard output.</source>
-        <translation type="unfinished"></translation>
+        <translation>請給出檔案名稱，或省略 --out 以輸出到標準輸出。</translation>
     </message>
     <message>
         <source>{url} is not the web address of a model hub.</source>
-        <translation type="unfinished"></translation>
+        <translation>{url} 不是模型儲存庫的網址。</translation>
     </message>
     <message>
         <source>Give an http:// or https:// address, e.g. https://hf-mirror.com, or leave --endpoint out.</source>
-        <translation type="unfinished"></translation>
+        <translation>請給出 http:// 或 https:// 位址，例如 https://hf-mirror.com；或省略 --endpoint。</translation>
     </message>
     <message>
         <source>{folder} has no config.json.</source>

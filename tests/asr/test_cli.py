@@ -55,6 +55,6 @@ def test_listen_lists_devices_and_reports_no_microphone(monkeypatch, tmp_path, t
         return real([next(iter(events))], as_json)
 
     monkeypatch.setattr(asr_cli, "_print_events", first_event_only)
-    assert main(["listen", "--device", "no-such-mic", "--model", "tiny.en", "--json"]) == 0
+    assert main(["listen", "--device", "no-such-mic", "--model", "tiny.en", "--json"]) == 1  # an error: not done
     line = json.loads(capsys.readouterr().out.splitlines()[0])
     assert line["type"] == "error" and line["stage"] == "capture" and line["hint"]
