@@ -604,3 +604,31 @@ def test_the_rows_that_can_be_checked_here_hold(files, tripwires):
     assert done.returncode == 1 and "Traceback" not in done.stderr
     # the rows whose 1 is "—" never print to stdout on their own, or pass another status on
     assert {c for c, row in table.items() if row["1"] == "—"} == {"(window)", "models export"}
+
+
+def test_run_stops_printing_and_asks_to_stop_when_its_stdout_goes():
+    """`run` prints from pipeline threads: there a lost stdout must not raise, but end the run
+    as Ctrl-C does (what was heard is still saved), and the run's status is then 1."""
+    import errno
+    import threading
+
+    from app.pipeline.cli import EventPrinter
+    from app.shared.console import GuardedOutput, OutputLost
+    from app.shared.errors import Text
+    from app.shared.events import Error, Stage, Translation
+
+    class Gone(io.StringIO):
+        def write(self, text):
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+    stop = threading.Event()
+    err = io.StringIO()
+    printer = EventPrinter(GuardedOutput(Gone()), as_json=False, on_lost=stop.set)
+    said = Translation(
+        utterance_id=1, source="Hi.", text="你好。", provisional=False, direction="en-zh", latency_ms=9.0
+    )
+    with contextlib.redirect_stderr(err):
+        printer(said)
+        printer(Error.of(Stage.TRANSLATION, Text("Translation failed: x"), Text("Try again.")))
+    assert stop.is_set() and isinstance(printer.lost, OutputLost) and printer.lost.quiet
+    assert len(printer.errors) == 1 and "Translation failed: x" in err.getvalue()  # errors still reach stderr
