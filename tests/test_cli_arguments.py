@@ -182,6 +182,7 @@ def test_serve_addresses_parse_and_bind(text, address):
         ("", "is not an address to serve captions on", "Give a port (8765) or HOST:PORT"),
         ("host:", "is not an address to serve captions on", "Give a port (8765) or HOST:PORT"),
         ("99999", "is not an address to serve captions on", "Give a port (8765) or HOST:PORT"),
+        ("\u0661\u0662", "is not an address to serve captions on", "Give a port (8765) or HOST:PORT"),  # not ASCII
         ("::1", "'::1' is not an address to serve captions on", "IPv6 address in brackets"),
         ("[::1]", "is not an address to serve captions on", "IPv6 address in brackets"),
         ("[nonsense]:8765", "is not an address to serve captions on", "IPv6 address in brackets"),

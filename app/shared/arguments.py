@@ -162,7 +162,7 @@ def serve_address(text: str) -> ServeAddress:
 
 
 def _split_address(text: str) -> ServeAddress:
-    match = re.fullmatch(r"\s*(?:\[(?P<ipv6>[^\]]*)\]:|(?P<host>[^:\[\]]*):)?(?P<port>\d{1,5})\s*", text)
+    match = re.fullmatch(r"\s*(?:\[(?P<ipv6>[^\]]*)\]:|(?P<host>[^:\[\]]*):)?(?P<port>[0-9]{1,5})\s*", text)
     if match is None or int(match["port"]) > 65535 or (match["ipv6"] is not None and not _is_ipv6(match["ipv6"])):
         if text.count(":") > 1 or "[" in text:  # an IPv6 address, without brackets or a port: ::1, [::1]
             hint = QT_TRANSLATE_NOOP("Errors", "Write an IPv6 address in brackets, with a port: [::1]:8765.")
