@@ -190,36 +190,22 @@ def tie_head_by_transpose(path: str | Path) -> int:
     `_deduplicate_gather_matmul`, as the onnx-community exports have it): a head MatMul whose
     constant B is the transpose of a Gather's table reads `Transpose(table)` instead (output
     `<table>_transposed`), and the copy is dropped. In place; returns how many heads now do."""
-    import numpy as np
     import onnx
-    from onnx import helper, numpy_helper
+    from onnx import helper
 
-    from app.model_store.optimize import all_graphs
+    from app.model_store.graph_tools import all_graphs, drop_unused_initializers, gather_tables, set_nodes, transpose_of
 
     path = Path(path)
     model = onnx.load(str(path))
     graphs = all_graphs(model.graph)
     tensors = {i.name: i for g in graphs for i in g.initializer}
-    tables = {
-        n.input[0]: numpy_helper.to_array(tensors[n.input[0]])
-        for g in graphs
-        for n in g.node
-        if n.op_type == "Gather" and n.input and n.input[0] in tensors and len(tensors[n.input[0]].dims) == 2
-    }
+    tables = gather_tables(graphs, tensors)
     tied = 0
     for k, graph in reversed(list(enumerate(graphs))):  # branches first: the outer graph's rewrite detaches them
         nodes = []
         for node in graph.node:
             weight = tensors.get(node.input[1]) if node.op_type == "MatMul" and len(node.input) == 2 else None
-            table = weight is not None and next(
-                (
-                    name
-                    for name, values in tables.items()
-                    if list(weight.dims) == list(values.shape[::-1])
-                    and np.array_equal(numpy_helper.to_array(weight), values.T)
-                ),
-                None,
-            )
+            table = transpose_of(weight, tables) if weight is not None else None
             if table:
                 transposed = f"{table}_transposed" + (f"_{k}" if k else "")
                 nodes.append(
@@ -228,14 +214,9 @@ def tie_head_by_transpose(path: str | Path) -> int:
                 node.input[1] = transposed
                 tied += 1
             nodes.append(node)
-        del graph.node[:]
-        graph.node.extend(nodes)
+        set_nodes(graph, nodes)
     if tied:
-        used = {i for g in graphs for n in g.node for i in n.input}
-        for graph in graphs:
-            kept = [i for i in graph.initializer if i.name in used]
-            del graph.initializer[:]
-            graph.initializer.extend(kept)
+        drop_unused_initializers(model.graph)
         onnx.save(model, str(path))
     return tied
 

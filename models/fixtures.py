@@ -423,7 +423,7 @@ def tie_head_to_embedding(path: Path) -> str:
     import onnx
     from onnx import numpy_helper
 
-    from app.model_store.optimize import all_graphs
+    from app.model_store.graph_tools import all_graphs
 
     model = onnx.load(str(path))
     graphs = all_graphs(model.graph)

@@ -37,7 +37,16 @@ import enum
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.model_store.optimize import MS_DOMAIN, _drop_dead_nodes, _save_external, all_graphs
+from app.model_store.graph_tools import (
+    MS_DOMAIN,
+    GraphIndex,
+    all_graphs,
+    attr,
+    drop_dead_nodes,
+    replace_nodes,
+    save_external,
+    use_ms_domain,
+)
 
 
 class Int8Kind(enum.Enum):
@@ -137,7 +146,6 @@ def int8_head_from_table(path: str | Path) -> int:
     the file (see the module's docstring). Returns how many heads changed; 0 leaves the file
     untouched."""
     import onnx
-    from onnx import TensorProto, helper
 
     path = Path(path)
     model = onnx.load(str(path))
@@ -145,53 +153,15 @@ def int8_head_from_table(path: str | Path) -> int:
     tables = _quantized_tables(graphs)
     if not tables:
         return 0
-    made = {}  # table name -> the heads' B
+    weights = {}  # table name -> the heads' B
     changed = 0
     for g in reversed(graphs):  # branches first: rewriting the outer graph's nodes would detach them
-        producers = {o: n for n in g.node for o in n.output}
-        consumers = {}
-        for n in g.node:
-            for i in n.input:
-                consumers.setdefault(i, []).append(n)
-        replaced, nodes = {}, []  # id of the node to replace -> the head that replaces it
-        for transpose in g.node:
-            if transpose.op_type != "Transpose" or transpose.input[0] not in tables:
-                continue
-            if list(_attr(transpose, "perm", [1, 0])) != [1, 0]:
-                continue
-            head = _head(transpose, tables[transpose.input[0]], producers, consumers)
-            if head is None:
-                continue
-            x, last = head
-            name = transpose.input[0]
-            if name not in made:
-                made[name] = _head_weight(tables[name], model.graph)
-            scale, zero = tables[name].dequantizers[0].input[1:3]
-            replaced[id(last)] = helper.make_node(
-                "DynamicQuantizeMatMul",
-                [x, made[name], scale, zero],
-                list(last.output),
-                domain=MS_DOMAIN,
-                name=(last.name or "lm_head") + "_from_table",
-            )
-        if not replaced:
-            continue
-        declared = {v.name for v in list(g.value_info) + list(g.output)}
-        for n in g.node:
-            nodes.append(replaced.get(id(n), n))
-            if id(n) in replaced:
-                g.value_info.extend(
-                    helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in n.output if o not in declared
-                )
-        del g.node[:]
-        g.node.extend(nodes)
-        changed += len(replaced)
+        changed += replace_nodes(g, _int8_heads(GraphIndex(g), tables, weights, model.graph))
     if not changed:
         return 0
-    _drop_dead_nodes(model.graph)
-    if not any(o.domain == MS_DOMAIN for o in model.opset_import):
-        model.opset_import.append(helper.make_opsetid(MS_DOMAIN, 1))
-    _save_external(model, path)
+    drop_dead_nodes(model.graph)
+    use_ms_domain(model)
+    save_external(model, path)
     return changed
 
 
@@ -216,12 +186,6 @@ class _Table:
         self.tensor, self.dequantizers = tensor, dequantizers
 
 
-def _attr(node, name, default=None):
-    from onnx import helper
-
-    return next((helper.get_attribute_value(a) for a in node.attribute if a.name == name), default)
-
-
 def _quantized_tables(graphs) -> dict[str, _Table]:
     from onnx import TensorProto, numpy_helper
 
@@ -242,7 +206,7 @@ def _quantized_tables(graphs) -> dict[str, _Table]:
         if tensor.data_type not in (TensorProto.INT8, TensorProto.UINT8) or len(tensor.dims) != 2:
             continue
         users = readers.get(name, [])
-        gathers = [(n, g) for n, k, g in users if n.op_type == "Gather" and k == 0 and _attr(n, "axis", 0) == 0]
+        gathers = [(n, g) for n, k, g in users if n.op_type == "Gather" and k == 0 and attr(n, "axis", 0) == 0]
         if not gathers or any(n.op_type not in ("Gather", "Transpose") or k != 0 for n, k, _ in users):
             continue
         dequantizers, params = [], set()
@@ -262,29 +226,57 @@ def _quantized_tables(graphs) -> dict[str, _Table]:
     return tables
 
 
-def _head(transpose, table: _Table, producers, consumers):
+def _int8_heads(g: GraphIndex, tables: dict[str, _Table], weights: dict[str, str], outer) -> dict:
+    """{output of the node making a head's logits: the DynamicQuantizeMatMul replacing the head} in one
+    graph; each table's transposed copy is made once (`weights`), in the outer graph."""
+    from onnx import helper
+
+    replaced = {}
+    for transpose in g.graph.node:
+        table = tables.get(transpose.input[0]) if transpose.op_type == "Transpose" else None
+        if table is None or list(attr(transpose, "perm", [1, 0])) != [1, 0]:
+            continue
+        head = _head(transpose, table, g)
+        if head is None:
+            continue
+        x, last = head
+        name = transpose.input[0]
+        if name not in weights:
+            weights[name] = _head_weight(table, outer)
+        scale, zero = table.dequantizers[0].input[1:3]
+        replaced[last.output[0]] = helper.make_node(
+            "DynamicQuantizeMatMul",
+            [x, weights[name], scale, zero],
+            list(last.output),
+            domain=MS_DOMAIN,
+            name=(last.name or "lm_head") + "_from_table",
+        )
+    return replaced
+
+
+def _head(transpose, table: _Table, g: GraphIndex):
     """(the head's float input, the node whose output is the logits before any bias) when
     `Transpose(table)` feeds a head of the known forms with the table's own scale, else None."""
-    users = consumers.get(transpose.output[0], [])
+    users = g.consumers.get(transpose.output[0], [])
     if len(users) != 1:
         return None
     user = users[0]
     if user.op_type == "DequantizeLinear":  # weights only: MatMul(x, DequantizeLinear(E^T))
-        matmul = consumers.get(user.output[0], [])
+        matmul = g.consumers.get(user.output[0], [])
         if len(matmul) == 1 and matmul[0].op_type == "MatMul" and matmul[0].input[1] == user.output[0]:
             if _same_params(user, table):
                 return matmul[0].input[0], matmul[0]
         return None
     if user.op_type == "MatMulInteger" and user.input[1] == transpose.output[0]:
         # all MatMuls: Mul(Cast(MatMulInteger(DQL(x), E^T, DQL zero, E zero)), Mul(DQL scale, E scale))
-        quantize = producers.get(user.input[0])
-        cast = consumers.get(user.output[0], [])
-        mul = cast and len(cast) == 1 and cast[0].op_type == "Cast" and consumers.get(cast[0].output[0], [])
+        quantize = g.producer.get(user.input[0])
+        cast = g.consumers.get(user.output[0], [])
+        mul = cast and len(cast) == 1 and cast[0].op_type == "Cast" and g.consumers.get(cast[0].output[0], [])
         if quantize is None or quantize.op_type != "DynamicQuantizeLinear" or not mul or len(mul) != 1:
             return None
         if len(user.input) < 4 or user.input[3] != table.dequantizers[0].input[2]:
             return None  # B's zero point is not the table's: another quantization
-        scales = [producers.get(i) for i in mul[0].input if i != cast[0].output[0]]
+        scales = [g.producer.get(i) for i in mul[0].input if i != cast[0].output[0]]
         if (
             len(scales) != 1
             or scales[0] is None
@@ -292,7 +284,7 @@ def _head(transpose, table: _Table, producers, consumers):
             or set(scales[0].input) != {quantize.output[1], table.dequantizers[0].input[1]}
         ):
             return None  # not (the input's scale x the table's scale)
-        if mul[0].op_type != "Mul" or len(consumers.get(quantize.output[0], [])) != 1:
+        if mul[0].op_type != "Mul" or len(g.consumers.get(quantize.output[0], [])) != 1:
             return None
         return quantize.input[0], mul[0]
     return None

@@ -258,8 +258,9 @@ def _optimise(
     entry: Path,
     say: Progress,
 ) -> Preparation:
+    from app.model_store.graph_tools import externalize
     from app.model_store.int8_twins import describe, int8_head_from_table
-    from app.model_store.optimize import externalize, fuse_attention, share_self_cache, share_tied_embedding
+    from app.model_store.optimize import fuse_attention, share_self_cache, share_tied_embedding
 
     heads = config.get("decoder_attention_heads") or config.get("num_attention_heads")
     if not heads:
