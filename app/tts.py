@@ -1,11 +1,14 @@
 """Speech output: speaks translations aloud (or into a WAV file) with pyttsx3.
 
 pyttsx3 engines must be created and run on one thread, so SpeechOutput owns a thread that
-creates the engine and works through a small queue of texts, one `runAndWait` per text.
-While it speaks, `speaking` is true, and every stretch it played is kept (`played_during`): the
-pipeline silences what its live sources captured at those times (microphone and system audio
-alike: our voice reaches both), so the app does not translate its own voice. A missing or
-broken speech engine becomes an Error event; everything else goes on without speech.
+creates the engine (`Engine`) and works through a small queue of texts, one `runAndWait` per
+text; no other thread creates or touches it. While it speaks, `speaking` is true, and every
+stretch it played is kept (`PlaybackRecord`, read by the capture threads through
+`may_be_heard_in`): the pipeline silences what its live sources captured at those times
+(microphone and system audio alike: our voice reaches both), so the app does not translate its
+own voice. A missing or broken speech engine becomes an Error event; everything else goes on
+without speech. A text that kills the speech thread's work (an error nobody handled) is an
+Error too, and the thread goes on with the next text.
 
 Where speech goes: by default the engine's own output (the speakers). `outputs` routes a
 speaker's texts (in a conversation, mine) to another device instead, an
@@ -29,6 +32,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import soundfile
@@ -80,6 +84,157 @@ def pick_voice(voices, language: Language | str) -> str | None:
     return best[0].id if best else None
 
 
+class PlaybackRecord:
+    """What speech is queued, playing and was played, in monotonic seconds, and which captures
+    each reaches: written by say() (any thread) and the speech thread, read by the capture
+    threads (the own-voice gate). One lock guards all of it."""
+
+    def __init__(self, keep: int = 32):
+        self._lock = threading.Lock()
+        self._pending = 0  # texts queued or being spoken
+        self._pending_heard: collections.Counter[SourceKind] = collections.Counter()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._playing: tuple[float, frozenset[SourceKind]] | None = None  # (since, heard by)
+        # (start, end + echo tail, heard by) of the latest texts played aloud
+        self._played: collections.deque[tuple[float, float, frozenset[SourceKind]]] = collections.deque(maxlen=keep)
+        self._quiet_after = 0.0  # the end of the latest text's echo tail
+
+    def queued(self, heard: frozenset[SourceKind]) -> None:
+        with self._lock:
+            self._pending += 1
+            self._pending_heard.update(heard)
+            self._idle.clear()
+
+    def finished(self, heard: frozenset[SourceKind]) -> None:
+        """A queued text has been spoken, or dropped."""
+        with self._lock:
+            self._pending -= 1
+            self._pending_heard.subtract(heard)
+            if self._pending == 0:
+                self._idle.set()
+
+    def playing(self, heard: frozenset[SourceKind]) -> None:
+        with self._lock:
+            self._playing = (time.monotonic(), heard)
+
+    def ended(self, echo_tail_s: float) -> None:
+        """The text being spoken is done (played or not): its echo may last `echo_tail_s`."""
+        with self._lock:
+            self._quiet_after = time.monotonic() + echo_tail_s
+            if self._playing is not None:
+                since, heard = self._playing
+                self._played.append((since, self._quiet_after, heard))
+                self._playing = None
+
+    def stopped(self) -> None:
+        self._idle.set()
+
+    def wait_idle(self, timeout: float | None) -> bool:
+        return self._idle.wait(timeout)
+
+    @property
+    def speaking(self) -> bool:
+        with self._lock:
+            return self._pending > 0 or time.monotonic() < self._quiet_after
+
+    def may_be_heard_in(self, kind: SourceKind, start: float, end: float) -> bool:
+        """Might a capture of `kind` hold our voice between `start` and `end`? While speech that
+        reaches it is queued or playing, within the echo tail of the last text, or when a text
+        played there overlaps those times (audio reaches a capture late: a sound server's
+        latency, so the capture time, not the time a block is read, is what counts)."""
+        with self._lock:
+            last_heard = self._played[-1][2] if self._played else HEARD_FROM_SPEAKERS
+            if self._pending_heard[kind] > 0 or (time.monotonic() < self._quiet_after and kind in last_heard):
+                return True
+            if self._playing is not None and end >= self._playing[0] and kind in self._playing[1]:
+                return True
+            return any(
+                kind in heard and played_end >= start and played_start <= end
+                for played_start, played_end, heard in self._played
+            )
+
+
+class _Queued(NamedTuple):
+    text: str
+    language: str
+    utterance_id: int
+    speaker: Speaker | None
+    heard: frozenset[SourceKind]  # the captures its output reaches, counted while it waits
+
+
+class Engine:
+    """One pyttsx3 engine; made, used and dropped on the speech thread only (pyttsx3's rule)."""
+
+    def __init__(self, driver: str | None):
+        import pyttsx3
+
+        self.engine = pyttsx3.init(driver) if driver else pyttsx3.init()
+        installed = self.engine.getProperty("voices")
+        self.voices = {lang: pick_voice(installed, lang) for lang in Language}  # the automatic pick
+        # pyttsx3 2.99's espeak driver loses the first text it is given when that text is
+        # long (nothing saved; played instead): a short first synthesis avoids it.
+        with contextlib.suppress(Exception):  # only a precaution: never a reason to fail
+            self._synthesize_to_file("ready")
+
+    def prepare(self, voice: str | None, rate: int | None) -> None:
+        if voice is not None:
+            self.engine.setProperty("voice", voice)
+        if rate:
+            self.engine.setProperty("rate", rate)
+        driver = getattr(getattr(self.engine, "proxy", None), "_driver", None)
+        if type(driver).__module__ == "pyttsx3.drivers.espeak":
+            # espeak-ng applies parameters through its own command queue; without waiting for
+            # it, a text is sometimes spoken at the old rate (seen here about one time in three).
+            from pyttsx3.drivers import _espeak
+
+            _espeak.Synchronize()
+
+    def speak(self, text: str) -> None:
+        self.engine.say(text)
+        self._run()
+
+    def render(self, text: str) -> tuple[np.ndarray, int]:
+        """`text` as int16 samples and their rate."""
+        # pyttsx3 2.99's espeak driver now and then writes nothing for a text (seen here about
+        # once in 40 runs, even after the warm-up): one more try before reporting a failure.
+        for _attempt in range(2):
+            try:
+                audio, rate = self._synthesize_to_file(text)
+            except soundfile.LibsndfileError:  # the driver left the WAV empty
+                audio, rate = np.zeros(0, dtype="int16"), 0
+            if len(audio):
+                return audio, rate
+        raise RuntimeError("the speech engine produced no audio")
+
+    def recover(self) -> None:
+        """After an error broke off a run, end pyttsx3's loop: it would refuse every later text."""
+        with contextlib.suppress(Exception):  # not in a loop: nothing to end
+            self.engine.endLoop()
+
+    def _run(self) -> None:
+        # pyttsx3's espeak driver prints "Audio saved to ..." on stdout, which would corrupt
+        # `run --json` output; the command line writes through its own handle to stdout.
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.engine.runAndWait()
+
+    def _synthesize_to_file(self, text: str) -> tuple[np.ndarray, int]:
+        fd, tmp = tempfile.mkstemp(suffix=".wav", prefix="live-translator-tts-")
+        os.close(fd)
+        try:
+            self.engine.save_to_file(text, tmp)
+            self._run()
+            # pyttsx3 2.99's espeak driver keeps the file name after save_to_file, so a later
+            # say() would overwrite that file instead of playing: forget it.
+            driver = getattr(getattr(self.engine, "proxy", None), "_driver", None)
+            if hasattr(driver, "_save_file"):
+                driver._save_file = None
+            audio, rate = soundfile.read(tmp, dtype="int16", always_2d=True)
+            return audio[:, 0], rate
+        finally:
+            os.unlink(tmp)
+
+
 class SpeechOutput:
     """Speaks texts on its own thread; to the speakers, or appended to one WAV file.
 
@@ -104,53 +259,44 @@ class SpeechOutput:
         self.rate = rate
         self.out_path = Path(out_path) if out_path else None
         self.driver = driver
-        self.chosen_voices = dict(voices or {})  # language -> voice id, over the automatic pick
+        self.chosen_voices: dict[str, str | None] = dict(voices or {})  # language -> voice id, over the automatic pick
         self.on_event = on_event
         self.echo_tail_s = echo_tail_s  # room echo after the last word: keep the mic closed a bit
         self.available: bool | None = None  # unknown until the engine thread has tried
-        self._queue: queue.Queue = queue.Queue(maxsize=max_queued)
-        self._thread: threading.Thread | None = None
-        self._quiet_after = 0.0
-        # (start, end + echo tail) of the latest texts played aloud, monotonic seconds
-        self._played: collections.deque[tuple[float, float]] = collections.deque(maxlen=32)
-        self._playing_since: float | None = None
-        self._pending = 0  # queued or being spoken; guarded by _lock
-        self._lock = threading.Lock()
-        self._idle = threading.Event()
-        self._idle.set()
-        self._missing_voice_reported: set[str] = set()
         # speaker -> where its texts are played (None: every speaker without its own entry);
         # missing: the engine's own output. An output that failed to open stays silent.
         self.outputs: dict[Speaker | None, AudioOutput] = dict(outputs or {})
-        self._failed_outputs: set[int] = set()
-        self._pending_heard: collections.Counter[SourceKind] = collections.Counter()  # guarded by _lock
-        self._played_heard: collections.deque[frozenset[SourceKind]] = collections.deque(maxlen=32)
-        self._playing_heard: frozenset[SourceKind] = HEARD_FROM_SPEAKERS
+        self.playback = PlaybackRecord()
+        self._queue: queue.Queue[_Queued | None] = queue.Queue(maxsize=max_queued)
+        self._thread: threading.Thread | None = None
+        self._control = threading.Lock()  # start() and stop(), from any thread
+        self._failed_outputs: set[int] = set()  # ids of outputs that failed to open (speech thread)
+        self._missing_voice_reported: set[str] = set()  # speech thread
 
     # -- control (any thread) -------------------------------------------------------------
     def start(self) -> None:
-        if self._thread is not None and self._thread.is_alive():
-            return
-        self._thread = threading.Thread(target=self._run, name="speech-output", daemon=True)
-        self._thread.start()
+        with self._control:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            self._thread = threading.Thread(target=self._run, name="speech-output", daemon=True)
+            self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
-        thread = self._thread
-        if thread is None:
-            return
-        self._drain()
-        self._queue.put(None)  # the queue was just emptied: room for the stop marker
-        thread.join(timeout)
-        self._thread = None
-        for output in self.outputs.values():
-            output.close()
-        self._failed_outputs.clear()
+        with self._control:
+            thread = self._thread
+            if thread is None:
+                return
+            self._drain()
+            self._queue.put(None)  # the stop marker, after what say() queued meanwhile
+            thread.join(timeout)
+            self._thread = None
+            for output in self.outputs.values():
+                output.close()
+            self._failed_outputs.clear()
 
     def set_voice(self, language: str, voice_id: str | None) -> None:
         """Speak `language` with this voice from the next text on (None: the automatic pick)."""
         self.chosen_voices[language] = voice_id
-        if voice_id and hasattr(self, "_voices"):
-            self._voices[language] = voice_id
 
     def set_enabled(self, enabled: bool) -> None:
         self.enabled = enabled
@@ -162,57 +308,38 @@ class SpeechOutput:
         conversation. False when it will not be spoken."""
         if not (self.enabled and text.strip()) or self.available is False:
             return False
-        with self._lock:
-            queued = not self._queue.full()
-            if queued:
-                self._queue.put_nowait((text, language, utterance_id, speaker))
-                self._pending += 1
-                self._pending_heard.update(self._heard_by(speaker))
-                self._idle.clear()
-        if not queued:
-            self._emit(
-                Error.of(
-                    Stage.TTS,
-                    Text(QT_TRANSLATE_NOOP("Errors", "Speech output is behind; a translation was not spoken.")),
-                    Text(QT_TRANSLATE_NOOP("Errors", "Lower the speech rate or turn speech off.")),
-                    utterance_id,
-                    speaker=speaker,
-                )
+        item = _Queued(text, language, utterance_id, speaker, self._heard_by(speaker))
+        self.playback.queued(item.heard)  # before the speech thread can take it: counted from now
+        try:
+            self._queue.put_nowait(item)
+            return True
+        except queue.Full:
+            self.playback.finished(item.heard)
+        self._emit(
+            Error.of(
+                Stage.TTS,
+                Text(QT_TRANSLATE_NOOP("Errors", "Speech output is behind; a translation was not spoken.")),
+                Text(QT_TRANSLATE_NOOP("Errors", "Lower the speech rate or turn speech off.")),
+                utterance_id,
+                speaker=speaker,
             )
-        return queued
+        )
+        return False
 
     @property
     def speaking(self) -> bool:
         """True from the moment a text is queued until `echo_tail_s` after it was spoken."""
-        return self._pending > 0 or time.monotonic() < self._quiet_after
-
-    def played_during(self, start: float, end: float) -> bool:
-        """True if speech was being played aloud (or its echo tail lasted) at any moment between
-        `start` and `end` (monotonic seconds): audio captured then may hold our own voice. Audio
-        reaches a capture late (a sound server's latency), so the capture time, not the time
-        the block is read, is what counts."""
-        since = self._playing_since
-        if since is not None and end >= since:
-            return True
-        return any(played_end >= start and played_start <= end for played_start, played_end in list(self._played))
+        return self.playback.speaking
 
     def may_be_heard_in(self, kind: SourceKind, start: float, end: float) -> bool:
         """Might a capture of `kind` hold our own voice between `start` and `end` (monotonic
-        seconds)? Like `speaking` and `played_during`, but only for outputs that reach it: the
-        virtual microphone never reaches my microphone, only (echoed by the call app) system audio."""
-        if self._pending_heard[kind] > 0 or (time.monotonic() < self._quiet_after and kind in self._last_heard()):
-            return True
-        since = self._playing_since
-        if since is not None and end >= since and kind in self._playing_heard:
-            return True
-        stretches = list(zip(self._played, self._played_heard, strict=False))
-        return any(
-            kind in heard and played_end >= start and played_start <= end
-            for (played_start, played_end), heard in stretches
-        )
+        seconds)? Only outputs that reach it count: the virtual microphone never reaches my
+        microphone, only (echoed by the call app) system audio."""
+        return self.playback.may_be_heard_in(kind, start, end)
 
-    def _last_heard(self) -> frozenset[SourceKind]:
-        return self._played_heard[-1] if self._played_heard else HEARD_FROM_SPEAKERS
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until everything queued has been spoken. False on timeout."""
+        return self.playback.wait_idle(timeout)
 
     def _heard_by(self, speaker: Speaker | None) -> frozenset[SourceKind]:
         output = self._output_for(speaker)
@@ -221,65 +348,72 @@ class SpeechOutput:
     def _output_for(self, speaker: Speaker | None) -> AudioOutput | None:
         return self.outputs.get(speaker, self.outputs.get(None))
 
-    def wait_idle(self, timeout: float | None = None) -> bool:
-        """Wait until everything queued has been spoken. False on timeout."""
-        return self._idle.wait(timeout)
-
-    # -- the engine thread ----------------------------------------------------------------
+    # -- the speech thread ----------------------------------------------------------------
     def _run(self) -> None:
         # Speech off: no engine until it is turned on (its warm-up writes a temporary file).
         self._open_outputs()
-        engine = self._create_engine() if self.enabled else None
+        engine = self._make_engine() if self.enabled else None
         writer = None
         try:
-            while True:
-                item = self._queue.get()
-                if item is None:
-                    break
+            while (item := self._queue.get()) is not None:
                 if engine is None and self.enabled and self.available is not False:
-                    engine = self._create_engine()
-                writer = self._speak_item(engine, writer, item)
+                    engine = self._make_engine()
+                writer = self._serve(engine, writer, item)
         finally:
             if writer is not None:
                 writer.close()
-            self._idle.set()
+            self._drain()  # what say() queued behind the stop marker
+            self.playback.stopped()
 
-    def _speak_item(self, engine, writer, item):
+    def _serve(self, engine: Engine | None, writer, item: _Queued):
+        """Speak one text; the WAV writer (out_path) or None. An error nobody handled would end
+        the thread: it is reported, and the thread goes on with the next text."""
+        try:
+            return self._speak_item(engine, writer, item)
+        except BaseException as error:  # whatever it is, speech must not die silently
+            log.error("the speech thread met an unexpected error", exc_info=error)
+            if engine is not None:
+                engine.recover()
+            died = Text(
+                QT_TRANSLATE_NOOP("Errors", "Speech output stopped unexpectedly: {reason}"),
+                {"reason": f"{type(error).__name__}: {error}".removesuffix(": ")},
+            )
+            going_on = Text(QT_TRANSLATE_NOOP("Errors", "It was restarted: speech goes on with the next translation."))
+            self._emit(Error.of(Stage.TTS, died, going_on, item.utterance_id, speaker=item.speaker))
+            return writer
+        finally:
+            self.playback.finished(item.heard)
+
+    def _speak_item(self, engine: Engine | None, writer, item: _Queued):
         """Speak one queued text where its speaker's speech goes; the WAV writer (out_path) or None."""
-        text, language, utterance_id, speaker = item
-        output = self._output_for(speaker)
+        output = self._output_for(item.speaker)
         if engine is None or not self.enabled or (output is not None and id(output) in self._failed_outputs):
-            self._done_one(speaker)
             return writer
         try:
+            self._prepare(engine, item.language)
             if self.out_path is not None:
-                writer = self._speak_to_file(engine, writer, text, language)
+                writer = self._speak_to_file(engine, writer, item.text)
             elif output is not None:
-                self._speak_into(engine, output, text, language)
+                self._speak_into(engine, output, item.text)
             else:
-                self._playing_heard = HEARD_FROM_SPEAKERS
-                self._playing_since = time.monotonic()
-                self._speak(engine, text, language)
+                self.playback.playing(HEARD_FROM_SPEAKERS)
+                engine.speak(item.text)
+            path = str(self.out_path) if self.out_path else None
             self._emit(
                 Speech(
-                    utterance_id=utterance_id,
-                    text=text,
-                    language=language,
-                    path=str(self.out_path) if self.out_path else None,
-                    speaker=speaker,
+                    utterance_id=item.utterance_id,
+                    text=item.text,
+                    language=item.language,
+                    path=path,
+                    speaker=item.speaker,
                 )
             )
         except Exception as error:  # the engine failed on this text: report, go on
             failed = Text(QT_TRANSLATE_NOOP("Errors", "Speech output failed: {reason}"), {"reason": error})
             going_on = Text(QT_TRANSLATE_NOOP("Errors", "Speech continues with the next translation."))
-            self._emit(Error.of(Stage.TTS, failed, going_on, utterance_id, speaker=speaker))
+            self._emit(Error.of(Stage.TTS, failed, going_on, item.utterance_id, speaker=item.speaker))
         finally:
-            self._quiet_after = time.monotonic() + (output.echo_tail_s if output is not None else self.echo_tail_s)
-            if self._playing_since is not None:
-                self._played_heard.append(self._playing_heard)
-                self._played.append((self._playing_since, self._quiet_after))
-                self._playing_since = None
-            self._done_one(speaker)
+            self.playback.ended(output.echo_tail_s if output is not None else self.echo_tail_s)
         return writer
 
     def _open_outputs(self) -> None:
@@ -298,29 +432,19 @@ class SpeechOutput:
                 going_on = Text(QT_TRANSLATE_NOOP("Errors", "Translation goes on without speech."))
                 self._emit(Error.of(Stage.TTS, failed, going_on))
 
-    def _speak_into(self, engine, output: AudioOutput, text: str, language: str) -> None:
+    def _speak_into(self, engine: Engine, output: AudioOutput, text: str) -> None:
         """Render `text` to audio, then play it on `output` (the virtual microphone, a chosen device)."""
-        self._prepare(engine, language)
-        audio, rate = self._synthesize_nonempty(engine, text)
-        self._playing_heard = output.heard_by
-        self._playing_since = time.monotonic()
+        audio, rate = engine.render(text)
+        self.playback.playing(output.heard_by)
 
         def meter(rms: float, peak: float) -> None:
             self._emit(SentLevel(rms=rms, peak=peak, device=output.name))
 
         output.play(audio, rate, meter)
 
-    def _create_engine(self):
+    def _make_engine(self) -> Engine | None:
         try:
-            import pyttsx3
-
-            engine = pyttsx3.init(self.driver) if self.driver else pyttsx3.init()
-            installed = engine.getProperty("voices")
-            self._voices = {lang: self.chosen_voices.get(lang) or pick_voice(installed, lang) for lang in Language}
-            # pyttsx3 2.99's espeak driver loses the first text it is given when that text is
-            # long (nothing saved; played instead): a short first synthesis avoids it.
-            with contextlib.suppress(Exception):  # only a precaution: never a reason to fail
-                self._synthesize_to_file(engine, "ready")
+            engine = Engine(self.driver)
             self.available = True
             return engine
         except Exception as error:  # no espeak-ng / SAPI / NSSpeech, or a broken driver
@@ -341,54 +465,32 @@ class SpeechOutput:
             )
             return None
 
-    def _prepare(self, engine, language: str) -> None:
-        voice = self._voices.get(language)
-        if voice is None:
-            if language not in self._missing_voice_reported:
-                self._missing_voice_reported.add(language)
-                self._emit(
-                    Error.of(
-                        Stage.TTS,
-                        Text(
-                            QT_TRANSLATE_NOOP(
-                                "Errors", "No speech voice for language '{language}'; using the default voice."
-                            ),
-                            {"language": language},
+    def _prepare(self, engine: Engine, language: str) -> None:
+        """The voice and rate for a text in `language`: the chosen voice, else the automatic pick."""
+        voice = self.chosen_voices.get(language) or engine.voices.get(language)
+        if voice is None and language not in self._missing_voice_reported:
+            self._missing_voice_reported.add(language)
+            self._emit(
+                Error.of(
+                    Stage.TTS,
+                    Text(
+                        QT_TRANSLATE_NOOP(
+                            "Errors", "No speech voice for language '{language}'; using the default voice."
                         ),
-                        Text(
-                            QT_TRANSLATE_NOOP(
-                                "Errors", "Install a voice for it (espeak-ng has cmn-latn-pinyin for Mandarin)."
-                            )
-                        ),
-                    )
+                        {"language": language},
+                    ),
+                    Text(
+                        QT_TRANSLATE_NOOP(
+                            "Errors", "Install a voice for it (espeak-ng has cmn-latn-pinyin for Mandarin)."
+                        )
+                    ),
                 )
-        else:
-            engine.setProperty("voice", voice)
-        if self.rate:
-            engine.setProperty("rate", self.rate)
-        driver = getattr(getattr(engine, "proxy", None), "_driver", None)
-        if type(driver).__module__ == "pyttsx3.drivers.espeak":
-            # espeak-ng applies parameters through its own command queue; without waiting for
-            # it, a text is sometimes spoken at the old rate (seen here about one time in three).
-            from pyttsx3.drivers import _espeak
+            )
+        engine.prepare(voice, self.rate)
 
-            _espeak.Synchronize()
-
-    def _run_engine(self, engine) -> None:
-        # pyttsx3's espeak driver prints "Audio saved to ..." on stdout, which would corrupt
-        # `run --json` output; the command line writes through its own handle to stdout.
-        with contextlib.redirect_stdout(io.StringIO()):
-            engine.runAndWait()
-
-    def _speak(self, engine, text: str, language: str) -> None:
-        self._prepare(engine, language)
-        engine.say(text)
-        self._run_engine(engine)
-
-    def _speak_to_file(self, engine, writer, text: str, language: str):
+    def _speak_to_file(self, engine: Engine, writer, text: str):
         """Synthesize into a temporary WAV, then append it to out_path (one file per session)."""
-        self._prepare(engine, language)
-        audio, rate = self._synthesize_nonempty(engine, text)
+        audio, rate = engine.render(text)
         if writer is None:
             self.out_path.parent.mkdir(parents=True, exist_ok=True)
             writer = soundfile.SoundFile(self.out_path, "w", samplerate=rate, channels=1, subtype="PCM_16")
@@ -400,52 +502,19 @@ class SpeechOutput:
         writer.flush()  # the file is complete after every utterance
         return writer
 
-    def _synthesize_nonempty(self, engine, text: str) -> tuple[np.ndarray, int]:
-        # pyttsx3 2.99's espeak driver now and then writes nothing for a text (seen here about
-        # once in 40 runs, even after the warm-up): one more try before reporting a failure.
-        for _attempt in range(2):
-            try:
-                audio, rate = self._synthesize_to_file(engine, text)
-            except soundfile.LibsndfileError:  # the driver left the WAV empty
-                audio, rate = np.zeros(0, dtype="int16"), 0
-            if len(audio):
-                return audio, rate
-        raise RuntimeError("the speech engine produced no audio")
-
-    def _synthesize_to_file(self, engine, text: str) -> tuple[np.ndarray, int]:
-        fd, tmp = tempfile.mkstemp(suffix=".wav", prefix="live-translator-tts-")
-        os.close(fd)
-        try:
-            engine.save_to_file(text, tmp)
-            self._run_engine(engine)
-            # pyttsx3 2.99's espeak driver keeps the file name after save_to_file, so a later
-            # say() would overwrite that file instead of playing: forget it.
-            driver = getattr(getattr(engine, "proxy", None), "_driver", None)
-            if hasattr(driver, "_save_file"):
-                driver._save_file = None
-            audio, rate = soundfile.read(tmp, dtype="int16", always_2d=True)
-            return audio[:, 0], rate
-        finally:
-            os.unlink(tmp)
-
     # -- helpers --------------------------------------------------------------------------
     def _drain(self) -> None:
-        """Forget the texts not yet spoken."""
-        with self._lock, contextlib.suppress(queue.Empty):
+        """Forget the texts not yet spoken (a stop marker among them stays queued)."""
+        stop_marker = False
+        with contextlib.suppress(queue.Empty):
             while True:
                 item = self._queue.get_nowait()
-                if item is not None:
-                    self._pending -= 1
-                    self._pending_heard.subtract(self._heard_by(item[3]))
-                if self._pending == 0:
-                    self._idle.set()
-
-    def _done_one(self, speaker: Speaker | None = None) -> None:
-        with self._lock:
-            self._pending -= 1
-            self._pending_heard.subtract(self._heard_by(speaker))
-            if self._pending == 0:
-                self._idle.set()
+                if item is None:
+                    stop_marker = True
+                else:
+                    self.playback.finished(item.heard)
+        if stop_marker:
+            self._queue.put(None)
 
     def _emit(self, event: Event) -> None:
         if self.on_event is not None:
