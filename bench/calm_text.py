@@ -140,7 +140,7 @@ def record_source(wav: Path, recognizer) -> list:
 
 
 def replay(source_events: list, mode: str) -> dict:
-    """Every partial translated in order, as the translation worker does (Pipeline._translate)."""
+    """Every partial translated in order, as the translation worker does (TranslationStage._translate)."""
     from app.pipeline.calm import CalmText, latin_word_boundary
     from app.shared.events import SourcePartial
     from app.translation import DecodeOptions, SentenceResult, Translator

@@ -10,8 +10,9 @@ threads, so one side's long utterance never holds up the other's. They share the
 finals first, then the freshest partial of a side that is speaking, the sides taking turns),
 one utterance counter (ids never clash in the transcript or the window), one speech output
 (so the app's own voice is gated out of both captures by the same playback times) and one
-transcript. Every event is labelled with its speaker. docs/performance.md has the measurement
-that two pipelines keep up on two cores.
+transcript. Every event is labelled with its speaker. When a stage of one side dies, that side
+says so and both sides stop. docs/performance.md has the measurement that two pipelines keep
+up on two cores.
 """
 
 from __future__ import annotations
@@ -115,6 +116,7 @@ class Conversation:
                 translators=translators,
                 shared_speech_output=True,
                 utterance_ids=ids,
+                on_failure=self._side_failed,
             )
             for speaker in (Speaker.ME, Speaker.THEM)
         }
@@ -144,6 +146,11 @@ class Conversation:
         self.speech_output.stop()
         if self.transcript is not None:
             self.transcript.close()
+
+    def _side_failed(self) -> None:
+        """A stage of one side died and that side stopped (its Error says which): the other
+        side stops too, so the conversation is never left half-working."""
+        self.stop()
 
     def finish(self, timeout: float = 30.0) -> None:
         """End cleanly: both sides stop listening at once, then finalise and translate what

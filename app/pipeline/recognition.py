@@ -1,0 +1,173 @@
+"""The recognition stage: the `pipeline-recognition` thread runs VAD + streaming Whisper
+(app.asr.StreamingRecognizer) over the audio queue, emits partial and final source text (the
+glossary's corrections of heard text applied), and hands each to the job board
+(app/pipeline/jobs.py) tagged with the direction it was heard in."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+import os
+import queue
+import time
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from app.pipeline.jobs import Job
+from app.pipeline.session_state import END, FLUSH, Block, SessionState
+from app.shared.chinese import ChineseScript
+from app.shared.errors import QT_TRANSLATE_NOOP
+from app.shared.events import Event, SourceFinal, SourcePartial, Stage, State, Status
+from app.shared.languages import Direction
+
+if TYPE_CHECKING:
+    from app.asr import StreamingRecognizer
+    from app.pipeline.config import PipelineConfig
+    from app.pipeline.reporter import Reporter
+
+log = logging.getLogger(__name__)
+
+
+class RecognitionStage:
+    """Speech to text: the recognizer given, or one loaded on the first start and kept."""
+
+    def __init__(
+        self,
+        config: PipelineConfig,
+        reporter: Reporter,
+        direction: Callable[[], Direction],
+        recognizer: StreamingRecognizer | None,
+        utterance_ids: Iterator[int] | None,
+    ):
+        """direction: the session's direction now (set_direction changes it on another thread)."""
+        self.config = config
+        self.reporter = reporter
+        self.direction = direction
+        self.recognizer = recognizer
+        self._utterance_ids = utterance_ids
+
+    def set_chinese(self, script: ChineseScript) -> None:
+        if self.recognizer is not None:
+            self.recognizer.chinese = script
+
+    def use_glossary(self) -> None:
+        """The config's glossary as Whisper's hotwords, from its next pass on."""
+        if self.recognizer is not None:
+            self.recognizer.options.hotwords = self.options().hotwords
+
+    def options(self):
+        from app.asr.recognizer import RecognizerOptions
+
+        glossary = self.config.glossary
+        hotwords = {lang: glossary.terms(lang) for lang in ("en", "zh")} if glossary else {}
+        return RecognizerOptions(hotwords=hotwords).paced(self.config.live_text)
+
+    # -- the recognition thread --------------------------------------------------------------
+    def run(self, session: SessionState) -> None:
+        direction = self.direction()
+        try:
+            recognizer = self._load(direction.source)
+        except Exception as error:  # an Error takes RUNNING's place; the session waits for stop()
+            self.reporter.error(
+                Stage.ASR, error, prefix=QT_TRANSLATE_NOOP("Errors", "Speech recognition could not start: {reason}")
+            )
+            session.stop.set()
+            session.board.end_input()
+            return
+        session.ready.set()
+        self.reporter.emit(Status(state=State.RUNNING, detail=f"direction {direction}"))
+        while not session.stop.is_set():
+            if self.direction() != direction:  # finish what was said in the old language first
+                self._recognize(session, recognizer.flush, direction)
+                direction = self.direction()
+                recognizer.set_language(direction.source)
+            blocks, marker = self._take_audio(session)
+            if blocks:
+                if blocks[0].captured_at is not None:  # how long the oldest audio waited: the backlog
+                    session.board.behind_s = time.monotonic() - blocks[0].captured_at
+                self._recognize(session, functools.partial(self._feed, recognizer, blocks), direction)
+            if marker is END or marker is FLUSH:
+                self._recognize(session, recognizer.flush, direction)
+            if marker is END:
+                break
+        session.board.end_input()
+
+    def _load(self, language: str) -> StreamingRecognizer:
+        if self.recognizer is None:
+            from app.asr import StreamingRecognizer, load_whisper
+
+            self.reporter.emit(Status(state=State.LOADING, detail=f"speech recognition ({self.config.asr_model})"))
+            model = load_whisper(self.config.asr_model)  # loaded on app.asr's process-long thread
+            self.recognizer = StreamingRecognizer(
+                model=model, language=language, options=self.options(), ids=self._utterance_ids
+            )
+        self.recognizer.chinese = ChineseScript.parse(self.config.chinese)
+        self.recognizer.options.word_confidence = self.config.source_confidence
+        self.recognizer.reset()
+        self.recognizer.set_language(language)
+        return self.recognizer
+
+    @staticmethod
+    def _take_audio(session: SessionState) -> tuple[list[Block], str | None]:
+        """The audio waiting (live audio: the whole backlog at once, see _feed; a recording read
+        flat out: block by block, as `transcribe` does), and the marker after it, if any."""
+        try:
+            item = session.audio.get(timeout=0.1)
+        except queue.Empty:
+            return [], None
+        blocks = []
+        while isinstance(item, Block):
+            blocks.append(item)
+            if item.captured_at is None:
+                return blocks, None
+            try:
+                item = session.audio.get_nowait()
+            except queue.Empty:
+                return blocks, None
+        return blocks, item
+
+    @staticmethod
+    def _feed(recognizer: StreamingRecognizer, blocks: list[Block]) -> list:
+        """One feed for all the audio waiting: when live recognition falls behind, Whisper
+        re-reads the utterance once for the whole backlog instead of once per block, so it
+        catches up instead of falling further behind."""
+        audio = blocks[0].samples if len(blocks) == 1 else np.concatenate([b.samples for b in blocks])
+        return recognizer.feed(audio, captured_at=blocks[-1].captured_at or None)
+
+    def _recognize(self, session: SessionState, step: Callable[[], list], direction: Direction) -> None:
+        try:
+            events = step()
+        except Exception as error:  # a failing recognizer loses this utterance, not the session
+            self.reporter.error(
+                Stage.ASR, error, prefix=QT_TRANSLATE_NOOP("Errors", "Speech recognition failed: {reason}")
+            )
+            try:
+                self.recognizer.reset()
+            except Exception:  # the next utterance starts from whatever state it is in
+                log.exception("asr: the recognizer could not be reset after a failure")
+            return
+        for event in events:
+            event = self._rewrite_heard(event)
+            self.reporter.emit(event)
+            if isinstance(event, SourceFinal):
+                session.board.submit_final(Job(event, direction))
+            elif isinstance(event, SourcePartial):
+                session.board.offer_partial(Job(event, direction))  # only the latest is kept
+
+    def _rewrite_heard(self, event: Event) -> Event:
+        """Recognised text with the glossary's corrections of heard text applied."""
+        glossary = self.config.glossary
+        if not isinstance(event, (SourcePartial, SourceFinal)) or not glossary or not glossary.corrections():
+            return event
+        text = glossary.rewrite_heard(event.text)
+        if text == event.text:
+            return event
+        changes: dict[str, Any] = {"text": text}
+        if len(text) != len(event.text):
+            changes["low_confidence"] = ()  # its spans no longer line up with the words
+        if isinstance(event, SourcePartial):  # the committed text stays a prefix of the text
+            changes["committed"] = os.path.commonprefix([glossary.rewrite_heard(event.committed), text])
+        return dataclasses.replace(event, **changes)
