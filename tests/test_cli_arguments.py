@@ -235,6 +235,33 @@ def test_download_dest_is_a_folder_or_a_place_for_one(files):
 # --- each command refuses bad values before anything loads --------------------------------------
 
 
+PATH_OPTIONS = [  # (argv before the path, argv after it): every option that takes a path
+    (["run", "--direction", "en-zh", "--input"], []),
+    (["run", "--direction", "en-zh", "--nmt-model"], []),
+    (["run", "--direction", "en-zh", "--asr-model"], []),
+    (["run", "--direction", "en-zh", "--glossary"], []),
+    (["run", "--direction", "en-zh", "--tts-out"], []),
+    (["transcribe"], []),
+    (["transcribe", "x.wav", "--model"], []),
+    (["translate", "--direction", "en-zh", "--model"], ["Hi"]),
+    (["export"], ["--format", "txt"]),
+    (["export", "x.jsonl", "--format", "txt", "--out"], []),
+    (["models", "download", "opus-mt-en-zh", "--dest"], []),
+    (["models", "doctor"], []),
+    (["models", "export"], ["out"]),
+]
+
+
+@pytest.mark.parametrize("before, after", PATH_OPTIONS, ids=lambda words: " ".join(words))
+def test_a_path_the_system_cannot_look_up_is_refused_by_name(before, after, files, tripwires):
+    """Too long for the file system, or a link loop: a message naming the path, not an OSError traceback."""
+    loop = files / "loop"
+    if not loop.is_symlink():
+        loop.symlink_to(loop)
+    for name, reason in ((str(files / ("a" * 300 + ".wav")), "File name too long"), (str(loop), "symbolic links")):
+        assert_refused(run_main([*before, name, *after]), reason)
+
+
 def test_the_issues_cases_are_refused_at_once_before_any_work(files, tripwires):
     wav, session = str(files / "speech.wav"), str(files / "session.jsonl")
     run = ["run", "--direction", "en-zh", "--nmt-model", str(NMT), "--input", wav]

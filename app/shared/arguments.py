@@ -55,16 +55,38 @@ class CommandLineParser(argparse.ArgumentParser):
         self.exit(2, f"error: {message}\n")
 
 
-def not_blank(hint: str):
+def not_blank(hint: str, path: bool = True):
     """A type for a text option that must say something: an empty or all-blank value is refused
-    with `hint` (what to give instead); any other text is returned as it is."""
+    with `hint` (what to give instead); any other text is returned as it is. With `path`, a
+    name the system cannot even look up (too long, a link loop, a folder it may not enter) is
+    refused too; whether the file is there and right is for the command to say."""
 
     def check(text: str) -> str:
         if not text.strip():
             raise BadValue(LiveTranslatorError(_EMPTY, hint))
+        problem = _lookup_problem(text) if path else None
+        if problem is not None:
+            raise BadValue(
+                LiveTranslatorError(
+                    QT_TRANSLATE_NOOP("Errors", "Cannot use {path}: {reason}."), hint, path=text, reason=problem
+                )
+            )
         return text
 
     return check
+
+
+def _lookup_problem(text: str) -> str | None:
+    """Why the system cannot look `text` up as a path, or None (also when nothing is there)."""
+    try:
+        os.stat(text)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as error:
+        return error.strerror or str(error)
+    except ValueError as error:  # a NUL character (from Python; a command line cannot hold one)
+        return str(error)
+    return None
 
 
 model_name_or_folder = not_blank(
@@ -78,15 +100,17 @@ recording = not_blank(
 )
 audio_file = not_blank(hint=QT_TRANSLATE_NOOP("Errors", "Give the path of an audio file (WAV, FLAC, MP3, ...)."))
 device_name = not_blank(
+    path=False,
     hint=QT_TRANSLATE_NOOP(
         "Errors",
         "Give a device's number, id or part of its name (python -m app devices), or leave the option out for the default.",  # noqa: E501
-    )
+    ),
 )
 speech_target = not_blank(
+    path=False,
     hint=QT_TRANSLATE_NOOP(
         "Errors", "Give speakers, virtual-mic or an output's name (python -m app devices), or leave --speak-into out."
-    )
+    ),
 )
 glossary_file = not_blank(
     hint=QT_TRANSLATE_NOOP("Errors", "Give the path of a glossary file (english<TAB>chinese per line).")
@@ -95,7 +119,8 @@ transcript_file = not_blank(
     hint=QT_TRANSLATE_NOOP("Errors", "Give a session .jsonl file (the app prints its path at the end of a run).")
 )
 hub_model = not_blank(
-    hint=QT_TRANSLATE_NOOP("Errors", "Give a name from python -m app models list, or a Hub repo id owner/name.")
+    path=False,
+    hint=QT_TRANSLATE_NOOP("Errors", "Give a name from python -m app models list, or a Hub repo id owner/name."),
 )
 hf_folder = not_blank(
     hint=QT_TRANSLATE_NOOP("Errors", "Give a save_pretrained folder (config.json, weights, tokenizer).")
@@ -250,6 +275,8 @@ def speech_file(text: str) -> str:
     (made if missing) can be written."""
     hint = QT_TRANSLATE_NOOP("Errors", "Give a .wav file name for the spoken translations, e.g. spoken.wav.")
     path = Path(text)
+    if (problem := _lookup_problem(text)) is not None:
+        raise BadValue(_cannot_write(text, problem))
     if not text.strip() or path.suffix.lower() != ".wav":
         raise BadValue(
             LiveTranslatorError(
@@ -286,6 +313,8 @@ def output_file(text: str) -> str:
             )
         )
     path = Path(text)
+    if (problem := _lookup_problem(text) or _lookup_problem(str(path.parent))) is not None:
+        raise BadValue(_cannot_write(text, problem))
     if path.is_dir():
         raise BadValue(_cannot_write(text, os.strerror(errno.EISDIR)))
     if not path.parent.is_dir():
@@ -305,6 +334,8 @@ def download_folder(text: str) -> str:
     if not text.strip():
         raise BadValue(LiveTranslatorError(_EMPTY, _DEST_HINT))
     path = Path(text)
+    if (problem := _lookup_problem(text)) is not None:
+        raise BadValue(_cannot_download(text, problem))
     if path.exists() and not path.is_dir():
         raise BadValue(
             LiveTranslatorError(
@@ -327,7 +358,7 @@ def _check_writable_place(path: Path, folder: Path, refusal) -> None:
     """`folder` (made later if missing) can hold `path`: its nearest existing ancestor is a
     folder this user may write into. `refusal(path, reason)` makes the error."""
     existing = folder
-    while not existing.exists() and existing != existing.parent:
+    while not existing.exists() and existing != existing.parent:  # each was looked up without error
         existing = existing.parent
     if not existing.is_dir():
         raise BadValue(refusal(str(path), f"{existing}: {os.strerror(errno.ENOTDIR)}"))

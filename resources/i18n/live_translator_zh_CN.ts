@@ -1064,6 +1064,10 @@
         <translation>请给出要写入的文件名，位于你有写入权限的文件夹中。</translation>
     </message>
     <message>
+        <source>Cannot use {path}: {reason}.</source>
+        <translation>无法使用 {path}：{reason}。</translation>
+    </message>
+    <message>
         <source>Pass the folder that holds config.json and the .onnx files.</source>
         <translation>请传入包含 config.json 和 .onnx 文件的文件夹。</translation>
     </message>

@@ -1064,6 +1064,10 @@
         <translation>請給出要寫入的檔案名稱，位於你有寫入權限的資料夾中。</translation>
     </message>
     <message>
+        <source>Cannot use {path}: {reason}.</source>
+        <translation>無法使用 {path}：{reason}。</translation>
+    </message>
+    <message>
         <source>Pass the folder that holds config.json and the .onnx files.</source>
         <translation>請傳入含有 config.json 與 .onnx 檔案的資料夾。</translation>
     </message>
