@@ -1,10 +1,10 @@
 """When a recognised text is translated: the one place that schedules the translation worker.
 
-    recognition ──submit_final──▶ ┌─────────────── JobBoard ───────────────┐
-                ──offer_partial─▶ │ finals   FIFO, bounded: recognition waits │ ──take──▶ translation
-    set_direction ─switch──────▶  │ partial  one slot: only the latest        │ ◀─done───  worker
-    stop() ──close──────────────▶ │ running  the job being decoded + cancel   │
-                                  └───────────────────────────────────────────┘
+                                  ┌──────────────── JobBoard ─────────────────┐
+    recognition ──submit_final──▶ │ finals   FIFO, bounded: recognition waits │ ──take──▶ translation
+                ──offer_partial─▶ │ partial  one slot: only the latest        │ ◀──done──  worker
+ set_direction ─switch_direction▶ │ running  the job being decoded + cancel   │
+        stop() ──────close──────▶ └───────────────────────────────────────────┘
 
 The rules, all of them here:
 - Finals go first, in the order they were heard. At most `max_finals` wait: recognition waits

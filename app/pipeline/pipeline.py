@@ -116,7 +116,7 @@ class Pipeline:
         return self._capture.audio_source
 
     @property
-    def _translators(self) -> dict[Direction, PipelineTranslator]:
+    def _translators(self) -> dict[Direction, PipelineTranslator]:  # what a window test checks
         return self._translation.translators
 
     def _current_direction(self) -> Direction:
