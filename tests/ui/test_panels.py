@@ -214,3 +214,9 @@ def test_a_meeting_keeps_a_bounded_number_of_rows_drawn_and_copy_keeps_every_lin
     assert "sentence four" in view.text("source") and "第四句" in view.text("target")
     view.clear()
     assert view.text("source") == "" and not view.earlier
+
+
+def test_qt_warnings_fail_the_test_that_caused_them(request):
+    # pyproject.toml: a Qt warning ("QObject: Cannot create children for a parent that is in a
+    # different thread") fails its test, not a later one by a crash.
+    assert request.config.getini("qt_log_level_fail") == "WARNING"
