@@ -10,9 +10,9 @@ speaking at once take turns instead of one starving the other.
 
 from __future__ import annotations
 
-import functools
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -72,7 +72,16 @@ class WhisperTurns:
             self._cond.notify_all()
 
 
-@functools.lru_cache(maxsize=8)
+# Each model's turns live as long as the model, and no longer: a cache keyed on the model (an
+# lru_cache) kept alive every model a session or a test run had ever used.
+_TURNS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_TURNS_LOCK = threading.Lock()
+
+
 def turns_for(model) -> WhisperTurns:
     """The turns of one Whisper model (models are loaded once per process: app.asr.load_whisper)."""
-    return WhisperTurns()
+    with _TURNS_LOCK:
+        turns = _TURNS.get(model)
+        if turns is None:
+            turns = _TURNS[model] = WhisperTurns()
+        return turns
