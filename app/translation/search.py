@@ -9,6 +9,7 @@ transformers' vectorised `_beam_search` for one sentence (batch 1), so finished 
 
 from __future__ import annotations
 
+import functools
 import logging
 import numbers
 from collections.abc import Callable, Iterator, Sequence
@@ -22,15 +23,6 @@ from app.shared.events import StopReason
 log = logging.getLogger(__name__)
 
 NEG_INF = np.float32(-np.inf)
-GENERATE_DEFAULTS = dict(
-    max_length=20,
-    min_length=0,
-    num_beams=1,
-    length_penalty=1.0,
-    early_stopping=False,
-    no_repeat_ngram_size=0,
-    repetition_penalty=1.0,
-)
 
 
 @dataclass(frozen=True)
@@ -55,106 +47,142 @@ class GenerationSettings:
     loop_window: int = 12  # loop guard: stop when the last N tokens are one block of <= 4 tokens repeated; 0 = off
 
 
-# Sane ranges, checked before anything is allocated: the decoder's cache holds
-# num_beams x max_length positions per layer, so an unbounded value exhausts memory.
-INT_LIMITS = {
-    "num_beams": (1, 16),
-    "max_length": (2, 1024),  # the decoder start token and at least one more
-    "max_new_tokens": (1, 1024),
-    "min_length": (0, 1024),
-    "min_new_tokens": (0, 1024),
-    "no_repeat_ngram_size": (0, 32),
-    "loop_window": (0, 1024),
-}
-FLOAT_LIMITS = {"length_penalty": (-10.0, 10.0), "repetition_penalty": (0.01, 10.0)}
-TOKEN_KEYS = ("decoder_start_token_id", "bos_token_id", "pad_token_id", "forced_bos_token_id")
-TOKEN_LIST_KEYS = ("eos_token_id", "forced_eos_token_id", "suppress_tokens", "begin_suppress_tokens")
+# -- what each setting may be ---------------------------------------------------------------------
+# Each rule says why a value is wrong (a sentence for people), or None when it is fine.
+
 MAX_BAD_WORDS = 10_000
-
-
-def _ids(value) -> tuple[int, ...]:
-    if value is None:
-        return ()
-    return tuple(value) if isinstance(value, (list, tuple)) else (int(value),)
 
 
 def _is_int(value) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
-def check_setting(key: str, value, origin: str, vocab_size: int | None = None) -> None:
-    """Raise a LiveTranslatorError naming `origin` (the file or option it came from) when a
-    generation setting has the wrong type or lies outside its sane range."""
+@dataclass(frozen=True)
+class Whole:
+    low: int
+    high: int
 
-    def bad(why: Text) -> LiveTranslatorError:
-        shown = repr(value)
-        shown = shown if len(shown) <= 80 else shown[:60] + f"… ({len(shown)} characters)"
-        return LiveTranslatorError(
-            Text(
-                QT_TRANSLATE_NOOP("Errors", "{origin}: {key} is {shown}; {why}."),
-                {"origin": origin, "key": key, "shown": shown, "why": why},
-            ),
-            _hint(origin, key),
+    def problem(self, value, vocab_size: int | None) -> Text | None:
+        if _is_int(value) and self.low <= value <= self.high:
+            return None
+        return Text(
+            QT_TRANSLATE_NOOP("Errors", "it must be a whole number from {low} to {high}"),
+            {"low": self.low, "high": self.high},
         )
 
-    def check_token(token) -> None:
-        if not _is_int(token) or token < 0:
-            raise bad(Text(QT_TRANSLATE_NOOP("Errors", "token ids are whole numbers from 0")))
-        if vocab_size and token >= vocab_size:
-            raise bad(
-                Text(
-                    QT_TRANSLATE_NOOP("Errors", "the model has only {count} tokens (ids 0 to {last})"),
-                    {"count": vocab_size, "last": vocab_size - 1},
-                )
-            )
 
-    if key in INT_LIMITS:
-        low, high = INT_LIMITS[key]
-        if not _is_int(value) or not low <= value <= high:
-            raise bad(
-                Text(
-                    QT_TRANSLATE_NOOP("Errors", "it must be a whole number from {low} to {high}"),
-                    {"low": low, "high": high},
-                )
+@dataclass(frozen=True)
+class Number:
+    low: float
+    high: float
+
+    def problem(self, value, vocab_size: int | None) -> Text | None:
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and self.low <= value <= self.high:
+            return None  # NaN fails the range
+        return Text(
+            QT_TRANSLATE_NOOP("Errors", "it must be a number from {low} to {high}"),
+            {"low": f"{self.low:g}", "high": f"{self.high:g}"},
+        )
+
+
+class EarlyStopping:
+    def problem(self, value, vocab_size: int | None) -> Text | None:
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)  # 1 == True, yet not a flag
+        if value in (True, False, "never") and not number:
+            return None
+        return Text(QT_TRANSLATE_NOOP("Errors", 'it must be true, false or "never"'))
+
+
+class Flag:
+    def problem(self, value, vocab_size: int | None) -> Text | None:
+        return None if isinstance(value, bool) else Text(QT_TRANSLATE_NOOP("Errors", "it must be true or false"))
+
+
+class Token:
+    def problem(self, value, vocab_size: int | None) -> Text | None:
+        if not _is_int(value) or value < 0:
+            return Text(QT_TRANSLATE_NOOP("Errors", "token ids are whole numbers from 0"))
+        if vocab_size and value >= vocab_size:
+            return Text(
+                QT_TRANSLATE_NOOP("Errors", "the model has only {count} tokens (ids 0 to {last})"),
+                {"count": vocab_size, "last": vocab_size - 1},
             )
-    elif key in FLOAT_LIMITS:
-        low, high = FLOAT_LIMITS[key]
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or not low <= value <= high:
-            raise bad(
-                Text(
-                    QT_TRANSLATE_NOOP("Errors", "it must be a number from {low} to {high}"),
-                    {"low": f"{low:g}", "high": f"{high:g}"},
-                )
-            )
-    elif key == "early_stopping":
-        if value not in (True, False, "never") or isinstance(value, (int, float)) and not isinstance(value, bool):
-            raise bad(Text(QT_TRANSLATE_NOOP("Errors", 'it must be true, false or "never"')))
-    elif key == "renormalize_logits":
-        if not isinstance(value, bool):
-            raise bad(Text(QT_TRANSLATE_NOOP("Errors", "it must be true or false")))
-    elif key in TOKEN_KEYS:
-        check_token(value)
-    elif key in TOKEN_LIST_KEYS:
+        return None
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """A token id or a list of them (generate takes either)."""
+
+    required: bool = False
+
+    def problem(self, value, vocab_size: int | None) -> Text | None:
         tokens = value if isinstance(value, list) else [value]
-        if key == "eos_token_id" and not tokens or len(tokens) > MAX_BAD_WORDS:
-            raise bad(Text(QT_TRANSLATE_NOOP("Errors", "it must be a token id or a short list of them")))
-        for token in tokens:
-            check_token(token)
-    elif key == "bad_words_ids":
+        if self.required and not tokens or len(tokens) > MAX_BAD_WORDS:
+            return Text(QT_TRANSLATE_NOOP("Errors", "it must be a token id or a short list of them"))
+        return next(filter(None, (Token().problem(t, vocab_size) for t in tokens)), None)
+
+
+class TokenSequences:
+    """bad_words_ids: a list of short lists of token ids."""
+
+    def problem(self, value, vocab_size: int | None) -> Text | None:
         if (
             not isinstance(value, list)
             or len(value) > MAX_BAD_WORDS
             or not all(isinstance(seq, list) and 0 < len(seq) <= 64 for seq in value)
         ):
-            raise bad(
-                Text(
-                    QT_TRANSLATE_NOOP("Errors", "it must be a list of up to {count} lists of token ids"),
-                    {"count": MAX_BAD_WORDS},
-                )
+            return Text(
+                QT_TRANSLATE_NOOP("Errors", "it must be a list of up to {count} lists of token ids"),
+                {"count": MAX_BAD_WORDS},
             )
-        for seq in value:
-            for token in seq:
-                check_token(token)
+        return next(filter(None, (Token().problem(t, vocab_size) for seq in value for t in seq)), None)
+
+
+# Sane ranges, checked before anything is allocated: the decoder's cache holds
+# num_beams x max_length positions per layer, so an unbounded value exhausts memory.
+# A key not listed here is not checked (and not used).
+SETTINGS = {
+    "num_beams": Whole(1, 16),
+    "max_length": Whole(2, 1024),  # the decoder start token and at least one more
+    "max_new_tokens": Whole(1, 1024),
+    "min_length": Whole(0, 1024),
+    "min_new_tokens": Whole(0, 1024),
+    "no_repeat_ngram_size": Whole(0, 32),
+    "loop_window": Whole(0, 1024),
+    "length_penalty": Number(-10.0, 10.0),
+    "repetition_penalty": Number(0.01, 10.0),
+    "early_stopping": EarlyStopping(),
+    "renormalize_logits": Flag(),
+    "decoder_start_token_id": Token(),
+    "bos_token_id": Token(),
+    "pad_token_id": Token(),
+    "forced_bos_token_id": Token(),
+    "eos_token_id": Tokens(required=True),
+    "forced_eos_token_id": Tokens(),
+    "suppress_tokens": Tokens(),
+    "begin_suppress_tokens": Tokens(),
+    "bad_words_ids": TokenSequences(),
+}
+INT_LIMITS = {key: (rule.low, rule.high) for key, rule in SETTINGS.items() if isinstance(rule, Whole)}
+
+
+def check_setting(key: str, value, origin: str, vocab_size: int | None = None) -> None:
+    """Raise a LiveTranslatorError naming `origin` (the file or option it came from) when a
+    generation setting has the wrong type or lies outside its sane range (SETTINGS)."""
+    rule = SETTINGS.get(key)
+    why = rule.problem(value, vocab_size) if rule is not None else None
+    if why is None:
+        return
+    shown = repr(value)
+    shown = shown if len(shown) <= 80 else shown[:60] + f"… ({len(shown)} characters)"
+    raise LiveTranslatorError(
+        Text(
+            QT_TRANSLATE_NOOP("Errors", "{origin}: {key} is {shown}; {why}."),
+            {"origin": origin, "key": key, "shown": shown, "why": why},
+        ),
+        _hint(origin, key),
+    )
 
 
 def _hint(origin: str, key: str) -> Text:
@@ -171,6 +199,23 @@ def _hint(origin: str, key: str) -> Text:
     return Text(QT_TRANSLATE_NOOP("Errors", "Give a {key} within the range."), {"key": key})
 
 
+# -- where each setting comes from ----------------------------------------------------------------
+
+
+@functools.cache
+def generation_defaults() -> dict:
+    """transformers' GenerationConfig: every generation setting it knows, with generate's default
+    (None where generate has none). Which keys of config.json count as generation settings, and
+    what a setting neither file names is, are its answers (tests/translation/test_generation_config.py
+    compares the resolved settings with transformers' own on the fixture models)."""
+    from transformers import GenerationConfig
+
+    defaults = GenerationConfig().to_dict()
+    for internal in ("transformers_version", "_from_model_config"):
+        defaults.pop(internal, None)
+    return defaults
+
+
 def resolve_settings(
     generation_config: dict,
     model_config: dict,
@@ -183,30 +228,47 @@ def resolve_settings(
     """generation_config.json (else the generation keys of config.json, as transformers does),
     then `overrides` (non-None values). max_new_tokens wins over max_length, as in generate.
     Every value is checked (check_setting) and a bad one named with the file it came from."""
+    values, origins = _gather(generation_config, model_config, overrides, forced_bos_token_id, override_origin)
+    for key, value in values.items():
+        check_setting(key, value, origins.get(key, "the defaults"), vocab_size)
+    start = values.get("decoder_start_token_id", values.get("bos_token_id"))
+    eos = _ids(values.get("eos_token_id"))
+    if start is None or not eos:
+        raise _missing_token("decoder_start_token_id" if start is None else "eos_token_id")
+    bad = tuple(tuple(seq) for seq in values.get("bad_words_ids") or () if list(seq) not in [[e] for e in eos])
+    return GenerationSettings(
+        decoder_start_token_id=int(start),
+        eos_token_ids=eos,
+        pad_token_id=values.get("pad_token_id"),
+        forced_bos_token_id=values.get("forced_bos_token_id"),
+        forced_eos_token_ids=_ids(values.get("forced_eos_token_id")),
+        bad_words_ids=bad,
+        max_length=_max_length(values, max_positions),
+        min_length=int(values["min_length"] or 0),
+        min_new_tokens=int(values.get("min_new_tokens") or 0),
+        num_beams=max(int(values["num_beams"]), 1),
+        length_penalty=float(values["length_penalty"]),
+        early_stopping=values["early_stopping"],
+        no_repeat_ngram_size=int(values["no_repeat_ngram_size"] or 0),
+        repetition_penalty=float(values["repetition_penalty"] or 1.0),
+        suppress_tokens=_ids(values.get("suppress_tokens")),
+        begin_suppress_tokens=_ids(values.get("begin_suppress_tokens")),
+        renormalize_logits=bool(values.get("renormalize_logits", False)),
+        loop_window=int(values.get("loop_window", 12)),
+    )
+
+
+def _gather(
+    generation_config, model_config, overrides: dict, forced_bos_token_id: int | None, override_origin: str
+) -> tuple[dict, dict]:
+    """(every setting's value, the file or option each came from); defaults have no origin."""
     generation_config = generation_config if isinstance(generation_config, dict) else {}
     model_config = model_config if isinstance(model_config, dict) else {}
+    defaults = generation_defaults()
     if generation_config:
         source, origin = dict(generation_config), dict.fromkeys(generation_config, "generation_config.json")
-    else:
-        source = {
-            k: model_config[k]
-            for k in list(GENERATE_DEFAULTS)
-            + [
-                "decoder_start_token_id",
-                "eos_token_id",
-                "pad_token_id",
-                "bos_token_id",
-                "forced_bos_token_id",
-                "forced_eos_token_id",
-                "bad_words_ids",
-                "min_new_tokens",
-                "max_new_tokens",
-                "suppress_tokens",
-                "begin_suppress_tokens",
-                "renormalize_logits",
-            ]
-            if k in model_config
-        }
+    else:  # a model saved before generation_config.json existed: the generation keys of config.json
+        source = {k: model_config[k] for k in defaults if k in model_config}
         origin = dict.fromkeys(source, "config.json")
     for key in ("decoder_start_token_id", "eos_token_id", "pad_token_id"):
         if source.get(key) is None and model_config.get(key) is not None:
@@ -216,22 +278,25 @@ def resolve_settings(
             source[key], origin[key] = value, override_origin
     if forced_bos_token_id is not None:
         source["forced_bos_token_id"], origin["forced_bos_token_id"] = forced_bos_token_id, "the tokenizer"
-    values = {**GENERATE_DEFAULTS, **{k: v for k, v in source.items() if v is not None}}
-    for key, value in values.items():
-        check_setting(key, value, origin.get(key, "the defaults"), vocab_size)
-    start = values.get("decoder_start_token_id", values.get("bos_token_id"))
-    eos = _ids(values.get("eos_token_id"))
-    if start is None or not eos:
-        missing = "decoder_start_token_id" if start is None else "eos_token_id"
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "Neither generation_config.json nor config.json names the model's {missing}."),
-            QT_TRANSLATE_NOOP(
-                "Errors",
-                "Copy config.json and generation_config.json of the original model ({missing} "
-                "is usually 0 or 2 for Marian, 2 for M2M100).",
-            ),
-            missing=missing,
-        )
+    known = {k: v for k, v in defaults.items() if k in SETTINGS and v is not None}
+    return {**known, **{k: v for k, v in source.items() if v is not None}}, origin
+
+
+def _missing_token(missing: str) -> LiveTranslatorError:
+    return LiveTranslatorError(
+        QT_TRANSLATE_NOOP("Errors", "Neither generation_config.json nor config.json names the model's {missing}."),
+        QT_TRANSLATE_NOOP(
+            "Errors",
+            "Copy config.json and generation_config.json of the original model ({missing} "
+            "is usually 0 or 2 for Marian, 2 for M2M100).",
+        ),
+        missing=missing,
+    )
+
+
+def _max_length(values: dict, max_positions: int | None) -> int:
+    """The whole decoder sequence's length: max_new_tokens + the start token when given, never
+    past the decoder's position table."""
     max_length = int(values["max_length"])
     if values.get("max_new_tokens") is not None:
         max_length = int(values["max_new_tokens"]) + 1  # the decoder prompt is decoder_start_token_id
@@ -246,27 +311,13 @@ def resolve_settings(
                 value=repr(max_positions),
             )
         max_length = min(max_length, max_positions)
-    bad = tuple(tuple(seq) for seq in values.get("bad_words_ids") or () if list(seq) not in [[e] for e in eos])
-    return GenerationSettings(
-        decoder_start_token_id=int(start),
-        eos_token_ids=eos,
-        pad_token_id=values.get("pad_token_id"),
-        forced_bos_token_id=values.get("forced_bos_token_id"),
-        forced_eos_token_ids=_ids(values.get("forced_eos_token_id")),
-        bad_words_ids=bad,
-        max_length=max(max_length, 1),
-        min_length=int(values["min_length"] or 0),
-        min_new_tokens=int(values.get("min_new_tokens") or 0),
-        num_beams=max(int(values["num_beams"]), 1),
-        length_penalty=float(values["length_penalty"]),
-        early_stopping=values["early_stopping"],
-        no_repeat_ngram_size=int(values["no_repeat_ngram_size"] or 0),
-        repetition_penalty=float(values["repetition_penalty"] or 1.0),
-        suppress_tokens=_ids(values.get("suppress_tokens")),
-        begin_suppress_tokens=_ids(values.get("begin_suppress_tokens")),
-        renormalize_logits=bool(values.get("renormalize_logits", False)),
-        loop_window=int(values.get("loop_window", 12)),
-    )
+    return max(max_length, 1)
+
+
+def _ids(value) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    return tuple(value) if isinstance(value, (list, tuple)) else (int(value),)
 
 
 def log_softmax(x: np.ndarray) -> np.ndarray:
