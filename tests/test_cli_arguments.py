@@ -279,6 +279,8 @@ def test_the_issues_cases_are_refused_at_once_before_any_work(files, tripwires):
         ([*run, "--system-device", "x"], ["it needs --conversation"]),
         (["transcribe", wav, "--model", ""], ["argument --model: The value is empty"]),
         ([*run, "--asr-model", " "], ["argument --asr-model: The value is empty"]),
+        ([*run, "--nmt-model", str(files / "nowhere")], ["argument --nmt-model: Model folder", "does not exist"]),
+        ([*run, "--nmt-model", str(files / "a-file")], ["a-file is a file, not a model folder"]),
         (["models", "download", "opus-mt-en-zh", "--dest", str(files / "a-file")], ["is a file, not a folder"]),
         (["models", "download", "opus-mt-en-zh", "--endpoint", ""], ["is not the web address of a model hub"]),
         (["models", "doctor", ""], ["argument DIR: The value is empty"]),

@@ -68,7 +68,7 @@ def add_parser(subparsers) -> None:
     d.set_defaults(run=run_download)
 
     c = sub.add_parser("doctor", help="say what a model folder is, what is missing, whether it can run")
-    c.add_argument("dir", metavar="DIR", type=arguments.model_folder)
+    c.add_argument("dir", metavar="DIR", type=arguments.folder_name)  # whatever is wrong with it: doctor says
     c.set_defaults(run=run_doctor)
 
     ls = sub.add_parser("list", help="downloadable models and installed ones")

@@ -92,9 +92,7 @@ def _lookup_problem(text: str) -> str | None:
 model_name_or_folder = not_blank(
     hint=QT_TRANSLATE_NOOP("Errors", "Give a model folder, or a size name such as base or tiny.en.")
 )
-model_folder = not_blank(
-    hint=QT_TRANSLATE_NOOP("Errors", "Pass the folder that holds config.json and the .onnx files.")
-)
+folder_name = not_blank(hint=QT_TRANSLATE_NOOP("Errors", "Pass the folder that holds config.json and the .onnx files."))
 recording = not_blank(
     hint=QT_TRANSLATE_NOOP("Errors", "Give the path of a WAV/FLAC/OGG file, or omit --input to use the microphone.")
 )
@@ -126,6 +124,29 @@ hf_folder = not_blank(
     hint=QT_TRANSLATE_NOOP("Errors", "Give a save_pretrained folder (config.json, weights, tokenizer).")
 )
 export_folder = not_blank(hint=QT_TRANSLATE_NOOP("Errors", "Give the model folder to write."))
+
+
+def model_folder(text: str) -> str:
+    """translate --model, run --nmt-model: a folder that is there (what is inside is the
+    translation engine's to judge, still before anything loads)."""
+    folder_name(text)
+    if os.path.isfile(text):
+        raise BadValue(
+            LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "{folder} is a file, not a model folder."),
+                QT_TRANSLATE_NOOP("Errors", "Pass the folder that holds it: config.json and the .onnx files."),
+                folder=text,
+            )
+        )
+    if not os.path.isdir(text):
+        raise BadValue(
+            LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "Model folder {folder} does not exist."),
+                QT_TRANSLATE_NOOP("Errors", "Pass the folder that holds config.json and the .onnx files."),
+                folder=text,
+            )
+        )
+    return text
 
 
 def seconds(text: str) -> float:
