@@ -61,6 +61,10 @@ def files(tmp_path_factory):
     (root / "a-file").write_text("not a folder", encoding="utf-8")
     (root / "folder.wav").mkdir()
     (root / "models").mkdir()
+    whisper = root / "whisper"  # what a Whisper model folder holds, by name (never loaded here)
+    whisper.mkdir()
+    for name in ("model.bin", "config.json", "tokenizer.json"):
+        (whisper / name).write_text("{}", encoding="utf-8")
     return root
 
 
@@ -279,6 +283,8 @@ def test_the_issues_cases_are_refused_at_once_before_any_work(files, tripwires):
         ([*run, "--system-device", "x"], ["it needs --conversation"]),
         (["transcribe", wav, "--model", ""], ["argument --model: The value is empty"]),
         ([*run, "--asr-model", " "], ["argument --asr-model: The value is empty"]),
+        ([*run, "--asr-model", "nonsense"], ["Unknown Whisper model 'nonsense'"]),
+        ([*run, "--asr-model", str(files)], ["is not a faster-whisper (CTranslate2) model folder"]),
         ([*run, "--nmt-model", str(files / "nowhere")], ["argument --nmt-model: Model folder", "does not exist"]),
         ([*run, "--nmt-model", str(files / "a-file")], ["a-file is a file, not a model folder"]),
         (["models", "download", "opus-mt-en-zh", "--dest", str(files / "a-file")], ["is a file, not a folder"]),
@@ -337,8 +343,8 @@ def options(files: Path) -> dict[str, tuple[list[str], list[str]]]:
         "--tts-out": ([str(files / "out.wav"), str(files / "new" / "x.WAV")], ["", str(files), "/dev/full", "a.mp3"]),
         "--input": ([str(files / "speech.wav")], [""]),
         "--nmt-model": ([str(NMT)], [""]),
-        "--asr-model": (["base", "tiny.en", str(files)], ["", " "]),
-        "--model/asr": (["base", "tiny.en", str(files)], ["", " "]),
+        "--asr-model": (["base", "tiny.en", str(files / "whisper")], ["", " ", "nonsense", str(files)]),
+        "--model/asr": (["base", "tiny.en", str(files / "whisper")], ["", " "]),
         "--model/nmt": ([str(NMT)], ["", " "]),
         "--glossary": ([str(files / "terms.tsv")], ["", str(files / "missing.tsv")]),
         "--direction": (["en-zh", "zh-en"], ["xx", ""]),

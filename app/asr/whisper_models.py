@@ -145,26 +145,42 @@ def check_model_folder(path: Path) -> Path:
     return path
 
 
-def resolve_model(name_or_path: str | os.PathLike | None = None) -> Path:
-    """A model folder for `name_or_path` (default "base"); raises LiveTranslatorError."""
+def check_name(name_or_path: str | os.PathLike | None = None) -> None:
+    """Raise what resolve_model would say of `name_or_path` without joining or fetching anything:
+    a folder that is not a Whisper model, or a name that is neither a size nor a Hub repo id
+    (`run` asks before any model loads)."""
     name = str(name_or_path or DEFAULT_MODEL)
     path = Path(name).expanduser()
     if path.exists():
-        return check_model_folder(path)
-    if name in _INSTALLED and (found := _INSTALLED[name]()) is not None:
-        return check_model_folder(found)
-    from faster_whisper.utils import available_models, download_model
+        check_model_folder(path)
+        return
+    if name in _INSTALLED:
+        return
+    from faster_whisper.utils import available_models
 
     hub_repo = re.fullmatch(r"[\w-][\w.-]*/[\w.-]+", name) is not None
     if not hub_repo and name not in available_models():
         if any(c in name for c in "/\\~"):
-            return check_model_folder(path)  # meant as a folder: say it is missing
+            check_model_folder(path)  # meant as a folder: say it is missing
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "Unknown Whisper model {name}: not a folder, and not one of {choices}."),
             QT_TRANSLATE_NOOP("Errors", "Give a model folder, or a size name such as base or tiny.en."),
             name=repr(name),
             choices=", ".join(available_models()),
         )
+
+
+def resolve_model(name_or_path: str | os.PathLike | None = None) -> Path:
+    """A model folder for `name_or_path` (default "base"); raises LiveTranslatorError."""
+    name = str(name_or_path or DEFAULT_MODEL)
+    check_name(name)
+    path = Path(name).expanduser()
+    if path.exists():
+        return path
+    if name in _INSTALLED and (found := _INSTALLED[name]()) is not None:
+        return check_model_folder(found)
+    from faster_whisper.utils import download_model
+
     try:
         return Path(download_model(name, cache_dir=str(cache_dir() / "hub")))
     except Exception as error:  # huggingface_hub raises many kinds; all mean "could not fetch"

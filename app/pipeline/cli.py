@@ -172,6 +172,9 @@ def run(args: argparse.Namespace) -> int:
 
     args.glossary_files = list(args.glossary)
     args.glossary = load_glossaries(args.glossary)  # a bad file fails before any model loads
+    from app.asr.whisper_models import check_name
+
+    check_name(args.asr_model)  # as transcribe does: said now, not by the recognition thread once models load
     directions = (direction, direction.reverse) if args.conversation else (direction,)
     models = {d: model_for(d, args.nmt_model) for d in directions}
     # Our output keeps the real stdout; libraries that print (pyttsx3's espeak driver says
