@@ -36,9 +36,7 @@ def exists(path: str) -> bool:
 
 def test_every_backticked_path_exists():
     paths = [name for name in backticked() if "/" in name and " " not in name and not name.startswith("/")]
-    missing = [
-        p for p in paths if not (ROOT / p.split(":")[0].rstrip("/")).exists() and not p.startswith("app/resources")
-    ]
+    missing = [p for p in paths if not exists(p.split(":")[0].rstrip("/"))]
     assert paths and not missing, missing
 
 
