@@ -219,6 +219,38 @@ def _fetch(hub_file: catalog.HubFile, dest: Path, endpoint: str | None, revision
         return Path(hf_hub_download(hub_file.repo, hub_file.path, revision=revision, local_dir=dest, endpoint=endpoint))
 
 
+def _unreachable(hub_file: catalog.HubFile, where: str) -> LiveTranslatorError:
+    return LiveTranslatorError(
+        QT_TRANSLATE_NOOP(
+            "Errors", "Cannot reach the model hub at {where}, or the connection broke, fetching {repo}/{file}."
+        ),
+        QT_TRANSLATE_NOOP(
+            "Errors",
+            "Check the network connection (or --endpoint), then run the same command again: it resumes where it stopped.",  # noqa: E501
+        ),
+        where=where,
+        repo=hub_file.repo,
+        file=hub_file.path,
+    )
+
+
+def _no_revision(hub_file: catalog.HubFile) -> LiveTranslatorError:
+    if catalog.pinned_revision(hub_file.repo):
+        return LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "{repo} no longer has commit {commit}, which the catalog pins."),
+            QT_TRANSLATE_NOOP(
+                "Errors", "Update the commit in app/model_store/catalog.py PINNED (or download the repo by its id)."
+            ),
+            repo=hub_file.repo,
+            commit=catalog.pinned_revision(hub_file.repo),
+        )
+    return LiveTranslatorError(
+        QT_TRANSLATE_NOOP("Errors", "{repo} has no such revision."),
+        QT_TRANSLATE_NOOP("Errors", "Use the default revision (main)."),
+        repo=hub_file.repo,
+    )
+
+
 @contextlib.contextmanager
 def _hub_errors(hub_file: catalog.HubFile, endpoint: str | None):
     """huggingface_hub's exceptions, said in words with what to do."""
@@ -232,18 +264,6 @@ def _hub_errors(hub_file: catalog.HubFile, endpoint: str | None):
     from requests.exceptions import RequestException
 
     where = endpoint or "https://huggingface.co"
-    unreachable = LiveTranslatorError(
-        QT_TRANSLATE_NOOP(
-            "Errors", "Cannot reach the model hub at {where}, or the connection broke, fetching {repo}/{file}."
-        ),
-        QT_TRANSLATE_NOOP(
-            "Errors",
-            "Check the network connection (or --endpoint), then run the same command again: it resumes where it stopped.",  # noqa: E501
-        ),
-        where=where,
-        repo=hub_file.repo,
-        file=hub_file.path,
-    )
     try:
         yield
     except RepositoryNotFoundError:
@@ -256,22 +276,9 @@ def _hub_errors(hub_file: catalog.HubFile, endpoint: str | None):
             repo=hub_file.repo,
         ) from None
     except RevisionNotFoundError:
-        if catalog.pinned_revision(hub_file.repo):
-            raise LiveTranslatorError(
-                QT_TRANSLATE_NOOP("Errors", "{repo} no longer has commit {commit}, which the catalog pins."),
-                QT_TRANSLATE_NOOP(
-                    "Errors", "Update the commit in app/model_store/catalog.py PINNED (or download the repo by its id)."
-                ),
-                repo=hub_file.repo,
-                commit=catalog.pinned_revision(hub_file.repo),
-            ) from None
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "{repo} has no such revision."),
-            QT_TRANSLATE_NOOP("Errors", "Use the default revision (main)."),
-            repo=hub_file.repo,
-        ) from None
+        raise _no_revision(hub_file) from None
     except LocalEntryNotFoundError:  # (a subclass of EntryNotFoundError) offline and nothing on disk
-        raise unreachable from None
+        raise _unreachable(hub_file, where) from None
     except EntryNotFoundError:
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "{repo} has no file '{file}', which the model folder needs."),
@@ -289,7 +296,7 @@ def _hub_errors(hub_file: catalog.HubFile, endpoint: str | None):
             reason=str(error).splitlines()[0],
         ) from None
     except RequestException:  # refused, timed out, cut mid-file (the partial file is kept)
-        raise unreachable from None
+        raise _unreachable(hub_file, where) from None
     except OSError as error:
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "Could not write {file}: {reason}"),

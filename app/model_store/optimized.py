@@ -259,8 +259,6 @@ def _optimise(
     say: Progress,
 ) -> Preparation:
     from app.model_store.graph_tools import externalize
-    from app.model_store.int8_twins import describe, int8_head_from_table
-    from app.model_store.optimize import fuse_attention, share_self_cache, share_tied_embedding
 
     heads = config.get("decoder_attention_heads") or config.get("num_attention_heads")
     if not heads:
@@ -273,40 +271,15 @@ def _optimise(
         without_int8_head = {}  # stem -> its graph before the int8 head's rewrite (other numbers)
         for stem, source in graphs.items():
             say(Text(QT_TRANSLATE_NOOP("Errors", "Rewriting {file}…"), {"file": source.name}))
-            copy = work / source.name
-            for part in [source, *_external_data(source)]:
-                shutil.copyfile(part, work / part.name)
-            try:
-                twin = describe(source)
-                log.info("%s: %s", source.name, twin.text)
-                fused = fuse_attention(copy, int(heads))
-                shared = share_self_cache(copy) if fused else 0
-                # fp32: the head reads the embedding table; an int8 twin's tied head becomes an
-                # int8 MatMul of its table (app.model_store.int8_twins). Either is written external.
-                if fused and share_tied_embedding(copy):
-                    tied.add(stem)
-                elif fused and twin.head_from_table:
-                    before = shutil.copyfile(copy, work / f"{copy.name}.before-int8-head")
-                    if int8_head_from_table(copy):
-                        tied.add(stem)
-                        without_int8_head[stem] = before
-            except Exception as error:  # a graph the rewrite trips on: keep the original
-                log.debug("rewriting %s failed", source, exc_info=True)
-                notes.append(f"{source.name}: the rewrite failed ({type(error).__name__}: {error})")
+            result = _rewrite(source, work, int(heads))
+            if result.note:
+                notes.append(result.note)
                 continue
-            if fused:
-                rewritten[stem] = copy
-                log.info(
-                    "%s: %d attention blocks fused, %d self-attention caches shared%s",
-                    source.name,
-                    fused,
-                    shared,
-                    ", the tied embedding stored once" if stem in tied else "",
-                )
-            elif _has_fused_attention(copy):
-                notes.append(f"{source.name}: already optimised")
-            else:
-                notes.append(f"{source.name}: no attention block the rewrite knows (another exporter's graph?)")
+            rewritten[stem] = result.path
+            if result.tied:
+                tied.add(stem)
+            if result.before_int8_head:
+                without_int8_head[stem] = result.before_int8_head
         if not rewritten:
             shutil.rmtree(work, ignore_errors=True)
             return _decided(entry, graphs, {}, "; ".join(notes))
@@ -314,21 +287,12 @@ def _optimise(
         # encoder too, unchanged otherwise): a loaded model then holds its weights about once.
         say(Text(QT_TRANSLATE_NOOP("Errors", "Laying out the weights for a lean load…")))
         for stem, path in rewritten.items():
-            if stem not in tied:  # share_tied_embedding wrote its graph that way already
+            if stem not in tied:  # the tied-head rewrites wrote their graph that way already
                 externalize(path)
         if encoder is not None:
             rewritten["encoder_model"] = externalize(encoder, work / encoder.name)
         say(Text(QT_TRANSLATE_NOOP("Errors", "Checking the optimised model against the original…")))
-        mismatch = _probe(folder, direction, prefer_quantized, rewritten)
-        if mismatch and without_int8_head:
-            # A weights-only twin's head was float: the int8 head's numbers may be what differs
-            log.info("%s: %s with the int8 head; trying again without it", folder.name, mismatch)
-            for stem, before in without_int8_head.items():
-                Path(before).replace(rewritten[stem])
-                externalize(rewritten[stem])
-            mismatch = _probe(folder, direction, prefer_quantized, rewritten)
-        for before in without_int8_head.values():
-            Path(before).unlink(missing_ok=True)
+        mismatch = _checked(folder, direction, prefer_quantized, rewritten, without_int8_head)
         if mismatch:
             shutil.rmtree(work, ignore_errors=True)
             return _decided(entry, graphs, {}, mismatch)
@@ -336,6 +300,76 @@ def _optimise(
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
+
+
+@dataclass
+class _Rewritten:
+    """One decoder graph after the rewrites: its copy in the work folder, or why it is not used."""
+
+    path: Path | None = None
+    note: str = ""  # why the folder's own graph stays ("" when rewritten)
+    tied: bool = False  # its tied head now reads the embedding's table (written with external data)
+    before_int8_head: Path | None = None  # the copy before the int8 head's rewrite, to fall back to
+
+
+def _rewrite(source: Path, work: Path, heads: int) -> _Rewritten:
+    """Copy `source` (and its external data) into `work` and apply the rewrites in order:
+    attention fused, self-attention cache shared, then the tied head (fp32: it reads the
+    embedding table; an int8 twin's: an int8 MatMul of its table, app.model_store.int8_twins)."""
+    from app.model_store.int8_twins import describe, int8_head_from_table
+    from app.model_store.optimize import fuse_attention, share_self_cache, share_tied_embedding
+
+    copy = work / source.name
+    for part in [source, *_external_data(source)]:
+        shutil.copyfile(part, work / part.name)
+    result = _Rewritten(path=copy)
+    try:
+        twin = describe(source)
+        log.info("%s: %s", source.name, twin.text)
+        fused = fuse_attention(copy, heads)
+        shared = share_self_cache(copy) if fused else 0
+        if fused and share_tied_embedding(copy):
+            result.tied = True
+        elif fused and twin.head_from_table:
+            before = shutil.copyfile(copy, work / f"{copy.name}.before-int8-head")
+            if int8_head_from_table(copy):
+                result.tied, result.before_int8_head = True, Path(before)
+            else:
+                Path(before).unlink()
+    except Exception as error:  # a graph the rewrite trips on: keep the original
+        log.debug("rewriting %s failed", source, exc_info=True)
+        return _Rewritten(note=f"{source.name}: the rewrite failed ({type(error).__name__}: {error})")
+    if fused:
+        log.info(
+            "%s: %d attention blocks fused, %d self-attention caches shared%s",
+            source.name,
+            fused,
+            shared,
+            ", the tied embedding stored once" if result.tied else "",
+        )
+        return result
+    if _has_fused_attention(copy):
+        return _Rewritten(note=f"{source.name}: already optimised")
+    return _Rewritten(note=f"{source.name}: no attention block the rewrite knows (another exporter's graph?)")
+
+
+def _checked(
+    folder: Path, direction: Direction, prefer_quantized: bool, rewritten: dict, without_int8_head: dict
+) -> str:
+    """_probe's answer ("" when the ids match). A weights-only twin's head was float: when the
+    int8 head's numbers are what differs, the probe runs again with the twin's own head."""
+    from app.model_store.graph_tools import externalize
+
+    mismatch = _probe(folder, direction, prefer_quantized, rewritten)
+    if mismatch and without_int8_head:
+        log.info("%s: %s with the int8 head; trying again without it", folder.name, mismatch)
+        for stem, before in without_int8_head.items():
+            Path(before).replace(rewritten[stem])
+            externalize(rewritten[stem])
+        mismatch = _probe(folder, direction, prefer_quantized, rewritten)
+    for before in without_int8_head.values():
+        Path(before).unlink(missing_ok=True)
+    return mismatch
 
 
 def _probe(folder: Path, direction: Direction, prefer_quantized: bool, rewritten: dict[str, Path]) -> str:
@@ -528,15 +562,10 @@ def _external_data(path: Path) -> list[Path]:
 def _has_fused_attention(path: Path) -> bool:
     import onnx
 
+    from app.model_store.graph_tools import all_graphs
+
     model = onnx.load(str(path), load_external_data=False)
-    ops = {n.op_type for n in model.graph.node}
-    ops |= {
-        n.op_type
-        for node in model.graph.node
-        for a in node.attribute
-        if a.type == onnx.AttributeProto.GRAPH
-        for n in a.g.node
-    }
+    ops = {n.op_type for g in all_graphs(model.graph) for n in g.node}
     return bool(ops & {"MultiHeadAttention", "GroupQueryAttention", "Attention"})
 
 

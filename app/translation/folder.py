@@ -137,6 +137,31 @@ def load_model(
     `graphs` ({"decoder_model_merged": path, ...}) replaces some of the folder's ONNX files by
     other copies of them (the optimised ones in the cache, app.model_store.optimized)."""
     folder = model_root(folder)
+    config = _model_config(folder)
+    files = find_onnx_files(folder, prefer_quantized)
+    files.update({stem: Path(path) for stem, path in (graphs or {}).items() if stem in files})
+    wanted = _graphs_to_open(folder, files)
+    encoder = Encoder(open_session(files["encoder_model"], threads), files["encoder_model"])
+    candidates = []
+    for stem in wanted:
+        session = open_session(files[stem], threads)
+        candidates.append((session, read_decoder_signature(session, files[stem])))
+    decoders = choose_decoders(candidates)
+    used = {"encoder_model": files["encoder_model"], **{s: files[s] for s in wanted}}
+    return LoadedModel(
+        folder,
+        config,
+        read_json(folder / "generation_config.json"),
+        config["model_type"],
+        used,
+        encoder,
+        decoders,
+        supported_directions(folder, config),
+    )
+
+
+def _model_config(folder: Path) -> dict:
+    """config.json of a folder holding a model family the app runs."""
     if folder.is_file():
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "{folder} is a file, not a model folder."),
@@ -166,10 +191,12 @@ def load_model(
             folder=folder,
             family=family or "unknown",
         )
-    files = find_onnx_files(folder, prefer_quantized)
-    files.update({stem: Path(path) for stem, path in (graphs or {}).items() if stem in files})
+    return config
+
+
+def _graphs_to_open(folder: Path, files: dict[str, Path]) -> list[str]:
+    """The decoder stems to open beside the encoder: the merged decoder, else the split pair."""
     if "encoder_model" not in files and gpu_only_variants(folder):
-        found = gpu_only_variants(folder)
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP(
                 "Errors",
@@ -182,7 +209,7 @@ def load_model(
                 "onnx/decoder_model_merged_quantized.onnx), or its plain fp32 ones (encoder_model.onnx, decoder_model_merged.onnx).",  # noqa: E501
             ),
             folder=folder,
-            found=", ".join(found),
+            found=", ".join(gpu_only_variants(folder)),
         )
     if "encoder_model" not in files:
         raise LiveTranslatorError(
@@ -193,11 +220,9 @@ def load_model(
             folder=folder,
             subfolder=folder / "onnx",
         )
-    stems = set(files)
-    if "decoder_model_merged" in stems:
-        wanted = ["decoder_model_merged"]
-    else:
-        wanted = [s for s in ("decoder_model", "decoder_with_past_model") if s in stems]
+    if "decoder_model_merged" in files:
+        return ["decoder_model_merged"]
+    wanted = [s for s in ("decoder_model", "decoder_with_past_model") if s in files]
     if not wanted:
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP(
@@ -208,23 +233,7 @@ def load_model(
             QT_TRANSLATE_NOOP("Errors", "The download or export is incomplete: fetch the decoder files too."),
             folder=files["encoder_model"].parent,
         )
-    encoder = Encoder(open_session(files["encoder_model"], threads), files["encoder_model"])
-    candidates = []
-    for stem in wanted:
-        session = open_session(files[stem], threads)
-        candidates.append((session, read_decoder_signature(session, files[stem])))
-    decoders = choose_decoders(candidates)
-    used = {"encoder_model": files["encoder_model"], **{s: files[s] for s in wanted}}
-    return LoadedModel(
-        folder,
-        config,
-        read_json(folder / "generation_config.json"),
-        family,
-        used,
-        encoder,
-        decoders,
-        supported_directions(folder, config),
-    )
+    return wanted
 
 
 def check_tokenizer(model: LoadedModel, codec: PromptCodec) -> None:

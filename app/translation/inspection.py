@@ -148,6 +148,36 @@ def probe_problems(model: LoadedModel, codec: PromptCodec, direction: str) -> li
     comes out: the probe sentence is tokenized without unknown pieces, special ids name the
     tokens they should, and greedy decoding of it gives some text before it stops. Each
     problem is a Text (str() is English; the window translates it)."""
+    problems = _tokenizer_problems(model, codec, direction)
+    if problems:
+        return problems
+    source = direction.split("-")[0]
+    translator = Translator(model, codec, direction)
+    result = translator.translate(PROBES[source], DecodeOptions(num_beams=1, max_new_tokens=24, loop_window=0))
+    if result.text.strip():
+        return []
+    settings = translator.settings()
+    return [
+        Text(
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "the probe translation of {probe} came out empty (stopped by {reason} "
+                "after {count} tokens; max_length {max_length}, {bad} bad_words_ids): "
+                "check generation_config.json against the original model's",
+            ),
+            {
+                "probe": repr(PROBES[source]),
+                "reason": result.stop_reason,
+                "count": len(result.token_ids),
+                "max_length": settings.max_length,
+                "bad": len(settings.bad_words_ids),
+            },
+        )
+    ]
+
+
+def _tokenizer_problems(model: LoadedModel, codec: PromptCodec, direction: str) -> list[Text]:
+    """What is wrong between the tokenizer and the model, found without decoding."""
     source, target = direction.split("-")
     problems = []
     if (
@@ -190,27 +220,4 @@ def probe_problems(model: LoadedModel, codec: PromptCodec, direction: str) -> li
                     {"token": decoder_start, "piece": repr(codec.piece(decoder_start))},
                 )
             )
-    if problems:
-        return problems
-    translator = Translator(model, codec, direction)
-    result = translator.translate(PROBES[source], DecodeOptions(num_beams=1, max_new_tokens=24, loop_window=0))
-    if not result.text.strip():
-        settings = translator.settings()
-        problems.append(
-            Text(
-                QT_TRANSLATE_NOOP(
-                    "Errors",
-                    "the probe translation of {probe} came out empty (stopped by {reason} "
-                    "after {count} tokens; max_length {max_length}, {bad} bad_words_ids): "
-                    "check generation_config.json against the original model's",
-                ),
-                {
-                    "probe": repr(PROBES[source]),
-                    "reason": result.stop_reason,
-                    "count": len(result.token_ids),
-                    "max_length": settings.max_length,
-                    "bad": len(settings.bad_words_ids),
-                },
-            )
-        )
     return problems

@@ -93,38 +93,18 @@ def read_decoder_signature(session: ort.InferenceSession, path: Path) -> Decoder
     """Classify a decoder session by what it declares; raise a clear error if it is unknown."""
     ins = {i.name: i for i in session.get_inputs()}
     outs = [o.name for o in session.get_outputs()]
-    unknown = [n for n in ins if n not in PLAIN_DECODER_INPUTS and not PAST.match(n)]
-    problem = None
-    if unknown:
-        problem = f"inputs this app does not know: {', '.join(unknown)}"
-    elif "input_ids" not in ins:
-        problem = "no `input_ids` input"
-    elif "logits" not in outs:
-        problem = "no `logits` output"
+    problem = _unknown_interface(ins, outs)
     try:
-        self_past = _layer_pairs(ins, PAST, "decoder")
-        cross_past = _layer_pairs(ins, PAST, "encoder")
-        self_present = _layer_pairs(outs, PRESENT, "decoder")
-        cross_present = _layer_pairs(outs, PRESENT, "encoder")
+        pairs = (
+            _layer_pairs(ins, PAST, "decoder"),
+            _layer_pairs(ins, PAST, "encoder"),
+            _layer_pairs(outs, PRESENT, "decoder"),
+            _layer_pairs(outs, PRESENT, "encoder"),
+        )
     except ValueError as error:
-        problem = problem or str(error)
-    if problem is None:
-        if "use_cache_branch" in ins:
-            kind = "merged"
-            ok = self_past and cross_past and "encoder_hidden_states" in ins and len(self_present) == len(self_past)
-        elif not self_past and not cross_past:
-            kind = "first"
-            ok = "encoder_hidden_states" in ins
-        elif cross_past:
-            kind = "with_past"
-            ok = self_past and len(self_present) == len(self_past)
-        else:
-            kind = "legacy"
-            ok = "encoder_hidden_states" in ins and len(self_present) == len(self_past)
-        if not ok:
-            problem = f"a {kind} decoder whose inputs/outputs do not fit together"
-        elif (SHARED_CACHE_INPUTS & set(ins)) and (not SHARED_CACHE_INPUTS <= set(ins) or not self_past):
-            problem = "a shared-cache decoder needs seqlens_k, total_sequence_length and self-attention pasts together"
+        problem, pairs = problem or str(error), ((), (), (), ())
+    kind, misfit = _decoder_kind(ins, *pairs[:3])
+    problem = problem or misfit
     if problem:
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP(
@@ -139,6 +119,7 @@ def read_decoder_signature(session: ort.InferenceSession, path: Path) -> Decoder
             problem=problem,
             inputs=", ".join(ins),
         )
+    self_past, cross_past, self_present, cross_present = pairs
     shape_source = [ins[n] for pair in self_past for n in pair] or [
         o for o in session.get_outputs() if PRESENT.match(o.name)
     ]
@@ -166,6 +147,38 @@ def read_decoder_signature(session: ort.InferenceSession, path: Path) -> Decoder
         input_types={n: _numpy_type(i) for n, i in ins.items()},
         input_shapes={n: i.shape for n, i in ins.items()},
     )
+
+
+def _unknown_interface(ins: dict, outs: list[str]) -> str | None:
+    unknown = [n for n in ins if n not in PLAIN_DECODER_INPUTS and not PAST.match(n)]
+    if unknown:
+        return f"inputs this app does not know: {', '.join(unknown)}"
+    if "input_ids" not in ins:
+        return "no `input_ids` input"
+    if "logits" not in outs:
+        return "no `logits` output"
+    return None
+
+
+def _decoder_kind(ins: dict, self_past, cross_past, self_present) -> tuple[str, str | None]:
+    """(merged, first, with_past or legacy; what does not fit together, or None)."""
+    if "use_cache_branch" in ins:
+        kind = "merged"
+        ok = self_past and cross_past and "encoder_hidden_states" in ins and len(self_present) == len(self_past)
+    elif not self_past and not cross_past:
+        kind = "first"
+        ok = "encoder_hidden_states" in ins
+    elif cross_past:
+        kind = "with_past"
+        ok = self_past and len(self_present) == len(self_past)
+    else:
+        kind = "legacy"
+        ok = "encoder_hidden_states" in ins and len(self_present) == len(self_past)
+    if not ok:
+        return kind, f"a {kind} decoder whose inputs/outputs do not fit together"
+    if (SHARED_CACHE_INPUTS & set(ins)) and (not SHARED_CACHE_INPUTS <= set(ins) or not self_past):
+        return kind, "a shared-cache decoder needs seqlens_k, total_sequence_length and self-attention pasts together"
+    return kind, None
 
 
 def speed_settings(threads: int | None = None) -> ort.SessionOptions:

@@ -523,6 +523,17 @@ class Search:
                 self.stop_reason = StopReason.LOOP
                 return
 
+    def _extended(self, running_lps, running_alts, logprobs, parents, tokens) -> tuple[list, list]:
+        """Each candidate's token log-probabilities and unsure positions' alternatives: its
+        parent beam's, and the new token's."""
+        chosen = logprobs[parents, tokens]
+        cand_lps = [running_lps[p] + (float(lp),) for p, lp in zip(parents, chosen)]
+        cand_alts = [
+            running_alts[p] + (((len(running_lps[p]), self._top(logprobs[p])),) if lp < self.unsure_logprob else ())
+            for p, lp in zip(parents, chosen)
+        ]
+        return cand_lps, cand_alts
+
     def _beam(self) -> Iterator[StepRecord]:
         s = self.s
         k, prompt_len = s.num_beams, 1  # generate's decoder prompt: decoder_start_token_id
@@ -532,13 +543,10 @@ class Search:
         running = np.tile(np.array(self.prefix, dtype=np.int64), (k, 1))
         running_scores = np.full(k, -1e9, dtype=np.float32)
         running_scores[0] = 0
-        finished = [running[0].copy() for _ in range(k)]
         # each beam's token log-probabilities and unsure positions' alternatives, as it grows
         running_lps = [() for _ in range(k)]
         running_alts: list[tuple] = [() for _ in range(k)]
-        finished_lps, finished_alts = list(running_lps), list(running_alts)
-        finished_scores = np.full(k, -1e9, dtype=np.float32)
-        finished_flags = np.zeros(k, dtype=bool)
+        finished = _Finished.empty(running[0], k)
         improvable = True
         while True:
             cur_len = running.shape[1]
@@ -549,12 +557,7 @@ class Search:
             order = stable_top_k(accumulated, keep)
             cand_scores, parents, tokens = accumulated[order], order // vocab, order % vocab
             candidates = np.concatenate([running[parents], tokens[:, None]], axis=1)
-            chosen = logprobs[parents, tokens]
-            cand_lps = [running_lps[p] + (float(lp),) for p, lp in zip(parents, chosen)]
-            cand_alts = [
-                running_alts[p] + (((len(running_lps[p]), self._top(logprobs[p])),) if lp < self.unsure_logprob else ())
-                for p, lp in zip(parents, chosen)
-            ]
+            cand_lps, cand_alts = self._extended(running_lps, running_alts, logprobs, parents, tokens)
             hits = np.isin(tokens, eos) | (cur_len + 1 >= s.max_length)
             # next running beams: the best candidates that did not just finish
             running_pick = cand_scores + hits.astype(np.float32) * np.float32(-1e9)
@@ -562,19 +565,12 @@ class Search:
             # finished hypotheses: length-penalised, only from the top num_beams candidates
             just_finished = hits & top_mask
             final = cand_scores / np.float32((cur_len + 1 - prompt_len) ** s.length_penalty)
-            if finished_flags.all() and s.early_stopping is True:
+            if finished.flags.all() and s.early_stopping is True:
                 final = final + np.float32(-1e9)
             if not improvable:
                 final = final + np.float32(-1e9)
             final = final + (~just_finished).astype(np.float32) * np.float32(-1e9)
-            merged_scores = np.concatenate([finished_scores, final])
-            merged_flags = np.concatenate([finished_flags, just_finished])
-            merged = finished + list(candidates)
-            best = np.argsort(-merged_scores, kind="stable")[:k]
-            finished = [merged[i] for i in best]
-            merged_lps, merged_alts = finished_lps + cand_lps, finished_alts + cand_alts
-            finished_lps, finished_alts = [merged_lps[i] for i in best], [merged_alts[i] for i in best]
-            finished_scores, finished_flags = merged_scores[best], merged_flags[best]
+            finished = finished.merged(candidates, cand_lps, cand_alts, final, just_finished)
 
             lead = int(order[0] // vocab)
             self.sequence = candidates[0].tolist()
@@ -583,18 +579,12 @@ class Search:
             running_lps, running_alts = [cand_lps[i] for i in nxt], [cand_alts[i] for i in nxt]
             self.reorder(parents[nxt])
             cur_len += 1
-            # generate's early-stop heuristic and stopping conditions
-            if s.early_stopping == "never" and s.length_penalty > 0.0:
-                best_len = s.max_length - prompt_len
-            else:
-                best_len = cur_len - prompt_len
-            best_possible = running_scores[0] / np.float32(best_len**s.length_penalty)
-            worst = np.where(finished_flags, finished_scores.min(), np.float32(-1e9))
-            improvable = improvable and bool(np.any(best_possible > worst))
-            all_full = bool(finished_flags.all()) and s.early_stopping is True
+            improvable = improvable and finished.improvable_by(running_scores[0], s, cur_len - prompt_len)
+            all_full = bool(finished.flags.all()) and s.early_stopping is True
             done = not improvable or all_full or bool(hits.all())
-            self.sequence = (finished[0] if finished_flags[0] else running[0]).tolist()
-            lps, alts = (finished_lps[0], finished_alts[0]) if finished_flags[0] else (running_lps[0], running_alts[0])
+            best = finished.flags[0]
+            self.sequence = (finished.sequences[0] if best else running[0]).tolist()
+            lps, alts = (finished.lps[0], finished.alts[0]) if best else (running_lps[0], running_alts[0])
             self.token_logprobs, self.alternatives = list(lps), dict(alts)
             if done:
                 self.stop_reason = self._eos_or_length()
@@ -602,3 +592,46 @@ class Search:
             if self._loop_check(running[0].tolist()):
                 self.stop_reason = StopReason.LOOP
                 return
+
+
+@dataclass
+class _Finished:
+    """The best num_beams finished hypotheses so far (generate's beam_hyps), with each one's token
+    log-probabilities and alternatives."""
+
+    sequences: list
+    lps: list
+    alts: list
+    scores: np.ndarray
+    flags: np.ndarray  # which slots hold a finished hypothesis yet
+
+    @classmethod
+    def empty(cls, prefix: np.ndarray, k: int) -> _Finished:
+        return cls(
+            [prefix.copy() for _ in range(k)],
+            [() for _ in range(k)],
+            [() for _ in range(k)],
+            np.full(k, -1e9, dtype=np.float32),
+            np.zeros(k, dtype=bool),
+        )
+
+    def merged(self, candidates, cand_lps, cand_alts, final: np.ndarray, just_finished: np.ndarray) -> _Finished:
+        """These and the candidates that just finished (`final`: their scores, -1e9 for the rest):
+        the best num_beams of them."""
+        scores = np.concatenate([self.scores, final])
+        flags = np.concatenate([self.flags, just_finished])
+        sequences, lps, alts = self.sequences + list(candidates), self.lps + cand_lps, self.alts + cand_alts
+        best = np.argsort(-scores, kind="stable")[: len(self.sequences)]
+        return _Finished(
+            [sequences[i] for i in best], [lps[i] for i in best], [alts[i] for i in best], scores[best], flags[best]
+        )
+
+    def improvable_by(self, best_running: float, s: GenerationSettings, generated: int) -> bool:
+        """generate's early-stop heuristic: can the best running beam still beat the worst finished one?"""
+        if s.early_stopping == "never" and s.length_penalty > 0.0:
+            best_len = s.max_length - 1  # the decoder prompt is one token
+        else:
+            best_len = generated
+        best_possible = best_running / np.float32(best_len**s.length_penalty)
+        worst = np.where(self.flags, self.scores.min(), np.float32(-1e9))
+        return bool(np.any(best_possible > worst))

@@ -123,6 +123,41 @@ TOKENIZER_FILE_NAMES = (
 )
 
 
+def _open_backend(folder: Path, family: str):
+    """(the tokenizer library's object for the folder, what kind it is); a missing or broken
+    tokenizer raises LiveTranslatorError naming it."""
+    for name in TOKENIZER_FILE_NAMES:  # what the tokenizer libraries open: a FIFO or /dev/zero is named, not read
+        if careful.is_present(folder / name):
+            careful.regular_file_size(folder / name, careful.JSON_LIMIT)
+    kind, files = tokenizer_files(folder, family)
+    try:
+        if kind == "sentencepiece":
+            name = "MarianTokenizer (sentencepiece)" if family == "marian" else "M2M100Tokenizer (sentencepiece)"
+            return _TransformersBackend(_load_transformers(family, folder)), name
+        if kind == "tokenizer.json":
+            return _TokenizerJsonBackend(files[0]), "tokenizer.json"
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "No tokenizer in {folder}: expected {files} or tokenizer.json."),
+            QT_TRANSLATE_NOOP("Errors", "Copy the tokenizer files of the original model next to config.json."),
+            folder=folder,
+            files=" + ".join(p.name for p in files),
+        )
+    except LiveTranslatorError:
+        raise
+    except Exception as error:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "The tokenizer in {folder} could not be loaded ({kind}: {reason})."),
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "The tokenizer files are damaged or belong to another kind of model: copy them again from the original "  # noqa: E501
+                "model.",
+            ),
+            folder=folder,
+            kind=type(error).__name__,
+            reason=str(error)[:200],
+        ) from None
+
+
 class PromptCodec:
     """Text <-> token ids for one family and direction, with the family's prompt."""
 
@@ -130,53 +165,22 @@ class PromptCodec:
         self.family = family
         self.source_lang, self.target_lang = direction.split("-")
         self.eos_token_id = eos_token_id
-        for name in TOKENIZER_FILE_NAMES:  # what the tokenizer libraries open: a FIFO or /dev/zero is named, not read
-            if careful.is_present(folder / name):
-                careful.regular_file_size(folder / name, careful.JSON_LIMIT)
-        kind, files = tokenizer_files(folder, family)
-        try:
-            if kind == "sentencepiece":
-                self.backend = _TransformersBackend(_load_transformers(family, folder))
-                self.kind = (
-                    "MarianTokenizer (sentencepiece)" if family == "marian" else "M2M100Tokenizer (sentencepiece)"
-                )
-            elif kind == "tokenizer.json":
-                self.backend = _TokenizerJsonBackend(files[0])
-                self.kind = "tokenizer.json"
-            else:
-                raise LiveTranslatorError(
-                    QT_TRANSLATE_NOOP("Errors", "No tokenizer in {folder}: expected {files} or tokenizer.json."),
-                    QT_TRANSLATE_NOOP("Errors", "Copy the tokenizer files of the original model next to config.json."),
-                    folder=folder,
-                    files=" + ".join(p.name for p in files),
-                )
-        except LiveTranslatorError:
-            raise
-        except Exception as error:
-            raise LiveTranslatorError(
-                QT_TRANSLATE_NOOP("Errors", "The tokenizer in {folder} could not be loaded ({kind}: {reason})."),
-                QT_TRANSLATE_NOOP(
-                    "Errors",
-                    "The tokenizer files are damaged or belong to another kind of model: copy them again from the original "  # noqa: E501
-                    "model.",
-                ),
-                folder=folder,
-                kind=type(error).__name__,
-                reason=str(error)[:200],
-            ) from None
+        self.backend, self.kind = _open_backend(folder, family)
         # Not text: language tokens, and the control tokens a bare tokenizer.json may not flag as special.
         self.skipped_ids = {i for t, i in self.backend.tokens().items() if LANGUAGE_TOKEN.match(t)}
         self.skipped_ids |= {self.backend.token_id(t) for t in ("<s>", "</s>", "<pad>")} - {None}
         self._variants: dict[str, tuple[tuple[int, ...], ...]] = {}
-        self.source_prefix: list[int] = []
-        self.forced_bos_token_id: int | None = None
-        if family == "marian" and self.target_lang == "zh":
+        self.source_prefix, self.forced_bos_token_id = self._prompt(folder)
+
+    def _prompt(self, folder: Path) -> tuple[list[int], int | None]:
+        """The family's prompt: tokens before the source (Marian into Chinese: the target
+        language's token; M2M100: the source language's) and the token forced first (M2M100)."""
+        if self.family == "marian" and self.target_lang == "zh":
             for token in MARIAN_ZH_TARGET_TOKENS:
                 token_id = self.backend.token_id(token)
                 if token_id is not None:
-                    self.source_prefix = [token_id]
-                    break
-        if family == "m2m_100":
+                    return [token_id], None
+        if self.family == "m2m_100":
             src, tgt = (self.backend.token_id(f"__{lang}__") for lang in (self.source_lang, self.target_lang))
             if src is None or tgt is None:
                 raise LiveTranslatorError(
@@ -188,7 +192,8 @@ class PromptCodec:
                     source=self.source_lang,
                     target=self.target_lang,
                 )
-            self.source_prefix, self.forced_bos_token_id = [src], tgt
+            return [src], tgt
+        return [], None
 
     def __len__(self) -> int:
         return self.backend.size

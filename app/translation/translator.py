@@ -269,6 +269,63 @@ def _load_model_or_own(
         return load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads)
 
 
+def unsure_spans(
+    search: Search, token_ids: list[int], forced: int, decoded: str, codec: PromptCodec, written, script
+) -> list[Unsure]:
+    """Character spans of the (written) translation whose tokens the decoder was unsure of (of
+    those after the `forced` first ones, which were not its choice); neighbouring unsure
+    tokens (pieces of one word) make one span. `written` turns decoded text into the text shown
+    (Chinese in `script`)."""
+    spans: list[Unsure] = []
+    shown = written(decoded)
+    for position, (token, logprob) in enumerate(zip(token_ids[forced:], search.token_logprobs)):
+        if position not in search.alternatives or token in codec.skipped_ids:
+            continue
+        at = forced + position
+        start, end = len(codec.decode(token_ids[:at])), len(codec.decode(token_ids[: at + 1]))
+        while start < end and decoded[start].isspace():
+            start += 1
+        if start >= end:
+            continue  # a token that adds no character (EOS, a lone space)
+        if shown != decoded:  # Chinese in another script: carry the offsets across
+            start, end = (map_offset(decoded, o, script) for o in (start, end))
+        p = round(float(np.exp(logprob)), 3)
+        alternatives = tuple(
+            (written(codec.decode([t])), round(float(np.exp(lp)), 3))
+            for t, lp in search.alternatives[position]
+            if t != token and t not in codec.skipped_ids
+        )
+        if spans and spans[-1].end >= start:
+            last = spans[-1]
+            keep = last.alternatives if last.p <= p else alternatives
+            spans[-1] = Unsure(last.start, max(end, last.end), min(last.p, p), keep)
+        else:
+            spans.append(Unsure(start, end, p, alternatives))
+    return spans
+
+
+def sure_chars(
+    search: Search, token_ids: list[int], forced: int, decoded: str, codec: PromptCodec, written, script
+) -> int | None:
+    """Characters of the (written) translation before the first token the decoder gave less
+    than SURE_P (the `forced` first tokens were not its choice: sure); None when it was sure
+    of every token."""
+    for position, (token, logprob) in enumerate(zip(token_ids[forced:], search.token_logprobs)):
+        if logprob < np.log(SURE_P) and token not in codec.skipped_ids:
+            start = len(codec.decode(token_ids[: forced + position]))
+            return map_offset(decoded, start, script) if written(decoded) != decoded else start
+    return None
+
+
+def generation_overrides(options: DecodeOptions | None) -> dict:
+    """The options that are generation settings (None: the model's own)."""
+    if options is None:
+        return {}
+    return {
+        f.name: getattr(options, f.name) for f in dataclasses.fields(options) if f.name not in NOT_GENERATION_SETTINGS
+    }
+
+
 class Translator:
     """A model folder loaded for one direction. Use from one thread at a time."""
 
@@ -329,63 +386,13 @@ class Translator:
             return text
         return to_script(text, self.chinese)
 
-    def _unsure(self, token_ids: list[int], forced: int, search: Search, decoded: str) -> list[Unsure]:
-        """Character spans of the (written) translation whose tokens the decoder was unsure of (of
-        those after the `forced` first ones, which were not its choice); neighbouring unsure
-        tokens (pieces of one word) make one span."""
-        spans: list[Unsure] = []
-        written = self.written(decoded)
-        for position, (token, logprob) in enumerate(zip(token_ids[forced:], search.token_logprobs)):
-            if position not in search.alternatives or token in self.codec.skipped_ids:
-                continue
-            at = forced + position
-            start, end = len(self.codec.decode(token_ids[:at])), len(self.codec.decode(token_ids[: at + 1]))
-            while start < end and decoded[start].isspace():
-                start += 1
-            if start >= end:
-                continue  # a token that adds no character (EOS, a lone space)
-            if written != decoded:  # Chinese in another script: carry the offsets across
-                start, end = (map_offset(decoded, o, self.chinese) for o in (start, end))
-            p = round(float(np.exp(logprob)), 3)
-            alternatives = tuple(
-                (self.written(self.codec.decode([t])), round(float(np.exp(lp)), 3))
-                for t, lp in search.alternatives[position]
-                if t != token and t not in self.codec.skipped_ids
-            )
-            if spans and spans[-1].end >= start:
-                last = spans[-1]
-                keep = last.alternatives if last.p <= p else alternatives
-                spans[-1] = Unsure(last.start, max(end, last.end), min(last.p, p), keep)
-            else:
-                spans.append(Unsure(start, end, p, alternatives))
-        return spans
-
-    def _sure_chars(self, token_ids: list[int], forced: int, search: Search, decoded: str) -> int | None:
-        """Characters of the (written) translation before the first token the decoder gave less
-        than SURE_P (the `forced` first tokens were not its choice: sure); None when it was sure
-        of every token."""
-        for position, (token, logprob) in enumerate(zip(token_ids[forced:], search.token_logprobs)):
-            if logprob < np.log(SURE_P) and token not in self.codec.skipped_ids:
-                start = len(self.codec.decode(token_ids[: forced + position]))
-                return map_offset(decoded, start, self.chinese) if self.written(decoded) != decoded else start
-        return None
-
     @property
     def family(self) -> str:
         return self.model.family
 
     def settings(self, options: DecodeOptions | None = None) -> GenerationSettings:
         """The generation settings a translation uses: the model's, overridden by options."""
-        overrides = (
-            {}
-            if options is None
-            else {
-                f.name: getattr(options, f.name)
-                for f in dataclasses.fields(options)
-                if f.name not in NOT_GENERATION_SETTINGS
-            }
-        )
-        return _model_settings(self.model, overrides, self.codec.forced_bos_token_id)
+        return _model_settings(self.model, generation_overrides(options), self.codec.forced_bos_token_id)
 
     def source_limit(self) -> int:
         """Largest source length (in tokens) a chunk may have: half the position table, leaving the
@@ -599,8 +606,8 @@ class Translator:
             steps=steps,
             loop_detail=loop_detail,
             source_ids=list(source_ids),
-            low_confidence=self._unsure(token_ids, forced, search, decoded),
-            sure_chars=self._sure_chars(token_ids, forced, search, decoded),
+            low_confidence=unsure_spans(search, token_ids, forced, decoded, self.codec, self.written, self.chinese),
+            sure_chars=sure_chars(search, token_ids, forced, decoded, self.codec, self.written, self.chinese),
         )
         # The translation is written in the chosen script, and so is the term when it is looked for.
         result.glossary = [
