@@ -237,6 +237,14 @@ def save(model, path: Path) -> None:
         save_external(model, path)
 
 
+def save_rewritten(model, path: Path, external: bool = False) -> None:
+    """A rewrite's last steps: sweep what it left unread, import the com.microsoft opset its new
+    nodes come from, write the file (`external`: weights in `<name>_data`, each stored once)."""
+    drop_dead_nodes(model.graph)
+    use_ms_domain(model)
+    (save_external if external else save)(model, path)
+
+
 def externalize(source: str | Path, target: str | Path | None = None) -> Path:
     """Write the graph at `source` to `target` (default: in place) with its weights in one
     external-data file beside it (`<name>_data`). onnxruntime maps such a file into memory and

@@ -42,10 +42,8 @@ from app.model_store.graph_tools import (
     GraphIndex,
     all_graphs,
     attr,
-    drop_dead_nodes,
     replace_nodes,
-    save_external,
-    use_ms_domain,
+    save_rewritten,
 )
 
 
@@ -159,9 +157,7 @@ def int8_head_from_table(path: str | Path) -> int:
         changed += replace_nodes(g, _int8_heads(GraphIndex(g), tables, weights, model.graph))
     if not changed:
         return 0
-    drop_dead_nodes(model.graph)
-    use_ms_domain(model)
-    save_external(model, path)
+    save_rewritten(model, path, external=True)
     return changed
 
 

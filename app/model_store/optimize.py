@@ -34,12 +34,11 @@ from app.model_store.graph_tools import (
     gather_tables,
     replace_nodes,
     save,
-    save_external,
+    save_rewritten,
     set_nodes,
     subgraphs,
     topological,
     transpose_of,
-    use_ms_domain,
 )
 
 # The decoder graphs that hold attention over a cache; the encoder is compute-bound (no gain).
@@ -89,9 +88,7 @@ def fuse_attention(path: str | Path, num_heads: int) -> int:
     fused += _fuse_graph(GraphIndex(model.graph, initializers), num_heads, causal_only)
     if not fused:
         return 0
-    drop_dead_nodes(model.graph)
-    use_ms_domain(model)
-    save(model, path)
+    save_rewritten(model, path)
     return fused
 
 
@@ -466,9 +463,7 @@ def share_tied_embedding(path: str | Path) -> int:
         shared += replace_nodes(g, {n.output[0]: new for n in g.node if (new := tied_head(heads, n)) is not None})
     if not shared:
         return 0
-    drop_dead_nodes(model.graph)
-    use_ms_domain(model)
-    save_external(model, path)  # the table and the head's copy of it: the same bytes, stored once
+    save_rewritten(model, path, external=True)  # the table and the head's copy of it: the same bytes, stored once
     return shared
 
 

@@ -23,6 +23,7 @@ runs at a time across processes (a lock file per entry); the others wait and reu
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
@@ -76,6 +77,20 @@ class Preparation:
     @property
     def optimized(self) -> bool:
         return bool(self.graphs)
+
+
+@dataclass
+class _Job:
+    """One prepare(): the folder, the graphs to rewrite, the cache entry, whom to tell."""
+
+    folder: Path
+    config: dict
+    direction: Direction | str
+    prefer_quantized: bool
+    graphs: dict[str, Path]  # stem -> the folder's decoder graph
+    encoder: Path | None  # laid out again beside the rewritten decoders
+    entry: Path
+    say: Progress
 
 
 def optimized_root() -> Path:
@@ -137,50 +152,34 @@ def prepare(
         except OSError as error:  # the cache cannot be written (or the lock not taken): run as it is
             return Preparation(reason=f"optimisation failed ({type(error).__name__}: {error})")
         try:
-            return _find_or_make(folder, config, direction, prefer_quantized, graphs, encoder, entry, say)
+            return _find_or_make(_Job(folder, config, direction, prefer_quantized, graphs, encoder, entry, say))
         finally:
             held.release()
 
 
-def _find_or_make(
-    folder: Path,
-    config: dict,
-    direction: Direction | str,
-    prefer_quantized: bool,
-    graphs: dict[str, Path],
-    encoder: Path | None,
-    entry: Path,
-    say: Progress,
-) -> Preparation:
+def _find_or_make(job: _Job) -> Preparation:
     """prepare()'s work, with the entry's lock held."""
+    folder, entry = job.folder, job.entry
     if entry.exists():
-        found, damage = _read_record(entry, graphs)
+        found, damage = _read_record(entry, job.graphs)
         if found is not None:
             if found.reason:
                 log.info("%s: using the folder's own graphs (%s; decided on first load)", folder, found.reason)
             return found
         log.warning("%s: the optimised copy in the cache is damaged (%s); it is made again", folder, damage)
-        say(
+        job.say(
             Text(
                 QT_TRANSLATE_NOOP("Errors", "{name}: the optimised copy in the cache is damaged; making it again…"),
                 {"name": folder.name},
             )
         )
         shutil.rmtree(entry, ignore_errors=True)
-    return _make(folder, config, direction, prefer_quantized, graphs, encoder, entry, say)
+    return _make(job)
 
 
-def _make(
-    folder: Path,
-    config: dict,
-    direction: Direction | str,
-    prefer_quantized: bool,
-    graphs: dict[str, Path],
-    encoder: Path | None,
-    entry: Path,
-    say: Progress,
-) -> Preparation:
+def _make(job: _Job) -> Preparation:
     """Optimise now (first load, or the cached copy was damaged) and say how it went."""
+    folder, say = job.folder, job.say
     say(
         Text(
             QT_TRANSLATE_NOOP("Errors", "Optimising {name} for this computer (first load only)…"), {"name": folder.name}
@@ -188,7 +187,7 @@ def _make(
     )
     started = time.monotonic()
     try:
-        result = _optimise(folder, config, Direction.parse(direction), prefer_quantized, graphs, encoder, entry, say)
+        result = _optimise(dataclasses.replace(job, direction=Direction.parse(job.direction)))
     except Exception as error:  # the cache cannot be written, a graph cannot be read...: run as it is
         log.debug("optimising %s failed", folder, exc_info=True)
         result = Preparation(reason=f"optimisation failed ({type(error).__name__}: {error})")
@@ -204,7 +203,7 @@ def _make(
             )
         )
     else:
-        log.info("%s: optimised in %.1f s into %s", folder, time.monotonic() - started, entry)
+        log.info("%s: optimised in %.1f s into %s", folder, time.monotonic() - started, job.entry)
         say(
             Text(
                 QT_TRANSLATE_NOOP("Errors", "{name}: optimised in {seconds} s."),
@@ -248,19 +247,11 @@ def prepare_on_stderr(
 # -- the work ---------------------------------------------------------------------------------
 
 
-def _optimise(
-    folder: Path,
-    config: dict,
-    direction: Direction,
-    prefer_quantized: bool,
-    graphs: dict[str, Path],
-    encoder: Path | None,
-    entry: Path,
-    say: Progress,
-) -> Preparation:
+def _optimise(job: _Job) -> Preparation:
     from app.model_store.graph_tools import externalize
 
-    heads = config.get("decoder_attention_heads") or config.get("num_attention_heads")
+    graphs, entry, say = job.graphs, job.entry, job.say
+    heads = job.config.get("decoder_attention_heads") or job.config.get("num_attention_heads")
     if not heads:
         return _decided(entry, graphs, {}, "config.json names no decoder_attention_heads")
     work = entry.with_name(f"{entry.name}.partial-{os.getpid()}-{threading.get_ident()}")
@@ -289,10 +280,10 @@ def _optimise(
         for stem, path in rewritten.items():
             if stem not in tied:  # the tied-head rewrites wrote their graph that way already
                 externalize(path)
-        if encoder is not None:
-            rewritten["encoder_model"] = externalize(encoder, work / encoder.name)
+        if job.encoder is not None:
+            rewritten["encoder_model"] = externalize(job.encoder, work / job.encoder.name)
         say(Text(QT_TRANSLATE_NOOP("Errors", "Checking the optimised model against the original…")))
-        mismatch = _checked(folder, direction, prefer_quantized, rewritten, without_int8_head)
+        mismatch = _checked(job, rewritten, without_int8_head)
         if mismatch:
             shutil.rmtree(work, ignore_errors=True)
             return _decided(entry, graphs, {}, mismatch)
@@ -353,20 +344,18 @@ def _rewrite(source: Path, work: Path, heads: int) -> _Rewritten:
     return _Rewritten(note=f"{source.name}: no attention block the rewrite knows (another exporter's graph?)")
 
 
-def _checked(
-    folder: Path, direction: Direction, prefer_quantized: bool, rewritten: dict, without_int8_head: dict
-) -> str:
+def _checked(job: _Job, rewritten: dict, without_int8_head: dict) -> str:
     """_probe's answer ("" when the ids match). A weights-only twin's head was float: when the
     int8 head's numbers are what differs, the probe runs again with the twin's own head."""
     from app.model_store.graph_tools import externalize
 
-    mismatch = _probe(folder, direction, prefer_quantized, rewritten)
+    mismatch = _probe(job.folder, job.direction, job.prefer_quantized, rewritten)
     if mismatch and without_int8_head:
-        log.info("%s: %s with the int8 head; trying again without it", folder.name, mismatch)
+        log.info("%s: %s with the int8 head; trying again without it", job.folder.name, mismatch)
         for stem, before in without_int8_head.items():
             Path(before).replace(rewritten[stem])
             externalize(rewritten[stem])
-        mismatch = _probe(folder, direction, prefer_quantized, rewritten)
+        mismatch = _probe(job.folder, job.direction, job.prefer_quantized, rewritten)
     for before in without_int8_head.values():
         Path(before).unlink(missing_ok=True)
     return mismatch
