@@ -164,17 +164,20 @@ def build_m2m100_tokenizer(work: Path, out: Path):
     return tokenizer, len(tokenizer.encoder) + len(tokenizer.lang_token_to_id) + tokenizer.num_madeup_words
 
 
-def marian_generation_config(vocab_size: int) -> dict:
+def marian_ids(vocab_size: int) -> dict:
+    """opus-mt's special ids: </s> = 0 ends a sentence (and is forced last), <pad> is the last
+    token and starts the decoder."""
     pad = vocab_size - 1
+    return {"pad_token_id": pad, "eos_token_id": 0, "decoder_start_token_id": pad, "forced_eos_token_id": 0}
+
+
+def marian_generation_config(vocab_size: int) -> dict:
     return {  # Helsinki-NLP/opus-mt-en-zh's, with this vocabulary's pad id
-        "bad_words_ids": [[pad]],
+        **marian_ids(vocab_size),
+        "bad_words_ids": [[vocab_size - 1]],
         "bos_token_id": 0,
-        "decoder_start_token_id": pad,
-        "eos_token_id": 0,
-        "forced_eos_token_id": 0,
         "max_length": 512,
         "num_beams": 4,
-        "pad_token_id": pad,
         "renormalize_logits": True,
     }
 
@@ -200,14 +203,10 @@ def build_hf_model(family: Family, hf_dir: Path, seed: int):
     if family.kind == "marian":
         source, target = family.directions[0]
         tokenizer, vocab_size = build_marian_tokenizer(work, source, target, hf_dir)
-        pad = vocab_size - 1
         config = MarianConfig(
             vocab_size=vocab_size,
             decoder_vocab_size=vocab_size,
-            pad_token_id=pad,
-            eos_token_id=0,
-            decoder_start_token_id=pad,
-            forced_eos_token_id=0,
+            **marian_ids(vocab_size),
             max_position_embeddings=512,
             init_std=family.init_std,
             tie_word_embeddings=False,

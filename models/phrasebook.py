@@ -160,16 +160,19 @@ def train(
     import torch
     from transformers import GenerationConfig, MarianConfig, MarianMTModel
 
+    from models.fixtures import marian_ids
+
     torch.manual_seed(seed)
     torch.set_num_threads(1)  # tiny matrices: more threads only wait on each other
     pairs = training_pairs(direction, phrases)
     hf_dir = out_dir / "hf"
     tokenizer = build_tokenizer(out_dir, [s for s, _ in pairs], [t for _, t in pairs], direction)
     vocab_size = len(tokenizer.encoder)
-    pad = vocab_size - 1
+    ids = marian_ids(vocab_size)
     config = MarianConfig(
         vocab_size=vocab_size,
         decoder_vocab_size=vocab_size,
+        **ids,
         d_model=128,
         encoder_layers=2,
         decoder_layers=2,
@@ -178,10 +181,6 @@ def train(
         encoder_ffn_dim=256,
         decoder_ffn_dim=256,
         max_position_embeddings=64,
-        pad_token_id=pad,
-        eos_token_id=0,
-        decoder_start_token_id=pad,
-        forced_eos_token_id=0,
         dropout=0.1,
         attention_dropout=0.0,
         activation_dropout=0.0,
@@ -189,23 +188,30 @@ def train(
         scale_embedding=True,
     )
     model = MarianMTModel(config)
-    model.generation_config = GenerationConfig(
-        decoder_start_token_id=pad,
-        pad_token_id=pad,
-        eos_token_id=0,
-        forced_eos_token_id=0,
-        bad_words_ids=[[pad]],
-        num_beams=1,
-        max_length=48,
-    )
+    model.generation_config = GenerationConfig(**ids, bad_words_ids=[[ids["pad_token_id"]]], num_beams=1, max_length=48)
+    fit(model, tokenizer, pairs, steps, direction)
+    wrong = check_generate(model, tokenizer, pairs)
+    if wrong:
+        raise SystemExit(
+            f"{direction}: the trained model gets {len(wrong)} of {len(pairs)} phrases wrong, e.g. {wrong[:3]}"
+        )
+    model.save_pretrained(hf_dir)
+    tokenizer.save_pretrained(hf_dir)
+    return hf_dir
+
+
+def fit(model, tokenizer, pairs: list[tuple[str, str]], steps: int, direction: str) -> None:
+    """AdamW over random batches of 64 pairs, the learning rate one cycle up and down."""
+    import torch
+
+    pad = model.config.pad_token_id
     batch = tokenizer([s for s, _ in pairs], text_target=[t for _, t in pairs], padding=True, return_tensors="pt")
     batch["labels"][batch["labels"] == pad] = -100
     optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=0.0)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=3e-3, total_steps=steps, pct_start=0.1)
-    n = len(pairs)
     for step in range(steps):
         model.train()
-        index = torch.randint(0, n, (64,))
+        index = torch.randint(0, len(pairs), (64,))
         loss = model(**{k: v[index] for k, v in batch.items()}).loss
         optimizer.zero_grad()
         loss.backward()
@@ -214,12 +220,6 @@ def train(
         schedule.step()
         if step % 100 == 0 or step == steps - 1:
             print(f"{direction} step {step} loss {loss.item():.4f}", flush=True)
-    wrong = check_generate(model, tokenizer, pairs)
-    if wrong:
-        raise SystemExit(f"{direction}: the trained model gets {len(wrong)} of {n} phrases wrong, e.g. {wrong[:3]}")
-    model.save_pretrained(hf_dir)
-    tokenizer.save_pretrained(hf_dir)
-    return hf_dir
 
 
 def check_generate(model, tokenizer, pairs) -> list[tuple[str, str, str]]:
