@@ -7,7 +7,7 @@ The talk is the 24 sentences of bench/live_text.py's held-out talk, spoken by es
 and over with pauses between them (each a new utterance) until it lasts --minutes. It is played
 at speaking speed through
   (a) `window`: the real window under Xvfb (started here), subtitle overlay and diagnostics shown,
-      File ▸ Translate a recording (`MainWindow.play_recording`);
+      File ▸ Translate a recording (`SessionControl.play_recording`);
   (b) `cli`: `python -m app run --realtime --json --serve` with --clients caption-page clients
       reading /events the whole time (and coming back if dropped).
 Each path runs in its own process, one after the other; this one samples it every few seconds
@@ -294,9 +294,11 @@ def window_child(args) -> int:
     def tick() -> None:
         if not state["started"] and "en-zh" in window.models_bar.states:
             state["started"] = True
-            window.play_recording(args.window_child)
-        elif state["started"] and not window.running():
-            print(f"window: {len(window.transcript.rows)} rows drawn, {len(window.transcript.earlier)} earlier")
+            window.session_control.play_recording(args.window_child)
+        elif state["started"] and not window.session_control.running():
+            print(
+                f"window: {len(window.transcript_view.rows)} rows drawn, {len(window.transcript_view.earlier)} earlier"
+            )
             QTimer.singleShot(1000, window.close)
             return
         QTimer.singleShot(500, tick)

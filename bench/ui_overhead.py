@@ -103,7 +103,7 @@ def main(argv=None) -> int:
     window.show()
 
     bare_sink: list = []
-    observe = window.new_session().on_event  # what the window hands a pipeline as on_event
+    observe = window.session_control.new_session().on_event  # what the window hands a pipeline as on_event
     sent_to_window = [0]
 
     def to_window(event):

@@ -82,7 +82,7 @@ def main(argv=None) -> int:
     def press_start():
         state["phase"] = "Start → running"
         state["t0"] = time.perf_counter()
-        window.play_recording(str(recording))
+        window.session_control.play_recording(str(recording))
 
     timer = QTimer()
     timer.setInterval(10)

@@ -140,8 +140,8 @@ def film(args) -> int:
         models_known = args.direction in window.models_bar.states
         if not state["started"] and models_known:
             state["started"] = True
-            window.play_recording(str(recording))
-        elif state["started"] and not window.running() or time.monotonic() > deadline:
+            window.session_control.play_recording(str(recording))
+        elif state["started"] and not window.session_control.running() or time.monotonic() > deadline:
             QTimer.singleShot(800, finish)  # let the last rows draw
             return
         QTimer.singleShot(200, tick)
@@ -152,7 +152,7 @@ def film(args) -> int:
         # The X screen itself, as a person would see it (not an offscreen render).
         shot = app.primaryScreen().grabWindow(0, 0, 0, *SIZE)
         shot.save(str(out))
-        rows = len(window.transcript.rows)
+        rows = len(window.transcript_view.rows)
         print(
             f"saved {out} ({shot.width()}x{shot.height()}), {rows} utterances, "
             f"{len(window.diagnostics.steps.rows)} decoder steps shown"

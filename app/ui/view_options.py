@@ -1,7 +1,7 @@
 """The window's reading options, in the View menu: the subtitle overlay, text size, theme,
 reading mode, the Chinese script, marks on unsure source words, live text smoother <-> sooner.
 
-Kept out of main_window.py: the window only creates a ViewOptions and hands it its menu.
+Kept out of main_window.py: the window's menus (menus.py) create a ViewOptions and hand it the View menu.
 Each option is saved (UiSettings; the overlay's own under "overlay/") and applied at once.
 """
 
@@ -38,7 +38,7 @@ class ViewOptions(QObject):
         )
         self.reading_mode.setChecked(bool(window.settings.reading_mode))
         self.reading_mode.toggled.connect(self.set_reading_mode)
-        window.transcript.reading_mode = self.reading_mode.isChecked()
+        window.transcript_view.reading_mode = self.reading_mode.isChecked()
         menu.addAction(self.reading_mode)
         scripts = menu.addMenu(translate("ViewOptions", "Chinese &script"))
         scripts.menuAction().setToolTip(
@@ -96,7 +96,7 @@ class ViewOptions(QObject):
             self.live_text_actions[choice] = action
 
     def set_reading_mode(self, on: bool) -> None:
-        self.window.transcript.reading_mode = on
+        self.window.transcript_view.reading_mode = on
         self.overlay.reading_mode = on
         self.overlay.render()
         self._save("reading_mode", on)
@@ -110,8 +110,7 @@ class ViewOptions(QObject):
         self.script_actions[script].setChecked(True)
         self.window.settings.chinese = script.value
         self.window.save_settings()
-        if self.window.pipeline is not None:
-            self.window.pipeline.set_chinese(script.value)
+        self.window.session_control.set_chinese(script.value)
 
     # --- subtitle overlay --------------------------------------------------------------------
     def _build_overlay(self, menu: QMenu) -> None:
@@ -164,8 +163,8 @@ class ViewOptions(QObject):
     # --- text size, theme, accessibility -----------------------------------------------------
     def _build_text(self, menu: QMenu) -> None:
         window = self.window
-        size = int(window.settings.text_size or window.transcript.point_size)
-        window.transcript.set_point_size(size)
+        size = int(window.settings.text_size or window.transcript_view.point_size)
+        window.transcript_view.set_point_size(size)
         self._action(menu, translate("ViewOptions", "&Larger text"), QKeySequence.StandardKey.ZoomIn).triggered.connect(
             lambda: self.zoom(+2)
         )
@@ -187,22 +186,22 @@ class ViewOptions(QObject):
             self.theme_group.addAction(action)
             themes.addAction(action)
             self.theme_actions[theme] = action
-        self.dark = apply_theme(current, window.transcript)
+        self.dark = apply_theme(current, window.transcript_view)
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._system_scheme_changed)
         name_controls(window)
 
     def zoom(self, by: int) -> None:
-        self.window.transcript.set_point_size(self.window.transcript.point_size + by)
-        self._save("text_size", self.window.transcript.point_size)
+        self.window.transcript_view.set_point_size(self.window.transcript_view.point_size + by)
+        self._save("text_size", self.window.transcript_view.point_size)
 
     def set_theme(self, theme: Theme) -> None:
         self.theme_actions[theme].setChecked(True)
         self._save("theme", theme.value)
-        self.dark = apply_theme(theme, self.window.transcript)
+        self.dark = apply_theme(theme, self.window.transcript_view)
 
     def _system_scheme_changed(self, scheme) -> None:
         if Theme.parse(self.window.settings.theme) is Theme.SYSTEM:
-            self.dark = apply_theme(Theme.SYSTEM, self.window.transcript, scheme)
+            self.dark = apply_theme(Theme.SYSTEM, self.window.transcript_view, scheme)
 
     def _action(self, menu: QMenu, text: str, shortcut=None, checkable: bool = False) -> QAction:
         action = QAction(text, self.window, checkable=checkable)

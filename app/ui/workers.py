@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QThread, QTimer, Signal, Slot
 
 
 class _Relay(QObject):
@@ -62,7 +62,9 @@ class Worker(QObject):
 
 
 class WorkerPool(QObject):
-    """The threads one widget started; `shutdown()` waits for all of them."""
+    """The threads one widget started; `wait_idle()` and `shutdown()` wait for all of them."""
+
+    idle = Signal()  # the last thread running has finished and been let go of
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
@@ -86,9 +88,23 @@ class WorkerPool(QObject):
         thread = self.sender()
         self.threads.pop(thread, None)
         thread.deleteLater()
+        if not self.threads:
+            self.idle.emit()
 
     def busy(self) -> bool:
         return any(t.isRunning() for t in self.threads)
+
+    def wait_idle(self, timeout_s: float) -> bool:
+        """Wait until every thread has finished, for at most `timeout_s`, in a local event
+        loop: the GUI thread goes on handling events meanwhile (results arrive, windows draw).
+        True when none is left."""
+        if self.threads:
+            loop = QEventLoop()
+            self.idle.connect(loop.quit)
+            QTimer.singleShot(int(timeout_s * 1000), loop, loop.quit)
+            loop.exec()
+            self.idle.disconnect(loop.quit)
+        return not self.threads
 
     def shutdown(self, timeout_ms: int = 60000) -> bool:
         """Ask every thread to finish and wait; True when all have stopped. The stopped ones

@@ -101,13 +101,15 @@ def test_the_window_menu_toggles_the_server_and_feeds_it(qtbot, tmp_path, monkey
     window = MainWindow(store=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)
     window.captions.port.setValue(free_port())
-    window.serve_captions.trigger()
-    assert window.captions.serving and window.serve_captions.isChecked() and window.captions.isVisible()
+    window.menus.serve_captions.trigger()
+    assert window.captions.serving and window.menus.serve_captions.isChecked() and window.captions.isVisible()
     server = window.captions.server
-    window.on_events([final(0, "Good morning."), translation(0, "Good morning.", "早上好。")], window.session)
+    window.event_presenter.on_events(
+        [final(0, "Good morning."), translation(0, "Good morning.", "早上好。")], window.session_control.session_number
+    )
     qtbot.waitUntil(lambda: [c["translation"] for c in transcript(server)["captions"]] == ["早上好。"], timeout=5000)
-    window.serve_captions.trigger()
-    assert not window.captions.serving and not window.serve_captions.isChecked()
-    window.serve_captions.trigger()
+    window.menus.serve_captions.trigger()
+    assert not window.captions.serving and not window.menus.serve_captions.isChecked()
+    window.menus.serve_captions.trigger()
     window.close()  # closing the window stops the server
     assert not window.captions.serving

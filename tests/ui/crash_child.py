@@ -40,7 +40,7 @@ def main() -> int:
 
     def begin() -> None:
         if "en-zh" in window.models_bar.states:
-            window.play_recording(sys.argv[2])
+            window.session_control.play_recording(sys.argv[2])
         else:
             QTimer.singleShot(200, begin)
 

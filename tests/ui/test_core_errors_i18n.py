@@ -76,8 +76,8 @@ def test_pipeline_errors_reach_the_window_in_chinese(qtbot, store, tmp_path, lan
     (broken / "encoder_model.onnx").write_bytes(b"not a model")
     window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(broken), nmt_zh_en=str(nmt_model("zh-en")))
     watch = Watcher(window)
-    window.realtime = False
-    window.play_recording(str(speak(tmp_path / "en.wav", "Thank you very much.", "en")))
+    window.session_control.realtime = False
+    window.session_control.play_recording(str(speak(tmp_path / "en.wav", "Thank you very much.", "en")))
     finish(qtbot, window)
     errors = watch.of(ev.Error)
     assert any(

@@ -42,10 +42,10 @@ def test_a_correction_mid_session_changes_the_next_utterance_and_the_caption_eve
     window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")))
     watch = Watcher(window)
     window.captions.port.setValue(free_port())
-    window.serve_captions.trigger()
+    window.menus.serve_captions.trigger()
     page.goto(window.captions.server.url + "?show=translation")
-    window.audio_source = TwoSpeakers(first, second, gate)
-    window.start()
+    window.session_control.audio_source = TwoSpeakers(first, second, gate)
+    window.session_control.start()
     finals = lambda: [t for t in watch.of(ev.Translation) if not t.provisional]  # noqa: E731
     qtbot.waitUntil(lambda: len(finals()) == 1, timeout=120000)
     uid = finals()[0].utterance_id
@@ -54,8 +54,8 @@ def test_a_correction_mid_session_changes_the_next_utterance_and_the_caption_eve
 
     target = row_of(window, uid).target
     target.setSelection(target.text().index("电脑"), 2)
-    window.correct_selection()  # Session ▸ Correct the selected words (Ctrl+E)
-    dialog = window.correction_dialog
+    window.transcript_actions.correct_selection()  # Session ▸ Correct the selected words (Ctrl+E)
+    dialog = window.transcript_actions.correction_dialog
     assert dialog.kind is CorrectionKind.TRANSLATION and dialog.wrong.text() == "电脑"
     dialog.spoken.setText("computer")
     dialog.right.setText("老师")
@@ -107,8 +107,8 @@ def test_a_correction_with_an_empty_side_is_refused(qtbot):
 def test_a_heard_correction_in_the_window_is_saved_and_resent_after_the_session(qtbot, store):
     window = MainWindow(store)
     qtbot.addWidget(window)
-    key = (window.session, 0)
-    window.on_events(
+    key = (window.session_control.session_number, 0)
+    window.event_presenter.on_events(
         [
             ev.SourceFinal(utterance_id=0, text="Jon is here.", start=0.0, end=1.0, speech_end_at=0.0),
             ev.Translation(
@@ -120,16 +120,16 @@ def test_a_heard_correction_in_the_window_is_saved_and_resent_after_the_session(
                 latency_ms=1.0,
             ),
         ],
-        window.session,
+        window.session_control.session_number,
     )
-    source = window.transcript.rows[key].source
+    source = window.transcript_view.rows[key].source
     source.setSelection(0, 3)
     seen = []
     window.events_shown.connect(seen.extend)
-    window.correct_selection()
-    window.correction_dialog.right.setText("John")
-    window.correction_dialog.accept()
-    assert window.transcript.rows[key].source_text == "John is here."
+    window.transcript_actions.correct_selection()
+    window.transcript_actions.correction_dialog.right.setText("John")
+    window.transcript_actions.correction_dialog.accept()
+    assert window.transcript_view.rows[key].source_text == "John is here."
     assert [e.source for e in seen if isinstance(e, ev.CaptionCorrected)] == ["John is here."]
     assert Glossary.load(user_glossary_path()).corrections()[0].to_tsv() == "Jon\tJohn\theard"
 
@@ -142,7 +142,9 @@ def test_an_unreadable_glossary_file_is_not_overwritten_by_a_correction(qtbot, s
     path.write_bytes(b"\xff\xfe\x00garbage")
     from app.ui.correction_dialog import Correction
 
-    assert not window.apply_correction((window.session, 0), Correction(CorrectionKind.HEARD, "Jon", "John"))
+    assert not window.transcript_actions.apply_correction(
+        (window.session_control.session_number, 0), Correction(CorrectionKind.HEARD, "Jon", "John")
+    )
     assert path.read_bytes() == b"\xff\xfe\x00garbage" and not window.alert.isHidden()
 
 
@@ -151,7 +153,7 @@ def test_a_translation_correction_reaches_the_overlay_marked(qtbot, store):
     qtbot.addWidget(window)
     window.view_options.set_overlay_visible(True)
     overlay = window.view_options.overlay
-    window.on_events(
+    window.event_presenter.on_events(
         [
             ev.SourceFinal(utterance_id=0, text="Jon is here.", start=0.0, end=1.0, speech_end_at=0.0),
             ev.Translation(
@@ -163,15 +165,15 @@ def test_a_translation_correction_reaches_the_overlay_marked(qtbot, store):
                 latency_ms=1.0,
             ),
         ],
-        window.session,
+        window.session_control.session_number,
     )
     assert "乔恩在这里。" in overlay.label.text() and "✓" not in overlay.label.text()
-    target = window.transcript.rows[(window.session, 0)].target
+    target = window.transcript_view.rows[(window.session_control.session_number, 0)].target
     target.setSelection(0, 2)
-    window.correct_selection()
-    window.correction_dialog.spoken.setText("Jon")
-    window.correction_dialog.right.setText("约翰")
-    window.correction_dialog.accept()
+    window.transcript_actions.correct_selection()
+    window.transcript_actions.correction_dialog.spoken.setText("Jon")
+    window.transcript_actions.correction_dialog.right.setText("约翰")
+    window.transcript_actions.correction_dialog.accept()
     assert "约翰在这里。" in overlay.label.text() and "✓" in overlay.label.text()
     assert [(e.english, e.chinese) for e in Glossary.load(user_glossary_path()).active()] == [("Jon", "约翰")]
 
@@ -210,12 +212,13 @@ def test_the_glossary_editor_saves_into_the_running_session(qtbot, store):
 
     window = MainWindow(store)
     qtbot.addWidget(window)
-    window.pipeline = Pipeline(PipelineConfig(tts_enabled=False))  # a session (not started: no audio needed)
-    window.open_glossary_editor()
-    editor = window.glossary_editor
+    # a session (not started: no audio needed)
+    window.session_control.running_session = Pipeline(PipelineConfig(tts_enabled=False))
+    window.transcript_actions.open_glossary_editor()
+    editor = window.transcript_actions.glossary_editor
     row = editor.add_entry()
     editor.table.item(row, 1).setText("computer")
     editor.table.item(row, 2).setText("老师")
     editor.save()
-    assert window.pipeline.config.glossary.terms("zh") == ["老师"]
-    window.pipeline = None
+    assert window.session_control.running_session.config.glossary.terms("zh") == ["老师"]
+    window.session_control.running_session = None

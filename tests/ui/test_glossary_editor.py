@@ -81,7 +81,7 @@ def test_the_window_opens_the_editor_and_its_pipeline_uses_the_glossary(qtbot, s
     )
     action = next(a for menu in window.menuBar().actions() for a in menu.menu().actions() if "Glossary" in a.text())
     action.trigger()
-    editor = window.glossary_editor
+    editor = window.transcript_actions.glossary_editor
     assert editor.isVisible()
     row = editor.add_entry()
     editor.table.item(row, ENGLISH).setText("Peking")
@@ -90,6 +90,8 @@ def test_the_window_opens_the_editor_and_its_pipeline_uses_the_glossary(qtbot, s
     assert not editor.isVisible()
     qtbot.waitUntil(lambda: not window.pool.busy(), timeout=60000)
     window.controls.button.click()  # Start: the pipeline gets the saved glossary
-    assert window.pipeline.config.glossary.terms("en") == ["Peking"]
+    assert window.session_control.running_session.config.glossary.terms("en") == ["Peking"]
     window.controls.button.click()  # Stop
-    qtbot.waitUntil(lambda: not window.stopping and window.controls.button.text() == "Start", timeout=90000)
+    qtbot.waitUntil(
+        lambda: not window.session_control.stopping and window.controls.button.text() == "Start", timeout=90000
+    )

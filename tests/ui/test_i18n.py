@@ -168,7 +168,7 @@ def open_everything(window: MainWindow, qtbot):
     from app.ui.model_dialog import ModelDialog
 
     window.controls.set_conversation(True, "them")  # the second meter and the spoken side
-    window.export("txt")  # no transcript yet: the info banner
+    window.transcript_actions.export("txt")  # no transcript yet: the info banner
     window.diagnostics.add_sentence(1, False, {"stop_reason": "loop", "tokens": 3, "translation": "x"})
     window.diagnostics.flush()
     missing = model_state.check_nmt("en-zh", None)
@@ -217,7 +217,7 @@ def test_the_english_window_has_no_chinese(qtbot, store, language):
     # Language and script names are written in themselves in every interface language.
     exempt = {
         window.controls.direction,
-        *window.language_actions.values(),
+        *window.menus.language_actions.values(),
         *window.view_options.script_actions.values(),
     }
     left = []
@@ -335,13 +335,15 @@ def test_the_language_menu_applies_at_once(qtbot, store):
     size = window.size()
     replaced = []
     window.replaced.connect(replaced.append)
-    window.language_actions["zh_TW"].trigger()
+    window.menus.language_actions["zh_TW"].trigger()
     assert load_settings(store).language == "zh_TW"
     (rebuilt,) = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
     qtbot.addWidget(rebuilt)
     try:
         assert replaced == [rebuilt] and not window.isVisible()
-        assert rebuilt.menuBar().actions()[0].text() == "檔案(&F)" and rebuilt.language_actions["zh_TW"].isChecked()
+        assert (
+            rebuilt.menuBar().actions()[0].text() == "檔案(&F)" and rebuilt.menus.language_actions["zh_TW"].isChecked()
+        )
         assert rebuilt.size().height() == size.height()  # where it stood (the width: at least its minimum in Chinese)
         # While a caption page is served the window stays, and says when the change applies.
         rebuilt.captions.port.setValue(free_port())

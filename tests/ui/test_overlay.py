@@ -75,7 +75,9 @@ def test_click_through_is_toggled_by_an_application_wide_shortcut(qtbot, store):
 def test_lines_are_limited_provisional_lighter_and_unsure_words_marked(qtbot, store):
     window = make_window(qtbot, store)
     overlay = window.view_options.overlay
-    window.on_events([final(i, f"第{i}句。") for i in range(1, 6)], window.session)
+    window.event_presenter.on_events(
+        [final(i, f"第{i}句。") for i in range(1, 6)], window.session_control.session_number
+    )
     text = overlay.label.text()
     assert "第4句" in text and "第5句" in text and "第3句" not in text  # 2 lines by default
     overlay.settings.lines = 3
@@ -92,24 +94,27 @@ def test_lines_are_limited_provisional_lighter_and_unsure_words_marked(qtbot, st
         low_confidence=((0, 1, 0.37),),
         alternatives=((("非常", 0.2),),),
     )
-    window.on_events([live], window.session)
+    window.event_presenter.on_events([live], window.session_control.session_number)
     text = overlay.label.text()
     assert "color:rgba(255,255,255,0.55);" in text  # the unsettled tail, lighter
     assert 'text-decoration: underline;" title="“明”: 37% sure — or: 非常 (20%)">明</span>' in text
     assert "“明”: 37% sure — or: 非常 (20%)" in overlay.label.toolTip()
     window.view_options.reading_mode.setChecked(True)  # reading mode: settled text only
     assert "早上好" not in overlay.label.text() and "明</span>天" in overlay.label.text()
-    window.on_events([final(6, "非常感谢。")], window.session)
+    window.event_presenter.on_events([final(6, "非常感谢。")], window.session_control.session_number)
     assert "非常感谢。" in overlay.label.text() and "0.55" not in overlay.label.text()
 
 
 def test_font_size_control_and_dark_theme(qtbot, store):
     window = make_window(qtbot, store)
-    view = window.transcript
-    window.on_events([final(1, "你好")], window.session)
+    view = window.transcript_view
+    window.event_presenter.on_events([final(1, "你好")], window.session_control.session_number)
     before = view.point_size
     window.view_options.zoom(+2)
-    assert view.point_size == before + 2 and view.rows[(window.session, 1)].target.font().pointSize() == before + 2
+    assert (
+        view.point_size == before + 2
+        and view.rows[(window.session_control.session_number, 1)].target.font().pointSize() == before + 2
+    )
     window.view_options.set_theme(Theme.DARK)
     palette = QApplication.instance().palette()
     assert palette.color(QPalette.ColorRole.Window).lightness() < 60
@@ -125,7 +130,7 @@ def test_font_size_control_and_dark_theme(qtbot, store):
     window.view_options.set_theme(Theme.LIGHT)
     window.close()
     again = make_window(qtbot, store)
-    assert again.transcript.point_size == before + 2
+    assert again.transcript_view.point_size == before + 2
 
 
 def test_every_control_has_an_accessible_name(qtbot, store):
@@ -167,7 +172,9 @@ def test_the_newest_line_is_always_whole_when_the_window_is_small(qtbot, store):
     overlay.resize(400, 90)
     qtbot.waitUntil(lambda: overlay.label.height() < 90, timeout=5000)
     long = "这是一个很长的句子，" * 4
-    window.on_events([final(1, "第一句。"), final(2, "第二句。"), final(3, long)], window.session)
+    window.event_presenter.on_events(
+        [final(1, "第一句。"), final(2, "第二句。"), final(3, long)], window.session_control.session_number
+    )
     text = overlay.label.text()
     assert long in text and "第一句" not in text  # wrapped, and the older lines made room
     assert overlay.label.heightForWidth(overlay.label.width()) > 0

@@ -184,7 +184,7 @@ def test_the_window_optimises_a_plain_model_on_its_check_and_says_so(qtbot, stor
     assert "Optimised copy: in the cache" in window.models_bar.states["en-zh"].finding
     assert len(list((tmp_path / "cache" / "optimized").iterdir())) == 2  # one per direction's model
     messages.clear()
-    window.refresh_models()
+    window.model_control.refresh()
     qtbot.waitUntil(lambda: len(window.models_bar.states) == 2, timeout=120000)
     assert not any(m.startswith("Optimising") for m in messages)
     assert "Optimised copy: in the cache" in window.models_bar.states["en-zh"].finding

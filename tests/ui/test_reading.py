@@ -42,8 +42,8 @@ def test_unsure_words_are_underlined_with_their_alternatives_on_hover(qtbot, sto
         low_confidence=tuple((u.start, u.end, u.p) for u in spans),
         alternatives=tuple(u.alternatives for u in spans),
     )
-    window.on_events([source, provisional], window.session)
-    row = window.transcript.rows[(window.session, 1)]
+    window.event_presenter.on_events([source, provisional], window.session_control.session_number)
+    row = window.transcript_view.rows[(window.session_control.session_number, 1)]
     first = spans[0]
     assert 'text-decoration: underline;" title="' in row.target.text() and "italic" in row.target.text()
     assert f">{result.text[first.start : first.end]}</span>" in row.target.text()
@@ -66,7 +66,7 @@ def test_unsure_words_are_underlined_with_their_alternatives_on_hover(qtbot, sto
     final = ev.Translation(
         utterance_id=1, source="Thank you very", text="谢谢", provisional=False, direction="en-zh", latency_ms=900.0
     )
-    window.on_events([final], window.session)
+    window.event_presenter.on_events([final], window.session_control.session_number)
     assert row.target.text() == "谢谢" and row.target.toolTip() == ""  # a sure final: plain, no tooltip
 
 
@@ -82,7 +82,7 @@ def test_settled_text_is_steady_and_reading_mode_shows_only_it(qtbot, store):
     from app.ui.transcript_view import PROVISIONAL_STYLE, SETTLED_STYLE
 
     window = make_window(qtbot, store)
-    view = window.transcript
+    view = window.transcript_view
     view.show_translation(1, "我们去吃饭", provisional=True, low_confidence=((1, 4, 0.3),), stable=3)
     label = view.rows[1].target.text()
     assert f'<span style="{SETTLED_STYLE}">' in label and f'<span style="{PROVISIONAL_STYLE}">' in label

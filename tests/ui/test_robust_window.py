@@ -71,9 +71,11 @@ def test_start_pressed_before_the_model_check_uses_the_configured_model(qtbot, s
         lambda batch: translations.extend(e for e in batch if isinstance(e, ev.Translation) and not e.provisional)
     )
     assert "en-zh" not in window.models_bar.states  # the check has not finished: Start at once
-    window.realtime = False
-    window.play_recording(recording)
-    qtbot.waitUntil(lambda: not window.running() and not window.stopping, timeout=180000)
+    window.session_control.realtime = False
+    window.session_control.play_recording(recording)
+    qtbot.waitUntil(
+        lambda: not window.session_control.running() and not window.session_control.stopping, timeout=180000
+    )
     assert not errors, [e.text for e in errors]
     assert [t.text for t in translations] == [phrasebook_translation("Thank you very much.", "en-zh")]
 
@@ -89,12 +91,14 @@ def test_a_transcript_that_cannot_be_saved_is_a_banner_and_translation_goes_on(q
     qtbot.addWidget(window)
     window.show()
     qtbot.waitUntil(lambda: len(window.models_bar.states) == 2, timeout=60000)
-    window.realtime = False
-    window.play_recording(recording)
-    qtbot.waitUntil(lambda: not window.running() and not window.stopping, timeout=180000)
+    window.session_control.realtime = False
+    window.session_control.play_recording(recording)
+    qtbot.waitUntil(
+        lambda: not window.session_control.running() and not window.session_control.stopping, timeout=180000
+    )
     assert window.alert.isVisible() and window.alert.topic == "transcript"
     assert "The transcript cannot be saved" in window.alert.message
-    row = next(iter(window.transcript.rows.values()))
+    row = next(iter(window.transcript_view.rows.values()))
     assert row.target.text() == phrasebook_translation("Thank you very much.", "en-zh")
 
 

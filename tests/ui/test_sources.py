@@ -75,7 +75,7 @@ def test_conversation_in_the_window_labels_rows_meters_and_exports(qtbot, store,
         lambda: {e.speaker for e in watch.of(ev.Status) if e.state == "running"} >= {"me", "them"}, timeout=180000
     )
     assert window.controls.level_them.isVisible() and window.controls.spoken.currentData() == "them"
-    assert window.pipeline.config.spoken == {ev.Speaker.THEM}
+    assert window.session_control.running_session.config.spoken == {ev.Speaker.THEM}
     watch.wait_hearing(qtbot)
     mine, theirs = "Welcome to the meeting.", "我爱你。"
     sound_room.play_to("mic", speak(tmp_path / "me.wav", mine, "en")).wait(timeout=20)
@@ -91,7 +91,7 @@ def test_conversation_in_the_window_labels_rows_meters_and_exports(qtbot, store,
         lambda: any(e.speaker == "them" and not e.provisional for e in watch.of(ev.Translation)), timeout=90000
     )
     assert peak_them > 20, "the system-audio meter did not move while they spoke"
-    rows = [window.transcript.rows[key] for key in sorted(window.transcript.rows)]
+    rows = [window.transcript_view.rows[key] for key in sorted(window.transcript_view.rows)]
     said = [(row.speaker, row.source_text, row.translation) for row in rows if row.source_final]
     heard = said[0][1]  # Whisper's full stop varies; the translation does not
     assert said == [("me", heard, phrasebook_translation(mine, "en-zh")), ("them", said[1][1], said[1][2])]
@@ -99,9 +99,9 @@ def test_conversation_in_the_window_labels_rows_meters_and_exports(qtbot, store,
     assert said[1][2] == phrasebook_translation(said[1][1], "zh-en")
     assert "Me:" in rows[0].source.text() and "Them:" in rows[1].target.text()
     window.controls.button.click()  # Stop
-    qtbot.waitUntil(lambda: not window.running() and not window.stopping, timeout=90000)
-    window.export_to("txt", str(tmp_path / "talk.txt"))
-    window.export_to("srt", str(tmp_path / "talk.srt"))
+    qtbot.waitUntil(lambda: not window.session_control.running() and not window.session_control.stopping, timeout=90000)
+    window.transcript_actions.export_to("txt", str(tmp_path / "talk.txt"))
+    window.transcript_actions.export_to("srt", str(tmp_path / "talk.srt"))
     text = (tmp_path / "talk.txt").read_text(encoding="utf-8")
     assert f"me: {heard}" in text and f"them: {said[1][1]}" in text
     assert f"[me] {heard}" in (tmp_path / "talk.srt").read_text(encoding="utf-8")
@@ -138,7 +138,7 @@ def test_a_window_conversation_keeps_every_setting_on_both_sides(qtbot, store, s
     qtbot.waitUntil(
         lambda: {e.speaker for e in watch.of(ev.Status) if e.state == "running"} >= {"me", "them"}, timeout=180000
     )
-    lanes = window.pipeline.lanes
+    lanes = window.session_control.running_session.lanes
     for lane in lanes.values():
         assert lane.config.glossary.terms("en") == ["computer", "love"] and lane.config.chinese == "traditional"
         assert lane.config.verify and lane.config.num_beams == 2
@@ -153,7 +153,7 @@ def test_a_window_conversation_keeps_every_setting_on_both_sides(qtbot, store, s
         lambda: any(e.speaker == "them" and not e.provisional for e in watch.of(ev.Translation)), timeout=90000
     )
     window.controls.button.click()  # Stop
-    qtbot.waitUntil(lambda: not window.running() and not window.stopping, timeout=90000)
+    qtbot.waitUntil(lambda: not window.session_control.running() and not window.session_control.stopping, timeout=90000)
     mine = next(e for e in watch.of(ev.Translation) if e.speaker == "me" and not e.provisional)
     assert "老師" in mine.text, mine  # the glossary's term, written in Traditional Chinese
     theirs = next(e for e in watch.of(ev.SourceFinal) if e.speaker == "them" and e.text.strip())

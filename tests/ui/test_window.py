@@ -9,6 +9,7 @@ import time
 import numpy as np
 import pytest
 import soundfile
+from PySide6.QtCore import QTimer
 
 from app.audio import SAMPLE_RATE, FileSource, SourceKind
 from app.shared import events as ev
@@ -36,7 +37,7 @@ class Watcher:
     def on_batch(self, batch):
         self.events.extend(batch)
         self.meter_peak = max(self.meter_peak, self.window.controls.level.value())
-        for (_session, uid), row in self.window.transcript.rows.items():
+        for (_session, uid), row in self.window.transcript_view.rows.items():
             if not row.source_final and "italic" in row.source.text():
                 self.provisional_sources_seen.add(uid)
             if not row.target_final and "italic" in row.target.text():
@@ -53,7 +54,7 @@ class Watcher:
 
 def row_of(window: MainWindow, utterance_id: int):
     """The panels' row of an utterance of the window's latest session."""
-    return window.transcript.rows[(window.session, utterance_id)]
+    return window.transcript_view.rows[(window.session_control.session_number, utterance_id)]
 
 
 def make_window(qtbot, store, **settings) -> MainWindow:
@@ -68,7 +69,9 @@ def make_window(qtbot, store, **settings) -> MainWindow:
 
 
 def finish(qtbot, window, timeout=180000):
-    qtbot.waitUntil(lambda: not window.running() and not window.stopping, timeout=timeout)
+    qtbot.waitUntil(
+        lambda: not window.session_control.running() and not window.session_control.stopping, timeout=timeout
+    )
 
 
 @pytest.mark.parametrize("direction", ["en-zh", "zh-en"])
@@ -82,9 +85,9 @@ def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path
     )
     assert window.models_bar.states[direction].can_run and window.diagnostics.verify.isChecked()
     watch = Watcher(window)
-    window.realtime = False
+    window.session_control.realtime = False
     phrases = PHRASES[direction]
-    window.play_recording(str(speak(tmp_path / "speech.wav", " ".join(phrases), direction[:2])))
+    window.session_control.play_recording(str(speak(tmp_path / "speech.wav", " ".join(phrases), direction[:2])))
     finish(qtbot, window)
 
     finals = watch.of(ev.SourceFinal)
@@ -124,8 +127,8 @@ def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path
     assert "MT:" in window.models_label.text() and "Whisper" in window.models_label.text()
 
     # the session's transcript exports as text and SRT
-    window.export_to("txt", str(tmp_path / "t.txt"))
-    window.export_to("srt", str(tmp_path / "t.srt"))
+    window.transcript_actions.export_to("txt", str(tmp_path / "t.txt"))
+    window.transcript_actions.export_to("srt", str(tmp_path / "t.srt"))
     text, srt = (tmp_path / "t.txt").read_text(), (tmp_path / "t.srt").read_text()
     assert finals[0].text in text and translations[0].text in text
     assert srt.startswith("1\n00:00:") and " --> " in srt and finals[0].text in srt
@@ -162,7 +165,7 @@ def test_closing_mid_sentence_shuts_every_thread_down(qtbot, store, tmp_path):
         "plan for the project and the report that is finished.",
         "en",
     )
-    window.play_recording(str(recording))  # real-time pace: we close while it talks
+    window.session_control.play_recording(str(recording))  # real-time pace: we close while it talks
     assert {t.name for t in python_threads() - baseline} >= {
         "pipeline-capture",
         "pipeline-recognition",
@@ -172,7 +175,24 @@ def test_closing_mid_sentence_shuts_every_thread_down(qtbot, store, tmp_path):
     assert not watch.of(ev.SourceFinal)  # mid-sentence
     window.close()
     assert python_threads() == baseline
-    assert not window.pool.threads and not window.running()
+    assert not window.pool.threads and not window.session_control.running()
+
+
+def test_closing_while_a_session_stops_keeps_the_gui_thread_going(qtbot, store):
+    """Closing hides the window at once and waits for the stop in a local event loop: a timer
+    on the GUI thread still fires meanwhile, and here it is what lets the stop end."""
+    window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(random_model("en-zh")))
+    released, visible_while_stopping = threading.Event(), []
+
+    class SlowToStop:  # a session whose threads take a while to join (a Whisper pass in progress)
+        def stop(self, timeout):
+            assert released.wait(timeout), "the GUI thread was blocked while the window closed"
+
+    window.session_control.running_session = SlowToStop()
+    QTimer.singleShot(300, lambda: (visible_while_stopping.append(window.isVisible()), released.set()))
+    window.close()
+    assert released.is_set() and visible_while_stopping == [False]
+    assert not window.pool.threads and not window.session_control.running()
 
 
 def test_missing_and_broken_models_are_explained_and_the_window_stays_usable(qtbot, store, tmp_path):
@@ -188,8 +208,8 @@ def test_missing_and_broken_models_are_explained_and_the_window_stays_usable(qtb
     assert "missing" in window.models_bar.labels["zh-en"].text()
 
     watch = Watcher(window)
-    window.realtime = False
-    window.play_recording(str(speak(tmp_path / "en.wav", "Thank you very much.", "en")))
+    window.session_control.realtime = False
+    window.session_control.play_recording(str(speak(tmp_path / "en.wav", "Thank you very much.", "en")))
     assert not window.alert.isHidden() and "cannot be used" in window.alert.message
     finish(qtbot, window)
     finals = watch.of(ev.SourceFinal)
@@ -199,8 +219,8 @@ def test_missing_and_broken_models_are_explained_and_the_window_stays_usable(qtb
     assert not window.alert.isHidden()
 
     # the way out: pick a good folder in the model dialog; the doctor's finding is shown in words
-    window.open_model_dialog("en-zh")
-    dialog = window.model_dialog
+    window.model_control.open_dialog("en-zh")
+    dialog = window.model_control.dialog
     dialog.check_folder(str(broken))
     qtbot.waitUntil(lambda: dialog.candidate is not None, timeout=60000)
     assert not dialog.use.isEnabled() and "cannot run" in dialog.finding.toPlainText()
@@ -222,7 +242,7 @@ def test_settings_are_remembered_and_shortcuts_work(qtbot, store):
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=5000)
     qtbot.keyClick(window, "d", modifier=__import__("PySide6.QtCore").QtCore.Qt.KeyboardModifier.ControlModifier)
-    assert window.direction() == "zh-en" and "中文" in window.transcript.source_title.text()
+    assert window.direction() == "zh-en" and "中文" in window.transcript_view.source_title.text()
     window.controls.tts.setChecked(False)
     window.diagnostics.verify.setChecked(True)
     window.close()
@@ -280,13 +300,16 @@ def test_switching_direction_mid_stream(qtbot, store, tmp_path):
         qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")), nmt_zh_en=str(nmt_model("zh-en"))
     )
     watch = Watcher(window)
-    window.audio_source = TwoSpeakers(english, chinese, gate)
-    window.start()
+    window.session_control.audio_source = TwoSpeakers(english, chinese, gate)
+    window.session_control.start()
     qtbot.waitUntil(lambda: bool(watch.of(ev.SourceFinal)), timeout=120000)
     switched_after = len(watch.events)
     window.controls.direction.setCurrentIndex(window.controls.direction.findData("zh-en"))
     assert window.models_bar.states["zh-en"].can_run, window.models_bar.states["zh-en"].finding
-    assert window.pipeline.direction == "zh-en" and "中文" in window.transcript.source_title.text()
+    assert (
+        window.session_control.running_session.direction == "zh-en"
+        and "中文" in window.transcript_view.source_title.text()
+    )
     gate.set()  # the Chinese speaker begins
     finish(qtbot, window)
 
@@ -328,7 +351,7 @@ def test_a_missing_model_is_downloaded_with_a_progress_bar(qtbot, store, tmp_pat
         assert window.models_bar.states["en-zh"].missing
         assert "missing" in window.models_bar.labels["en-zh"].text()
         window.models_bar.buttons["en-zh"].click()  # "Get model…"
-        dialog = window.model_dialog
+        dialog = window.model_control.dialog
         assert dialog.catalog.currentData() == "opus-mt-en-zh-int8"
         seen = []
         dialog.progress.valueChanged.connect(seen.append)
@@ -349,12 +372,14 @@ def test_a_missing_microphone_is_explained_and_stop_joins_every_thread(qtbot, st
     baseline = python_threads()
     watch = Watcher(window)
     window.controls.button.click()  # Start
-    assert window.running() and window.controls.button.text() == "Stop"
+    assert window.session_control.running() and window.controls.button.text() == "Stop"
     qtbot.waitUntil(lambda: any(e.stage == "capture" for e in watch.of(ev.Error)), timeout=120000)
     # "No microphone found" here; "no such microphone" where the machine has others
     assert not window.alert.isHidden() and "microphone" in window.alert.message.lower()
     window.controls.button.click()  # Stop: joins the stage threads on a worker
-    qtbot.waitUntil(lambda: not window.stopping and window.controls.button.text() == "Start", timeout=90000)
+    qtbot.waitUntil(
+        lambda: not window.session_control.stopping and window.controls.button.text() == "Start", timeout=90000
+    )
     qtbot.waitUntil(lambda: not window.pool.threads, timeout=10000)
     assert python_threads() == baseline
 
@@ -363,12 +388,12 @@ def test_each_session_gets_its_own_rows(qtbot, store, tmp_path):
     """A new session numbers its utterances from the start again; its rows must not land on
     (and be swallowed by) the finished rows of the last one."""
     window = make_window(qtbot, store, direction="en-zh", nmt_en_zh=str(nmt_model("en-zh")))
-    window.realtime = False
+    window.session_control.realtime = False
     recording = str(speak(tmp_path / "thanks.wav", "Thank you very much.", "en"))
     expected = phrasebook_translation("Thank you very much.", "en-zh")
     for session in (1, 2):
-        window.play_recording(recording)
+        window.session_control.play_recording(recording)
         finish(qtbot, window)
-        rows = list(window.transcript.rows.values())
-        assert len(rows) == session and window.session == session
+        rows = list(window.transcript_view.rows.values())
+        assert len(rows) == session and window.session_control.session_number == session
         assert rows[-1].source_final and rows[-1].target.text() == expected
