@@ -208,9 +208,12 @@ def generation_defaults() -> dict:
     (None where generate has none). Which keys of config.json count as generation settings, and
     what a setting neither file names is, are its answers (tests/translation/test_generation_config.py
     compares the resolved settings with transformers' own on the fixture models)."""
-    from transformers import GenerationConfig
+    from app.translation.tokenization import TRANSFORMERS_LOCK
 
-    defaults = GenerationConfig().to_dict()
+    with TRANSFORMERS_LOCK:  # transformers' lazy imports race between threads
+        from transformers import GenerationConfig
+
+        defaults = GenerationConfig().to_dict()
     for internal in ("transformers_version", "_from_model_config"):
         defaults.pop(internal, None)
     return defaults

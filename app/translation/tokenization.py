@@ -93,14 +93,15 @@ class _TokenizerJsonBackend:
 
 # transformers' lazy module imports are not thread-safe: two threads loading tokenizers at once
 # fail with "cannot import name 'MarianTokenizer'" (seen when the window checks one model while
-# the pipeline loads another). One lock makes loads take turns.
-_TRANSFORMERS_LOAD_LOCK = threading.Lock()
+# the pipeline loads another). One lock makes every import from transformers take turns
+# (search.generation_defaults takes it too).
+TRANSFORMERS_LOCK = threading.Lock()
 
 
 def _load_transformers(family: str, folder: Path):
     # MarianTokenizer warns about sacremoses on every load; the warning is not actionable here.
     logging.getLogger("transformers").setLevel(logging.ERROR)
-    with _TRANSFORMERS_LOAD_LOCK, warnings.catch_warnings():
+    with TRANSFORMERS_LOCK, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if family == "marian":
             from transformers import MarianTokenizer
