@@ -53,16 +53,38 @@ class ModelDialog(QDialog):
         self.finding.setReadOnly(True)
         self.finding.setPlaceholderText(translate("ModelDialog", "The model doctor's finding appears here."))
 
-        self.choose = QPushButton(translate("ModelDialog", "Choose folder…"))
-        self.choose.clicked.connect(self.choose_folder)
         self.use = QPushButton(translate("ModelDialog", "Use this model"))
         self.use.setEnabled(False)
         self.use.clicked.connect(self.accept_candidate)
+        folder_box = self._folder_box()
+        download_box = self._download_box(direction, endpoint)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.current)
+        layout.addWidget(self.finding, 1)
+        layout.addWidget(folder_box)
+        layout.addWidget(download_box)
+        buttons = QHBoxLayout()
+        buttons.addStretch()
+        buttons.addWidget(self.use)
+        close = QPushButton(translate("ModelDialog", "Close"))
+        close.clicked.connect(self.close)
+        buttons.addWidget(close)
+        layout.addLayout(buttons)
+        self.show_state(state, current=True)
+
+    def _folder_box(self) -> QGroupBox:
+        """Pick a model folder on this computer; the doctor checks it."""
+        self.choose = QPushButton(translate("ModelDialog", "Choose folder…"))
+        self.choose.clicked.connect(self.choose_folder)
         folder_box = QGroupBox(translate("ModelDialog", "A model folder on this computer"))
         row = QHBoxLayout(folder_box)
         row.addWidget(QLabel(translate("ModelDialog", "ONNX encoder + decoder, tokenizer files, config")), 1)
         row.addWidget(self.choose)
+        return folder_box
 
+    def _download_box(self, direction: str, endpoint: str) -> QGroupBox:
+        """Download one of the catalog's models for `direction`, from the hub or a mirror."""
         self.catalog = QComboBox()
         self.download_button = QPushButton(translate("ModelDialog", "Download"))
         self.download_button.clicked.connect(self.download)
@@ -90,20 +112,7 @@ class ModelDialog(QDialog):
         mirror.addWidget(self.endpoint, 1)
         box.addLayout(mirror)
         box.addWidget(self.progress)
-
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.current)
-        layout.addWidget(self.finding, 1)
-        layout.addWidget(folder_box)
-        layout.addWidget(download_box)
-        buttons = QHBoxLayout()
-        buttons.addStretch()
-        buttons.addWidget(self.use)
-        close = QPushButton(translate("ModelDialog", "Close"))
-        close.clicked.connect(self.close)
-        buttons.addWidget(close)
-        layout.addLayout(buttons)
-        self.show_state(state, current=True)
+        return download_box
 
     def show_state(self, state: ModelState | None, current: bool = False) -> None:
         if state is None:

@@ -81,6 +81,30 @@ def check_nmt(direction: str, path: str | None, progress=None) -> ModelState:
     """Run the model doctor on `path`, then optimise a usable model for this computer on its
     first check (app.model_store.optimized; slow: call it on a worker thread). `progress(message,
     None)` hears how the optimisation goes."""
+    missing = _missing_folder(direction, path)
+    if missing is not None:
+        return missing
+    from app.translation import inspect_model_folder
+
+    try:
+        report = inspect_model_folder(path)
+    except Exception as error:  # the doctor itself failed: still a finding in words
+        return ModelState(
+            direction,
+            path,
+            False,
+            Path(path).name,
+            translate("ModelState", "The {direction} model in {path} cannot be read: {error}").format(
+                direction=direction_words(direction), path=path, error=error_texts(error)[0]
+            ),
+            translate("ModelState", "Choose another folder or download the model again."),
+            str(error),
+        )
+    return _judged(direction, path, report, progress)
+
+
+def _missing_folder(direction: str, path: str | None) -> ModelState | None:
+    """No folder chosen or found, or a path that is not a folder; None when it is one."""
     words = direction_words(direction)
     if not path:
         return ModelState(
@@ -107,22 +131,12 @@ def check_nmt(direction: str, path: str | None, progress=None) -> ModelState:
             translate("ModelState", "Open Models… to choose another folder or download a model."),
             missing=True,
         )
-    from app.translation import inspect_model_folder
+    return None
 
-    try:
-        report = inspect_model_folder(path)
-    except Exception as error:  # the doctor itself failed: still a finding in words
-        return ModelState(
-            direction,
-            path,
-            False,
-            Path(path).name,
-            translate("ModelState", "The {direction} model in {path} cannot be read: {error}").format(
-                direction=words, path=path, error=error_texts(error)[0]
-            ),
-            translate("ModelState", "Choose another folder or download the model again."),
-            str(error),
-        )
+
+def _judged(direction: str, path: str, report, progress) -> ModelState:
+    """The doctor's report in words: usable (then optimised), made for the other direction, or what is wrong."""
+    words = direction_words(direction)
     finding = report.text
     name = Path(path).name
     name = f"{FAMILY_NAMES.get(report.family, report.family or translate('ModelState', 'model'))} · {name}"

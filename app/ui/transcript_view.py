@@ -120,6 +120,19 @@ def revision_html(text: str, revised: str) -> str:
     return "".join(parts)
 
 
+def plain_text(rows: list, column: str) -> str:
+    """The rows' words in `column` ("source" or "target"), a line each; in a conversation each
+    line says who spoke."""
+    lines = []
+    for r in rows:
+        text = r.source_text if column == "source" else r.translation
+        if text:
+            lines.append(
+                f"{translate('TranscriptView', SPEAKER_NAMES.get(r.speaker, r.speaker))}: {text}" if r.speaker else text
+            )
+    return "\n".join(lines)
+
+
 @dataclass(frozen=True)
 class EarlierRow:
     """A finished row no longer drawn: its words only (for Copy)."""
@@ -422,17 +435,8 @@ class TranscriptView(QWidget):
 
     # --- copy / clear -----------------------------------------------------------------------
     def text(self, column: str) -> str:
-        rows = [self.rows.get(k) or self.earlier[k] for k in sorted([*self.earlier, *self.rows])]
-        lines = []
-        for r in rows:
-            text = r.source_text if column == "source" else r.translation
-            if text:  # in a conversation each line says who spoke
-                lines.append(
-                    f"{translate('TranscriptView', SPEAKER_NAMES.get(r.speaker, r.speaker))}: {text}"
-                    if r.speaker
-                    else text
-                )
-        return "\n".join(lines)
+        """Every row's words in `column`, drawn or earlier, in order (what Copy copies)."""
+        return plain_text([self.rows.get(k) or self.earlier[k] for k in sorted([*self.earlier, *self.rows])], column)
 
     def copy(self, column: str) -> None:
         QGuiApplication.clipboard().setText(self.text(column))
