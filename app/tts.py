@@ -235,6 +235,31 @@ class Engine:
             os.unlink(tmp)
 
 
+class SpeechFile:
+    """The WAV every spoken text of a session is appended to (`out_path`), complete after each."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._writer: soundfile.SoundFile | None = None
+
+    def append(self, audio: np.ndarray, rate: int) -> None:
+        writer = self._writer
+        if writer is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            writer = self._writer = soundfile.SoundFile(self.path, "w", samplerate=rate, channels=1, subtype="PCM_16")
+        elif writer.frames:
+            writer.write(np.zeros(int(writer.samplerate * GAP_BETWEEN_FILE_UTTERANCES_S), dtype="int16"))
+        if rate != writer.samplerate:
+            raise RuntimeError(f"the speech engine changed sample rate ({rate} Hz, file has {writer.samplerate} Hz)")
+        writer.write(audio)
+        writer.flush()  # the file is complete after every utterance
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+
+
 class SpeechOutput:
     """Speaks texts on its own thread; to the speakers, or appended to one WAV file.
 
@@ -350,63 +375,68 @@ class SpeechOutput:
 
     # -- the speech thread ----------------------------------------------------------------
     def _run(self) -> None:
-        # Speech off: no engine until it is turned on (its warm-up writes a temporary file).
-        self._open_outputs()
-        engine = self._make_engine() if self.enabled else None
-        writer = None
+        speech_file = SpeechFile(self.out_path) if self.out_path is not None else None
         try:
+            self._open_outputs()
+            # Speech off: no engine until it is turned on (its warm-up writes a temporary file).
+            engine = self._make_engine() if self.enabled else None
             while (item := self._queue.get()) is not None:
                 if engine is None and self.enabled and self.available is not False:
                     engine = self._make_engine()
-                writer = self._serve(engine, writer, item)
+                self._serve(engine, speech_file, item)
+        except BaseException as error:  # outside any one text: no speech until the next start()
+            self.available = False
+            self._died(error, Text(QT_TRANSLATE_NOOP("Errors", "Translation goes on without speech.")))
         finally:
-            if writer is not None:
-                writer.close()
-            self._drain()  # what say() queued behind the stop marker
+            if speech_file is not None:
+                speech_file.close()
+            self._drain()  # what say() queued behind the stop marker (or before the thread died)
             self.playback.stopped()
 
-    def _serve(self, engine: Engine | None, writer, item: _Queued):
-        """Speak one text; the WAV writer (out_path) or None. An error nobody handled would end
-        the thread: it is reported, and the thread goes on with the next text."""
+    def _serve(self, engine: Engine | None, speech_file: SpeechFile | None, item: _Queued) -> None:
+        """Speak one text. An error nobody handled would end the thread: it is reported, and
+        the thread goes on with the next text."""
         try:
-            return self._speak_item(engine, writer, item)
+            self._speak_item(engine, speech_file, item)
         except BaseException as error:  # whatever it is, speech must not die silently
-            log.error("the speech thread met an unexpected error", exc_info=error)
             if engine is not None:
                 engine.recover()
-            died = Text(
-                QT_TRANSLATE_NOOP("Errors", "Speech output stopped unexpectedly: {reason}"),
-                {"reason": f"{type(error).__name__}: {error}".removesuffix(": ")},
-            )
-            going_on = Text(QT_TRANSLATE_NOOP("Errors", "It was restarted: speech goes on with the next translation."))
-            self._emit(Error.of(Stage.TTS, died, going_on, item.utterance_id, speaker=item.speaker))
-            return writer
+            restarted = Text(QT_TRANSLATE_NOOP("Errors", "It was restarted: speech goes on with the next translation."))
+            self._died(error, restarted, item.utterance_id, item.speaker)
         finally:
             self.playback.finished(item.heard)
 
-    def _speak_item(self, engine: Engine | None, writer, item: _Queued):
-        """Speak one queued text where its speaker's speech goes; the WAV writer (out_path) or None."""
+    def _died(self, error: BaseException, hint: Text, utterance_id: int = -1, speaker: Speaker | None = None) -> None:
+        """Report an error nobody handled on the speech thread (its type says more than its words)."""
+        log.error("the speech thread met an unexpected error", exc_info=error)
+        died = Text(
+            QT_TRANSLATE_NOOP("Errors", "Speech output stopped unexpectedly: {reason}"),
+            {"reason": f"{type(error).__name__}: {error}".removesuffix(": ")},
+        )
+        try:
+            self._emit(Error.of(Stage.TTS, died, hint, utterance_id if utterance_id >= 0 else None, speaker=speaker))
+        except BaseException:  # an observer that kills threads: speech goes on all the same
+            log.exception("the speech thread's error could not be reported")
+
+    def _speak_item(self, engine: Engine | None, speech_file: SpeechFile | None, item: _Queued) -> None:
+        """Speak one queued text where its speaker's speech goes: the session's WAV (out_path),
+        its speaker's output, or the engine's own (the speakers)."""
         output = self._output_for(item.speaker)
         if engine is None or not self.enabled or (output is not None and id(output) in self._failed_outputs):
-            return writer
+            return
         try:
             self._prepare(engine, item.language)
-            if self.out_path is not None:
-                writer = self._speak_to_file(engine, writer, item.text)
+            if speech_file is not None:
+                speech_file.append(*engine.render(item.text))
             elif output is not None:
                 self._speak_into(engine, output, item.text)
             else:
                 self.playback.playing(HEARD_FROM_SPEAKERS)
                 engine.speak(item.text)
-            path = str(self.out_path) if self.out_path else None
+            path = str(speech_file.path) if speech_file is not None else None
+            language, speaker = item.language, item.speaker
             self._emit(
-                Speech(
-                    utterance_id=item.utterance_id,
-                    text=item.text,
-                    language=item.language,
-                    path=path,
-                    speaker=item.speaker,
-                )
+                Speech(utterance_id=item.utterance_id, text=item.text, language=language, path=path, speaker=speaker)
             )
         except Exception as error:  # the engine failed on this text: report, go on
             failed = Text(QT_TRANSLATE_NOOP("Errors", "Speech output failed: {reason}"), {"reason": error})
@@ -414,7 +444,6 @@ class SpeechOutput:
             self._emit(Error.of(Stage.TTS, failed, going_on, item.utterance_id, speaker=item.speaker))
         finally:
             self.playback.ended(output.echo_tail_s if output is not None else self.echo_tail_s)
-        return writer
 
     def _open_outputs(self) -> None:
         for output in set(self.outputs.values()):
@@ -487,20 +516,6 @@ class SpeechOutput:
                 )
             )
         engine.prepare(voice, self.rate)
-
-    def _speak_to_file(self, engine: Engine, writer, text: str):
-        """Synthesize into a temporary WAV, then append it to out_path (one file per session)."""
-        audio, rate = engine.render(text)
-        if writer is None:
-            self.out_path.parent.mkdir(parents=True, exist_ok=True)
-            writer = soundfile.SoundFile(self.out_path, "w", samplerate=rate, channels=1, subtype="PCM_16")
-        elif writer.frames:
-            writer.write(np.zeros(int(writer.samplerate * GAP_BETWEEN_FILE_UTTERANCES_S), dtype="int16"))
-        if rate != writer.samplerate:
-            raise RuntimeError(f"the speech engine changed sample rate ({rate} Hz, file has {writer.samplerate} Hz)")
-        writer.write(audio)
-        writer.flush()  # the file is complete after every utterance
-        return writer
 
     # -- helpers --------------------------------------------------------------------------
     def _drain(self) -> None:

@@ -149,6 +149,25 @@ def test_speech_that_dies_is_restarted_and_speaks_the_next_text(recording, run_p
     assert [s.state for s in run.of(Status)][-2:] == ["finished", "stopped"]
 
 
+def test_speech_that_dies_before_any_text_says_so_and_stays_quiet():
+    class BreaksOnOpen(OutputThatBreaksOnce):
+        def open(self) -> None:
+            raise Injected("the sound server broke")
+
+    events, reported = [], threading.Event()
+    speech = SpeechOutput(outputs={None: BreaksOnOpen()}, on_event=lambda e: (events.append(e), reported.set()))
+    speech.start()
+    try:
+        assert reported.wait(30), "the speech thread died silently"
+        assert speech.available is False and not speech.say("Good morning.", "en") and speech.wait_idle(0)
+    finally:
+        speech.stop()
+    (died,) = events
+    assert died.stage == "tts" and died.text == "Speech output stopped unexpectedly: Injected: the sound server broke"
+    assert died.hint == "Translation goes on without speech."
+    assert not pipeline_threads(), pipeline_threads()
+
+
 class EndlessSource(FileSource):
     """A recording, then a quiet room that never ends (as a live source does)."""
 
