@@ -118,6 +118,10 @@ class EventPresenter(QObject):
             self.window.session_control.input_finished(
                 after=translate("MainWindow", "Finished: the recording has been translated")
             )
+        elif event.state == "stopped" and self.window.session_control.running():
+            # The session stopped itself (a stage died; its Error is on the banner): the window
+            # follows, so Start starts a new one instead of a half-working app waiting for Stop.
+            self.window.session_control.stop(after=translate("MainWindow", "Stopped"))
         elif event.state != "stopped":
             # The state's name is the window's; its detail comes from the core, in English.
             name = translate("MainWindow", STATE_NAMES.get(event.state, event.state.capitalize()))
