@@ -339,8 +339,12 @@ def report(record: RunRecord, spoken: int, bucket_s: float) -> None:
             f"  page client {i}: {client['events']} caption events, {client['final_captions']} final captions, "
             f"{client['connections']} connection(s)"
         )
-    after_one = [s for s in running if s.at >= origin + 60]
-    after_ten = [s for s in running if s.at >= origin + min(600, (end_at - origin) / 2)]
+    # Growth is read while the session runs (to the last translation): once it has stopped,
+    # its threads and buffers are gone and RSS falls.
+    last_translation = max((at for at, _ in record.latencies), default=end_at)
+    during = [s for s in running if s.at <= last_translation]
+    after_one = [s for s in during if s.at >= origin + 60]
+    after_ten = [s for s in during if s.at >= origin + min(600, (last_translation - origin) / 2)]
     if len(after_ten) > 1 and after_ten[-1].at > after_ten[0].at:
         hours = (after_ten[-1].at - after_ten[0].at) / 3600
         growth = (after_ten[-1].rss_mb - after_ten[0].rss_mb) / hours
@@ -348,7 +352,7 @@ def report(record: RunRecord, spoken: int, bucket_s: float) -> None:
     if after_one:
         first, last = after_one[0], after_one[-1]
         print(
-            f"threads {first.threads} after the first minute, {last.threads} at the end; "
+            f"threads {first.threads} after the first minute, {last.threads} at the end of the talk; "
             f"open files {first.open_files} -> {last.open_files}"
         )
     if record.latencies:
