@@ -80,3 +80,15 @@ def map_offset(text: str, offset: int, script: ChineseScript | str, converted: s
     if len(converted) == len(text):
         return offset
     return min(len(to_script(text[:offset], script)), len(converted))
+
+
+def script_of(text: str) -> ChineseScript | None:
+    """The script `text` is written in, as far as its characters tell: the first whose
+    conversion leaves it as it is, of those that would change it; None for text that reads
+    the same in every script (no Chinese, or only characters the scripts share)."""
+    if not text:
+        return None
+    forms = {script: to_script(text, script) for script in ChineseScript}
+    if all(form == text for form in forms.values()):
+        return None
+    return next((script for script, form in forms.items() if form == text), None)

@@ -3,12 +3,18 @@ glossaries, settings): what it reads is a regular file (not a FIFO that blocks f
 link to /dev/zero), no larger than the caller's limit (checked before a byte is read, and again
 while reading), and JSON no deeper than MAX_JSON_DEPTH. Every refusal is a LiveTranslatorError
 naming the file and what is wrong with it.
+
+And the one careful writer for files people keep (the glossary, exports): `write_atomic`
+replaces a file in one step, so a full disk or a crash mid-save leaves the old file whole.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
+import secrets
 import stat
 from collections.abc import Iterator
 
@@ -142,3 +148,62 @@ def _kind(mode: int) -> str:
 def is_present(path: str | os.PathLike) -> bool:
     """True when something is at `path` (a dangling link too): absent and unreadable differ."""
     return os.path.lexists(path)
+
+
+def write_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """Replace the file at `path` with `data` in one step: written to a temporary file in the
+    same folder, flushed to the disk (fsync), then renamed over the old one, which keeps its
+    permissions. A failure (a full disk, a read-only folder) leaves the file as it was, byte for
+    byte, removes the temporary file and raises the OSError. A link is followed: the file it
+    points to is replaced and the link stays. What is not a regular file (/dev/null, a FIFO) has
+    nothing to keep: it is written to directly."""
+    target = os.path.realpath(path)
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        with open(target, "wb") as stream:  # a folder raises IsADirectoryError here
+            stream.write(data)
+        return
+    folder, name = os.path.split(target)
+    temporary = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+    permissions = 0o666 if mode is None else stat.S_IMODE(mode)
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, permissions)
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if mode is not None:
+            os.chmod(temporary, permissions)  # os.open applied the umask; the file keeps what it had
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    _sync_folder(folder)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # the file system took nothing
+        view = view[written:]
+
+
+def _sync_folder(folder: str) -> None:
+    """The rename itself on the disk (a folder cannot be opened for this on Windows: skipped)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

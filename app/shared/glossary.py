@@ -6,60 +6,63 @@ A glossary file is UTF-8 text, one entry per line, columns separated by a TAB:
 
 `#` starts a comment line; blank lines are ignored. The optional third column holds flags
 separated by commas: `case` (match the English side case-sensitively) and `off` (keep the
-entry but do not use it; the window's editor writes this for unticked entries).
+entry but do not use it; the window's editor writes this for unticked entries). One line is
+read by `app/shared/glossary_line.py`; a term is at most MAX_TERM_CHARS characters.
 
 A line flagged `heard` is a correction of recognised text, not a translation: `heard<TAB>written
 <TAB>heard` (both sides in one language) means "when speech recognition writes the first, write
 the second"; the second is also given to Whisper as a hotword (`Glossary.rewrite_heard`). The
-window's Correct… dialog writes such lines.
+window's Correct… dialog writes such lines (`Glossary.with_correction`).
 
 Parsing never fails on a bad line: the line is skipped and reported (`Glossary.problems`, with
-its line number), and the rest works. Two entries giving one source two targets are reported
-as a conflict; the first one is used. Several glossaries merge into one (`Glossary.merge`).
+its line number), and the rest works. One rule for two entries that disagree, translations and
+corrections alike: the first one is used and the later one is reported as a conflict, naming
+both lines. Several glossaries merge into one (`Glossary.merge`). Saving edits the file in place
+and keeps every other byte (`app/shared/glossary_file.py`).
 
-Matching (`Glossary.matches`): English terms as whole words (case-insensitive unless `case`,
-any run of spaces matching a space), Chinese terms as the exact characters, written as the
-user wrote them or in Simplified characters (the app shows recognised Chinese in Simplified).
-This module is data only: the translation engine, the recogniser and the window use it.
+Matching (`Glossary.matches`, `app/shared/glossary_match.py`): English terms as whole words
+(case-insensitive unless `case`, any run of spaces matching a space), Chinese terms as the exact
+characters, written as the user wrote them or in Simplified characters. Whisper gets the terms
+that fit its prompt (`Glossary.terms`). This module is data only: the translation engine, the
+recogniser and the window use it.
 """
 
 from __future__ import annotations
 
-import functools
+import itertools
 import logging
-import re
+import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from app.shared import files
-from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
+from app.shared import glossary_file
+from app.shared.chinese import script_of, to_script, to_simplified
+from app.shared.errors import QT_TRANSLATE_NOOP, Text
+from app.shared.glossary_file import MAX_ENTRIES, MAX_GLOSSARY_BYTES
+from app.shared.glossary_line import FLAGS, HAN, MAX_TERM_CHARS, GlossaryEntry, language_of, read_line
+from app.shared.glossary_match import HeardMatcher, TermMatcher, chinese_key, english_key, longest_first
 from app.shared.languages import Direction, Language
 
 log = logging.getLogger(__name__)
 
-FLAGS = ("case", "off", "heard")
-MAX_GLOSSARY_BYTES = 16 << 20  # about 400,000 entries; a larger file is refused with its size
-HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ebef]")
+__all__ = [
+    "FLAGS",
+    "HAN",
+    "MAX_ENTRIES",
+    "MAX_GLOSSARY_BYTES",
+    "MAX_TERM_CHARS",
+    "Glossary",
+    "GlossaryEntry",
+    "GlossaryMatch",
+]
 
-
-@dataclass(frozen=True)
-class GlossaryEntry:
-    english: str
-    chinese: str
-    case_sensitive: bool = False  # the `case` flag: English matched with its exact case
-    enabled: bool = True  # False: the `off` flag
-    heard: bool = False  # the `heard` flag: `english` is what was recognised, `chinese` how to write it
-    origin: str = ""  # the file it came from, for messages
-    line: int = 0
-
-    def side(self, language: Language | str) -> str:
-        return self.english if Language(language) is Language.EN else self.chinese
-
-    def to_tsv(self) -> str:
-        flags = [
-            name for name, on in (("case", self.case_sensitive), ("off", not self.enabled), ("heard", self.heard)) if on
-        ]
-        return "\t".join([self.english, self.chinese] + ([",".join(flags)] if flags else []))
+# Whisper's hotwords: faster-whisper keeps the first 223 tokens of them (half its 448-token
+# prompt, less one) and cuts the rest, mid-term. The terms given stay under this many tokens.
+HOTWORD_TOKENS = 200
+# Whisper (base's tokenizer) took 0.59 tokens per byte of English glossary terms (0.82 at most, a
+# short word) and 0.5 per byte of Chinese (1.5 per character; 2 at most); each term one more for
+# its separator. Estimated from above, so the terms given fit.
+HOTWORD_TOKENS_PER_BYTE = 0.75
 
 
 # A language named inside a problem (its english_name), marked so the window says it in Chinese.
@@ -97,26 +100,6 @@ class GlossaryMatch:
     end: int
 
 
-@functools.lru_cache(maxsize=1)
-def _to_simplified():
-    try:
-        import opencc
-
-        return opencc.OpenCC("t2s").convert
-    except Exception:  # noqa: BLE001 - without OpenCC, Chinese terms match as written only
-        log.warning("OpenCC is not available: Chinese glossary terms match as written only")
-        return lambda text: text
-
-
-def _english_key(entry: GlossaryEntry) -> str:
-    text = " ".join(entry.english.split())
-    return text if entry.case_sensitive else text.casefold()
-
-
-def _chinese_key(entry: GlossaryEntry) -> str:
-    return "".join(entry.chinese.split())
-
-
 @dataclass
 class Glossary:
     entries: list[GlossaryEntry] = field(default_factory=list)
@@ -126,48 +109,19 @@ class Glossary:
     @classmethod
     def parse(cls, text: str, origin: str = "<glossary>") -> Glossary:
         glossary = cls()
-        for number, raw in enumerate(text.splitlines(), start=1):
-            line = raw.rstrip("\r\n")
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            columns = [c.strip() for c in line.split("\t")]
-            problem = _line_problem(columns)
-            if problem:
-                glossary.problems.append(GlossaryProblem.of(origin, number, problem))
-                continue
-            flags = {f.strip().lower() for f in columns[2].split(",") if f.strip()} if len(columns) == 3 else set()
-            glossary.entries.append(
-                GlossaryEntry(
-                    columns[0], columns[1], "case" in flags, "off" not in flags, "heard" in flags, origin, number
-                )
-            )
+        for number, line in enumerate(text.splitlines(), start=1):
+            read = read_line(line, origin, number)
+            if isinstance(read, GlossaryEntry):
+                glossary.entries.append(read)
+            elif read is not None:
+                glossary.problems.append(GlossaryProblem.of(origin, number, read))
         glossary.problems += glossary.conflicts()
         return glossary
 
     @classmethod
     def load(cls, path: str | Path) -> Glossary:
-        path = Path(path)
-        try:
-            data = files.read_bytes(path, MAX_GLOSSARY_BYTES)  # too large, a FIFO, a device: named with its size/kind
-        except OSError as error:
-            raise LiveTranslatorError(
-                QT_TRANSLATE_NOOP("Errors", "Cannot read the glossary {path}: {reason}."),
-                QT_TRANSLATE_NOOP(
-                    "Errors", "Check the path; a glossary is a UTF-8 text file: english<TAB>chinese per line."
-                ),
-                path=path,
-                reason=error.strerror or error,
-            ) from None
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            raise LiveTranslatorError(
-                QT_TRANSLATE_NOOP("Errors", "The glossary {path} is not UTF-8 text (byte {byte})."),
-                QT_TRANSLATE_NOOP("Errors", "Save it as UTF-8 (a TSV file: english<TAB>chinese per line)."),
-                path=path,
-                byte=error.start,
-            ) from None
-        return cls.parse(text, str(path))
+        """The glossary file at `path`; a LiveTranslatorError when it cannot be read (glossary_file.read_text)."""
+        return cls.parse(glossary_file.read_text(path), str(path))
 
     @classmethod
     def load_all(cls, paths) -> Glossary:
@@ -180,6 +134,7 @@ class Glossary:
         for g in glossaries:
             merged.entries += g.entries
             merged.problems += [p for p in g.problems if not p.message.startswith("conflict")]
+        glossary_file.check_count(len(merged.entries))
         merged.problems += merged.conflicts()
         return merged
 
@@ -187,49 +142,32 @@ class Glossary:
         return "".join(entry.to_tsv() + "\n" for entry in self.entries)
 
     def save(self, path: str | Path) -> None:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        header = "# Live Translator glossary: english<TAB>chinese[<TAB>case,off]\n"
-        path.write_text(header + self.to_tsv(), encoding="utf-8")
+        """Make the file at `path` hold these entries, editing only their lines: comments, lines
+        with a problem and the file's line endings stay (glossary_file.save). A failed save
+        raises a LiveTranslatorError and leaves the file byte for byte."""
+        glossary_file.save(path, self.entries)
+
+    def export(self, path: str | Path) -> None:
+        """A new file at `path` holding these entries (what was there is replaced, in one step)."""
+        glossary_file.export(path, self.entries)
 
     # -- checking ------------------------------------------------------------------------------
     def conflicts(self) -> list[GlossaryProblem]:
-        """Enabled entries that give one source two targets, in either direction."""
+        """Enabled entries that give one source two targets, in either direction, and
+        corrections that write the same heard words two ways: the first is used."""
         problems = []
         for source, target in ((Language.EN, Language.ZH), (Language.ZH, Language.EN)):
-            key_of = _english_key if source is Language.EN else _chinese_key
+            key_of = english_key if source is Language.EN else chinese_key
             first: dict[str, GlossaryEntry] = {}
             for entry in self.active():
                 earlier = first.setdefault(key_of(entry), entry)
                 if earlier is not entry and not _same_term(earlier.side(target), entry.side(target)):
-                    values = {
-                        "language": Text(LANGUAGE_WORDS[source]),
-                        "term": repr(entry.side(source)),
-                        "meaning": repr(earlier.side(target)),
-                        "line": earlier.line,
-                        "origin": earlier.origin,
-                        "unused": repr(entry.side(target)),
-                    }
-                    text = (
-                        Text(
-                            QT_TRANSLATE_NOOP(
-                                "Errors",
-                                "conflict: {language} {term} already means {meaning} (line {line}); "
-                                "{unused} is not used for it",
-                            ),
-                            values,
-                        )
-                        if earlier.origin == entry.origin
-                        else Text(
-                            QT_TRANSLATE_NOOP(
-                                "Errors",
-                                "conflict: {language} {term} already means {meaning} (line {line} of {origin}); "
-                                "{unused} is not used for it",
-                            ),
-                            values,
-                        )
-                    )
-                    problems.append(GlossaryProblem.of(entry.origin or "<glossary>", entry.line, text))
+                    problems.append(_conflict(entry, earlier, Text(LANGUAGE_WORDS[source]), source, target))
+        first = {}
+        for entry in self._enabled_corrections():
+            earlier = first.setdefault(_heard_key(entry), entry)
+            if earlier is not entry and not _same_term(earlier.chinese, entry.chinese):
+                problems.append(_conflict(entry, earlier, Text(HEARD_WORDS), Language.EN, Language.ZH))
         return problems
 
     def active(self) -> list[GlossaryEntry]:
@@ -237,47 +175,94 @@ class Glossary:
         return [e for e in self.entries if e.enabled and not e.heard]
 
     def corrections(self) -> list[GlossaryEntry]:
-        """The enabled corrections of recognised text (`heard` lines)."""
+        """The corrections of recognised text in use (`heard` lines): enabled ones, the first of
+        those that correct the same heard words."""
+
+        def first_of_each() -> list[GlossaryEntry]:
+            first: dict[str, GlossaryEntry] = {}
+            for entry in self._enabled_corrections():
+                first.setdefault(_heard_key(entry), entry)
+            return list(first.values())
+
+        return self._cached("corrections", first_of_each)
+
+    def _enabled_corrections(self) -> list[GlossaryEntry]:
         return [e for e in self.entries if e.enabled and e.heard]
 
     def __bool__(self) -> bool:
-        return bool(self.active() or self.corrections())
+        return any(e.enabled for e in self.entries)
+
+    def in_effect(self, entry: GlossaryEntry, spoken: Language | str | None = None) -> GlossaryEntry | None:
+        """The entry that now decides what the correction `entry` is about: the correction in
+        use for the same heard words (a `heard` entry), or the translation entry in use for the
+        same spoken term (a translation entry; `spoken` says which side is heard). None: nothing."""
+        index = self._in_effect_index(entry, spoken)
+        return None if index is None else self.entries[index]
+
+    def _in_effect_index(self, entry: GlossaryEntry, spoken: Language | str | None) -> int | None:
+        if entry.heard:
+            same = lambda e: e.heard and _heard_key(e) == _heard_key(entry)  # noqa: E731
+        else:
+            key_of = english_key if Language(spoken or Language.EN) is Language.EN else chinese_key
+            same = lambda e: not e.heard and key_of(e) == key_of(entry)  # noqa: E731
+        return next((i for i, e in enumerate(self.entries) if e.enabled and same(e)), None)
 
     def with_correction(self, entry: GlossaryEntry, spoken: Language | str | None = None) -> Glossary:
-        """This glossary with `entry` added last; the earlier entries it overrides are dropped so
-        that it is used: a correction of the same heard text, or (a translation entry, whose
-        `spoken` language says which side is heard) a translation of the same spoken term."""
-        if entry.heard:
-            kept = [e for e in self.entries if not (e.heard and _heard_key(e) == _heard_key(entry))]
+        """This glossary with the correction `entry` in use: it takes the place, and the line in
+        the file, of the entry in effect for the same words (`in_effect`); without one it is added
+        last. Every other entry stays as it is (saving then edits that one line)."""
+        entries = list(self.entries)
+        index = self._in_effect_index(entry, spoken)
+        if index is None:
+            entries.append(entry)
         else:
-            key_of = _english_key if Language(spoken or Language.EN) is Language.EN else _chinese_key
-            kept = [e for e in self.entries if e.heard or key_of(e) != key_of(entry)]
-        return Glossary(kept + [entry], [])
+            entries[index] = replace(entry, origin=entries[index].origin, line=entries[index].line)
+        return Glossary(entries, [])
 
     # -- using it ------------------------------------------------------------------------------
     def terms(self, language: Language | str) -> list[str]:
-        """The active entries' terms in `language`, once each (for a recogniser's hotwords)."""
-        seen = {}
-        for entry in self.active():
-            seen.setdefault(entry.side(language), None)
-        for entry in self.corrections():
-            if _language_of(entry.chinese) is Language(language):
-                seen.setdefault(entry.chinese, None)
-        return list(seen)
+        """Whisper's hotwords in `language`, once each, in the glossary's order: the corrections'
+        written sides first, then the translation entries' terms, the newest (last in the file)
+        first, as long as they fit in HOTWORD_TOKENS. A glossary of 500,000 entries gives Whisper
+        the few dozen terms the prompt holds, not a prompt faster-whisper cuts mid-term."""
+        language = Language(language)
+        return self._cached(("terms", language), lambda: self._hotwords(language))
+
+    def _hotwords(self, language: Language) -> list[str]:
+        size = len(self.entries)
+        corrections = [
+            (size + n, e.chinese) for n, e in enumerate(self.corrections()) if language_of(e.chinese) is language
+        ]
+        translations = (
+            (n, self.entries[n].side(language))
+            for n in range(size - 1, -1, -1)
+            if self.entries[n].enabled and not self.entries[n].heard
+        )
+        chosen: dict[str, int] = {}  # term -> its place (corrections after every translation entry)
+        budget = HOTWORD_TOKENS
+        for place, term in itertools.chain(reversed(corrections), translations):
+            if term in chosen:
+                continue
+            cost = hotword_tokens(term)
+            if cost > budget:
+                break  # the newest that fit: not older ones squeezed in after a long one
+            chosen[term] = place
+            budget -= cost
+        return sorted(chosen, key=chosen.__getitem__)
 
     def rewrite_heard(self, text: str) -> str:
         """Recognised `text` with the corrections applied: each heard form (English as whole
-        words, case-insensitive unless `case`; Chinese as written or in Simplified) written as
-        the correction says."""
-        for entry in self.corrections():
-            language = _language_of(entry.english)
-            spots, covered_to = [], -1
-            for start, end in _occurrences(entry, text, language):
-                if start >= covered_to:  # two forms of one term may overlap: the first wins
-                    spots.append((start, end))
-                    covered_to = end
-            for start, end in reversed(spots):
-                text = text[:start] + entry.chinese + text[end:]
+        words, case-insensitive unless `case`; Chinese in any script) written as the correction
+        says, Chinese in the script `text` is written in. One pass of an automaton over every
+        heard form (HeardMatcher): a text costs about the same with 10,000 corrections as with 10."""
+        if not text or not self.corrections():
+            return text
+        spots = self._cached("heard", lambda: HeardMatcher(self.corrections())).spots(text)
+        chinese = any(HAN.search(entry.chinese) for entry, _, _ in spots)
+        script = script_of(text) if chinese else None  # None: as the correction writes it
+        for entry, start, end in reversed(spots):
+            written = to_script(entry.chinese, script) if script and HAN.search(entry.chinese) else entry.chinese
+            text = text[:start] + written + text[end:]
         return text
 
     def matches(self, text: str, direction: Direction | str) -> list[GlossaryMatch]:
@@ -290,18 +275,22 @@ class Glossary:
             GlossaryMatch(entry, entry.side(direction.source), entry.side(direction.target), start, end)
             for entry, start, end in self._matcher(direction.source).occurrences(text)
         ]
-        return _longest_first(found)
+        return longest_first(found)
 
-    def _matcher(self, language: Language) -> _TermMatcher:
-        """The automaton for this glossary's active entries in `language` (rebuilt when the entries change)."""
-        # Entries are appended while a glossary is read and merged, never replaced in place
-        # (with_entry makes a new Glossary): the list and its length say whether they changed.
-        key = (language, len(self.entries))
-        cached = self.__dict__.get("_matcher_cache")
-        if cached is None or cached[0] != key or cached[1] is not self.entries:
-            cached = (key, self.entries, _TermMatcher(self.active(), language))
-            self.__dict__["_matcher_cache"] = cached
-        return cached[2]
+    def _matcher(self, language: Language) -> TermMatcher:
+        """The automaton for this glossary's active entries in `language`."""
+        return self._cached(("matcher", language), lambda: TermMatcher(self.active(), language))
+
+    def _cached(self, key, build):
+        """`build()`, kept until the entries change. Entries are appended while a glossary is read
+        and merged, never replaced in place (with_entry makes a new Glossary): the list and its
+        length say whether they changed."""
+        cache = self.__dict__.get("_cache")
+        if cache is None or cache[0] is not self.entries or cache[1] != len(self.entries):
+            cache = self.__dict__["_cache"] = (self.entries, len(self.entries), {})
+        if key not in cache[2]:
+            cache[2][key] = build()
+        return cache[2][key]
 
     def with_entry(self, index: int, **changes) -> Glossary:
         entries = list(self.entries)
@@ -309,187 +298,47 @@ class Glossary:
         return Glossary(entries, list(self.problems))
 
 
-def _language_of(text: str) -> Language:
-    return Language.ZH if HAN.search(text) else Language.EN
+HEARD_WORDS = QT_TRANSLATE_NOOP("Errors", "heard")  # a correction's conflict: "conflict: heard 'Jon' already means …"
+
+
+def hotword_tokens(term: str) -> int:
+    """Whisper tokens `term` takes among the hotwords, estimated from above (with its separator)."""
+    return 1 + math.ceil(len(term.encode("utf-8")) * HOTWORD_TOKENS_PER_BYTE)
 
 
 def _heard_key(entry: GlossaryEntry) -> str:
-    return _english_key(entry) if _language_of(entry.english) is Language.EN else _to_simplified()(_chinese_key(entry))
+    """The heard words a correction is about: English folded (unless `case`), Chinese in Simplified."""
+    if language_of(entry.english) is Language.EN:
+        return english_key(entry)
+    return to_simplified("".join(entry.english.split()))
 
 
-def _longest_first(found: list[GlossaryMatch]) -> list[GlossaryMatch]:
-    """Of overlapping occurrences the one that starts first (then the longer) wins; an entry is used once."""
-    found.sort(key=lambda m: (m.start, -(m.end - m.start)))
-    result, covered_to, used = [], -1, set()
-    for m in found:
-        if m.start >= covered_to and id(m.entry) not in used:
-            result.append(m)
-            used.add(id(m.entry))
-            covered_to = m.end
-        elif m.start >= covered_to:
-            covered_to = m.end
-    return result
-
-
-# An English term's edges: no ASCII letter or digit may touch it (the same class, with the same
-# flags, as the per-entry expressions this replaces: IGNORECASE makes it take e.g. the Kelvin sign).
-_WORD_CHAR = {False: re.compile(r"[A-Za-z0-9]"), True: re.compile(r"[A-Za-z0-9]", re.IGNORECASE)}
-
-
-def _fold(char: str) -> str:
-    """A character as case-insensitive matching compares it (kept when lowering changes its length)."""
-    low = char.lower()
-    return low if len(low) == 1 else char
-
-
-class _TermMatcher:
-    """Every occurrence of every term in a sentence, in one pass of an Aho-Corasick automaton
-    (pyahocorasick). English: the sentence with each run of whitespace read as one space (and
-    folded for the entries without `case`); each hit then checked for whole-word edges in the
-    sentence itself. Chinese: the exact characters, as written and in Simplified."""
-
-    def __init__(self, entries: list[GlossaryEntry], language: Language):
-        self.language = language
-        key_of = _english_key if language is Language.EN else _chinese_key
-        chosen: dict[str, GlossaryEntry] = {}
-        for entry in entries:
-            chosen.setdefault(key_of(entry), entry)
-        self.rank = {id(entry): n for n, entry in enumerate(chosen.values())}  # ties go to the earlier entry
-        self.automata = {}  # folded (case-insensitive) or not -> automaton of term -> entries
-        for entry in chosen.values():
-            for folded, term in self._keys(entry):
-                if term:
-                    self.automata.setdefault(folded, {}).setdefault(term, []).append(entry)
-        self.automata = {folded: _automaton(terms) for folded, terms in self.automata.items()}
-
-    def _keys(self, entry: GlossaryEntry) -> list[tuple[bool, str]]:
-        if self.language is Language.EN:
-            term = " ".join(entry.english.split())
-            return [(True, "".join(map(_fold, term)))] if not entry.case_sensitive else [(False, term)]
-        term = _chinese_key(entry)
-        return [(False, form) for form in dict.fromkeys((term, _to_simplified()(term)))]
-
-    def occurrences(self, text: str) -> list[tuple[GlossaryEntry, int, int]]:
-        if not self.automata or not text:
-            return []
-        if self.language is Language.ZH:
-            spots = {
-                (entry, end + 1 - len(term), end + 1)
-                for end, (term, entries) in self.automata[False].iter(text)
-                for entry in entries
-            }
-            return sorted(spots, key=lambda s: (self.rank[id(s[0])], s[1]))
-        spaced, where = _one_space(text)
-        hits: dict[int, list[tuple[int, int]]] = {}
-        entries_of: dict[int, GlossaryEntry] = {}
-        for folded, automaton in self.automata.items():
-            haystack = "".join(map(_fold, spaced)) if folded else spaced
-            for end, (term, entries) in automaton.iter(haystack):
-                start, stop = where[end + 1 - len(term)], where[end] + 1
-                for entry in entries:
-                    if _whole_word(text, start, stop, _WORD_CHAR[not entry.case_sensitive]):
-                        hits.setdefault(id(entry), []).append((start, stop))
-                        entries_of[id(entry)] = entry
-        found = []
-        for key, spans in sorted(hits.items(), key=lambda item: self.rank[item[0]]):
-            # one entry's hits do not overlap (as re.finditer's do not)
-            reach = -1
-            for start, stop in sorted(spans):
-                if start >= reach:
-                    found.append((entries_of[key], start, stop))
-                    reach = stop
-        return found
-
-
-def _automaton(terms: dict[str, list[GlossaryEntry]]):
-    import ahocorasick
-
-    automaton = ahocorasick.Automaton()
-    for term, entries in terms.items():
-        automaton.add_word(term, (term, entries))
-    automaton.make_automaton()
-    return automaton
-
-
-def _one_space(text: str) -> tuple[str, list[int]]:
-    """`text` with each run of whitespace as one space, and for each of its characters the
-    index of the character it stands for in `text` (a run: its first character)."""
-    chars, where, previous_space = [], [], False
-    for index, char in enumerate(text):
-        space = char.isspace()
-        if not (space and previous_space):
-            chars.append(" " if space else char)
-            where.append(index)
-        previous_space = space
-    return "".join(chars), where
-
-
-def _whole_word(text: str, start: int, stop: int, word_char: re.Pattern) -> bool:
-    return not (start > 0 and word_char.match(text, start - 1)) and not (
-        stop < len(text) and word_char.match(text, stop)
+def _conflict(
+    entry: GlossaryEntry, earlier: GlossaryEntry, kind: Text, source: Language, target: Language
+) -> GlossaryProblem:
+    """`entry` is not used for its source term: `earlier` (line and file named) gives it already."""
+    values = {
+        "language": kind,
+        "term": repr(entry.side(source)),
+        "meaning": repr(earlier.side(target)),
+        "line": earlier.line,
+        "origin": earlier.origin,
+        "unused": repr(entry.side(target)),
+    }
+    template = (
+        QT_TRANSLATE_NOOP(
+            "Errors", "conflict: {language} {term} already means {meaning} (line {line}); {unused} is not used for it"
+        )
+        if earlier.origin == entry.origin
+        else QT_TRANSLATE_NOOP(
+            "Errors",
+            "conflict: {language} {term} already means {meaning} (line {line} of {origin}); "
+            "{unused} is not used for it",
+        )
     )
+    return GlossaryProblem.of(entry.origin or "<glossary>", entry.line, Text(template, values))
 
 
 def _same_term(a: str, b: str) -> bool:
     """Two targets that differ only in spacing or case are the same term."""
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold() or "".join(a.split()) == "".join(b.split())
-
-
-def _line_problem(columns: list[str]) -> Text | None:
-    if len(columns) < 2:
-        return Text(QT_TRANSLATE_NOOP("Errors", "expected english<TAB>chinese (no TAB on this line)"))
-    if len(columns) > 3:
-        return Text(
-            QT_TRANSLATE_NOOP("Errors", "expected 2 or 3 columns separated by TABs, found {count}"),
-            {"count": len(columns)},
-        )
-    english, chinese = columns[0], columns[1]
-    if not english or not chinese:
-        return Text(QT_TRANSLATE_NOOP("Errors", "the English or the Chinese term is empty"))
-    flags = {f.strip().lower() for f in columns[2].split(",")} if len(columns) == 3 else set()
-    if "heard" in flags:  # a correction of recognised text: heard<TAB>written, in one language
-        if _language_of(english) is not _language_of(chinese):
-            return Text(
-                QT_TRANSLATE_NOOP(
-                    "Errors", "a heard correction writes one language as the same language: heard<TAB>written<TAB>heard"
-                )
-            )
-        return _flag_problem(columns)
-    if HAN.search(english) and not HAN.search(chinese):
-        return Text(QT_TRANSLATE_NOOP("Errors", "the first column holds Chinese: write english<TAB>chinese"))
-    if HAN.search(english):
-        return Text(
-            QT_TRANSLATE_NOOP("Errors", "the English term {term} contains Chinese characters"), {"term": repr(english)}
-        )
-    return _flag_problem(columns)
-
-
-def _flag_problem(columns: list[str]) -> Text | None:
-    if len(columns) == 3:
-        unknown = [f for f in (f.strip().lower() for f in columns[2].split(",")) if f and f not in FLAGS]
-        if unknown:
-            return Text(
-                QT_TRANSLATE_NOOP("Errors", "unknown flag {flag} in the third column (known: {known})"),
-                {"flag": repr(unknown[0]), "known": ", ".join(FLAGS)},
-            )
-    return None
-
-
-def _occurrences(entry: GlossaryEntry, text: str, language: Language) -> list[tuple[int, int]]:
-    if entry.heard and language is Language.ZH:  # a Chinese heard form is in the first column
-        entry = replace(entry, chinese=entry.english)
-    if language is Language.EN:
-        words = [re.escape(w) for w in entry.english.split()]
-        if not words:
-            return []
-        pattern = r"(?<![A-Za-z0-9])" + r"\s+".join(words) + r"(?![A-Za-z0-9])"
-        flags = 0 if entry.case_sensitive else re.IGNORECASE
-        return [(m.start(), m.end()) for m in re.finditer(pattern, text, flags)]
-    term = _chinese_key(entry)
-    spots = []
-    for form in dict.fromkeys((term, _to_simplified()(term))):
-        start = text.find(form)
-        while form and start >= 0:
-            spots.append((start, start + len(form)))
-            start = text.find(form, start + 1)
-    return sorted(set(spots))

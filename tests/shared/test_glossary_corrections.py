@@ -21,21 +21,21 @@ def test_a_heard_correction_across_languages_is_a_problem():
     assert not glossary.entries and "one language" in glossary.problems[0].message
 
 
-def test_a_correction_overrides_the_entries_it_replaces():
-    glossary = Glossary.parse("teacher\t老师\nJon\tJohn\theard\nBeijing\t北京\n")
+def test_a_correction_takes_the_place_of_the_entry_in_effect():
+    glossary = Glossary.parse("teacher\t老师\nJon\tJohn\theard\nBeijing\t北京\n", "g.tsv")
     fixed = glossary.with_correction(GlossaryEntry("teacher", "教师"), "en")
-    assert [(e.english, e.chinese) for e in fixed.entries] == [
-        ("Jon", "John"),
-        ("Beijing", "北京"),
-        ("teacher", "教师"),
+    assert [(e.english, e.chinese, e.line) for e in fixed.entries] == [
+        ("teacher", "教师", 1),  # on the line of the entry it replaces
+        ("Jon", "John", 2),
+        ("Beijing", "北京", 3),
     ]
-    spoken_chinese = fixed.with_correction(
-        GlossaryEntry("Peking", "北京"), "zh"
-    )  # 北京 heard: now translated as Peking
+    spoken_chinese = fixed.with_correction(GlossaryEntry("Peking", "北京"), "zh")  # 北京 heard: now Peking
     assert [(e.english, e.chinese) for e in spoken_chinese.active()] == [("teacher", "教师"), ("Peking", "北京")]
     again = fixed.with_correction(GlossaryEntry("JON", "Jonny", heard=True))
     assert [(e.english, e.chinese) for e in again.active() + again.corrections()] == [
-        ("Beijing", "北京"),
         ("teacher", "教师"),
+        ("Beijing", "北京"),
         ("JON", "Jonny"),
     ]
+    new = again.with_correction(GlossaryEntry("Smith", "Smythe", heard=True))  # nothing in effect: added last
+    assert new.entries[-1].english == "Smith" and new.entries[-1].line == 0

@@ -145,11 +145,12 @@ def reference_matches(glossary: Glossary, text: str, direction: str) -> list[tup
     """The matching this module did before: one regular expression per entry per sentence."""
     import re
 
-    from app.shared.glossary import _chinese_key, _english_key, _to_simplified
+    from app.shared.chinese import to_simplified
+    from app.shared.glossary_match import chinese_key, english_key
     from app.shared.languages import Direction, Language
 
     direction = Direction.parse(direction)
-    key_of = _english_key if direction.source is Language.EN else _chinese_key
+    key_of = english_key if direction.source is Language.EN else chinese_key
     chosen = {}
     for entry in glossary.active():
         chosen.setdefault(key_of(entry), entry)
@@ -160,8 +161,8 @@ def reference_matches(glossary: Glossary, text: str, direction: str) -> list[tup
             pattern = r"(?<![A-Za-z0-9])" + r"\s+".join(words) + r"(?![A-Za-z0-9])"
             spans = [(m.start(), m.end()) for m in re.finditer(pattern, text, 0 if entry.case_sensitive else re.I)]
         else:
-            term, spans = _chinese_key(entry), set()
-            for form in dict.fromkeys((term, _to_simplified()(term))):
+            term, spans = chinese_key(entry), set()
+            for form in dict.fromkeys((term, to_simplified(term))):
                 start = text.find(form)
                 while form and start >= 0:
                     spans.add((start, start + len(form)))
