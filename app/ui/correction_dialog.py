@@ -6,6 +6,10 @@ hotword). Selected in the translation panel: a glossary entry, "the spoken term 
 translated as Y" (S is asked for: the panels do not know which words translated which), and X
 is replaced by Y in this caption. Either way the entry is checked as a glossary line would be,
 and an empty side is refused here, before anything is saved.
+
+A correction of words the glossary already decides (the same heard words, the same spoken
+term) takes the place of that entry, on its line (Glossary.with_correction): the dialog says
+which line it replaces and what that line says now, before it is saved.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from enum import StrEnum
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout
 
+from app.shared.errors import LiveTranslatorError
 from app.shared.glossary import HAN, Glossary, GlossaryEntry
 from app.shared.languages import Language
 from app.ui.i18n import translate, translate_text
@@ -60,9 +65,11 @@ class Correction:
 class CorrectionDialog(QDialog):
     """Asks how to write the selected words from now on; `correction()` once accepted."""
 
-    def __init__(self, kind: CorrectionKind | str, selected: str, parent=None):
+    def __init__(self, kind: CorrectionKind | str, selected: str, parent=None, glossary: Glossary | None = None):
+        """`glossary`: the one the correction goes into (None: the user's glossary file)."""
         super().__init__(parent)
         self.kind = CorrectionKind(kind)
+        self._glossary = glossary
         self.setWindowTitle(translate("CorrectionDialog", "Correct"))
         self.setMinimumWidth(440)
         self.wrong = QLineEdit(selected)
@@ -72,6 +79,10 @@ class CorrectionDialog(QDialog):
         self.problem.setStyleSheet("color:#c62828;")
         self.problem.setWordWrap(True)
         self.problem.hide()
+        self.note = QLabel()  # the glossary line this correction replaces
+        self.note.setStyleSheet("color:#a15c00;")
+        self.note.setWordWrap(True)
+        self.note.hide()
         form = QFormLayout()
         if self.kind is CorrectionKind.HEARD:
             explain = translate(
@@ -101,9 +112,59 @@ class CorrectionDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(form)
+        layout.addWidget(self.note)
         layout.addWidget(self.problem)
         layout.addWidget(buttons)
         (self.right if self.kind is CorrectionKind.HEARD else self.spoken).setFocus()
+        for field in (self.wrong, self.right, self.spoken):
+            field.textChanged.connect(self.show_replaced)
+        self.show_replaced()
+
+    def glossary(self) -> Glossary:
+        if self._glossary is None:
+            from app.ui.glossary_editor import user_glossary_path
+
+            path = user_glossary_path()
+            try:
+                self._glossary = Glossary.load(path) if path.is_file() else Glossary()
+            except LiveTranslatorError:  # said when the correction is saved (the file is not replaced)
+                self._glossary = Glossary()
+        return self._glossary
+
+    def replaced(self) -> GlossaryEntry | None:
+        """The glossary entry this correction would replace: the one in effect for the same
+        words, when it says something else (not only in the case of its English)."""
+        correction = self.correction()
+        if (
+            not correction.wrong
+            or not correction.right
+            or (self.kind is CorrectionKind.TRANSLATION and not correction.spoken)
+        ):
+            return None
+        entry = correction.entry()
+        old = self.glossary().in_effect(entry, correction.spoken_language)
+        same = old is not None and (old.english.casefold(), old.chinese) == (entry.english.casefold(), entry.chinese)
+        return None if same else old
+
+    def show_replaced(self) -> None:
+        old = self.replaced()
+        if old is None:
+            self.note.hide()
+            return
+        if self.kind is CorrectionKind.HEARD:
+            text = translate(
+                "CorrectionDialog",
+                "Line {line} of the glossary writes “{heard}” as “{written}”: this correction replaces that line.",
+            ).format(line=old.line, heard=old.english, written=old.chinese)
+        else:
+            spoken = self.correction().spoken_language
+            target = Language.ZH if spoken is Language.EN else Language.EN
+            text = translate(
+                "CorrectionDialog",
+                "Line {line} of the glossary translates “{term}” as “{target}”: this correction replaces that line.",
+            ).format(line=old.line, term=old.side(spoken), target=old.side(target))
+        self.note.setText("⚠ " + text)
+        self.note.show()
 
     def correction(self) -> Correction:
         return Correction(self.kind, self.wrong.text().strip(), self.right.text().strip(), self.spoken.text().strip())

@@ -1,10 +1,15 @@
 """The glossary editor: the user's terms (English <-> Chinese) in a table, stored as a TSV file
 in the settings folder. Add, edit, remove, import and export a TSV file, switch each entry on
-or off. A running session uses the saved glossary from its next utterance on (Pipeline.apply_glossary)."""
+or off. A running session uses the saved glossary from its next utterance on (Pipeline.apply_glossary).
+
+Each row remembers the line of the file it came from, so Save edits only the lines of the rows
+changed (Glossary.save): the file's comments and the lines the table cannot show stay. A save
+that fails (a full disk) is shown in the dialog, which stays open; the file is as it was."""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -35,6 +40,7 @@ COLUMNS = (
     QT_TRANSLATE_NOOP("GlossaryEditor", "match case"),
 )
 ON, ENGLISH, CHINESE, CASE = range(4)
+LINE = Qt.ItemDataRole.UserRole  # on a row's English item: the line of the file it came from (0: new)
 
 
 def user_glossary_path() -> Path:
@@ -118,11 +124,14 @@ class GlossaryEditor(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.problems)
         layout.addLayout(buttons)
+        self.reload()
+
+    def reload(self) -> None:
+        """The table from the file (its rows knowing their lines again)."""
         try:
             glossary = Glossary.load(self.path) if self.path.is_file() else Glossary()
-        except LiveTranslatorError as error:  # e.g. not UTF-8: say so, start empty, keep the file until Save
-            glossary = Glossary()
-            self.set_glossary(glossary)
+        except LiveTranslatorError as error:  # e.g. not UTF-8: say so, start empty; Save will not replace it
+            self.set_glossary(Glossary())
             self.show_problems([error_line(error)])
             return
         self.set_glossary(glossary)
@@ -141,7 +150,9 @@ class GlossaryEditor(QDialog):
         row = self.table.rowCount()
         self.table.insertRow(row)
         self.table.setItem(row, ON, _check_item(entry.enabled))
-        self.table.setItem(row, ENGLISH, QTableWidgetItem(entry.english))
+        english = QTableWidgetItem(entry.english)
+        english.setData(LINE, self._line_of(entry))
+        self.table.setItem(row, ENGLISH, english)
         self.table.setItem(row, CHINESE, QTableWidgetItem(entry.chinese))
         self.table.setItem(row, CASE, _check_item(entry.case_sensitive))
         if not entry.english:  # a new, empty row: start typing in it
@@ -149,13 +160,18 @@ class GlossaryEditor(QDialog):
             self.table.editItem(self.table.item(row, ENGLISH))
         return row
 
+    def _line_of(self, entry: GlossaryEntry) -> int:
+        """The entry's line in the file this editor saves (0: it is not from there)."""
+        return entry.line if entry.origin and Path(entry.origin) == self.path else 0
+
     def remove_selected(self) -> None:
         for row in sorted({index.row() for index in self.table.selectedIndexes()}, reverse=True):
             self.table.removeRow(row)
 
     def glossary(self) -> Glossary:
-        """The table as a glossary, checked as a file would be (rows left empty are dropped)."""
-        lines = []
+        """The table as a glossary, checked as a file would be (rows left empty are dropped; the
+        problems name rows). Each entry keeps the line of the file it came from."""
+        lines, file_lines = [], []
         for row in range(self.table.rowCount()):
             english, chinese = (self.table.item(row, c).text().strip() for c in (ENGLISH, CHINESE))
             if not english and not chinese:
@@ -168,8 +184,12 @@ class GlossaryEditor(QDialog):
             if self.table.item(row, ON).checkState() != Qt.CheckState.Checked:
                 flags.append("off")
             lines.append("\t".join([english, chinese] + ([",".join(flags)] if flags else [])))
+            file_lines.append(self.table.item(row, ENGLISH).data(LINE) or 0)
         lines += [entry.to_tsv() for entry in self.heard]
-        return Glossary.parse("\n".join(lines), "row")
+        file_lines += [self._line_of(entry) for entry in self.heard]
+        rows = Glossary.parse("\n".join(lines), "row")
+        entries = [replace(e, origin=str(self.path), line=file_lines[e.line - 1]) for e in rows.entries]
+        return Glossary(entries, rows.problems)
 
     def show_problems(self, problems) -> None:
         """Glossary problems (their templates translated) or lines already said."""
@@ -192,11 +212,18 @@ class GlossaryEditor(QDialog):
                 self.heard.append(entry)
             else:
                 self.add_entry(entry)
-        self.show_problems(imported.problems + self.glossary().conflicts())
+        conflicts = [p for p in self.glossary().problems if p.message.startswith("conflict")]  # by row
+        self.show_problems(imported.problems + conflicts)
         return len(imported.entries)
 
-    def export_file(self, path: str | Path) -> None:
-        self.glossary().save(path)
+    def export_file(self, path: str | Path) -> bool:
+        """Write the table to a new TSV file; False (and the reason shown) when it cannot be written."""
+        try:
+            self.glossary().export(path)
+        except LiveTranslatorError as error:
+            self.show_problems([error_line(error)])
+            return False
+        return True
 
     def choose_import(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -221,13 +248,22 @@ class GlossaryEditor(QDialog):
     def save(self) -> None:
         """Write the settings folder's glossary and close. Rows that are not entries (a term
         missing, Chinese in the English column) are shown and nothing is written until they are
-        fixed; conflicts are shown but saved (the first entry wins)."""
+        fixed; conflicts are shown but saved (the first entry wins). A save that fails is shown
+        and the dialog stays open, the file as it was."""
         glossary = self.glossary()
         malformed = [p for p in glossary.problems if not p.message.startswith("conflict")]
         self.show_problems(glossary.problems)
         if malformed:
             return
-        glossary.save(self.path)
-        self.saved.emit(Glossary.load(self.path))
-        if not glossary.problems:
+        try:
+            glossary.save(self.path)
+            saved = Glossary.load(self.path)
+        except LiveTranslatorError as error:
+            self.show_problems([error_line(error)])
+            return
+        self.saved.emit(saved)
+        if glossary.problems:  # staying open: the rows learn their new lines
+            self.set_glossary(saved)
+            self.show_problems(glossary.problems)
+        else:
             self.accept()
