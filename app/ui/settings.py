@@ -1,14 +1,27 @@
-"""What the window remembers between runs: an INI file in settings_dir() (QSettings)."""
+"""What the window remembers between runs: an INI file in settings_dir() (QSettings).
+
+Before QSettings opens the file, the careful reader checks it (app/shared/files.py): a FIFO
+would block Qt's settings constructor forever (the window never appears), a device or a huge
+file is no settings file either. Such a file is set aside under another name, with a warning
+(`take_settings_problem`), and the window opens with the defaults. QSettings writes the file
+itself, through a temporary file renamed over it (QSaveFile): a full disk leaves it whole.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import logging
+import os
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 
+from app.shared import files
 from app.shared.chinese import CHINESE_SCRIPTS
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
 from app.shared.events import Spoken
 from app.shared.languages import Direction, Language
 from app.shared.paths import settings_dir
@@ -69,10 +82,62 @@ def _nmt_field(direction: Direction | str) -> str:
     return "nmt_" + Direction(direction).value.replace("-", "_")
 
 
+MAX_SETTINGS_BYTES = 1 << 20  # a settings.ini is a few kB (the window's geometry is the largest value)
+_problems: list[LiveTranslatorError] = []  # a settings file set aside, until the window says so
+
+
 def qsettings() -> QSettings:
     """The window's settings file: settings.ini in app.shared.paths.settings_dir(), so
-    LIVE_TRANSLATOR_HOME / LIVE_TRANSLATOR_SETTINGS move it like every other folder."""
-    return QSettings(str(settings_dir() / "settings.ini"), QSettings.Format.IniFormat)
+    LIVE_TRANSLATOR_HOME / LIVE_TRANSLATOR_SETTINGS move it like every other folder. One that
+    is not an ordinary file of at most MAX_SETTINGS_BYTES is set aside first (never opened)."""
+    path = settings_dir() / "settings.ini"
+    reason = _refusal(path)
+    if reason is not None:
+        path = _set_aside(path, reason)
+    return QSettings(str(path), QSettings.Format.IniFormat)
+
+
+def take_settings_problem() -> LiveTranslatorError | None:
+    """What was wrong with the settings file this run set aside (once; None when nothing was)."""
+    return _problems.pop(0) if _problems else None
+
+
+def _refusal(path: Path) -> Text | None:
+    """Why `path` is no settings file QSettings may open (None: it is one, or there is none)."""
+    try:
+        files.regular_file_size(path, MAX_SETTINGS_BYTES)  # a FIFO, a device, a folder, a huge file: refused
+    except FileNotFoundError:
+        return None  # QSettings makes it
+    except LiveTranslatorError as error:
+        return error.text
+    except OSError as error:  # e.g. a link loop
+        return Text(f"{path}: {error.strerror or error}")
+    return None
+
+
+def _set_aside(path: Path, reason: Text) -> Path:
+    """Move the unusable settings file out of the way (renamed, never opened); the path to use
+    instead: the same one, free now, or a fresh file elsewhere when the folder refuses the rename."""
+    aside = path.with_name(f"settings.ini.unusable-{dt.datetime.now():%Y%m%d-%H%M%S}")
+    try:
+        os.rename(path, aside)
+    except OSError as error:
+        fresh = Path(tempfile.mkdtemp(prefix="live-translator-settings-")) / "settings.ini"
+        log.warning("settings: %s (cannot be moved aside: %s); this run keeps its settings in %s", reason, error, fresh)
+        hint = QT_TRANSLATE_NOOP(
+            "Errors",
+            "The window opened with the default settings, which last until it closes. Remove {path} or "
+            "make its folder writable.",
+        )
+        _problems.append(LiveTranslatorError(_UNUSABLE, hint, reason=reason, path=path))
+        return fresh
+    log.warning("settings: %s; the file is kept as %s and the default settings are used", reason, aside)
+    hint = QT_TRANSLATE_NOOP("Errors", "The window opened with the default settings; the old file is kept as {aside}.")
+    _problems.append(LiveTranslatorError(_UNUSABLE, hint, reason=reason, aside=aside))
+    return path
+
+
+_UNUSABLE = QT_TRANSLATE_NOOP("Errors", "The settings file cannot be used: {reason}")
 
 
 def load_settings(store: QSettings | None = None) -> UiSettings:
