@@ -34,7 +34,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.pipeline.subtitles import check_destination, export, load
+    from app.pipeline.subtitles import check_destination, export, load, write_export
     from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
     if args.out is not None:
@@ -54,15 +54,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    try:
-        Path(args.out).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "Cannot write {path}: {reason}"),
-            QT_TRANSLATE_NOOP("Errors", "Choose a folder that exists and that you may write to."),
-            path=args.out,
-            reason=error.strerror or error,
-        ) from None
+    write_export(args.out, text)  # in one step: a failure leaves a file already there as it was
     sys.stderr.write(f"wrote {args.out}\n")
     return 0
 

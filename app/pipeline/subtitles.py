@@ -180,6 +180,24 @@ def _is_transcript(path: Path) -> bool:
     return False
 
 
+def write_export(path: str | os.PathLike, text: str) -> None:
+    """Save an export (`export --out`, the window's Export…) in one step: a full disk or a
+    crash mid-write leaves a file that was there byte for byte (files.write_atomic)."""
+    try:
+        files.write_atomic(path, text.encode("utf-8"))
+    except OSError as error:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Cannot write {path}: {reason}"),
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "Nothing was written (a file already there is as it was). Free some space or choose a folder "
+                "that exists and that you may write to.",
+            ),
+            path=path,
+            reason=error.strerror or error,
+        ) from None
+
+
 def export(entries: list[TranscriptEntry], fmt: ExportFormat | str, bilingual: bool = False) -> str:
     writer = {ExportFormat.TXT: export_text, ExportFormat.SRT: export_srt, ExportFormat.VTT: export_vtt}
     return writer[ExportFormat(fmt)](entries, bilingual)
