@@ -20,11 +20,21 @@ from collections import OrderedDict
 from typing import Any
 
 from app.shared.chinese import ChineseScript, map_offset, to_script
-from app.shared.events import CaptionCorrected, Event, SourceFinal, SourcePartial, SourceText, Status, Translation
+from app.shared.events import (
+    CaptionCorrected,
+    Error,
+    Event,
+    SourceFinal,
+    SourcePartial,
+    SourceText,
+    Status,
+    Translation,
+)
 from app.shared.glossary import HAN
 
 MAX_CAPTIONS = 5000  # /transcript keeps this many utterances; older ones are forgotten (memory stays bounded)
-CAPTION_EVENTS = (SourcePartial, SourceFinal, Translation, Status, CaptionCorrected)  # the events the page shows
+# the events the page shows; an utterance's Error is kept in its caption for downloads (as export writes it)
+CAPTION_EVENTS = (SourcePartial, SourceFinal, Translation, Status, CaptionCorrected, Error)
 
 
 def new_session_id() -> str:
@@ -73,6 +83,10 @@ class Captions:
             }
         if isinstance(event, CaptionCorrected):
             return self._correct(event)
+        if isinstance(event, Error):
+            if event.utterance_id in self.items:  # the caption's "error": the transcript's, for downloads
+                self.items[event.utterance_id]["error"] = event.text
+            return None
         if not isinstance(event, (SourcePartial, SourceFinal, Translation)):
             return None
         caption = self._caption(event.utterance_id)

@@ -21,7 +21,8 @@ def write_captions(captions: list[dict], bilingual: bool, fmt: ExportFormat) -> 
 
 def entries_of(captions: list[dict]) -> list[TranscriptEntry]:
     """Captions as /transcript lists them -> the transcript's utterances: finals only, as the
-    session's transcript records them (provisional text changes)."""
+    session's transcript records them (provisional text changes), and an utterance's error,
+    which the writers put where its translation would be ("[error text]"), as export does."""
     return [
         TranscriptEntry(
             caption["id"],
@@ -31,6 +32,7 @@ def entries_of(captions: list[dict]) -> list[TranscriptEntry]:
             start=caption.get("start", 0.0),
             end=caption.get("end", 0.0),
             speaker=caption.get("speaker", ""),
+            error=caption.get("error", ""),
         )
         for caption in captions
     ]
