@@ -246,6 +246,14 @@
         <translation>说出的词</translation>
     </message>
     <message>
+        <source>Line {line} of the glossary writes “{heard}” as “{written}”: this correction replaces that line.</source>
+        <translation>术语表第 {line} 行把“{heard}”写作“{written}”：这条更正将替换该行。</translation>
+    </message>
+    <message>
+        <source>Line {line} of the glossary translates “{term}” as “{target}”: this correction replaces that line.</source>
+        <translation>术语表第 {line} 行把“{term}”译作“{target}”：这条更正将替换该行。</translation>
+    </message>
+    <message>
         <source>Fill in both sides: an empty word cannot be corrected.</source>
         <translation>两边都要填写：空的词无法更正。</translation>
     </message>
@@ -880,6 +888,10 @@
         <translation>{path} 不是本应用保存的转写记录：其 {lines} 行中没有一行是本应用的记录（第 {first} 行：{problem}）。</translation>
     </message>
     <message>
+        <source>Nothing was written (a file already there is as it was). Free some space or choose a folder that exists and that you may write to.</source>
+        <translation>没有写入任何内容（已有的文件保持原样）。请释放一些磁盘空间，或选择一个存在且你可以写入的文件夹。</translation>
+    </message>
+    <message>
         <source>Give a session .jsonl file saved by the app (`run` prints its path; the window&apos;s are in the transcripts folder).</source>
         <translation>请提供本应用保存的会话 .jsonl 文件（`run` 会打印其路径；窗口保存的在转写记录文件夹中）。</translation>
     </message>
@@ -902,10 +914,6 @@
     <message>
         <source>Cannot write {path}: {reason}</source>
         <translation>无法写入 {path}：{reason}</translation>
-    </message>
-    <message>
-        <source>Choose a folder that exists and that you may write to.</source>
-        <translation>请选择一个存在且你有写入权限的文件夹。</translation>
     </message>
     <message>
         <source>{path} is a folder, not a recording.</source>
@@ -984,6 +992,30 @@
         <translation>中文</translation>
     </message>
     <message>
+        <source>heard</source>
+        <translation>听到的</translation>
+    </message>
+    <message>
+        <source>The glossary {path} was not saved: {reason}.</source>
+        <translation>术语表 {path} 未保存：{reason}。</translation>
+    </message>
+    <message>
+        <source>Nothing was saved, so as not to replace a file the app cannot read: move it away or fix it, then save again.</source>
+        <translation>为了不覆盖一个本应用无法读取的文件，没有保存任何内容：请把它移走或修好，然后再保存。</translation>
+    </message>
+    <message>
+        <source>More would hold up recognition and translation each time the glossary is read or changed (500,000 entries kept finals 13 s late). Keep the terms you need; several files together count too.</source>
+        <translation>条目再多，每次读取或修改术语表时都会拖慢识别和翻译（500,000 个条目曾让最终结果晚 13 秒）。只保留你需要的术语；多个文件的条目合计也算在内。</translation>
+    </message>
+    <message>
+        <source>The glossaries hold {count} entries together; the app reads at most {limit}.</source>
+        <translation>这些术语表合计有 {count} 个条目；本应用最多读取 {limit} 个。</translation>
+    </message>
+    <message>
+        <source>The glossary {path} holds {count} entries; the app reads at most {limit}.</source>
+        <translation>术语表 {path} 有 {count} 个条目；本应用最多读取 {limit} 个。</translation>
+    </message>
+    <message>
         <source>Cannot read the glossary {path}: {reason}.</source>
         <translation>无法读取术语表 {path}：{reason}。</translation>
     </message>
@@ -998,6 +1030,10 @@
     <message>
         <source>Save it as UTF-8 (a TSV file: english&lt;TAB&gt;chinese per line).</source>
         <translation>请将它保存为 UTF-8（TSV 文件：每行为 英文&lt;TAB&gt;中文）。</translation>
+    </message>
+    <message>
+        <source>The file is as it was: your change is not in it. Free some space or make the folder writable, then save again.</source>
+        <translation>文件保持原样：其中没有你的修改。请释放一些磁盘空间或让文件夹可写，然后再保存。</translation>
     </message>
     <message>
         <source>conflict: {language} {term} already means {meaning} (line {line}); {unused} is not used for it</source>
@@ -1018,6 +1054,10 @@
     <message>
         <source>the English or the Chinese term is empty</source>
         <translation>英文或中文术语为空</translation>
+    </message>
+    <message>
+        <source>a term of {length} characters: a glossary term is a name or a phrase of at most {limit}</source>
+        <translation>术语长 {length} 个字符：术语表中的术语是名称或短语，最多 {limit} 个字符</translation>
     </message>
     <message>
         <source>a heard correction writes one language as the same language: heard&lt;TAB&gt;written&lt;TAB&gt;heard</source>
@@ -1550,6 +1590,18 @@
     <message>
         <source>The session has stopped; what was translated is saved. Start again, and if this happens again, please report it with the app&apos;s log.</source>
         <translation>会话已停止；已翻译的内容已保存。请重新开始；如果再次发生，请附上应用的日志报告此问题。</translation>
+    </message>
+    <message>
+        <source>The window opened with the default settings, which last until it closes. Remove {path} or make its folder writable.</source>
+        <translation>窗口已使用默认设置打开，这些设置在关闭窗口前有效。请删除 {path}，或让它所在的文件夹可写。</translation>
+    </message>
+    <message>
+        <source>The window opened with the default settings; the old file is kept as {aside}.</source>
+        <translation>窗口已使用默认设置打开；旧文件保留为 {aside}。</translation>
+    </message>
+    <message>
+        <source>The settings file cannot be used: {reason}</source>
+        <translation>无法使用设置文件：{reason}</translation>
     </message>
 </context>
 <context>

@@ -246,6 +246,14 @@
         <translation>說出的詞</translation>
     </message>
     <message>
+        <source>Line {line} of the glossary writes “{heard}” as “{written}”: this correction replaces that line.</source>
+        <translation>詞彙表第 {line} 行把「{heard}」寫作「{written}」：這項更正會取代該行。</translation>
+    </message>
+    <message>
+        <source>Line {line} of the glossary translates “{term}” as “{target}”: this correction replaces that line.</source>
+        <translation>詞彙表第 {line} 行把「{term}」譯作「{target}」：這項更正會取代該行。</translation>
+    </message>
+    <message>
         <source>Fill in both sides: an empty word cannot be corrected.</source>
         <translation>兩邊都要填寫：空白的詞無法更正。</translation>
     </message>
@@ -880,6 +888,10 @@
         <translation>{path} 不是本應用程式儲存的逐字稿：其 {lines} 行中沒有一行是本應用程式的記錄（第 {first} 行：{problem}）。</translation>
     </message>
     <message>
+        <source>Nothing was written (a file already there is as it was). Free some space or choose a folder that exists and that you may write to.</source>
+        <translation>沒有寫入任何內容（已有的檔案維持原樣）。請釋放一些磁碟空間，或選擇一個存在且你可以寫入的資料夾。</translation>
+    </message>
+    <message>
         <source>Give a session .jsonl file saved by the app (`run` prints its path; the window&apos;s are in the transcripts folder).</source>
         <translation>請提供本應用程式儲存的工作階段 .jsonl 檔案（`run` 會列印其路徑；視窗儲存的在逐字稿資料夾中）。</translation>
     </message>
@@ -902,10 +914,6 @@
     <message>
         <source>Cannot write {path}: {reason}</source>
         <translation>無法寫入 {path}：{reason}</translation>
-    </message>
-    <message>
-        <source>Choose a folder that exists and that you may write to.</source>
-        <translation>請選擇一個存在且你有寫入權限的資料夾。</translation>
     </message>
     <message>
         <source>{path} is a folder, not a recording.</source>
@@ -984,6 +992,30 @@
         <translation>中文</translation>
     </message>
     <message>
+        <source>heard</source>
+        <translation>聽到的</translation>
+    </message>
+    <message>
+        <source>The glossary {path} was not saved: {reason}.</source>
+        <translation>詞彙表 {path} 未儲存：{reason}。</translation>
+    </message>
+    <message>
+        <source>Nothing was saved, so as not to replace a file the app cannot read: move it away or fix it, then save again.</source>
+        <translation>為了不覆蓋一個本應用程式無法讀取的檔案，沒有儲存任何內容：請把它移走或修好，然後再儲存。</translation>
+    </message>
+    <message>
+        <source>More would hold up recognition and translation each time the glossary is read or changed (500,000 entries kept finals 13 s late). Keep the terms you need; several files together count too.</source>
+        <translation>條目再多，每次讀取或修改詞彙表時都會拖慢辨識和翻譯（500,000 個條目曾讓最終結果晚 13 秒）。只保留你需要的詞彙；多個檔案的條目合計也算在內。</translation>
+    </message>
+    <message>
+        <source>The glossaries hold {count} entries together; the app reads at most {limit}.</source>
+        <translation>這些詞彙表合計有 {count} 個條目；本應用程式最多讀取 {limit} 個。</translation>
+    </message>
+    <message>
+        <source>The glossary {path} holds {count} entries; the app reads at most {limit}.</source>
+        <translation>詞彙表 {path} 有 {count} 個條目；本應用程式最多讀取 {limit} 個。</translation>
+    </message>
+    <message>
         <source>Cannot read the glossary {path}: {reason}.</source>
         <translation>無法讀取詞彙表 {path}：{reason}。</translation>
     </message>
@@ -998,6 +1030,10 @@
     <message>
         <source>Save it as UTF-8 (a TSV file: english&lt;TAB&gt;chinese per line).</source>
         <translation>請將它儲存為 UTF-8（TSV 檔案：每行為 英文&lt;TAB&gt;中文）。</translation>
+    </message>
+    <message>
+        <source>The file is as it was: your change is not in it. Free some space or make the folder writable, then save again.</source>
+        <translation>檔案維持原樣：其中沒有你的修改。請釋放一些磁碟空間或讓資料夾可寫入，然後再儲存。</translation>
     </message>
     <message>
         <source>conflict: {language} {term} already means {meaning} (line {line}); {unused} is not used for it</source>
@@ -1018,6 +1054,10 @@
     <message>
         <source>the English or the Chinese term is empty</source>
         <translation>英文或中文詞彙為空</translation>
+    </message>
+    <message>
+        <source>a term of {length} characters: a glossary term is a name or a phrase of at most {limit}</source>
+        <translation>詞彙長 {length} 個字元：詞彙表中的詞彙是名稱或片語，最多 {limit} 個字元</translation>
     </message>
     <message>
         <source>a heard correction writes one language as the same language: heard&lt;TAB&gt;written&lt;TAB&gt;heard</source>
@@ -1550,6 +1590,18 @@
     <message>
         <source>The session has stopped; what was translated is saved. Start again, and if this happens again, please report it with the app&apos;s log.</source>
         <translation>工作階段已停止；已翻譯的內容已儲存。請重新開始；若再次發生，請附上應用程式的記錄檔回報此問題。</translation>
+    </message>
+    <message>
+        <source>The window opened with the default settings, which last until it closes. Remove {path} or make its folder writable.</source>
+        <translation>視窗已使用預設設定開啟，這些設定在關閉視窗前有效。請刪除 {path}，或讓它所在的資料夾可寫入。</translation>
+    </message>
+    <message>
+        <source>The window opened with the default settings; the old file is kept as {aside}.</source>
+        <translation>視窗已使用預設設定開啟；舊檔案保留為 {aside}。</translation>
+    </message>
+    <message>
+        <source>The settings file cannot be used: {reason}</source>
+        <translation>無法使用設定檔：{reason}</translation>
     </message>
 </context>
 <context>
