@@ -38,7 +38,7 @@ from app.ui.menus import WindowMenus
 from app.ui.model_control import ModelControl
 from app.ui.models_panel import ModelsBar
 from app.ui.session_control import STOP_TIMEOUT_S, SessionControl
-from app.ui.settings import UiSettings, load_settings, qsettings, save_settings
+from app.ui.settings import UiSettings, load_settings, qsettings, save_settings, take_settings_problem
 from app.ui.sources import chosen, source_choices
 from app.ui.transcript_actions import TranscriptActions
 from app.ui.transcript_view import TranscriptView
@@ -74,6 +74,8 @@ class MainWindow(QMainWindow):
         self.model_control.refresh()
         self._load_devices()
         self._load_voices()
+        if (problem := take_settings_problem()) is not None:  # a settings file set aside (a FIFO, a device)
+            self.alert.show_error(problem)
 
     # --- set-up -----------------------------------------------------------------------------
     def _build_panels(self) -> None:

@@ -5,12 +5,10 @@ reach the running session through the window's SessionControl."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
 
-from app.pipeline.subtitles import export
+from app.pipeline.subtitles import export, write_export
 from app.shared import events as ev
 from app.shared.errors import LiveTranslatorError
 from app.shared.glossary import Glossary
@@ -51,7 +49,7 @@ class TranscriptActions(QObject):
         transcript = self.window.session_control.session_transcript
         try:
             text = export(transcript.entries, kind, bilingual=True)  # the window's exports: both languages
-            Path(path).write_text(text, encoding="utf-8")
+            write_export(path, text)  # in one step: a failed save leaves the old file as it was
         except Exception as error:
             self.window.alert.show_error(error)
             return

@@ -111,3 +111,16 @@ def test_settings_saved_onto_a_full_disk_leave_the_file_whole(tmp_path):
         again = QSettings(str(path), QSettings.Format.IniFormat)
         assert not save_settings(UiSettings(direction="en-zh", voice_en="b" * 8000), again)  # said: not saved
         assert path.read_bytes() == before  # QSettings writes through a file renamed over it (QSaveFile)
+
+
+def test_the_window_says_its_settings_file_was_set_aside(qtbot, tmp_path):
+    from app.shared.paths import settings_dir
+    from app.ui.main_window import MainWindow
+
+    settings_dir().mkdir(parents=True, exist_ok=True)
+    os.mkfifo(settings_dir() / "settings.ini")
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    assert window.alert.isVisible() and "FIFO" in window.alert.message
+    assert take_settings_problem() is None  # said once
