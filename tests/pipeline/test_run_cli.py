@@ -14,9 +14,14 @@ import soundfile as sf
 from app.pipeline.subtitles import export_srt, export_text
 from app.pipeline.transcript import Transcript
 
-from .conftest import SPOKEN_EN, SPOKEN_ZH, chinese, english, expected
+from .conftest import SPOKEN_EN, chinese, english, expected
 
 pytestmark = pytest.mark.slow
+
+# The Mandarin phrases Whisper base hears exactly on every CPU instruction set and cut tried (72 of
+# 72 each); 我爱你 came back as 我喊你 at 6 of 12 cuts and failed on an AVX2-only AMD EPYC
+# (docs/development.md, "Running the suite under another CPU instruction set").
+HEARD_ZH = ["我不知道。", "这个多少钱？"]
 
 
 def run_cli(*args: str, timeout: float = 400) -> tuple[int, list[dict], str]:
@@ -77,7 +82,7 @@ def test_english_to_chinese_with_speech_to_file(recording, phrasebook, tmp_path)
 
 
 def test_chinese_to_english_and_speech_recognised_back(recording, phrasebook, tmp_path, whisper_base):
-    wav = recording("zh", chinese())
+    wav = recording("zh", chinese(HEARD_ZH))
     out = tmp_path / "spoken.wav"
     code, lines, stderr = run_cli(
         "--input",
@@ -91,13 +96,13 @@ def test_chinese_to_english_and_speech_recognised_back(recording, phrasebook, tm
         "--json",
     )
     assert code == 0, stderr
-    assert [e["text"] for e in final_translations(lines)] == expected(SPOKEN_ZH, "zh-en")
+    assert [e["text"] for e in final_translations(lines)] == expected(HEARD_ZH, "zh-en")
     check_stream_rules(lines)
     # What the speech output wrote is English that Whisper hears back, phrase by phrase, in order.
     segments, _ = whisper_base.transcribe(str(out), language="en", beam_size=5, condition_on_previous_text=False)
     heard = re.sub(r"[^a-z' ]", " ", " ".join(s.text for s in segments).lower())
     position = 0
-    for phrase in expected(SPOKEN_ZH, "zh-en"):
+    for phrase in expected(HEARD_ZH, "zh-en"):
         words = re.sub(r"[^a-z' ]", " ", phrase.lower()).split()
         found = re.search(r"\s+".join(map(re.escape, words)), heard[position:])
         assert found, f"{phrase!r} not heard back in {heard!r}"
@@ -125,7 +130,7 @@ def test_default_model_is_the_installed_one(recording, phrasebook, tmp_path, mon
     models = tmp_path / "models"
     shutil.copytree(phrasebook["zh-en"], models / "phrasebook-zh-en")
     monkeypatch.setenv("LIVE_TRANSLATOR_MODELS", str(models))
-    wav = recording("default", chinese(SPOKEN_ZH[:1]))
+    wav = recording("default", chinese(HEARD_ZH[:1]))
     code, lines, stderr = run_cli("--input", str(wav), "--direction", "zh-en", "--no-tts", "--json")
     assert code == 0, stderr
-    assert [e["text"] for e in final_translations(lines)] == expected(SPOKEN_ZH[:1], "zh-en")
+    assert [e["text"] for e in final_translations(lines)] == expected(HEARD_ZH[:1], "zh-en")
