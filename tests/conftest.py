@@ -8,6 +8,8 @@ import tempfile
 
 import pytest
 
+pytest_plugins = ["cpu_isa"]  # --cpu-isa PROFILE: Whisper as on another x86-64 CPU (tests/cpu_isa.py)
+
 # Set at import, before any test module imports the app: subprocesses inherit it too.
 _OWN_HOME = None if os.environ.get("LIVE_TRANSLATOR_HOME") else tempfile.mkdtemp(prefix="live-translator-tests-")
 if _OWN_HOME:
