@@ -29,6 +29,20 @@ SPEAKERS_HEARD_BY = frozenset({SourceKind.MICROPHONE, SourceKind.SYSTEM})
 ROOM_ECHO_TAIL_S = 0.4
 
 
+def _soundcard_for_speech():
+    """soundcard, connected, for playing speech: no sound server is said in words about speech
+    (system.py's own words are about capturing system audio, with a hint to use a microphone)."""
+    try:
+        return _soundcard()
+    except LiveTranslatorError as error:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Speech cannot be played: no sound server answered."),
+            QT_TRANSLATE_NOOP(
+                "Errors", "Start the sound server (PulseAudio or PipeWire); translation goes on without speech."
+            ),
+        ) from error
+
+
 @dataclass(frozen=True)
 class OutputDevice:
     """A device the app can play on."""
@@ -97,7 +111,7 @@ class DeviceOutput:
         if self._speaker_id is None:
             self.open()
         audio = samples.astype(np.float32) / 32768.0 if samples.dtype == np.int16 else samples.astype(np.float32)
-        speaker = _soundcard().get_speaker(self._speaker_id)
+        speaker = _soundcard_for_speech().get_speaker(self._speaker_id)
         # All at once, with the server's own buffering (smaller buffers made a null sink start
         # later and play slower than real time, seen here); leaving the player drains the stream,
         # which starts playback at once. The meter follows the clock on its own thread meanwhile.

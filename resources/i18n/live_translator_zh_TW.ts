@@ -1532,6 +1532,14 @@
         <translation>{path} 在讀取過程中超過了 {limit}。</translation>
     </message>
     <message>
+        <source>Speech cannot be played: no sound server answered.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start the sound server (PulseAudio or PipeWire); translation goes on without speech.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Speech output device {device} matches several outputs. Available: {listing}.</source>
         <translation>語音輸出裝置 {device} 符合多個輸出。可用的有：{listing}。</translation>
     </message>
