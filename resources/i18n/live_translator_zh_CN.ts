@@ -1533,11 +1533,11 @@
     </message>
     <message>
         <source>Speech cannot be played: no sound server answered.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法播放语音：声音服务器没有响应。</translation>
     </message>
     <message>
         <source>Start the sound server (PulseAudio or PipeWire); translation goes on without speech.</source>
-        <translation type="unfinished"></translation>
+        <translation>请启动声音服务器（PulseAudio 或 PipeWire）；翻译会继续，只是没有语音。</translation>
     </message>
     <message>
         <source>Speech output device {device} matches several outputs. Available: {listing}.</source>

@@ -1533,11 +1533,11 @@
     </message>
     <message>
         <source>Speech cannot be played: no sound server answered.</source>
-        <translation type="unfinished"></translation>
+        <translation>無法播放語音：音效伺服器沒有回應。</translation>
     </message>
     <message>
         <source>Start the sound server (PulseAudio or PipeWire); translation goes on without speech.</source>
-        <translation type="unfinished"></translation>
+        <translation>請啟動音效伺服器（PulseAudio 或 PipeWire）；翻譯會繼續，只是沒有語音。</translation>
     </message>
     <message>
         <source>Speech output device {device} matches several outputs. Available: {listing}.</source>
