@@ -386,7 +386,7 @@ class SpeechOutput:
                 self._serve(engine, speech_file, item)
         except BaseException as error:  # outside any one text: no speech until the next start()
             self.available = False
-            self._died(error, Text(QT_TRANSLATE_NOOP("Errors", "Translation goes on without speech.")))
+            self._died(error, speech_goes_on=False)
         finally:
             if speech_file is not None:
                 speech_file.close()
@@ -401,13 +401,20 @@ class SpeechOutput:
         except BaseException as error:  # whatever it is, speech must not die silently
             if engine is not None:
                 engine.recover()
-            restarted = Text(QT_TRANSLATE_NOOP("Errors", "It was restarted: speech goes on with the next translation."))
-            self._died(error, restarted, item.utterance_id, item.speaker)
+            self._died(error, True, item.utterance_id, item.speaker)
         finally:
             self.playback.finished(item.heard)
 
-    def _died(self, error: BaseException, hint: Text, utterance_id: int = -1, speaker: Speaker | None = None) -> None:
-        """Report an error nobody handled on the speech thread (its type says more than its words)."""
+    def _died(
+        self, error: BaseException, speech_goes_on: bool, utterance_id: int = -1, speaker: Speaker | None = None
+    ) -> None:
+        """Report an error nobody handled on the speech thread (its type says more than its words):
+        within one text speech goes on with the next; outside any (its device, its engine) it is off."""
+        hint = Text(
+            QT_TRANSLATE_NOOP("Errors", "It was restarted: speech goes on with the next translation.")
+            if speech_goes_on
+            else QT_TRANSLATE_NOOP("Errors", "Translation goes on without speech.")
+        )
         log.error("the speech thread met an unexpected error", exc_info=error)
         died = Text(
             QT_TRANSLATE_NOOP("Errors", "Speech output stopped unexpectedly: {reason}"),

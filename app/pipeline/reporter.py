@@ -82,7 +82,7 @@ class Reporter:
         """A stage's thread met an error nobody handled: say which stage, and that the session stops."""
         log.error("the %s stage died", stage, exc_info=error)
         # An error nobody expected: its type says more than its words (KeyError: 'x').
-        reason = Text(f"{type(error).__name__}: {error}".removesuffix(": "))
+        reason = f"{type(error).__name__}: {error}".removesuffix(": ")
         try:
             self.emit(Error.of(stage, Text(DIED[stage], {"reason": reason}), Text(SESSION_STOPPED)))
         except BaseException:  # an observer that kills threads: the stop must happen all the same
