@@ -277,8 +277,11 @@ def converse_with_speech(sound_room, recording, phrasebook, gate: bool) -> Talk:
 
 def test_with_speech_output_on_our_own_voice_is_not_recognised(sound_room, recording, phrasebook):
     talk = converse_with_speech(sound_room, recording, phrasebook, gate=True)
-    heard = [f.rstrip(".").lower() for f in talk.finals(Speaker.ME)]
-    assert heard == ["good morning"], f"the app heard its own voice through the microphone: {talk.finals(Speaker.ME)}"
+    # One final: what I said. Not its words: through the PulseAudio loop a cut start once made
+    # Whisper hear "Good morning" as "Raddit" (docs/development.md, "Running the suite under another
+    # CPU instruction set"); without the gate, our voice adds finals (the next test).
+    heard = talk.finals(Speaker.ME)
+    assert len(heard) == 1, f"the app heard its own voice through the microphone: {heard}"
     assert len(talk.translations(Speaker.ME)) == 1
     assert talk.of(Speech, Speaker.ME), "nothing was spoken"
     assert talk.finals(Speaker.THEM) == [], "the app heard its own voice through system audio"
