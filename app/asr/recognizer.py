@@ -19,10 +19,8 @@ no fallback cascade, a token budget proportional to the audio, earlier text only
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import os
-import re
 import threading
 import time
 from collections.abc import Iterator
@@ -30,250 +28,48 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from app.asr.guards import (
+    Heard,
+    collapse_loops,
+    heard_in,
+    is_hallucination,
+    off_language,
+    undouble,
+    window_heard_no_speech,
+    word_spans,
+)
+from app.asr.hotwords import hotwords_text
+from app.asr.options import RecognizerOptions
 from app.asr.turns import turns_for
+from app.asr.units import common_prefix, drop_prefix, extend_committed, join_units, units_of
 from app.asr.vad import FRAME, SileroVAD, VoiceChange, VoiceGate
 from app.asr.window import decode_window
 from app.shared.audio import SAMPLE_RATE
-from app.shared.chinese import ChineseScript, to_script, to_simplified
+from app.shared.chinese import ChineseScript
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import SourceFinal, SourcePartial
 from app.shared.languages import Language
-from app.shared.live_text import LiveText
 
-LANGUAGES = tuple(Language)
-
-
-@dataclass
-class RecognizerOptions:
-    partial_interval_s: float = 0.5  # re-read the utterance after this much new audio (at least)
-    # Partials may keep Whisper busy this share of the time at most: when a decode costs more
-    # (a busy machine), the interval stretches to decode cost / share, and shrinks back after.
-    partial_share: float = 0.5
-    first_partial_s: float = 1.0  # Whisper guesses wildly on less; such guesses must not be committed
-    # Audio captured longer ago than this is a backlog: partials are skipped until recognition
-    # has caught up (finals never are), so latency cannot creep up however the caller queues.
-    max_lag_s: float = 0.3
-    # How many successive hypotheses must agree before a prefix is committed, per language:
-    # Whisper base on Mandarin rewrites the start of a sentence more often (seen on espeak speech).
-    agreement: dict = field(default_factory=lambda: {"en": 2, "zh": 3})
-    min_silence_s: float = 0.5  # a pause this long ends an utterance
-    max_utterance_s: float = 15.0  # longer speech is cut (at its quietest recent frame) and finalized
-    min_speech_s: float = 0.25  # shorter bursts (a cough, a click) are ignored
-    pad_s: float = 0.4  # audio kept before the speech Silero found (Whisper misreads tight cuts)
-    # Audio kept after the last speech frame. The final decode of an utterance starts as soon as
-    # the pause is this long (on exactly that audio), not when the pause has ended it: its
-    # result is used if no speech came back before `min_silence_s`.
-    tail_pad_s: float = 0.2
-    vad_threshold: float = 0.5
-    # The final decode's beam, per language (partials are greedy). English finals carry the previous
-    # utterance as context, which doubles a beam-5 decode (0.35 -> 0.7 s here) and kept finals
-    # 0.9 s behind the speaker; greedy they take 0.4 s at WER 0.058 against 0.048 (30 s finals,
-    # the default before: 0.062). Mandarin greedy finals were much worse (CER 0.77 against 0.57).
-    # Through the 30 s window (word confidence, a fallback) finals keep beam 5.
-    # docs/performance.md, "Recognition window".
-    final_beam: dict = field(default_factory=lambda: {"en": 1, "zh": 5})
-    tokens_per_s: float = 12.0  # token budget per second of audio: bounds a repetition loop
-    # An utterance that is only one of the phrases Whisper invents on silence is dropped unless
-    # the decode is sure of it (this avg log-prob or better, and no_speech_prob below 0.3).
-    sure_logprob: float = -0.4
-    # Glossary terms per language ("en", "zh"), given to Whisper as hotwords so that names are
-    # recognised as written (faster-whisper puts them in the prompt before the audio).
-    hotwords: dict = field(default_factory=dict)
-    # Mark the words of a final Whisper gave a probability below unsure_word_p (SourceFinal's
-    # low_confidence). Off by default: Whisper's word probabilities need its alignment pass
-    # (word_timestamps), which made a final decode of base about 1.7-2.5x as long here.
-    word_confidence: bool = False
-    unsure_word_p: float = 0.5
-    # The final decode may change text that partials committed (SourceFinal.revised says so).
-    # False: the final keeps the committed prefix and only appends (more stable, less accurate:
-    # see docs/performance.md, "Final text accuracy").
-    revise_committed: bool = True
-    # Context for the final decode, as a whole-file pass has it: the previous utterance's audio
-    # goes before this one's, its final text forced as the decoder's prefix, and up to this
-    # many characters of the finals before it are the prompt (same language, this session).
-    # 0 = none. Measured (docs/performance.md, "Final text accuracy"): it helps English; on
-    # Mandarin, where base mishears espeak-ng's voice often, misheard context made finals worse.
-    context_chars: dict = field(default_factory=lambda: {"en": 200, "zh": 0})
-    # Whisper reads a window of the audio's length plus this margin of padding (app.asr.window)
-    # instead of its whole 30 s; None = the 30 s window. Chosen by measurement
-    # (docs/performance.md, "Recognition window"): decodes cost what they hear, and the windowed
-    # final was more accurate than the 30 s one in both languages (bench/asr_accuracy.py).
-    partial_window_margin_s: float | None = 3.0
-    final_window_margin_s: float | None = 3.0
-    # The shortest window a decode reads, partial or final: on a 1 s Mandarin phrase a 4 s window
-    # made Whisper base repeat or mishear it (我爱你 -> 哇你哇你) where 30 s did not.
-    # 10 s still costs the encoder about a fifth of 30 s; finals of at least 15 s or 20 s were
-    # less accurate (docs/performance.md, "Recognition window").
-    min_window_s: float = 10.0
-
-    def paced(self, live_text: LiveText | str) -> RecognizerOptions:
-        """These options for a "live text: smoother <-> sooner" choice: the partial interval,
-        and one more agreeing reading before text is committed when smoother."""
-        interval, more = _PACE[LiveText(live_text)]
-        return replace(
-            self, partial_interval_s=interval, agreement={lang: n + more for lang, n in self.agreement.items()}
-        )
-
-
-_PACE = {LiveText.SMOOTHER: (1.0, 1), LiveText.BALANCED: (0.5, 0), LiveText.SOONER: (0.3, 0)}  # bench/live_text.py
-
-
-# Whisper's well-known inventions on silence and noise (credits from its subtitle training
-# data), matched on Simplified text. Dropped whenever they appear: nobody says them to a live
-# translator. Plain words such as 字幕 or 订阅 alone are left alone: people do say those.
-_ALWAYS_HALLUCINATED = re.compile(
-    r"字幕\s*(by|由|提供|制作|志愿)|中文字幕|字幕组|请不吝|点赞.{0,8}订阅|订阅.{0,8}(转发|打赏)|明镜与点点|"
-    r"优优独播|YoYo Television|Amara|subtitles? by|captions? by|transcribed by",
-    re.IGNORECASE,
-)
-# These are real phrases, but also what Whisper hears in a breath or a door: kept only when sure.
-_WEAK_PHRASES = {
-    "thankyou",
-    "thankyouverymuch",
-    "thanks",
-    "thanksforwatching",
-    "thankyouforwatching",
-    "bye",
-    "byebye",
-    "you",
-    "so",
-    "okay",
-    "ok",
-    "oh",
-    "um",
-    "uh",
-    "hmm",
-    "pleasesubscribe",
-    "illseeyouinthenextvideo",
-    "谢谢",
-    "谢谢观看",
-    "谢谢大家",
-    "感谢观看",
-    "谢谢收看",
-    "嗯",
-    "啊",
-    "好",
-    "拜拜",
-}
-_HAN_RANGES = "\u3400-\u4dbf\u4e00-\u9fff"  # CJK ideographs (extension A and unified)
-_CJK = f"\u3000-\u303f{_HAN_RANGES}\uff00-\uffef"  # + CJK punctuation and full-width forms
-_HAN = re.compile(f"[{_HAN_RANGES}]")
-_UNIT = re.compile(rf"\s*(?:[{_CJK}]|[^\s{_CJK}]+)")  # a Latin word or one CJK character
-_LOOP = re.compile(r"(.{2,40}?)(?:[\s,，、。.]*\1){3,}")  # a phrase said four or more times in a row
-_CHAR_LOOP = re.compile(r"(\w)\1{4,}")  # one character five or more times in a row
-
+# What other modules and tests import from here (each lives in its own module now).
+__all__ = [
+    "Heard",
+    "RecognizerOptions",
+    "StreamingRecognizer",
+    "collapse_loops",
+    "common_prefix",
+    "drop_prefix",
+    "extend_committed",
+    "hotwords_text",
+    "is_hallucination",
+    "join_units",
+    "undouble",
+    "units_of",
+    "word_spans",
+]
 
 _CONTEXT_WINDOW = 28 * SAMPLE_RATE  # the previous utterance + this one, within Whisper's 30 s
 _CONTEXT_GAP = int(0.3 * SAMPLE_RATE)  # silence between them
-# transcribe drops an unsure decode (avg log-prob -1 or less) whose no-speech probability is over
-# 0.6. On a short window Whisper base gave silence and noise 0.58-0.81, depending on the CPU's
-# instruction set (an unsure "你" on silence at 0.585), and 166 espeak-ng phrases at most 0.39:
-# without hotwords (which raise it on speech) the bar is lower there (docs/development.md,
-# "Running the suite under another CPU instruction set").
-_WINDOW_NO_SPEECH = 0.5
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text.lower())
-
-
-def drop_prefix(text: str, prefix: str) -> str:
-    """`text` after its start that matches `prefix` (letters and digits compared, case and
-    punctuation aside); `text` itself when it does not start with it."""
-    want, matched, i = _norm(prefix), 0, 0
-    while i < len(text) and matched < len(want):
-        got = _norm(text[i])
-        if got:
-            if want[matched : matched + len(got)] != got:
-                return text
-            matched += len(got)
-        i += 1
-    if matched < len(want):
-        return text
-    while i < len(text) and not _norm(text[i]) and not text[i].isspace():
-        i += 1  # the prefix's own closing punctuation
-    return text[i:].strip()
-
-
-def units_of(text: str) -> list[str]:
-    """Words (with their leading space) and single CJK characters: the grain of agreement."""
-    return _UNIT.findall(text)
-
-
-def join_units(units: list[str]) -> str:
-    return "".join(units).strip()
-
-
-def collapse_loops(text: str) -> str:
-    """Cut a repetition loop down to one occurrence (Whisper sometimes repeats until its budget)."""
-    return _LOOP.sub(r"\1", _CHAR_LOOP.sub(r"\1\1\1", text))
-
-
-_DOUBLED = re.compile(r"\s*(\S.{3,}?)(?:[\s,，、]*\1)+\s*")  # the whole text: one phrase (4+ characters), twice or more
-
-
-def undouble(text: str) -> str:
-    """One phrase for a text that is nothing but that phrase said again ("Welcome to the meeting.
-    Welcome to the meeting."): on a short window Whisper now and then repeats a short utterance
-    whole, where the 30 s window does not (tiny.en, base on "Good morning")."""
-    doubled = _DOUBLED.fullmatch(text)
-    return " " + doubled.group(1) if doubled else text
-
-
-def is_hallucination(text: str, avg_logprob: float, no_speech_prob: float, sure_logprob: float = -0.4) -> bool:
-    text = to_simplified(text)
-    if _ALWAYS_HALLUCINATED.search(text):
-        return True
-    return _norm(text) in _WEAK_PHRASES and (avg_logprob < sure_logprob or no_speech_prob > 0.3)
-
-
-def common_prefix(a: list[str], b: list[str]) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if _norm(x) != _norm(y):
-            break
-        n += 1
-    return n
-
-
-def extend_committed(committed: list[str], hypothesis: list[str]) -> list[str]:
-    """`committed` followed by the part of `hypothesis` that comes after it.
-
-    When the new hypothesis rewrote part of the committed prefix, its continuation is found by
-    aligning the two (difflib), so the committed text stays exactly as shown before.
-    """
-    if not committed:
-        return list(hypothesis)
-    n = len(committed)
-    if common_prefix(committed, hypothesis) == n:
-        return committed + hypothesis[n:]
-    a, b = [_norm(u) for u in committed], [_norm(u) for u in hypothesis]
-    j = n
-    for i, k, size in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
-        if size and i < n:
-            j = k + (n - i)  # where the end of the committed text falls in the hypothesis
-    return committed + hypothesis[min(j, len(hypothesis)) :]
-
-
-@dataclass
-class Heard:
-    """One Whisper decode: the text, and the words it was unsure of (word, probability) in order."""
-
-    text: str
-    unsure: list[tuple[str, float]] = field(default_factory=list)
-
-
-def word_spans(text: str, unsure: list[tuple[str, float]]) -> tuple[tuple[int, int, float], ...]:
-    """Character spans of `text` holding the unsure words, found in order (a word the final's
-    clean-up removed is skipped). Whisper's Chinese "words" are characters or short runs."""
-    spans, cursor = [], 0
-    for word, p in unsure:
-        at = text.find(word, cursor)
-        if at < 0:
-            continue
-        spans.append((at, at + len(word), p))
-        cursor = at + len(word)
-    return tuple(spans)
+LANGUAGES = tuple(Language)
 
 
 @dataclass
@@ -290,16 +86,6 @@ class _Utterance:
     history: list[list[str]] = field(default_factory=list)  # the latest hypotheses, newest last
     shown: tuple[str, str] | None = None  # (text, committed) of the last partial sent
     early: tuple[int, Heard] | None = None  # (end sample, what Whisper heard) of a speculative final decode
-
-
-def hotwords_text(terms, language: str = "en") -> str | None:
-    """Terms as one hotwords string for Whisper (None without terms). Chinese terms are written
-    as a Chinese list ("北京、上海。"): joined with ", " they made Whisper base drop a short
-    Mandarin clip it otherwise heard right (seen on espeak-ng speech)."""
-    terms = [t.strip() for t in terms if t and t.strip()]
-    if not terms:
-        return None
-    return "、".join(terms) + "。" if language == "zh" else ", ".join(terms)
 
 
 class StreamingRecognizer:
@@ -518,10 +304,7 @@ class StreamingRecognizer:
         return self._shown(u, hypothesis)
 
     def _off_language(self, heard: str) -> bool:
-        """No Chinese in a Chinese decode: forced to Chinese on a short stretch, greedy Whisper now
-        and then writes an English guess instead ("go to walk"). Not a hypothesis of what was
-        said, so not shown or translated; the final decode settles the text."""
-        return self.language == Language.ZH and not _HAN.search(heard)
+        return off_language(heard, self.language)
 
     def _show_early(self, u: _Utterance) -> list:
         """The speculative final decode's text as the utterance's latest partial: unless speech
@@ -616,9 +399,6 @@ class StreamingRecognizer:
         opts = self.options
         budget = min(400, int(10 + opts.tokens_per_s * len(audio) / SAMPLE_RATE))
         hotwords = hotwords_text(opts.hotwords.get(self.language, ()), self.language)
-        # Hotwords in the prompt raise Whisper's no-speech probability on short speech (base on
-        # Mandarin "我爱你": 0.15 -> 0.62, text unchanged; on silence it still wrote nothing).
-        no_speech = 0.8 if hotwords else 0.6
         prompt = prefix = None
         if final and opts.context_chars.get(self.language, 0) > 0:
             prompt = self._context or None
@@ -629,25 +409,16 @@ class StreamingRecognizer:
                     prefix = said  # forced: the decoder goes on from there, and returns only what follows
                 else:
                     prompt = f"{self._context} {said}".strip()[-opts.context_chars[self.language] :]
-        texts, unsure = [], []
-        for s in self._decode(audio, final, budget, margin, prompt=prompt, prefix=prefix, hotwords=hotwords):
-            if s.no_speech_prob > no_speech and s.avg_logprob < -0.5:
-                continue  # Whisper itself thinks there is no speech here
-            if is_hallucination(s.text, s.avg_logprob, s.no_speech_prob, opts.sure_logprob):
-                continue
-            texts.append(s.text)
-            unsure += [
-                (w.word.strip(), round(float(w.probability), 3))
-                for w in (s.words or [])
-                if w.probability < opts.unsure_word_p and w.word.strip()
-            ]
-        text = " ".join(t.strip() for t in texts)
-        if prefix:  # the segment's text starts with the forced prefix: keep what follows it
-            text = drop_prefix(text, prefix)
-        text = collapse_loops(text)
-        if self.language == Language.ZH:
-            text, unsure = to_script(text, self.chinese), [(to_script(w, self.chinese), p) for w, p in unsure]
-        return Heard(text, unsure)
+        segments = self._decode(audio, final, budget, margin, prompt=prompt, prefix=prefix, hotwords=hotwords)
+        return heard_in(
+            segments,
+            self.language,
+            self.chinese,
+            sure_logprob=opts.sure_logprob,
+            unsure_word_p=opts.unsure_word_p,
+            hotwords=hotwords,
+            prefix=prefix,
+        )
 
     def window_margin(self, final: bool) -> float | None:
         """Seconds of padding after the audio in a decode's window; None: Whisper's whole 30 s."""
@@ -689,7 +460,7 @@ class StreamingRecognizer:
                 prefix=prefix,
                 hotwords=hotwords,
             )
-            if decoded.no_speech_prob > (0.6 if hotwords else _WINDOW_NO_SPEECH) and decoded.avg_logprob <= -1.0:
+            if window_heard_no_speech(decoded.no_speech_prob, decoded.avg_logprob, hotwords):
                 return []
             return [replace(decoded, text=undouble(decoded.text))]
         segments, _ = self.model.transcribe(

@@ -1,0 +1,151 @@
+"""What one Whisper decode heard, through the guards against what Whisper invents: its phrases on
+silence and noise, repetition loops, a short utterance said twice, decodes it thinks hold no
+speech, and English guesses in a Chinese decode. Also where in the text its unsure words are."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from app.asr.units import HAN_RANGES, drop_prefix, normalized
+from app.shared.chinese import ChineseScript, to_script, to_simplified
+from app.shared.languages import Language
+
+# Whisper's well-known inventions on silence and noise (credits from its subtitle training
+# data), matched on Simplified text. Dropped whenever they appear: nobody says them to a live
+# translator. Plain words such as 字幕 or 订阅 alone are left alone: people do say those.
+_ALWAYS_HALLUCINATED = re.compile(
+    r"字幕\s*(by|由|提供|制作|志愿)|中文字幕|字幕组|请不吝|点赞.{0,8}订阅|订阅.{0,8}(转发|打赏)|明镜与点点|"
+    r"优优独播|YoYo Television|Amara|subtitles? by|captions? by|transcribed by",
+    re.IGNORECASE,
+)
+# These are real phrases, but also what Whisper hears in a breath or a door: kept only when sure.
+_WEAK_PHRASES = {
+    "thankyou",
+    "thankyouverymuch",
+    "thanks",
+    "thanksforwatching",
+    "thankyouforwatching",
+    "bye",
+    "byebye",
+    "you",
+    "so",
+    "okay",
+    "ok",
+    "oh",
+    "um",
+    "uh",
+    "hmm",
+    "pleasesubscribe",
+    "illseeyouinthenextvideo",
+    "谢谢",
+    "谢谢观看",
+    "谢谢大家",
+    "感谢观看",
+    "谢谢收看",
+    "嗯",
+    "啊",
+    "好",
+    "拜拜",
+}
+_HAN = re.compile(f"[{HAN_RANGES}]")
+_LOOP = re.compile(r"(.{2,40}?)(?:[\s,，、。.]*\1){3,}")  # a phrase said four or more times in a row
+_CHAR_LOOP = re.compile(r"(\w)\1{4,}")  # one character five or more times in a row
+_DOUBLED = re.compile(r"\s*(\S.{3,}?)(?:[\s,，、]*\1)+\s*")  # the whole text: one phrase (4+ characters), twice or more
+
+# transcribe drops an unsure decode (avg log-prob -1 or less) whose no-speech probability is over
+# 0.6. On a short window Whisper base gave silence and noise 0.58-0.81, depending on the CPU's
+# instruction set (an unsure "你" on silence at 0.585), and 166 espeak-ng phrases at most 0.39:
+# without hotwords (which raise it on speech) the bar is lower there (docs/development.md,
+# "Running the suite under another CPU instruction set").
+_WINDOW_NO_SPEECH = 0.5
+
+
+@dataclass
+class Heard:
+    """One Whisper decode: the text, and the words it was unsure of (word, probability) in order."""
+
+    text: str
+    unsure: list[tuple[str, float]] = field(default_factory=list)
+
+
+def word_spans(text: str, unsure: list[tuple[str, float]]) -> tuple[tuple[int, int, float], ...]:
+    """Character spans of `text` holding the unsure words, found in order (a word the final's
+    clean-up removed is skipped). Whisper's Chinese "words" are characters or short runs."""
+    spans, cursor = [], 0
+    for word, p in unsure:
+        at = text.find(word, cursor)
+        if at < 0:
+            continue
+        spans.append((at, at + len(word), p))
+        cursor = at + len(word)
+    return tuple(spans)
+
+
+def collapse_loops(text: str) -> str:
+    """Cut a repetition loop down to one occurrence (Whisper sometimes repeats until its budget)."""
+    return _LOOP.sub(r"\1", _CHAR_LOOP.sub(r"\1\1\1", text))
+
+
+def undouble(text: str) -> str:
+    """One phrase for a text that is nothing but that phrase said again ("Welcome to the meeting.
+    Welcome to the meeting."): on a short window Whisper now and then repeats a short utterance
+    whole, where the 30 s window does not (tiny.en, base on "Good morning")."""
+    doubled = _DOUBLED.fullmatch(text)
+    return " " + doubled.group(1) if doubled else text
+
+
+def is_hallucination(text: str, avg_logprob: float, no_speech_prob: float, sure_logprob: float = -0.4) -> bool:
+    text = to_simplified(text)
+    if _ALWAYS_HALLUCINATED.search(text):
+        return True
+    return normalized(text) in _WEAK_PHRASES and (avg_logprob < sure_logprob or no_speech_prob > 0.3)
+
+
+def off_language(heard: str, language: str) -> bool:
+    """No Chinese in a Chinese decode: forced to Chinese on a short stretch, greedy Whisper now
+    and then writes an English guess instead ("go to walk"). Not a hypothesis of what was
+    said, so not shown or translated; the final decode settles the text."""
+    return language == Language.ZH and not _HAN.search(heard)
+
+
+def window_heard_no_speech(no_speech_prob: float, avg_logprob: float, hotwords: str | None) -> bool:
+    """A short-window decode that is unsure and more likely silence than speech (see _WINDOW_NO_SPEECH)."""
+    return no_speech_prob > (0.6 if hotwords else _WINDOW_NO_SPEECH) and avg_logprob <= -1.0
+
+
+def heard_in(
+    segments: list,
+    language: str,
+    chinese: ChineseScript,
+    *,
+    sure_logprob: float,
+    unsure_word_p: float,
+    hotwords: str | None,
+    prefix: str | None,
+) -> Heard:
+    """The text of Whisper's segments and its unsure words, every guard applied: segments it
+    thinks hold no speech and its inventions dropped, the forced `prefix` cut off, loops
+    collapsed, Chinese in the chosen script."""
+    # Hotwords in the prompt raise Whisper's no-speech probability on short speech (base on
+    # Mandarin "我爱你": 0.15 -> 0.62, text unchanged; on silence it still wrote nothing).
+    no_speech = 0.8 if hotwords else 0.6
+    texts, unsure = [], []
+    for s in segments:
+        if s.no_speech_prob > no_speech and s.avg_logprob < -0.5:
+            continue  # Whisper itself thinks there is no speech here
+        if is_hallucination(s.text, s.avg_logprob, s.no_speech_prob, sure_logprob):
+            continue
+        texts.append(s.text)
+        unsure += [
+            (w.word.strip(), round(float(w.probability), 3))
+            for w in (s.words or [])
+            if w.probability < unsure_word_p and w.word.strip()
+        ]
+    text = " ".join(t.strip() for t in texts)
+    if prefix:  # the segment's text starts with the forced prefix: keep what follows it
+        text = drop_prefix(text, prefix)
+    text = collapse_loops(text)
+    if language == Language.ZH:
+        text, unsure = to_script(text, chinese), [(to_script(w, chinese), p) for w, p in unsure]
+    return Heard(text, unsure)

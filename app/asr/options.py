@@ -1,0 +1,83 @@
+"""What a StreamingRecognizer can be told: partial pacing, utterance cutting, decode beams and
+windows, the guards' thresholds, hotwords, context. Each default says where it was measured."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from app.shared.live_text import LiveText
+
+
+@dataclass
+class RecognizerOptions:
+    partial_interval_s: float = 0.5  # re-read the utterance after this much new audio (at least)
+    # Partials may keep Whisper busy this share of the time at most: when a decode costs more
+    # (a busy machine), the interval stretches to decode cost / share, and shrinks back after.
+    partial_share: float = 0.5
+    first_partial_s: float = 1.0  # Whisper guesses wildly on less; such guesses must not be committed
+    # Audio captured longer ago than this is a backlog: partials are skipped until recognition
+    # has caught up (finals never are), so latency cannot creep up however the caller queues.
+    max_lag_s: float = 0.3
+    # How many successive hypotheses must agree before a prefix is committed, per language:
+    # Whisper base on Mandarin rewrites the start of a sentence more often (seen on espeak speech).
+    agreement: dict = field(default_factory=lambda: {"en": 2, "zh": 3})
+    min_silence_s: float = 0.5  # a pause this long ends an utterance
+    max_utterance_s: float = 15.0  # longer speech is cut (at its quietest recent frame) and finalized
+    min_speech_s: float = 0.25  # shorter bursts (a cough, a click) are ignored
+    pad_s: float = 0.4  # audio kept before the speech Silero found (Whisper misreads tight cuts)
+    # Audio kept after the last speech frame. The final decode of an utterance starts as soon as
+    # the pause is this long (on exactly that audio), not when the pause has ended it: its
+    # result is used if no speech came back before `min_silence_s`.
+    tail_pad_s: float = 0.2
+    vad_threshold: float = 0.5
+    # The final decode's beam, per language (partials are greedy). English finals carry the previous
+    # utterance as context, which doubles a beam-5 decode (0.35 -> 0.7 s here) and kept finals
+    # 0.9 s behind the speaker; greedy they take 0.4 s at WER 0.058 against 0.048 (30 s finals,
+    # the default before: 0.062). Mandarin greedy finals were much worse (CER 0.77 against 0.57).
+    # Through the 30 s window (word confidence, a fallback) finals keep beam 5.
+    # docs/performance.md, "Recognition window".
+    final_beam: dict = field(default_factory=lambda: {"en": 1, "zh": 5})
+    tokens_per_s: float = 12.0  # token budget per second of audio: bounds a repetition loop
+    # An utterance that is only one of the phrases Whisper invents on silence is dropped unless
+    # the decode is sure of it (this avg log-prob or better, and no_speech_prob below 0.3).
+    sure_logprob: float = -0.4
+    # Glossary terms per language ("en", "zh"), given to Whisper as hotwords so that names are
+    # recognised as written (faster-whisper puts them in the prompt before the audio).
+    hotwords: dict = field(default_factory=dict)
+    # Mark the words of a final Whisper gave a probability below unsure_word_p (SourceFinal's
+    # low_confidence). Off by default: Whisper's word probabilities need its alignment pass
+    # (word_timestamps), which made a final decode of base about 1.7-2.5x as long here.
+    word_confidence: bool = False
+    unsure_word_p: float = 0.5
+    # The final decode may change text that partials committed (SourceFinal.revised says so).
+    # False: the final keeps the committed prefix and only appends (more stable, less accurate:
+    # see docs/performance.md, "Final text accuracy").
+    revise_committed: bool = True
+    # Context for the final decode, as a whole-file pass has it: the previous utterance's audio
+    # goes before this one's, its final text forced as the decoder's prefix, and up to this
+    # many characters of the finals before it are the prompt (same language, this session).
+    # 0 = none. Measured (docs/performance.md, "Final text accuracy"): it helps English; on
+    # Mandarin, where base mishears espeak-ng's voice often, misheard context made finals worse.
+    context_chars: dict = field(default_factory=lambda: {"en": 200, "zh": 0})
+    # Whisper reads a window of the audio's length plus this margin of padding (app.asr.window)
+    # instead of its whole 30 s; None = the 30 s window. Chosen by measurement
+    # (docs/performance.md, "Recognition window"): decodes cost what they hear, and the windowed
+    # final was more accurate than the 30 s one in both languages (bench/asr_accuracy.py).
+    partial_window_margin_s: float | None = 3.0
+    final_window_margin_s: float | None = 3.0
+    # The shortest window a decode reads, partial or final: on a 1 s Mandarin phrase a 4 s window
+    # made Whisper base repeat or mishear it (我爱你 -> 哇你哇你) where 30 s did not.
+    # 10 s still costs the encoder about a fifth of 30 s; finals of at least 15 s or 20 s were
+    # less accurate (docs/performance.md, "Recognition window").
+    min_window_s: float = 10.0
+
+    def paced(self, live_text: LiveText | str) -> RecognizerOptions:
+        """These options for a "live text: smoother <-> sooner" choice: the partial interval,
+        and one more agreeing reading before text is committed when smoother."""
+        interval, more = _PACE[LiveText(live_text)]
+        return replace(
+            self, partial_interval_s=interval, agreement={lang: n + more for lang, n in self.agreement.items()}
+        )
+
+
+_PACE = {LiveText.SMOOTHER: (1.0, 1), LiveText.BALANCED: (0.5, 0), LiveText.SOONER: (0.3, 0)}  # bench/live_text.py
