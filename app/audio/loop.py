@@ -49,6 +49,41 @@ def _capture_error(error: BaseException) -> Error:
     )
 
 
+class _Reports:
+    """A Level every `level_every_s`, and an Error each time the source's dropped audio grows."""
+
+    def __init__(self, level_every_s: float):
+        self.level_every_s = level_every_s
+        self.next_level = 0.0
+        self.overflow_reported = 0.0
+
+    def of(self, source: AudioSource) -> Iterator[Event]:
+        now = time.monotonic()
+        if now >= self.next_level:
+            self.next_level = now + self.level_every_s
+            rms, peak = source.level
+            yield Level(rms=float(rms), peak=float(peak))
+        if source.overflow_s > self.overflow_reported:
+            self.overflow_reported = source.overflow_s
+            yield _overflow_error(self.overflow_reported)
+
+
+def _overflow_error(seconds: float) -> Error:
+    return Error.of(
+        Stage.CAPTURE,
+        Text(
+            QT_TRANSLATE_NOOP("Errors", "Recognition fell behind: {seconds} s of audio were dropped."),
+            {"seconds": f"{seconds:.1f}"},
+        ),
+        Text(
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "Use a smaller Whisper model (e.g. tiny.en for English) or close other busy programs.",
+            )
+        ),
+    )
+
+
 def capture(
     source: AudioSource, stop: threading.Event, *, retry_s: float | None = None, level_every_s: float = 0.1
 ) -> Iterator[AudioBlock | Event | CaptureSignal]:
@@ -61,8 +96,7 @@ def capture(
     if source.kind is SourceKind.FILE:
         retry_s = None
     running = failed = False
-    next_level = 0.0
-    overflow_reported = 0.0
+    reports = _Reports(level_every_s)
     try:
         while not stop.is_set():
             if not running:
@@ -92,29 +126,14 @@ def capture(
                 if source.finished:
                     return
                 continue
-            now = time.monotonic()
-            if now >= next_level:
-                next_level = now + level_every_s
-                rms, peak = source.level
-                yield Level(rms=float(rms), peak=float(peak))
-            if source.overflow_s > overflow_reported:
-                overflow_reported = source.overflow_s
-                yield Error.of(
-                    Stage.CAPTURE,
-                    Text(
-                        QT_TRANSLATE_NOOP("Errors", "Recognition fell behind: {seconds} s of audio were dropped."),
-                        {"seconds": f"{overflow_reported:.1f}"},
-                    ),
-                    Text(
-                        QT_TRANSLATE_NOOP(
-                            "Errors",
-                            "Use a smaller Whisper model (e.g. tiny.en for English) or close other busy programs.",
-                        )
-                    ),
-                )
+            yield from reports.of(source)
             yield AudioBlock(samples, source.captured_at if source.realtime else None)
     finally:
-        try:
-            source.stop()
-        except Exception:  # closing a vanished device may fail too; nothing is left to lose
-            log.warning("could not close the audio source %s", source.name, exc_info=True)
+        _stop(source)
+
+
+def _stop(source: AudioSource) -> None:
+    try:
+        source.stop()
+    except Exception:  # closing a vanished device may fail too; nothing is left to lose
+        log.warning("could not close the audio source %s", source.name, exc_info=True)
