@@ -12,6 +12,9 @@ The margin was chosen by measurement (docs/performance.md, "Recognition window")
 from __future__ import annotations
 
 import functools
+import hashlib
+import threading
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,6 +54,51 @@ def _suppressed(model, language: str) -> tuple[int, ...]:
     return get_suppressed_tokens(_tokenizer(model, language), [-1])  # transcribe's default, -1
 
 
+class _HandedOver:
+    """One encoder output handed from a look at a window (the language detection of a face-to-face
+    session, app.asr.language) to the decode of the same window right after it: the encoder is
+    most of a short decode's cost, so the look adds little. Taken once; a session that never
+    looks (a fixed direction) never fills it, and its decodes never hash their audio."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._slot: tuple | None = None  # (model ref, frames, audio digest, encoder output)
+
+    @staticmethod
+    def _digest(audio: np.ndarray) -> bytes:
+        return hashlib.blake2b(np.ascontiguousarray(audio).tobytes(), digest_size=16).digest()
+
+    def keep(self, model, frames: int, audio: np.ndarray, encoded) -> None:
+        with self._lock:
+            self._slot = (weakref.ref(model), frames, self._digest(audio), encoded)
+
+    def take(self, model, frames: int, audio: np.ndarray):
+        """The encoder output kept for exactly this model, window and audio, else None."""
+        with self._lock:
+            slot, self._slot = self._slot, None
+        if slot is None or slot[0]() is not model or slot[1] != frames or slot[2] != self._digest(audio):
+            return None
+        return slot[3]
+
+
+_HANDED_OVER = _HandedOver()
+
+
+def encode_window(model, audio: np.ndarray, *, margin_s: float, min_s: float = 0.0, hand_over: bool = False):
+    """Whisper's encoder output for `audio` through the window decode_window reads (its length +
+    `margin_s`, at least `min_s`). hand_over: keep it for the next decode_window of the same audio."""
+    from faster_whisper.audio import pad_or_trim
+
+    frames = window_frames(len(audio), margin_s, min_s)
+    encoded = _HANDED_OVER.take(model, frames, audio) if not hand_over else None
+    if encoded is None:
+        features = pad_or_trim(model.feature_extractor(audio), frames)  # zero-padded, as transcribe pads
+        encoded = model.encode(features)
+    if hand_over:
+        _HANDED_OVER.keep(model, frames, audio, encoded)
+    return encoded
+
+
 def decode_window(
     model,
     audio: np.ndarray,
@@ -71,15 +119,12 @@ def decode_window(
     fallback, no timestamps; the prompt (earlier text), prefix and hotwords are built as
     `transcribe` builds them, and `avg_logprob` / `no_speech_prob` mean what they mean there.
     """
-    from faster_whisper.audio import pad_or_trim
-
-    features = model.feature_extractor(audio)
-    features = pad_or_trim(features, window_frames(len(audio), margin_s, min_s))  # zero-padded, as transcribe pads
+    encoded = encode_window(model, audio, margin_s=margin_s, min_s=min_s)
     tokenizer = _tokenizer(model, language)
     previous = tokenizer.encode(" " + prompt.strip()) if prompt else []
     tokens_in = model.get_prompt(tokenizer, previous, without_timestamps=True, prefix=prefix, hotwords=hotwords)
     result = model.model.generate(
-        model.encode(features),
+        encoded,
         [tokens_in],
         beam_size=beam_size,
         patience=1,

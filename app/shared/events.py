@@ -147,6 +147,9 @@ class Event:
     type: ClassVar[str] = "event"
     emitted_at: float = field(default_factory=_now, kw_only=True)
     speaker: Speaker | None = field(default=None, kw_only=True)  # set in a conversation only
+    # Fields left out of the JSON while None, so output without them is as it always was
+    # (speaker: outside a conversation; language fields: outside a face-to-face session).
+    _OPTIONAL: ClassVar[frozenset[str]] = frozenset({"speaker", "language", "language_confidence"})
 
     def __init_subclass__(cls, type: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -160,8 +163,8 @@ class Event:
         data = {"type": self.type}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if f.name == "speaker" and value is None:
-                continue  # outside a conversation the JSON stays as it always was
+            if value is None and f.name in self._OPTIONAL:
+                continue  # e.g. outside a conversation the JSON stays as it always was
             if hasattr(value, "to_json"):
                 value = value.to_json()
             elif isinstance(value, Mapping):
@@ -192,6 +195,8 @@ class SourceText(UtteranceEvent):
     end: float
     # Character spans of `text` Whisper was unsure of: (start, end, probability).
     low_confidence: tuple[tuple[int, int, float], ...] = field(default=(), kw_only=True)
+    # Face to face (direction auto): the language this utterance was decided to be in; None otherwise.
+    language: Language | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -216,6 +221,8 @@ class SourceFinal(SourceText, type="final"):
 
     speech_end_at: float
     revised: str = ""
+    # Face to face: how sure the decision of `language` is, 0..1 (1.0: chosen by hand); None otherwise.
+    language_confidence: float | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -235,6 +242,8 @@ class Translation(UtteranceEvent, type="translation"):
     # How many characters of `text` are settled: later provisional translations of the
     # utterance keep them (until the final). A final one is settled whole.
     stable: int | None = None
+    # Face to face: the final's language_confidence (how sure its language, hence `direction`, is).
+    language_confidence: float | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)

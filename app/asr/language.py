@@ -1,0 +1,141 @@
+"""Face to face: which of English and Chinese an utterance is in, and whose side it is.
+
+Two people share one microphone, each speaking their own language. Each decode of an utterance
+first asks Whisper's language detector, on the same window and encoder output the decode then
+uses (app.asr.window hands it over, so the look costs one decoder step), how likely Chinese is
+against English (every other language left out). bench/face_to_face.py measured it: on this
+short window the detector calls far more of espeak-ng's Mandarin Chinese than faster-whisper's
+`detect_language` (a 30 s window), and its English stays near 0; comparing the log-probs of
+two forced decodes added nothing over it. Mandarin still often scores low, so the detector's
+odds are shifted towards Chinese (`ZH_BIAS`, tuned on the phrasebook's phrases, measured on
+others).
+
+`LanguageSides` turns those readings into decisions, with memory: the side of the last
+utterance is kept unless the detector is sure enough of the other language (`floor`), and a
+short utterance (an "OK" or a "好" in the other side's exchange) needs more (`short_floor`).
+Speech in neither language (the detector puts most of its weight elsewhere) keeps the side too.
+A manual choice ("the next sentence is English") wins until that utterance ends.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from app.shared.languages import Language
+
+# Log-odds added to the detector's P(zh | en or zh): its threshold moves from 0.5 to 0.2
+# (ln 4), where the phrasebook's 36 English phrases stayed at most 0.05 and 31 of its 36
+# Mandarin ones (espeak-ng) came above (25 of 36 at 0.5). bench/face_to_face.py.
+ZH_BIAS = math.log(4.0)
+
+
+@dataclass(frozen=True)
+class LanguageReading:
+    """What the detector says of one window: P(Chinese) against English, odds shifted by ZH_BIAS,
+    and how much of its weight went to neither language."""
+
+    p_zh: float
+    elsewhere: float = 0.0
+
+    @property
+    def leaning(self) -> Language:
+        return Language.ZH if self.p_zh >= 0.5 else Language.EN
+
+    @property
+    def confidence(self) -> float:
+        """How likely the language it leans to is, 0.5..1."""
+        return max(self.p_zh, 1.0 - self.p_zh)
+
+
+def read_language(model, audio: np.ndarray, *, margin_s: float, min_s: float) -> LanguageReading:
+    """Whisper's detector on the window the next decode of `audio` reads (whose encoder output is
+    handed over to it), restricted to English and Chinese."""
+    from app.asr.window import encode_window
+
+    encoded = encode_window(model, audio, margin_s=margin_s, min_s=min_s, hand_over=True)
+    probs = {token.strip("<|>"): p for token, p in model.model.detect_language(encoded)[0]}
+    return reading_of(probs.get("en", 0.0), probs.get("zh", 0.0))
+
+
+def reading_of(p_en: float, p_zh: float) -> LanguageReading:
+    """A reading from the detector's raw probabilities of English and Chinese."""
+    both = p_en + p_zh
+    if both <= 0.0:
+        return LanguageReading(0.5, 1.0)
+    p = min(max(p_zh / both, 1e-6), 1 - 1e-6)
+    shifted = 1.0 / (1.0 + math.exp(-(math.log(p / (1 - p)) + ZH_BIAS)))
+    return LanguageReading(shifted, max(0.0, 1.0 - both))
+
+
+@dataclass(frozen=True)
+class LanguageDecision:
+    """The language an utterance is heard in, and how likely it is (1.0: chosen by hand). `kept`:
+    the detector leaned to the other language, not surely enough to change sides."""
+
+    language: Language
+    confidence: float
+    kept: bool = False
+    by_hand: bool = False
+
+
+class LanguageSides:
+    """Whose turn it is: decides each utterance's language from the detector's readings.
+
+    decide() may be asked several times while an utterance is spoken (each partial decode) and
+    changes nothing; settle() records how the utterance ended. next_is() may be called from any
+    thread (the window's keys)."""
+
+    def __init__(
+        self,
+        first: Language | str = Language.EN,
+        *,
+        floor: float = 0.6,
+        short_s: float = 1.0,
+        short_floor: float = 0.9,
+        elsewhere_max: float = 0.5,
+    ):
+        """first: the side before anyone spoke. floor: the confidence a reading needs to change
+        sides; short_floor: that of an utterance with less than `short_s` seconds of speech.
+        elsewhere_max: above this share of the detector's weight on other languages, a reading
+        says nothing about English or Chinese and the side is kept."""
+        self.side = Language(first)
+        self.floor, self.short_s, self.short_floor, self.elsewhere_max = floor, short_s, short_floor, elsewhere_max
+        self._lock = threading.Lock()
+        self._chosen: Language | None = None
+
+    def next_is(self, language: Language | str | None) -> None:
+        """The next utterance (or the one being spoken) is in `language`, whatever the detector
+        says; None takes the choice back."""
+        with self._lock:
+            self._chosen = None if language is None else Language(language)
+
+    @property
+    def chosen(self) -> Language | None:
+        """The language chosen by hand for the next utterance, if any."""
+        return self._chosen
+
+    def decide(self, reading: LanguageReading, speech_s: float) -> LanguageDecision:
+        """The language to hear an utterance in, given a reading of it and its speech so far."""
+        with self._lock:
+            chosen, side = self._chosen, self.side
+        if chosen is not None:
+            return LanguageDecision(chosen, 1.0, by_hand=True)
+        sure = reading.confidence
+        if reading.leaning is side:
+            return LanguageDecision(side, round(sure, 3))
+        needed = self.short_floor if speech_s < self.short_s else self.floor
+        if reading.elsewhere > self.elsewhere_max or sure < needed:
+            return LanguageDecision(side, round(1.0 - sure, 3), kept=True)
+        return LanguageDecision(reading.leaning, round(sure, 3))
+
+    def settle(self, decision: LanguageDecision) -> None:
+        """An utterance ended in `decision`'s language: the next one starts from that side; a
+        choice by hand has been used."""
+        with self._lock:
+            self.side = decision.language
+            if decision.by_hand:
+                self._chosen = None
