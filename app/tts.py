@@ -445,6 +445,8 @@ class SpeechOutput:
             self._emit(
                 Speech(utterance_id=item.utterance_id, text=item.text, language=language, path=path, speaker=speaker)
             )
+        except LiveTranslatorError as error:  # its own words and hint (the virtual microphone went away)
+            self._emit(Error.of(Stage.TTS, error.text, error.hint_text, item.utterance_id, speaker=item.speaker))
         except Exception as error:  # the engine failed on this text: report, go on
             failed = Text(QT_TRANSLATE_NOOP("Errors", "Speech output failed: {reason}"), {"reason": error})
             going_on = Text(QT_TRANSLATE_NOOP("Errors", "Speech continues with the next translation."))

@@ -27,13 +27,12 @@ class SourceDevice:
 def list_sources() -> list[SourceDevice]:
     """Microphones first, then system audio; [] of a kind the machine does not have."""
     microphones = [SourceDevice(d.index, d.name, SourceKind.MICROPHONE, d.is_default) for d in list_input_devices()]
-    from app.audio.virtual_mic import SINK_NAME
+    from app.audio.virtual_mic import our_sinks
 
+    ours = {f"{sink}.monitor" for sink in our_sinks()}  # what the app itself speaks into the call
     system = [
-        SourceDevice(d.id, d.name, SourceKind.SYSTEM, d.is_default)
-        for d in list_system_devices()
-        if d.id != f"{SINK_NAME}.monitor"
-    ]  # what the app itself speaks into the call
+        SourceDevice(d.id, d.name, SourceKind.SYSTEM, d.is_default) for d in list_system_devices() if d.id not in ours
+    ]
     return microphones + system
 
 
@@ -41,10 +40,11 @@ def list_outputs() -> list[SourceDevice]:
     """Where speech can go: every output device (the virtual microphone's own sink left out), then
     the virtual microphone when it exists (a run with --speak-into virtual-mic made it)."""
     from app.audio.outputs import list_output_devices
-    from app.audio.virtual_mic import SINK_NAME, existing_microphone
+    from app.audio.virtual_mic import existing_microphone, our_sinks
 
+    ours = our_sinks()
     speakers = [
-        SourceDevice(d.id, d.name, OutputKind.SPEAKER, d.is_default) for d in list_output_devices() if d.id != SINK_NAME
+        SourceDevice(d.id, d.name, OutputKind.SPEAKER, d.is_default) for d in list_output_devices() if d.id not in ours
     ]
     virtual = existing_microphone()
     return speakers + ([SourceDevice(virtual[0], virtual[1], OutputKind.VIRTUAL_MICROPHONE, False)] if virtual else [])

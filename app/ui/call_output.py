@@ -21,9 +21,10 @@ from app.ui.i18n import translate
 def list_outputs() -> list:
     """Every output device (runs on a worker: it asks the sound server)."""
     from app.audio.outputs import list_output_devices
-    from app.audio.virtual_mic import SINK_NAME
+    from app.audio.virtual_mic import our_sinks
 
-    return [d for d in list_output_devices() if d.id != SINK_NAME]
+    ours = our_sinks()
+    return [d for d in list_output_devices() if d.id not in ours]
 
 
 class CallOutputPanel(QWidget):

@@ -1584,6 +1584,14 @@
         <translation>请确认服务器允许加载模块（PipeWire：pipewire-pulse 正在运行）；翻译会继续进行，只是不朗读。</translation>
     </message>
     <message>
+        <source>The virtual microphone {name} went away (another program or a restart of the sound server removed it): the call did not hear this translation.</source>
+        <translation>虚拟麦克风 {name} 不见了（被其他程序或声音服务器的重启移除）：通话没有听到这条翻译。</translation>
+    </message>
+    <message>
+        <source>It is made again for the next translation: pick &quot;Live Translator microphone&quot; in the call app again.</source>
+        <translation>下一条翻译时会重新创建它：请在通话软件中重新选择“Live Translator microphone”。</translation>
+    </message>
+    <message>
         <source>Audio capture stopped unexpectedly: {reason}</source>
         <translation>音频采集意外停止：{reason}</translation>
     </message>

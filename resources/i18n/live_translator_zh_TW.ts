@@ -1584,6 +1584,14 @@
         <translation>請確認伺服器允許載入模組（PipeWire：pipewire-pulse 正在執行）；翻譯會繼續進行，只是不朗讀。</translation>
     </message>
     <message>
+        <source>The virtual microphone {name} went away (another program or a restart of the sound server removed it): the call did not hear this translation.</source>
+        <translation>虛擬麥克風 {name} 不見了（被其他程式或音訊伺服器的重新啟動移除）：通話沒有聽到這則翻譯。</translation>
+    </message>
+    <message>
+        <source>It is made again for the next translation: pick &quot;Live Translator microphone&quot; in the call app again.</source>
+        <translation>下一則翻譯時會重新建立它：請在通話軟體中重新選擇「Live Translator microphone」。</translation>
+    </message>
+    <message>
         <source>Audio capture stopped unexpectedly: {reason}</source>
         <translation>音訊擷取意外停止：{reason}</translation>
     </message>

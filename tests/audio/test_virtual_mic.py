@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def our_modules(room) -> list[str]:
-    return [line for line in room.pactl("list", "short", "modules").splitlines() if "live_translator" in line]
+    return [line for line in room.pactl("list", "short", "modules").splitlines() if "live_translator.pid" in line]
 
 
 def user_devices(room) -> tuple[str, str, str, str]:
@@ -236,3 +236,115 @@ def test_speech_into_the_call_gates_system_audio_but_not_my_microphone(sound_roo
     now = time.monotonic()
     assert speakers.may_be_heard_in(SourceKind.MICROPHONE, now - 0.1, now)
     assert speakers.may_be_heard_in(SourceKind.SYSTEM, now - 0.1, now)
+
+
+# -- a second instance, and the user's own devices -----------------------------------------------
+HOLD = (
+    "import sys; from app.audio.virtual_mic import VirtualMicrophone; m = VirtualMicrophone(); m.open(); "
+    "print(m.source_name, flush=True); sys.stdin.readline(); m.close()"
+)
+
+
+def holding_instance(room) -> tuple[subprocess.Popen, str]:
+    """Another process speaking into the virtual microphone until its stdin gets a line."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLD],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**room.env, "PYTHONPATH": str(ROOT)},
+    )
+    return proc, proc.stdout.readline().strip()
+
+
+def test_the_microphone_stays_while_another_instance_speaks_into_it(sound_room):
+    first, made = holding_instance(sound_room)
+    try:
+        assert made == SOURCE_NAME and len(our_modules(sound_room)) == 2
+        second = VirtualMicOutput()
+        second.open()
+        assert second.microphone.source_name == SOURCE_NAME and len(our_modules(sound_room)) == 2, "shared, not doubled"
+        first.communicate("\n", timeout=30)  # the instance that made it ends first
+        assert first.returncode == 0
+        assert SOURCE_NAME in sound_room.pactl("list", "short", "sources"), "removed under the second instance"
+        with Recorder(SOURCE_NAME) as recorder:
+            second.play(tone(1.0), 22050)
+            time.sleep(0.5)
+        assert 0.7 <= voiced_seconds(recorder.audio) <= 1.3
+        second.close()
+    finally:
+        first.kill()
+    assert our_modules(sound_room) == [], "the last instance to leave removes it"
+
+
+def test_the_first_to_leave_of_two_in_one_process_keeps_it_for_the_other(sound_room):
+    first, second = VirtualMicrophone(), VirtualMicrophone()
+    first.open()
+    second.open()
+    first.close()
+    assert SOURCE_NAME in sound_room.pactl("list", "short", "sources")
+    second.close()
+    assert our_modules(sound_room) == []
+
+
+def test_a_killed_instance_leaves_the_microphone_to_the_one_still_speaking(sound_room):
+    first, _ = holding_instance(sound_room)
+    second = VirtualMicrophone()
+    second.open()
+    try:
+        first.kill()
+        first.wait(10)
+        third = VirtualMicrophone()  # a start after the kill: the microphone is in use, not a leftover
+        third.open()
+        third.close()
+        assert SOURCE_NAME in sound_room.pactl("list", "short", "sources")
+    finally:
+        second.close()
+    assert our_modules(sound_room) == []
+
+
+def test_a_users_own_sink_of_our_name_is_never_used(sound_room):
+    users = sound_room.load(
+        "module-null-sink", "sink_name=live_translator_sink", "sink_properties=device.description=Mine"
+    )
+    output = VirtualMicOutput()
+    output.open()
+    try:
+        assert output.microphone.sink_name == "live_translator_sink_2" and output.device == "live_translator_sink_2"
+        with Recorder(SOURCE_NAME) as ours, Recorder("live_translator_sink.monitor") as theirs:
+            output.play(tone(1.0), 22050)
+            time.sleep(0.5)
+        assert voiced_seconds(ours.audio) > 0.7
+        assert voiced_seconds(theirs.audio) == 0.0, "speech went into the user's own sink"
+        listed = devices_json(sound_room)
+        assert {"live_translator_sink", "speakers"} <= {d["id"] for d in listed if d["kind"] == "speaker"}
+        assert "live_translator_sink_2" not in {d["id"] for d in listed}
+    finally:
+        output.close()
+    modules = sound_room.pactl("list", "short", "modules")
+    assert f"{users}\tmodule-null-sink\tsink_name=live_translator_sink " in modules, "the user's sink was removed"
+    assert our_modules(sound_room) == [] and "live_translator_sink_2" not in sound_room.pactl("list", "short", "sinks")
+
+
+def test_a_microphone_removed_under_a_run_is_said_and_made_again(sound_room):
+    events = []
+    output = SpeechOutput(rate=170, on_event=events.append, outputs={None: VirtualMicOutput()})
+    output.start()
+    try:
+        output.say("Good morning.", "en", utterance_id=1)
+        assert output.wait_idle(60)
+        for line in reversed(our_modules(sound_room)):  # another program unloads it
+            sound_room.pactl("unload-module", line.split()[0])
+        output.say("Are you there?", "en", utterance_id=2)
+        assert output.wait_idle(60)
+        assert SOURCE_NAME not in sound_room.pactl("list", "short", "sources")
+        output.say("Thank you.", "en", utterance_id=3)
+        assert output.wait_idle(60)
+        assert SOURCE_NAME in sound_room.pactl("list", "short", "sources"), "not made again"
+    finally:
+        output.stop()
+    assert [e.utterance_id for e in events if isinstance(e, Speech)] == [1, 3]
+    errors = [e for e in events if isinstance(e, Error)]
+    assert [e.utterance_id for e in errors] == [2] and f"virtual microphone {SOURCE_NAME} went away" in errors[0].text
+    assert "made again" in errors[0].hint
+    assert our_modules(sound_room) == []

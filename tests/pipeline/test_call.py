@@ -250,3 +250,46 @@ def test_a_device_that_does_not_exist_is_named_and_translation_goes_on(sound_roo
 def test_recordings_have_sound():  # the helper itself: a silent recording counts no voiced time
     assert voiced_seconds(np.zeros(SAMPLE_RATE, np.float32)) == 0.0
     assert voiced_seconds(np.full(SAMPLE_RATE, 0.5, np.float32)) == 1.0
+
+
+def test_two_runs_share_the_microphone_beside_the_users_own_sink(sound_room, recording, phrasebook):
+    """The user has a sink named live_translator_sink of their own. Two runs speak into the virtual
+    microphone; the one that made it ends first, and the other's translations still reach the call.
+    Then another program removes it: the next translation is an error, not a silent `speech`."""
+    users = sound_room.load(
+        "module-null-sink", "sink_name=live_translator_sink", "sink_properties=device.description=Mine"
+    )
+    args = ("--direction", "en-zh", "--speak-into", "virtual-mic", "--nmt-model", str(phrasebook["en-zh"]))
+    first = CallRun(sound_room, *args)
+    second = None
+    try:
+        first.wait_running()
+        second = CallRun(sound_room, *args)
+        second.wait_running()
+        ours = [m for m in sound_room.pactl("list", "short", "modules").splitlines() if "live_translator.pid" in m]
+        assert len(ours) == 2 and "sink_name=live_translator_sink_2 " in ours[0], ours
+        code, stderr = first.finish()
+        assert code == 0, stderr
+        assert MIC in sound_room.pactl("list", "short", "sources"), "the first run removed the second's microphone"
+        with Recorder(MIC) as recorder, Recorder("live_translator_sink.monitor") as users_sink:
+            sound_room.play_to("mic", recording("shared", english()[:1])).wait(timeout=60)
+            assert wait_for(lambda: len(second.of("speech")) >= 1, 120), second.lines
+            time.sleep(0.5)
+        assert voiced_seconds(recorder.audio) > 0.5, "the second run's translation did not reach the call"
+        assert voiced_seconds(users_sink.audio) == 0.0, "speech went into the user's own sink"
+        for module in reversed(ours):  # another program unloads the microphone
+            sound_room.pactl("unload-module", module.split()[0])
+        sound_room.play_to("mic", recording("gone", english()[1:2])).wait(timeout=60)
+        assert wait_for(lambda: second.of("error"), 120), second.lines
+        code, stderr = second.finish()
+    finally:
+        for run in (first, second):
+            if run is not None:
+                run.proc.kill()
+    errors = second.of("error")
+    assert len(second.of("speech")) == 1 and len(second.translations()) == 2, second.lines
+    assert errors[0]["stage"] == "tts" and "virtual microphone live_translator_mic went away" in errors[0]["text"]
+    assert errors[0]["utterance_id"] == second.translations()[1]["utterance_id"]
+    assert code == 1, stderr  # an error was reported, as with any other
+    modules = sound_room.pactl("list", "short", "modules")
+    assert "live_translator.pid" not in modules and f"{users}\tmodule-null-sink" in modules
