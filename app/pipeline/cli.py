@@ -33,6 +33,16 @@ def add_parser(subparsers) -> None:
         description="Recognise speech, translate it and speak the translation. Ctrl-C (or SIGTERM) stops a live "
         "source; what was heard is finalised, translated, printed and saved first.",
     )
+    _add_input_options(parser)
+    _add_model_options(parser)
+    _add_conversation_options(parser)
+    _add_speech_options(parser)
+    _add_output_options(parser)
+    parser.set_defaults(run=run)
+
+
+def _add_input_options(parser: argparse.ArgumentParser) -> None:
+    """What is heard: a recording or a live source."""
     parser.add_argument(
         "--input",
         metavar="FILE.wav",
@@ -40,6 +50,10 @@ def add_parser(subparsers) -> None:
         help="a recording to translate (default: the live --source)",
     )
     add_live_options(parser)
+
+
+def _add_model_options(parser: argparse.ArgumentParser) -> None:
+    """The direction, and the models that recognise and translate it."""
     parser.add_argument("--direction", required=True, choices=DIRECTIONS, help="spoken language - translation language")
     parser.add_argument(
         "--nmt-model",
@@ -57,6 +71,10 @@ def add_parser(subparsers) -> None:
         default="base",
         help="Whisper size name or folder (default: base)",
     )
+
+
+def _add_conversation_options(parser: argparse.ArgumentParser) -> None:
+    """Two sources at once: me on the microphone, them on system audio."""
     parser.add_argument(
         "--conversation",
         action="store_true",
@@ -73,9 +91,13 @@ def add_parser(subparsers) -> None:
     parser.add_argument(
         "--speak",
         choices=tuple(Spoken),
-        default="them",
+        default=None,  # them; given without --conversation it is refused (check_options)
         help="conversation: whose translations are spoken (default: them)",
     )
+
+
+def _add_speech_options(parser: argparse.ArgumentParser) -> None:
+    """Where the spoken translations go."""
     parser.add_argument(
         "--speak-into",
         metavar="speakers|virtual-mic|DEVICE",
@@ -101,6 +123,10 @@ def add_parser(subparsers) -> None:
         help="write the spoken translations into this WAV file",
     )
     parser.add_argument("--no-tts", action="store_true", help="do not speak the translations")
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    """How a recording is fed, what is printed and served, and how the text is written."""
     parser.add_argument(
         "--realtime", action="store_true", help="feed --input at speaking speed (default: as fast as it goes)"
     )
@@ -127,7 +153,6 @@ def add_parser(subparsers) -> None:
         default="simplified",
         help="script of all Chinese shown, spoken and saved: simplified, traditional (Taiwan), hongkong",
     )
-    parser.set_defaults(run=run)
 
 
 def model_for(direction: Direction, folders: list[str]):
@@ -203,6 +228,18 @@ def check_options(args: argparse.Namespace) -> None:
                 "Errors", "Add --conversation, or listen to system audio alone: --source system --device NAME|ID."
             ),
         )
+    if args.speak is not None and not args.conversation:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP(
+                "Errors", "--speak {who} chooses whose translations a conversation speaks; it needs --conversation."
+            ),
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "Add --conversation, or leave --speak out: a single source speaks every translation "
+                "(--no-tts speaks none).",
+            ),
+            who=args.speak,
+        )
     if args.mix_original > 0 and args.speak_into != SpeechTarget.VIRTUAL_MIC:
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP(
@@ -230,8 +267,11 @@ def _same_file(a: str, b: str) -> bool:
 def _run(args: argparse.Namespace, models: dict, out) -> int:
     """Build the session, run it until its input ends or a stop is asked for, then finish."""
     stop = StopRequests(args.duration)
+    from app.pipeline.live_meter import LiveTextMeter
+
     printer = EventPrinter(out, as_json=args.json, on_lost=stop.requested.set)  # no one reads: end as Ctrl-C does
-    observers = [_start_clock_when_listening(stop), printer]
+    meter = LiveTextMeter()
+    observers = [_start_clock_when_listening(stop), printer, meter.observe]
 
     def observe(event: Event) -> None:
         for observer in observers:
@@ -251,6 +291,7 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
             _run_until_done(session, stop)
         finally:
             _finish(session, captions)
+    printer.summary(meter.reading())
     if printer.lost is not None:
         raise printer.lost
     return 1 if printer.errors else 0
@@ -278,6 +319,17 @@ class EventPrinter:
         except OutputLost as lost:
             self.lost = lost
             self.on_lost()
+
+    def summary(self, live_text) -> None:
+        """--json's last line: what the session's live text cost (a LiveTextReading)."""
+        if not self.as_json or self.lost is not None:
+            return
+        line = {"type": "summary", "live_text": live_text.to_json()}
+        try:
+            self.out.write(json.dumps(line) + "\n")
+            self.out.flush()
+        except OutputLost as lost:
+            self.lost = lost
 
     def _print(self, event: Event) -> None:
         if self.as_json:
@@ -312,14 +364,15 @@ def _make_session(args: argparse.Namespace, models: dict, on_event) -> Session:
 
     config = _pipeline_config(args, models)
     if args.conversation:
-        if args.speak_into != SpeechTarget.SPEAKERS and args.speak == Spoken.THEM and not args.no_tts:
+        spoken = Spoken(args.speak or Spoken.THEM)
+        if args.speak_into != SpeechTarget.SPEAKERS and spoken == Spoken.THEM and not args.no_tts:
             print(
                 f"note: --speak-into {args.speak_into} carries my translations, but --speak them speaks only theirs: "
                 "add --speak me (or both) for the call set-up",
                 file=sys.stderr,
             )
         return Conversation(
-            ConversationConfig(pipeline=config, system_device=args.system_device, spoken=Spoken(args.speak).speakers),
+            ConversationConfig(pipeline=config, system_device=args.system_device, spoken=spoken.speakers),
             on_event=on_event,
         )
     return Pipeline(config, on_event=on_event)
