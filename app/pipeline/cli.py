@@ -91,7 +91,7 @@ def _add_conversation_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--speak",
         choices=tuple(Spoken),
-        default=None,  # them; given without --conversation it is refused (check_options)
+        default="them",
         help="conversation: whose translations are spoken (default: them)",
     )
 
@@ -228,18 +228,6 @@ def check_options(args: argparse.Namespace) -> None:
                 "Errors", "Add --conversation, or listen to system audio alone: --source system --device NAME|ID."
             ),
         )
-    if args.speak is not None and not args.conversation:
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP(
-                "Errors", "--speak {who} chooses whose translations a conversation speaks; it needs --conversation."
-            ),
-            QT_TRANSLATE_NOOP(
-                "Errors",
-                "Add --conversation, or leave --speak out: a single source speaks every translation "
-                "(--no-tts speaks none).",
-            ),
-            who=args.speak,
-        )
     if args.mix_original > 0 and args.speak_into != SpeechTarget.VIRTUAL_MIC:
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP(
@@ -267,11 +255,8 @@ def _same_file(a: str, b: str) -> bool:
 def _run(args: argparse.Namespace, models: dict, out) -> int:
     """Build the session, run it until its input ends or a stop is asked for, then finish."""
     stop = StopRequests(args.duration)
-    from app.pipeline.live_meter import LiveTextMeter
-
     printer = EventPrinter(out, as_json=args.json, on_lost=stop.requested.set)  # no one reads: end as Ctrl-C does
-    meter = LiveTextMeter()
-    observers = [_start_clock_when_listening(stop), printer, meter.observe]
+    observers = [_start_clock_when_listening(stop), printer]
 
     def observe(event: Event) -> None:
         for observer in observers:
@@ -291,7 +276,6 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
             _run_until_done(session, stop)
         finally:
             _finish(session, captions)
-    printer.summary(meter.reading())
     if printer.lost is not None:
         raise printer.lost
     return 1 if printer.errors else 0
@@ -319,17 +303,6 @@ class EventPrinter:
         except OutputLost as lost:
             self.lost = lost
             self.on_lost()
-
-    def summary(self, live_text) -> None:
-        """--json's last line: what the session's live text cost (a LiveTextReading)."""
-        if not self.as_json or self.lost is not None:
-            return
-        line = {"type": "summary", "live_text": live_text.to_json()}
-        try:
-            self.out.write(json.dumps(line) + "\n")
-            self.out.flush()
-        except OutputLost as lost:
-            self.lost = lost
 
     def _print(self, event: Event) -> None:
         if self.as_json:
@@ -364,15 +337,14 @@ def _make_session(args: argparse.Namespace, models: dict, on_event) -> Session:
 
     config = _pipeline_config(args, models)
     if args.conversation:
-        spoken = Spoken(args.speak or Spoken.THEM)
-        if args.speak_into != SpeechTarget.SPEAKERS and spoken == Spoken.THEM and not args.no_tts:
+        if args.speak_into != SpeechTarget.SPEAKERS and args.speak == Spoken.THEM and not args.no_tts:
             print(
                 f"note: --speak-into {args.speak_into} carries my translations, but --speak them speaks only theirs: "
                 "add --speak me (or both) for the call set-up",
                 file=sys.stderr,
             )
         return Conversation(
-            ConversationConfig(pipeline=config, system_device=args.system_device, spoken=spoken.speakers),
+            ConversationConfig(pipeline=config, system_device=args.system_device, spoken=Spoken(args.speak).speakers),
             on_event=on_event,
         )
     return Pipeline(config, on_event=on_event)
