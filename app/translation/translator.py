@@ -133,6 +133,10 @@ class SentenceResult:
     low_confidence: list[Unsure] = field(default_factory=list)
     # Characters of `translation` before its first token below SURE_P (all of them: None)
     sure_chars: int | None = None
+    # Per token of `token_ids`: the probability the decoder gave it (a forced token: 1.0), and the
+    # characters of `translation` it ends at (what live text shows of a token prefix)
+    token_p: list[float] = field(default_factory=list)
+    token_ends: list[int] = field(default_factory=list)
 
     @property
     def tokens_per_s(self) -> float:
@@ -315,6 +319,22 @@ def sure_chars(
             start = len(codec.decode(token_ids[: forced + position]))
             return map_offset(decoded, start, script) if written(decoded) != decoded else start
     return None
+
+
+def token_evidence(
+    search: Search, token_ids: list[int], forced: int, decoded: str, codec: PromptCodec, written, script
+) -> tuple[list[float], list[int]]:
+    """Each token's probability (forced ones 1.0: the reader has them) and the characters of the
+    written translation it ends at."""
+    chosen = [float(np.exp(lp)) for lp in search.token_logprobs]
+    p = ([1.0] * forced + chosen)[: len(token_ids)]
+    p += [1.0] * (len(token_ids) - len(p))
+    converted = written(decoded) != decoded
+    ends = []
+    for i in range(len(token_ids)):
+        end = len(codec.decode(token_ids[: i + 1]))
+        ends.append(map_offset(decoded, end, script) if converted else end)
+    return p, ends
 
 
 def generation_overrides(options: DecodeOptions | None) -> dict:
@@ -608,6 +628,9 @@ class Translator:
             source_ids=list(source_ids),
             low_confidence=unsure_spans(search, token_ids, forced, decoded, self.codec, self.written, self.chinese),
             sure_chars=sure_chars(search, token_ids, forced, decoded, self.codec, self.written, self.chinese),
+        )
+        result.token_p, result.token_ends = token_evidence(
+            search, token_ids, forced, decoded, self.codec, self.written, self.chinese
         )
         # The translation is written in the chosen script, and so is the term when it is looked for.
         result.glossary = [
