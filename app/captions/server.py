@@ -6,8 +6,8 @@ pipeline never waits for the network. The loop keeps the session's captions (app
 and pushes each update to every connected page over server-sent events.
 
 What it serves, to GET requests only (everything else is 404 or 405):
-  /             the caption page        /captions.js, /captions.css   its assets
-  /transcript   the session so far      /events                       the live updates
+  /             the caption page        /captions.js, /captions-words.js, /captions.css   its assets
+  /transcript   the session so far      /events                                           the live updates
 Both data paths take ?script=simplified|traditional|hongkong (each listener's Chinese, converted
 here with OpenCC: one session, every script); /transcript also takes ?format=txt|srt|vtt
 [&bilingual=1] to download the session as text or subtitles, written by the writers the
@@ -56,6 +56,7 @@ KEY_COOKIE = "captions_key"
 ASSETS = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/captions.js": ("captions.js", "text/javascript; charset=utf-8"),
+    "/captions-words.js": ("captions-words.js", "text/javascript; charset=utf-8"),
     "/captions.css": ("captions.css", "text/css; charset=utf-8"),
 }
 DATA_PATHS = ("/transcript", "/events")

@@ -4,7 +4,8 @@
 // `seq` number, so updates and snapshots may arrive in any order: the newest wins.
 // Each listener chooses (the settings panel, remembered in localStorage; the URL's options are
 // where a page starts): what to show, the Chinese script (converted by the app), text size,
-// theme, how many captions. The page keeps the whole session: scrolling up stops following
+// theme, how many captions, and the language of the page's own words (captions-words.js; from
+// the browser's languages until the listener picks one). The page keeps the whole session: scrolling up stops following
 // (nothing the reader has passed moves), "Back to live" returns.
 "use strict";
 (function () {
@@ -15,6 +16,7 @@
     show: ["translation", "source", "both"],
     script: ["", "simplified", "traditional", "hongkong"],
     theme: ["dark", "light"],
+    language: Object.keys(window.CAPTION_WORDS),
   };
   const SIZE = /^\d+(\.\d+)?(px|pt|em|rem|vh|vw|vmin|%)?$/;
 
@@ -25,14 +27,26 @@
     return false;
   }
 
+  // The first of the browser's languages the page has words in; Chinese by its script (zh-TW,
+  // zh-HK and zh-MO write Traditional).
+  function browserLanguage() {
+    for (const tag of navigator.languages || [navigator.language || ""]) {
+      const lower = tag.toLowerCase();
+      if (/^zh-(hant|tw|hk|mo)\b/.test(lower)) return "zh-Hant";
+      if (lower === "zh" || lower.startsWith("zh-")) return "zh-Hans";
+      if (lower === "en" || lower.startsWith("en-")) return "en";
+    }
+    return "en";
+  }
+
   function fromUrl() {
     const size = params.get("size") || "";
     const lines = parseInt(params.get("lines") || "4", 10);
     const chosen = {
-      show: params.get("show"), script: params.get("script") || "", theme: "dark",
+      show: params.get("show"), script: params.get("script") || "", theme: "dark", language: browserLanguage(),
       size: /\d$/.test(size) ? size + "px" : size, lines: Number.isNaN(lines) ? 4 : Math.min(Math.max(lines, 1), 50),
     };
-    const defaults = { show: "both", script: "", theme: "dark", size: "", lines: 4 };
+    const defaults = { show: "both", script: "", theme: "dark", size: "", lines: 4, language: "en" };
     for (const name of Object.keys(defaults)) if (!valid(name, chosen[name])) chosen[name] = defaults[name];
     return chosen;
   }
@@ -46,7 +60,9 @@
     }
   }
 
-  const settings = Object.assign(fromUrl(), remembered()); // a choice made on the page wins
+  const saved = remembered();
+  const settings = Object.assign(fromUrl(), saved); // a choice made on the page wins
+  let languageChosen = "language" in saved; // else the browser's, as it is then
   const root = document.documentElement;
   const font = params.get("font");
   if (font && /^[\w\s,'"-]{1,200}$/.test(font)) root.style.setProperty("--font", font + ", sans-serif");
@@ -73,10 +89,23 @@
     return text ? "?" + text : "";
   }
 
-  function setStatus(text) {
-    status.textContent = text;
-    status.hidden = !text;
-    document.body.dataset.connected = text ? "no" : "yes";
+  function word(name) {
+    return window.CAPTION_WORDS[settings.language][name];
+  }
+
+  let statusWord = "connecting";
+  function setStatus(name) { // a key of captions-words.js; "" when connected
+    statusWord = name;
+    status.textContent = name ? word(name) : "";
+    status.hidden = !name;
+    document.body.dataset.connected = name ? "no" : "yes";
+  }
+
+  function showWords() {
+    root.lang = settings.language;
+    for (const el of document.querySelectorAll("[data-text]")) el.textContent = word(el.dataset.text);
+    for (const el of document.querySelectorAll("[data-label]")) el.setAttribute("aria-label", word(el.dataset.label));
+    setStatus(statusWord);
   }
 
   // --- rows ------------------------------------------------------------------------------
@@ -256,7 +285,7 @@
   async function loadTranscript() {
     const response = await fetch("transcript" + query(), { cache: "no-store", credentials: "same-origin" });
     if (response.status === 401 || response.status === 403) {
-      setStatus("This page needs the access key: open the URL the app shows.");
+      setStatus("needsKey");
       return false;
     }
     if (!response.ok) throw new Error("HTTP " + response.status);
@@ -279,7 +308,7 @@
     };
     source.onmessage = (message) => apply(JSON.parse(message.data));
     source.onerror = () => {
-      setStatus("Waiting for the app…");
+      setStatus("waiting");
       if (source.readyState === EventSource.CLOSED) { // refused outright: retry ourselves
         source.close();
         setTimeout(connect, 2000);
@@ -288,7 +317,7 @@
   }
 
   function start() {
-    setStatus("Waiting for the app…");
+    setStatus("waiting");
     loadTranscript()
       .then((ok) => { if (ok) connect(); })
       .catch(() => connect());
@@ -298,6 +327,7 @@
   const panel = document.getElementById("settings");
   const opener = document.getElementById("settings-button");
   const scriptChoice = document.getElementById("opt-script");
+  const languageChoice = document.getElementById("opt-language");
   const sizeChoice = document.getElementById("opt-size");
   const linesChoice = document.getElementById("opt-lines");
   const bilingual = document.getElementById("opt-bilingual");
@@ -325,6 +355,7 @@
       for (const input of panel.querySelectorAll(`input[name=${name}]`)) input.checked = input.value === settings[name];
     }
     scriptChoice.value = settings.script;
+    languageChoice.value = settings.language;
     if (![...sizeChoice.options].some((o) => o.value === settings.size)) {
       sizeChoice.add(new Option(settings.size, settings.size)); // a size the URL gave
     }
@@ -336,8 +367,11 @@
   function choose(name, value) {
     if (!valid(name, value) || settings[name] === value) return;
     settings[name] = value;
+    languageChosen = languageChosen || name === "language";
+    const kept = Object.assign({}, settings);
+    if (!languageChosen) delete kept.language;
     try {
-      localStorage.setItem(STORE, JSON.stringify(settings));
+      localStorage.setItem(STORE, JSON.stringify(kept));
     } catch (error) { /* not remembered (storage refused); still used on this page */ }
     if (name === "script") { // the app converts: fetch the session again in this script
       if (source) source.close();
@@ -346,6 +380,8 @@
       sessionSeq = -1;
       showDownloads();
       start();
+    } else if (name === "language") {
+      showWords();
     } else {
       showLook();
     }
@@ -370,11 +406,13 @@
     const target = e.target;
     if (target.name === "show" || target.name === "theme") choose(target.name, target.value);
     else if (target === scriptChoice) choose("script", target.value);
+    else if (target === languageChoice) choose("language", target.value);
     else if (target === sizeChoice) choose("size", target.value);
     else if (target === linesChoice) choose("lines", parseInt(target.value, 10));
     else if (target === bilingual) showDownloads();
   });
 
+  showWords();
   showLook();
   showDownloads();
   start();
