@@ -281,6 +281,7 @@ def test_the_issues_cases_are_refused_at_once_before_any_work(files, tripwires):
         ([*run, "--tts-out", wav], ["is the --input recording", "speech.spoken.wav"]),
         ([*run, "--mix-original", "0.3"], ["--mix-original mixes my voice", "--speak-into virtual-mic"]),
         ([*run, "--system-device", "x"], ["it needs --conversation"]),
+        ([*run, "--speak", "me"], ["--speak me chooses whose translations a conversation speaks", "--no-tts"]),
         (["transcribe", wav, "--model", ""], ["argument --model: The value is empty"]),
         ([*run, "--asr-model", " "], ["argument --asr-model: The value is empty"]),
         ([*run, "--asr-model", "nonsense"], ["Unknown Whisper model 'nonsense'"]),
@@ -473,6 +474,8 @@ def conflicts(command: str, argv: list[str], values: dict[str, str]) -> list[str
             found.append("--conversation with --input")
         if "--system-device" in values and "--conversation" not in argv:
             found.append("--system-device without --conversation")
+        if "--speak" in values and "--conversation" not in argv:
+            found.append("--speak without --conversation")
         mix = values.get("--mix-original", "0")
         if mix not in ("", "nan") and 0 < float(mix) <= 1 and values.get("--speak-into", "speakers") != "virtual-mic":
             found.append("--mix-original without the virtual microphone")

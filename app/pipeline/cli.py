@@ -91,7 +91,7 @@ def _add_conversation_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--speak",
         choices=tuple(Spoken),
-        default="them",
+        default=None,  # them; given without --conversation it is refused (check_options)
         help="conversation: whose translations are spoken (default: them)",
     )
 
@@ -228,6 +228,18 @@ def check_options(args: argparse.Namespace) -> None:
                 "Errors", "Add --conversation, or listen to system audio alone: --source system --device NAME|ID."
             ),
         )
+    if args.speak is not None and not args.conversation:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP(
+                "Errors", "--speak {who} chooses whose translations a conversation speaks; it needs --conversation."
+            ),
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "Add --conversation, or leave --speak out: a single source speaks every translation "
+                "(--no-tts speaks none).",
+            ),
+            who=args.speak,
+        )
     if args.mix_original > 0 and args.speak_into != SpeechTarget.VIRTUAL_MIC:
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP(
@@ -337,14 +349,15 @@ def _make_session(args: argparse.Namespace, models: dict, on_event) -> Session:
 
     config = _pipeline_config(args, models)
     if args.conversation:
-        if args.speak_into != SpeechTarget.SPEAKERS and args.speak == Spoken.THEM and not args.no_tts:
+        spoken = Spoken(args.speak or Spoken.THEM)
+        if args.speak_into != SpeechTarget.SPEAKERS and spoken == Spoken.THEM and not args.no_tts:
             print(
                 f"note: --speak-into {args.speak_into} carries my translations, but --speak them speaks only theirs: "
                 "add --speak me (or both) for the call set-up",
                 file=sys.stderr,
             )
         return Conversation(
-            ConversationConfig(pipeline=config, system_device=args.system_device, spoken=Spoken(args.speak).speakers),
+            ConversationConfig(pipeline=config, system_device=args.system_device, spoken=spoken.speakers),
             on_event=on_event,
         )
     return Pipeline(config, on_event=on_event)

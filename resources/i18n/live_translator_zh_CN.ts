@@ -852,6 +852,14 @@
         <translation>请加上 --conversation，或只收听系统音频：--source system --device NAME|ID。</translation>
     </message>
     <message>
+        <source>--speak {who} chooses whose translations a conversation speaks; it needs --conversation.</source>
+        <translation>--speak {who} 选择对话中朗读谁的翻译；它需要 --conversation。</translation>
+    </message>
+    <message>
+        <source>Add --conversation, or leave --speak out: a single source speaks every translation (--no-tts speaks none).</source>
+        <translation>请加上 --conversation，或去掉 --speak：单一音源会朗读每一条翻译（--no-tts 则都不朗读）。</translation>
+    </message>
+    <message>
         <source>--mix-original mixes my voice into the virtual microphone, but speech goes to {target}.</source>
         <translation>--mix-original 会把我的声音混入虚拟麦克风，但语音输出到 {target}。</translation>
     </message>

@@ -852,6 +852,14 @@
         <translation>請加上 --conversation，或只收聽系統音訊：--source system --device NAME|ID。</translation>
     </message>
     <message>
+        <source>--speak {who} chooses whose translations a conversation speaks; it needs --conversation.</source>
+        <translation>--speak {who} 選擇對話中朗讀誰的翻譯；它需要 --conversation。</translation>
+    </message>
+    <message>
+        <source>Add --conversation, or leave --speak out: a single source speaks every translation (--no-tts speaks none).</source>
+        <translation>請加上 --conversation，或拿掉 --speak：單一音源會朗讀每一則翻譯（--no-tts 則都不朗讀）。</translation>
+    </message>
+    <message>
         <source>--mix-original mixes my voice into the virtual microphone, but speech goes to {target}.</source>
         <translation>--mix-original 會把我的聲音混入虛擬麥克風，但語音輸出到 {target}。</translation>
     </message>
