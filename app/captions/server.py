@@ -61,7 +61,9 @@ ASSETS = {
 }
 DATA_PATHS = ("/transcript", "/events")
 QUEUE_SIZE = 256  # updates waiting for one page; a page this far behind is dropped
-KEEPALIVE_S = 15.0  # a comment line this often: dead connections are found, proxies keep them open
+# A keep-alive message this often: dead connections are found, proxies keep them open, and a page
+# that hears nothing for 2.5 times as long knows its connection died silently (a dropped Wi-Fi).
+KEEPALIVE_S = 15.0
 WRITE_TIMEOUT_S = 10.0  # a page whose socket takes no data for this long is dropped
 SEND_BUFFER_BYTES = 64 * 1024  # kernel buffer per page: bounds what a page that does not read costs
 HEADER_TIMEOUT_S = 5.0  # a connection that has not finished its request's headers by then is closed
@@ -182,6 +184,7 @@ class CaptionServer:
         key: str | None = None,
         queue_size: int = QUEUE_SIZE,
         writers: Mapping[str, SubtitleWriter] | None = None,
+        keepalive_s: float = KEEPALIVE_S,
     ):
         """key: None makes a random one when `host` is not a loopback address; "" means none.
         writers: format name -> SubtitleWriter, for /transcript?format=...; none: no downloads."""
@@ -198,6 +201,7 @@ class CaptionServer:
             )
         self.key = key
         self.queue_size = queue_size
+        self.keepalive_s = keepalive_s
         self.captions = Captions()
         self.clients: set[_Client] = set()
         self.dropped = 0  # pages dropped for falling behind, since start
@@ -443,14 +447,15 @@ class CaptionServer:
             "session": self.captions.session,
             "seq": self.captions.seq,
             "state": self.captions.state,
+            "keepalive_s": self.keepalive_s,
         }
         try:
             await response.write(f"retry: {RETRY_MS}\n\n".encode() + _sse(hello))
             while not client.dropped:
                 try:
-                    message = await asyncio.wait_for(client.queue.get(), KEEPALIVE_S)
+                    message = await asyncio.wait_for(client.queue.get(), self.keepalive_s)
                 except TimeoutError:
-                    message = b": keep-alive\n\n"
+                    message = KEEPALIVE
                 if message is None:
                     break
                 await asyncio.wait_for(response.write(message), WRITE_TIMEOUT_S)
@@ -464,6 +469,9 @@ class CaptionServer:
             self.clients.discard(client)
             log.info("captions: page from %s left (%d open)", client.peer, len(self.clients))
         return response
+
+
+KEEPALIVE = b"event: keepalive\ndata: {}\n\n"  # a named event: a page sees it, `onmessage` does not
 
 
 def _sse(update: dict) -> bytes:

@@ -299,14 +299,35 @@
   }
 
   let source = null;
+  // A connection that died silently (a dropped Wi-Fi) gives no error for minutes, open or still
+  // opening: the app sends a keep-alive every `keepalive_s`, so hearing nothing for 2.5 times that
+  // means start again on a new connection.
+  let quietSince = Date.now(), keepaliveMs = 15000;
+  function heard() { quietSince = Date.now(); }
+  setInterval(() => {
+    if (source && source.readyState !== EventSource.CLOSED && Date.now() - quietSince > 2.5 * keepaliveMs) {
+      source.close();
+      setStatus("waiting");
+      connect();
+    }
+  }, 1000);
+
   function connect() {
+    heard();
     source = new EventSource("events" + query());
     source.onopen = () => {
+      heard();
       sessionSeq = -1; // maybe a new server: its numbers start again
       setStatus("");
       loadTranscript().catch(() => {});
     };
-    source.onmessage = (message) => apply(JSON.parse(message.data));
+    source.onmessage = (message) => {
+      heard();
+      const update = JSON.parse(message.data);
+      if (update.type === "hello" && update.keepalive_s > 0) keepaliveMs = update.keepalive_s * 1000;
+      apply(update);
+    };
+    source.addEventListener("keepalive", heard);
     source.onerror = () => {
       setStatus("waiting");
       if (source.readyState === EventSource.CLOSED) { // refused outright: retry ourselves
