@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +16,7 @@ import soundfile as sf
 
 from app.asr import StreamingRecognizer, load_whisper
 from app.audio import SAMPLE_RATE
+from tests.waiting import wait_until
 
 # Sentences with the text espeak-ng reads and the text we expect back.
 ENGLISH = [
@@ -110,6 +110,15 @@ def normalize_chars(text: str) -> str:
 
 
 # -- a virtual microphone -------------------------------------------------------------------------
+def _gone(pid: int) -> bool:
+    """The process has exited (a zombie counts: it runs no more)."""
+    try:
+        os.kill(pid, 0)
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+    except (ProcessLookupError, FileNotFoundError):
+        return True
+
+
 class VirtualMic:
     """A PulseAudio server of our own (own runtime dir and socket, so nothing else is touched)
     with a null sink `vmic`; its monitor is the default source, which ALSA's `pulse` device records."""
@@ -134,10 +143,11 @@ class VirtualMic:
             check=True,
             capture_output=True,
         )
-        for _ in range(100):
-            if subprocess.run(["pactl", "info"], env=self.env, capture_output=True).returncode == 0:
-                break
-            time.sleep(0.05)
+        wait_until(
+            lambda: subprocess.run(["pactl", "info"], env=self.env, capture_output=True).returncode == 0,
+            "the private PulseAudio server to answer `pactl info`",
+            timeout=10,
+        )
         subprocess.run(["pactl", "set-default-sink", "vmic"], env=self.env, check=True)
         subprocess.run(["pactl", "set-default-source", "vmic.monitor"], env=self.env, check=True)
         self.pid = int(Path(self.runtime, "pid").read_text())
@@ -146,14 +156,7 @@ class VirtualMic:
         """The sound server vanishes, as an unplugged microphone does."""
         if self.pid is not None:
             os.kill(self.pid, 9)
-            for _ in range(100):
-                try:
-                    os.kill(self.pid, 0)
-                except ProcessLookupError:
-                    break
-                if Path(f"/proc/{self.pid}/stat").read_text().split()[2] == "Z":
-                    break
-                time.sleep(0.02)
+            wait_until(lambda: _gone(self.pid), "the killed PulseAudio server to exit", timeout=5, every=0.02)
             self.pid = None
             # A killed server leaves its pid file and socket behind; the next start must not see them.
             for name in ("pid", "native"):

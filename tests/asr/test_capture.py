@@ -10,7 +10,8 @@ import pytest
 from app.asr import StreamingRecognizer, recognize
 from app.audio import FileSource, MicrophoneSource, find_input_device, list_input_devices
 from app.shared.errors import LiveTranslatorError
-from app.shared.events import Error, Level, SourceFinal, Status
+from app.shared.events import Error, Level, SourceFinal, SourcePartial, Status
+from tests.waiting import wait_until
 
 from .conftest import normalize_words, read16k
 
@@ -59,17 +60,8 @@ def _collect(source, recognizer, **kw):
     thread = threading.Thread(target=lambda: events.extend(recognize(source, recognizer, stop=stop, **kw)), daemon=True)
     thread.start()
     # Audio must flow before anything is played (ALSA's pulse device can take ~2 s to start).
-    assert _wait_for(lambda: any(isinstance(e, Level) for e in events), 10)
+    wait_until(lambda: any(isinstance(e, Level) for e in events), "audio flowing (a Level event)", 10)
     return events, stop, thread
-
-
-def _wait_for(predicate, timeout):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_virtual_microphone_speech_becomes_text(virtual_mic, say, tiny_en):
@@ -78,7 +70,7 @@ def test_virtual_microphone_speech_becomes_text(virtual_mic, say, tiny_en):
     source = MicrophoneSource("pulse")
     events, stop, thread = _collect(source, StreamingRecognizer(tiny_en, language="en"))
     virtual_mic.play(speech).wait(timeout=20)
-    assert _wait_for(lambda: any(isinstance(e, SourceFinal) for e in events), 30)
+    wait_until(lambda: any(isinstance(e, SourceFinal) for e in events), "the final of what was played", 30)
     stop.set()
     thread.join(30)
     assert source.device_info.name == "pulse" and source.device_info.default_samplerate != 16000  # resampled
@@ -106,20 +98,28 @@ def test_device_vanishing_mid_utterance_then_resuming(virtual_mic, say, tiny_en)
     second = say("The microphone is back again.")
     events, stop, thread = _collect(MicrophoneSource("pulse"), StreamingRecognizer(tiny_en, language="en"), retry_s=0.3)
     virtual_mic.play(first)
-    time.sleep(2.0)  # mid-utterance
+    wait_until(  # mid-utterance: the recognizer is hearing it
+        lambda: any(isinstance(e, SourcePartial) and "sentence" in e.text.lower() for e in events),
+        "a partial of the first sentence",
+        20,
+    )
     virtual_mic.kill()
-    assert _wait_for(lambda: any(isinstance(e, Error) for e in events), 10)
+    wait_until(lambda: any(isinstance(e, Error) for e in events), "the Error of the vanished device", 10)
     error = next(e for e in events if isinstance(e, Error))
     assert error.stage == "capture" and "stopped delivering audio" in error.text and error.hint
     # What was said before the device vanished is not lost.
     before = [e for e in events[: events.index(error)] if isinstance(e, SourceFinal)]
     assert before and "sentence" in normalize_words(before[-1].text)
     virtual_mic.start()
-    assert _wait_for(lambda: any(isinstance(e, Status) and e.state == "running" for e in events), 10)
+    wait_until(
+        lambda: any(isinstance(e, Status) and e.state == "running" for e in events), "capture to resume (a Status)", 10
+    )
     resumed = len(events)
-    assert _wait_for(lambda: any(isinstance(e, Level) for e in events[resumed:]), 10)
+    wait_until(lambda: any(isinstance(e, Level) for e in events[resumed:]), "audio flowing again (a Level)", 10)
     virtual_mic.play(second).wait(timeout=20)
-    assert _wait_for(lambda: any(isinstance(e, SourceFinal) and "back" in e.text for e in events), 30)
+    wait_until(
+        lambda: any(isinstance(e, SourceFinal) and "back" in e.text for e in events), "the second sentence's final", 30
+    )
     stop.set()
     thread.join(30)
     assert not thread.is_alive()
@@ -129,7 +129,7 @@ def test_buffer_is_bounded_and_reports_overflow(virtual_mic):
     source = MicrophoneSource("pulse", buffer_s=0.5)
     source.start()
     try:
-        assert _wait_for(lambda: source.read(timeout=0.1) is not None, 10)  # audio flows
+        wait_until(lambda: source.read(timeout=0.1) is not None, "a block from the microphone", 10)  # audio flows
         time.sleep(1.5)  # nobody reads: the recogniser is "busy"
         block = source.read(timeout=0.5)
         assert source.overflow_s > 0.5

@@ -134,8 +134,7 @@ def test_turns_put_finals_first_and_let_two_sides_alternate():
         with turns.partial(2) as second:
             assert not second  # Whisper is busy: side 2 asks again on its next block
         thread.start()
-        time.sleep(0.1)
-        assert not final_in.is_set()  # a final waits for the decode in progress...
+        assert not final_in.wait(0.1)  # a final waits for the decode in progress...
         with turns.partial(1) as again:
             assert not again  # ...and no partial goes before it
     assert final_in.wait(2)

@@ -13,6 +13,7 @@ import numpy as np
 
 from app.audio.system import _soundcard
 from app.shared.audio import SAMPLE_RATE
+from tests.waiting import wait_until
 
 BLOCK = SAMPLE_RATE // 20  # 50 ms
 FRAME = SAMPLE_RATE // 50  # 20 ms: the unit of "voiced"
@@ -44,6 +45,24 @@ class Recorder:
                 block = recorder.record(numframes=BLOCK)[:, 0].astype(np.float32)
                 clock = time.monotonic() if clock is None else clock + len(block) / SAMPLE_RATE
                 self.blocks.append((clock, block))
+
+    def wait_for_audio(self, timeout: float = 10.0) -> None:
+        """Until the first block has arrived: what plays from now on is recorded."""
+        wait_until(lambda: self.blocks, f"the first block recorded from {self.source}", timeout)
+
+    def wait_for_sound_to_end(self, silence_s: float = 0.5, timeout: float = 20.0) -> None:
+        """Until what was played has arrived whole: sound, then `silence_s` of silence after it."""
+        wait_until(
+            lambda: self._silent_after_sound(silence_s),
+            f"sound, then {silence_s} s of silence, on {self.source}",
+            timeout,
+        )
+
+    def _silent_after_sound(self, silence_s: float) -> bool:
+        audio = self.audio
+        frames = audio[: len(audio) // FRAME * FRAME].reshape(-1, FRAME)
+        voiced = np.flatnonzero(np.sqrt(np.mean(frames**2, axis=1)) > 0.02)
+        return len(voiced) > 0 and (len(frames) - 1 - voiced[-1]) * FRAME >= silence_s * SAMPLE_RATE
 
     @property
     def audio(self) -> np.ndarray:

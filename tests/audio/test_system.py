@@ -15,10 +15,11 @@ import pytest
 from asr.conftest import normalize_words
 
 from app.asr import StreamingRecognizer, recognize
-from app.audio import SOURCE_LOST, SystemAudioSource, capture, list_system_devices
+from app.audio import SOURCE_LOST, AudioBlock, SystemAudioSource, capture, list_system_devices
 from app.audio import system as system_audio
 from app.shared.errors import LiveTranslatorError
-from app.shared.events import Error, SourceFinal
+from app.shared.events import Error, Level, SourceFinal
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -53,9 +54,10 @@ def test_what_the_speakers_play_is_captured_and_recognised(sound_room, say, tiny
     worker = threading.Thread(target=lambda: events.extend(recognize(source, StreamingRecognizer(tiny_en), stop=stop)))
     worker.start()
     try:
-        time.sleep(2.5)  # a null sink's monitor delivers its first block after ~2 s
+        # a null sink's monitor delivers its first block ~2 s after it is opened
+        wait_until(lambda: any(isinstance(e, Level) for e in events), "system audio's first block (a Level event)", 10)
         sound_room.play_to("speakers", say("Hello everyone, welcome to the meeting.")).wait(timeout=20)
-        time.sleep(2.0)
+        wait_until(lambda: any(isinstance(e, SourceFinal) for e in events), "the final of what the speakers played", 30)
     finally:
         stop.set()
         worker.join(60)
@@ -98,11 +100,9 @@ def test_output_removed_mid_capture_is_reported_and_capture_resumes(sound_room):
     worker = threading.Thread(target=run)
     worker.start()
     try:
-        time.sleep(3.0)
+        wait_until(lambda: any(isinstance(i, AudioBlock) for i in items), "system audio's first block", 10)
         sound_room.unload("speakers")
-        deadline = time.monotonic() + 10
-        while not any(isinstance(i, Error) for i in items) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        wait_until(lambda: any(isinstance(i, Error) for i in items), "the Error of the removed output", 10)
         errors = [i for i in items if isinstance(i, Error)]
         assert SOURCE_LOST in items and errors, items[-5:]
         assert "System audio 'Monitor of Speakers' stopped" in errors[0].text
@@ -111,10 +111,9 @@ def test_output_removed_mid_capture_is_reported_and_capture_resumes(sound_room):
         sound_room.modules["speakers"] = sound_room.load(
             "module-null-sink", "sink_name=speakers", "sink_properties=device.description=Speakers"
         )
-        deadline = time.monotonic() + 15
-        while not any(getattr(i, "detail", "") == "audio input resumed" for i in items) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert any(getattr(i, "detail", "") == "audio input resumed" for i in items)
+        wait_until(
+            lambda: any(getattr(i, "detail", "") == "audio input resumed" for i in items), "capture to resume", 15
+        )
     finally:
         stop.set()
         worker.join(10)

@@ -77,7 +77,7 @@ def test_the_virtual_microphone_carries_what_is_played_and_is_gone_after_close(s
         levels = []
         with Recorder(SOURCE_NAME) as recorder:
             output.play(tone(1.0), 22050, lambda rms, peak: levels.append(peak))
-            time.sleep(0.5)
+            recorder.wait_for_sound_to_end()
         assert 0.7 <= voiced_seconds(recorder.audio) <= 1.3, voiced_seconds(recorder.audio)
         assert max(levels) > 0.3 and levels[-1] == 0.0  # the meter followed, and fell back at the end
         assert sound_room.pactl("get-default-source") == before[2], "the virtual microphone must not become the default"
@@ -112,9 +112,9 @@ def test_my_voice_is_mixed_under_the_translation_at_the_level_asked(sound_room, 
     microphone.open()
     try:
         with Recorder(SOURCE_NAME) as recorder:
-            time.sleep(0.5)
+            recorder.wait_for_audio()
             sound_room.play_to("mic", say("Hello everyone, welcome to the meeting.")).wait(timeout=20)
-            time.sleep(0.5)
+            recorder.wait_for_sound_to_end()
         assert voiced_seconds(recorder.audio, 0.01) > 1.0, "my voice did not reach the virtual microphone"
     finally:
         microphone.close()
@@ -190,7 +190,7 @@ def test_speech_into_a_named_device_reaches_only_that_device(sound_room):
         with Recorder("mic.monitor") as into_mic, Recorder("speakers.monitor") as speakers:
             output.say("Good morning, everyone.", "en", utterance_id=1)
             assert output.wait_idle(60)
-            time.sleep(0.5)
+            into_mic.wait_for_sound_to_end()
     finally:
         output.stop()
     assert [e.text for e in events if isinstance(e, Speech)] == ["Good morning, everyone."]
@@ -269,7 +269,7 @@ def test_the_microphone_stays_while_another_instance_speaks_into_it(sound_room):
         assert SOURCE_NAME in sound_room.pactl("list", "short", "sources"), "removed under the second instance"
         with Recorder(SOURCE_NAME) as recorder:
             second.play(tone(1.0), 22050)
-            time.sleep(0.5)
+            recorder.wait_for_sound_to_end()
         assert 0.7 <= voiced_seconds(recorder.audio) <= 1.3
         second.close()
     finally:
@@ -313,7 +313,7 @@ def test_a_users_own_sink_of_our_name_is_never_used(sound_room):
         assert output.microphone.sink_name == "live_translator_sink_2" and output.device == "live_translator_sink_2"
         with Recorder(SOURCE_NAME) as ours, Recorder("live_translator_sink.monitor") as theirs:
             output.play(tone(1.0), 22050)
-            time.sleep(0.5)
+            ours.wait_for_sound_to_end()
         assert voiced_seconds(ours.audio) > 0.7
         assert voiced_seconds(theirs.audio) == 0.0, "speech went into the user's own sink"
         listed = devices_json(sound_room)
