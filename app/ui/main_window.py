@@ -45,8 +45,6 @@ from app.ui.transcript_view import TranscriptView
 from app.ui.voices import list_voices
 from app.ui.workers import Worker, WorkerPool
 
-_windows: list = []  # the window run_app shows (or its rebuilt replacement)
-
 
 class MainWindow(QMainWindow):
     events_shown = Signal(list)  # each batch of pipeline events, after the window has drawn it
@@ -168,7 +166,6 @@ class MainWindow(QMainWindow):
         replacement.session_control.audio_source = sessions.audio_source
         replacement.session_control.realtime = sessions.realtime
         replacement.show()
-        _windows[:] = [replacement]  # a top-level window lives as long as Python holds it
         self.close()
         self.replaced.emit(replacement)
         return replacement
@@ -352,14 +349,26 @@ def run_app(argv: list[str] | None = None, overlay: bool = False, lang: str | No
     app.setApplicationName("Live Translator")
     install_translators(choose_language(lang, load_settings().language))
     app.setWindowIcon(QIcon(str(paths.resource("icon", "live-translator.png"))))
-    window = open_window(overlay)
-    trace = window.crash_trace  # kept: a language switch replaces the window
+    shown = ShownWindow(open_window(overlay))
+    trace = shown.window.crash_trace  # kept: a language switch replaces the window
     quit_after_ms = paths.quit_after_ms()
     if quit_after_ms is not None:  # smoke test of packaged builds: close as a user would, after N ms
-        QTimer.singleShot(quit_after_ms, lambda: _windows[0].close())
+        QTimer.singleShot(quit_after_ms, lambda: shown.window.close())
     status = app.exec()
     trace.end()
     return status
+
+
+class ShownWindow:
+    """The window run_app shows, held while the app runs (a top-level window lives as long as
+    Python holds it); a language switch's replacement takes its place."""
+
+    def __init__(self, window: MainWindow):
+        self.hold(window)
+
+    def hold(self, window: MainWindow) -> None:
+        self.window = window
+        window.replaced.connect(self.hold)
 
 
 def open_window(overlay: bool = False) -> MainWindow:
@@ -368,7 +377,6 @@ def open_window(overlay: bool = False) -> MainWindow:
     trace = CrashTrace()
     ended = trace.begin()  # from here a fatal error's traceback goes to the log folder
     window = MainWindow(crash_trace=trace)
-    _windows[:] = [window]
     window.show()
     if ended:
         window.tell_unexpected_end(ended)

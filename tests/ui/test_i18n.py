@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from app.cli import build_parser
 from app.ui import model_state
 from app.ui.i18n import LANGUAGES, choose_language, install_translators, parse_language, system_language, translate
-from app.ui.main_window import MainWindow
+from app.ui.main_window import MainWindow, ShownWindow
 from app.ui.settings import load_settings
 from tests.ui.conftest import nmt_model
 
@@ -335,12 +335,13 @@ def test_the_language_menu_applies_at_once(qtbot, store):
     size = window.size()
     replaced = []
     window.replaced.connect(replaced.append)
+    shown = ShownWindow(window)  # what run_app holds: the replacement, once built
     window.menus.language_actions["zh_TW"].trigger()
     assert load_settings(store).language == "zh_TW"
     (rebuilt,) = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
     qtbot.addWidget(rebuilt)
     try:
-        assert replaced == [rebuilt] and not window.isVisible()
+        assert replaced == [rebuilt] and shown.window is rebuilt and not window.isVisible()
         assert (
             rebuilt.menuBar().actions()[0].text() == "檔案(&F)" and rebuilt.menus.language_actions["zh_TW"].isChecked()
         )
