@@ -199,10 +199,11 @@ def child(variant: str, argv: list[str]) -> int:
 
         PipelineConfig.__post_init__ = adjusted
     if variant == "guesses":  # as shipped, but the guessed tails of provisional translations shown
-        from app.pipeline.calm import CalmText
+        from app.pipeline.calm import RULES, CalmText
         from app.pipeline.pipeline import Pipeline
 
-        Pipeline._new_calm_text = lambda self: CalmText(self.config.calm, show_guesses=True)
+        guessing = replace(RULES[LiveText.BALANCED], show_guesses=True)
+        Pipeline._new_calm_text = lambda self: CalmText(self.config.calm, guessing)
     return main(argv)
 
 

@@ -1,21 +1,30 @@
 """Calm live text: provisional translations that settle instead of being redrawn whole.
 
 Re-translating the growing partial source each time rewrites the whole translation, so text
-jumps while people read it. Here the part of the translation that two consecutive updates
-agree on is *settled*: it is never changed or taken back until the final translation (which
-stays the plain decode of the whole sentence), and each provisional Translation says how many
-of its characters are settled (`stable`). Two ways to keep it, chosen by CalmMode:
+jumps while people read it. Each token of a provisional decode is weighed on evidence that it
+will stay (a ShowRule per live-text choice, tuned by bench/live_text.py):
+
+- the decoder's confidence: a token it gives at least `sure_p` is shown at once;
+- local agreement: a token the previous re-translation of the same utterance also wrote at the
+  same place (their common token prefix) is shown when it is at least `agree_p` sure. Off the
+  sentences a model knows by heart it is seldom sure of half a sentence, but two consecutive
+  decodes agreeing is what stays (whisper_streaming's rule for recognition);
+- a token agreed on and at least `settle_p` sure over `settle_agreements` consecutive
+  agreements (two: three decodes) is *settled*: never changed or taken back until the final
+  translation (which stays the plain decode of the whole sentence). Each provisional
+  Translation says how many of its characters are settled (`stable`); reading mode shows only
+  those, so it stays the calmest.
+
+What follows the first token that is none of these is a guess: not shown, unless
+`show_guesses` (live text "sooner"). With `grow_only` (live text "smoother") what is shown is
+kept like settled text: an update that would take any of it back is held back, so the shown
+text only grows until the final. How settled text is kept, by CalmMode:
 
 - AGREE: re-translate freely; an update that contradicts the settled text is held back (the
   reader keeps what is shown) until the hypotheses agree with it again.
 - FORCE: decode each update with the settled tokens forced as the start of its output (they go
   into the decoder with its prompt, one call), so updates extend what is shown by construction.
-- OFF: every update shown as decoded, nothing settled (the behaviour before calm text).
-
-A provisional decode of half a sentence guesses the rest; where it guesses, its tokens are
-unsure (below SURE_P, app/translation/search.py). Text settles only up to the first unsure
-token, and unless `show_guesses` (live text "sooner") the unsure tail is not shown at all: it
-is what the next update or the final takes back.
+- OFF: nothing settled or held back (the behaviour before calm text).
 """
 
 from __future__ import annotations
@@ -24,11 +33,45 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from app.shared.live_text import LiveText
+
 
 class CalmMode(StrEnum):
     OFF = "off"
     AGREE = "agree"
     FORCE = "force"
+
+
+@dataclass(frozen=True)
+class ShowRule:
+    """When a token of a provisional translation is shown, and when it settles."""
+
+    sure_p: float = 0.9  # shown at once when the decoder gave it this much
+    agree_p: float = 1.01  # shown when the last decode agreed on it and it is this sure (> 1: never)
+    settle_p: float = 0.9  # settled when agreed on and this sure
+    settle_agreements: int = 1  # consecutive agreements a settled token needs (1: two decodes)
+    grow_only: bool = False  # shown text is kept like settled text: it only grows (until the final)
+    show_guesses: bool = False  # the rest shown too (not settled)
+
+
+# Tuned on three models that know the talk by heart, its subjects, or none of it (bench/live_text.py,
+# bench/live_text_replay.py; docs/performance.md, "Live text on any model").
+RULES = {
+    LiveText.SMOOTHER: ShowRule(sure_p=0.99, agree_p=0.5, settle_p=0.5, settle_agreements=2, grow_only=True),
+    LiveText.BALANCED: ShowRule(sure_p=0.9, agree_p=0.5, settle_p=0.5, settle_agreements=2),
+    LiveText.SOONER: ShowRule(sure_p=0.9, agree_p=0.0, settle_p=0.5, settle_agreements=2, show_guesses=True),
+}
+
+
+@dataclass(frozen=True)
+class DecodedSentence:
+    """One sentence of a provisional decode: its tokens (no prompt, EOS or skipped ids), the
+    probability the decoder gave each, and the character of the joined translation each ends at."""
+
+    ids: list[int]
+    p: list[float]
+    ends: list[int]
+    start: int  # where the sentence's text begins in the joined translation
 
 
 def common_prefix(a: Sequence, b: Sequence) -> int:
@@ -40,22 +83,70 @@ def common_prefix(a: Sequence, b: Sequence) -> int:
     return n
 
 
+def leading(count: int, test: Callable[[int], bool]) -> int:
+    """How many of positions 0..count-1 pass `test` before the first that does not."""
+    n = 0
+    while n < count and test(n):
+        n += 1
+    return n
+
+
+def chars_of(sentences: list[DecodedSentence], counts: list[int], length: int) -> int:
+    """Characters of the joined translation (`length` long) covered by each sentence's first
+    `counts` tokens, sentences in order: it stops inside the first one not covered whole."""
+    for sentence, n in zip(sentences, counts):
+        if n < len(sentence.ids):
+            return sentence.ends[n - 1] if n else sentence.start
+    return length
+
+
 @dataclass
 class _LiveTranslation:
     """One utterance's provisional translations so far."""
 
     previous_ids: list[list[int]] = field(default_factory=list)  # last update's tokens, per sentence
-    settled_ids: list[list[int]] = field(default_factory=list)  # tokens agreed by two updates, per sentence
-    previous_text: str = ""
+    agreed: list[list[int]] = field(default_factory=list)  # per sentence: agreed prefix lengths, newest last
+    settled_ids: list[list[int]] = field(default_factory=list)  # settled tokens, per sentence
     settled_text: str = ""  # a prefix of every text shown from now on
+    shown_text: str = ""  # the last text shown
+
+    def agreements(self, sentences: list[DecodedSentence], depth: int) -> tuple[list[int], list[int]]:
+        """Per sentence: tokens the last decode agreed on, and tokens the last `depth` decodes
+        all agreed on; remembers this decode."""
+        last, deep = [], []
+        for i, sentence in enumerate(sentences):
+            before = self.previous_ids[i] if i < len(self.previous_ids) else []
+            history = self.agreed[i] if i < len(self.agreed) else []
+            history = [*history, common_prefix(before, sentence.ids)][-depth:]
+            if i < len(self.agreed):
+                self.agreed[i] = history
+            else:
+                self.agreed.append(history)
+            last.append(history[-1])
+            deep.append(min(history) if len(history) == depth else 0)
+        self.previous_ids = [list(s.ids) for s in sentences]
+        return last, deep
+
+    def settle(self, sentences: list[DecodedSentence], counts: list[int]) -> list[int]:
+        """Extend each sentence's settled tokens to its first `counts` (when those continue
+        them); per sentence, how many of the decode's tokens are settled."""
+        out = []
+        for i, (sentence, n) in enumerate(zip(sentences, counts)):
+            if i >= len(self.settled_ids):
+                self.settled_ids.append([])
+            settled = self.settled_ids[i]
+            if n > len(settled) and sentence.ids[: len(settled)] == settled:
+                self.settled_ids[i] = settled = list(sentence.ids[:n])
+            out.append(len(settled) if sentence.ids[: len(settled)] == settled else 0)
+        return out
 
 
 class CalmText:
     """The translation worker's memory of live translations (one thread uses it)."""
 
-    def __init__(self, mode: CalmMode | str = CalmMode.FORCE, show_guesses: bool = True):
+    def __init__(self, mode: CalmMode | str = CalmMode.FORCE, rule: ShowRule | None = None):
         self.mode = CalmMode(mode)
-        self.show_guesses = show_guesses
+        self.rule = rule or RULES[LiveText.BALANCED]
         self._live: dict[int, _LiveTranslation] = {}
 
     def forced(self, utterance_id: int) -> list[list[int]]:
@@ -68,47 +159,73 @@ class CalmText:
     def update(
         self,
         utterance_id: int,
-        sentence_ids: list[list[int]],
+        sentences: list[DecodedSentence],
         text: str,
         at_word_boundary: Callable[[str, int], int] | None = None,
-        sure: int | None = None,
     ) -> tuple[str, int] | None:
-        """A new provisional translation (`text`, and each sentence's generated tokens without
-        prompt or EOS; `sure`: its characters before the first unsure token, None for all):
-        (text to show, settled characters), or None to keep showing the last one."""
-        sure = len(text) if sure is None else sure
-        if at_word_boundary is not None and sure < len(text):
-            sure = at_word_boundary(text, sure)
-        if self.mode is CalmMode.OFF:
-            return self._shown(text, sure, 0)
+        """A new provisional translation (`text`, and its sentences' tokens): (text to show,
+        settled characters), or None to keep showing the last one."""
         live = self._live.setdefault(utterance_id, _LiveTranslation())
-        if not text.startswith(live.settled_text):
+        rule = self.rule
+        last, deep = live.agreements(sentences, rule.settle_agreements)  # every decode is evidence
+        kept = live.shown_text if rule.grow_only else live.settled_text
+        if self.mode is not CalmMode.OFF and not text.startswith(kept):
             return None  # it contradicts what the reader has already read: hold it back
-        for i, ids in enumerate(sentence_ids):
-            agreed = ids[: common_prefix(live.previous_ids[i], ids)] if i < len(live.previous_ids) else []
-            if i >= len(live.settled_ids):
-                live.settled_ids.append([])
-            if len(agreed) > len(live.settled_ids[i]) and agreed[: len(live.settled_ids[i])] == live.settled_ids[i]:
-                live.settled_ids[i] = agreed
-        live.previous_ids = [list(ids) for ids in sentence_ids]
-        stable = min(common_prefix(live.previous_text, text) if live.previous_text else 0, sure)
-        if at_word_boundary is not None and stable < len(text):
-            stable = at_word_boundary(text, stable)
+        trusted = [_trusted(s, n, rule) for s, n in zip(sentences, last)]
+        shown = _at(text, chars_of(sentences, trusted, len(text)), at_word_boundary)
+        if self.mode is CalmMode.OFF:
+            return self._shown(live, text, shown, 0)
+        settled = [leading(n, lambda j, s=s: s.p[j] >= rule.settle_p) for s, n in zip(sentences, deep)]
+        stable = _at(text, chars_of(sentences, live.settle(sentences, settled), len(text)), at_word_boundary)
         stable = max(stable, len(live.settled_text))
-        live.settled_text, live.previous_text = text[:stable], text
-        return self._shown(text, sure, stable)
+        live.settled_text = text[:stable]
+        return self._shown(live, text, max(shown, stable, len(kept)), stable)
 
-    def _shown(self, text: str, sure: int, stable: int) -> tuple[str, int] | None:
-        """What to show of an update: all of it, or without its unsure tail (never less than
-        what is settled); None when nothing would be left."""
-        if not self.show_guesses:
-            text = text[: max(sure, stable)]
-        return (text, stable) if text.strip() else None
+    def _shown(self, live: _LiveTranslation, text: str, trusted: int, stable: int) -> tuple[str, int] | None:
+        """What to show of an update: its trusted part (all of it when guesses are shown);
+        None when nothing would be left."""
+        if not self.rule.show_guesses:
+            text = text[:trusted]
+        if not text.strip():
+            return None
+        live.shown_text = text
+        return text, stable
 
     def finish(self, utterance_id: int) -> None:
         """The final translation is in: forget the utterance (its final replaces everything)."""
         for key in [k for k in self._live if k <= utterance_id]:
             del self._live[key]
+
+
+def _trusted(sentence: DecodedSentence, agreed: int, rule: ShowRule) -> int:
+    """Tokens of the sentence the evidence says will stay: each sure, or agreed on and sure enough."""
+    p = sentence.p
+    return leading(len(sentence.ids), lambda j: p[j] >= rule.sure_p or (j < agreed and p[j] >= rule.agree_p))
+
+
+def _at(text: str, chars: int, at_word_boundary: Callable[[str, int], int] | None) -> int:
+    return at_word_boundary(text, chars) if at_word_boundary is not None and chars < len(text) else chars
+
+
+def decoded_sentences(pieces: list[tuple[str, list[int], list[float], list[int]]], joiner: str, skipped) -> list:
+    """Each sentence's (translation, token ids, token probabilities, token ends) as the joined
+    translation (join_translations(strip=True)) places them, skipped ids left out. Without
+    per-token evidence a sentence counts as one sure token."""
+    out, length = [], 0
+    for piece, ids, p, ends in pieces:
+        body = piece.strip()
+        if not body:
+            continue
+        if length:
+            length += len(joiner)
+        lead = len(piece) - len(piece.lstrip())
+        if len(p) != len(ids) or len(ends) != len(ids):
+            p, ends = [1.0] * len(ids), [len(piece)] * len(ids)
+        kept = [j for j, t in enumerate(ids) if t not in skipped]
+        at = [length + min(max(ends[j] - lead, 0), len(body)) for j in kept]
+        out.append(DecodedSentence([ids[j] for j in kept], [p[j] for j in kept], at, length))
+        length += len(body)
+    return out
 
 
 def latin_word_boundary(text: str, stable: int) -> int:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.pipeline.calm import CalmText
+from app.pipeline.calm import RULES, CalmText
 from app.pipeline.capture import CaptureStage
 from app.pipeline.config import PipelineConfig, PipelineTranslator, TokenCodec
 from app.pipeline.jobs import JobBoard
@@ -123,8 +123,8 @@ class Pipeline:
         return self._direction
 
     def _new_calm_text(self) -> CalmText:
-        """Memory of live translations; their guessed tails are shown only for live text "sooner"."""
-        return CalmText(self.config.calm, show_guesses=self.config.live_text is LiveText.SOONER)
+        """Memory of live translations, showing what the live-text choice's rule trusts (calm.RULES)."""
+        return CalmText(self.config.calm, RULES[LiveText(self.config.live_text)])
 
     # -- control --------------------------------------------------------------------------
     @property

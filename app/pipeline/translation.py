@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from app.pipeline.calm import CalmText, latin_word_boundary
+from app.pipeline.calm import CalmText, decoded_sentences, latin_word_boundary
 from app.pipeline.jobs import Job
 from app.pipeline.reuse import DecodeKey, LastDecode
 from app.pipeline.session_state import SessionState
@@ -216,14 +216,12 @@ class TranslationStage:
         self, job: Job, translator: PipelineTranslator, sentences: list[SentenceResult], translation: str
     ) -> tuple[str, int] | None:
         """What a provisional translation shows, and how much of it is settled (CalmText)."""
-        from app.translation.translator import joined_sure_chars
-
+        pieces = [(s.translation, s.token_ids, s.token_p, s.token_ends) for s in sentences]
         return self._calm.update(
             job.event.utterance_id,
-            [[t for t in s.token_ids if t not in translator.codec.skipped_ids] for s in sentences],
+            decoded_sentences(pieces, translator.joiner, translator.codec.skipped_ids),
             translation,
             latin_word_boundary if translator.joiner else None,
-            joined_sure_chars([(s.translation, s.sure_chars) for s in sentences], translator.joiner),
         )
 
     def _not_translated(self, job: Job) -> None:

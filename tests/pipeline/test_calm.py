@@ -1,4 +1,4 @@
-"""Calm live text: settled prefixes of provisional translations (app/pipeline/calm.py)."""
+"""Calm live text: what of a provisional translation is shown and settled (app/pipeline/calm.py)."""
 
 from __future__ import annotations
 
@@ -6,55 +6,96 @@ from pathlib import Path
 
 import pytest
 
-from app.pipeline.calm import CalmMode, CalmText, latin_word_boundary
+from app.pipeline.calm import (
+    RULES,
+    CalmMode,
+    CalmText,
+    DecodedSentence,
+    ShowRule,
+    decoded_sentences,
+    latin_word_boundary,
+)
 from app.shared.events import Translation
+from app.shared.live_text import LiveText
 from app.translation import DecodeOptions, SentenceResult, Translator
+from app.translation.search import SURE_P
+from app.translation.translator import join_translations
 
 from .conftest import english
 
 PHRASEBOOK = Path(__file__).resolve().parents[1] / "fixtures" / "phrasebook"
+BEFORE = ShowRule(sure_p=0.9, agree_p=1.01, settle_p=0.9, settle_agreements=1)  # confidence alone (before issue 32)
+AGREE_ONCE = ShowRule(sure_p=0.9, agree_p=0.3, settle_p=0.5, settle_agreements=1)
+
+
+def zh(ids: list[int], p: list[float] | None = None) -> list[DecodedSentence]:
+    """One Chinese sentence decoded a character per token."""
+    return [DecodedSentence(list(ids), p or [1.0] * len(ids), list(range(1, len(ids) + 1)), 0)]
 
 
 def test_agreement_settles_and_a_contradiction_is_held_back():
-    calm = CalmText("agree")
-    assert calm.update(1, [[5, 6]], "我们去") == ("我们去", 0)  # nothing to agree with yet
-    assert calm.update(1, [[5, 6, 7]], "我们去吃饭") == ("我们去吃饭", 3)
-    assert calm.update(1, [[5, 9]], "我们来") is None  # would change text the reader has read
-    assert calm.update(1, [[5, 6, 7, 8]], "我们去吃饭吧") == ("我们去吃饭吧", 5)
+    calm = CalmText("agree", AGREE_ONCE)
+    assert calm.update(1, zh([5, 6, 7]), "我们去") == ("我们去", 0)  # sure, but nothing to agree with yet
+    assert calm.update(1, zh([5, 6, 7, 8, 9]), "我们去吃饭") == ("我们去吃饭", 3)
+    assert calm.update(1, zh([5, 6, 10]), "我们来") is None  # would change text the reader has read
+    assert calm.update(1, zh([5, 6, 7, 8, 9, 11]), "我们去吃饭吧") == ("我们去吃饭吧", 3)  # agreed with 我们来 on 2
+    assert calm.update(1, zh([5, 6, 7, 8, 9, 11]), "我们去吃饭吧") == ("我们去吃饭吧", 6)
     assert calm.forced(1) == []  # AGREE never forces
     calm.finish(1)
-    assert calm.update(1, [[1]], "别的") == ("别的", 0)  # a finished utterance starts afresh
+    assert calm.update(1, zh([1, 2]), "别的") == ("别的", 0)  # a finished utterance starts afresh
 
 
 def test_force_mode_forces_the_agreed_tokens_and_off_settles_nothing():
-    calm = CalmText(CalmMode.FORCE)
-    calm.update(2, [[5, 6, 7], [1]], "甲乙丙。丁")
-    calm.update(2, [[5, 6, 8], [1, 2]], "甲乙戊。丁己")
+    calm = CalmText(CalmMode.FORCE, AGREE_ONCE)
+    two = [DecodedSentence([5, 6, 7], [1.0] * 3, [1, 2, 3], 0), DecodedSentence([1], [1.0], [5], 4)]
+    calm.update(2, two, "甲乙丙。丁")
+    again = [DecodedSentence([5, 6, 8], [1.0] * 3, [1, 2, 3], 0), DecodedSentence([1, 2], [1.0] * 2, [5, 6], 4)]
+    assert calm.update(2, again, "甲乙戊。丁己") == ("甲乙戊。丁己", 2)
     assert calm.forced(2) == [[5, 6], [1]]
-    off = CalmText("off")
-    assert off.update(3, [[1]], "a") == ("a", 0) and off.update(3, [[2]], "b") == ("b", 0)
+    off = CalmText("off", AGREE_ONCE)
+    assert off.update(3, zh([1]), "a") == ("a", 0) and off.update(3, zh([2]), "b") == ("b", 0)
 
 
-def test_the_unsure_tail_of_a_guess_neither_settles_nor_shows():
-    calm = CalmText("agree", show_guesses=False)
-    assert calm.update(1, [[5, 6, 7]], "我们去吃饭", sure=0) is None  # all guessed: nothing to show yet
-    assert calm.update(1, [[5, 6, 7]], "我们去吃饭", sure=2) == ("我们", 2)  # agreed, but sure only of 我们
-    assert calm.update(1, [[5, 6, 7, 8]], "我们去吃饭吧") == ("我们去吃饭吧", 5)  # sure throughout
-    english = CalmText("agree", show_guesses=False)
-    english.update(1, [[1]], "We need more time", latin_word_boundary, sure=11)
-    assert english.update(1, [[1]], "We need more time", latin_word_boundary, sure=11) == ("We need ", 8)
-    sooner = CalmText("agree", show_guesses=True)  # live text "sooner": the guess is shown, not settled
-    sooner.update(1, [[5, 6, 7]], "我们去吃饭", sure=2)
-    assert sooner.update(1, [[5, 6, 7]], "我们去吃饭", sure=2) == ("我们去吃饭", 2)
-    assert CalmText("off", show_guesses=False).update(1, [[1]], "我们去", sure=2) == ("我们", 0)
+def test_unsure_tokens_show_when_agreed_and_settle_when_sure_enough():
+    calm = CalmText("agree", AGREE_ONCE)
+    unsure = [1.0, 1.0, 0.4, 0.4, 0.2]
+    assert calm.update(1, zh([5, 6, 7, 8, 9], unsure), "我们去吃饭") == ("我们", 0)  # unsure and not agreed on
+    # agreed on: shown down to the token below agree_p (0.2), settled down to the first below settle_p (0.4)
+    assert calm.update(1, zh([5, 6, 7, 8, 9], unsure), "我们去吃饭") == ("我们去吃", 2)
+    assert calm.update(1, zh([5, 6, 7, 8, 9], [1.0] * 5), "我们去吃饭") == ("我们去吃饭", 5)  # sure throughout
+    before = CalmText("agree", BEFORE)  # confidence alone: an agreed unsure token is not shown
+    before.update(1, zh([5, 6, 7], [1.0, 1.0, 0.4]), "我们去")
+    assert before.update(1, zh([5, 6, 7], [1.0, 1.0, 0.4]), "我们去") == ("我们", 2)
+    sooner = CalmText("agree", RULES[LiveText.SOONER])  # live text "sooner": the guess is shown, not settled
+    assert sooner.update(1, zh([5, 6, 7], [1.0, 0.1, 0.1]), "我们去") == ("我们去", 0)
+    assert CalmText("off", BEFORE).update(1, zh([5, 6, 7], [1.0, 1.0, 0.4]), "我们去") == ("我们", 0)
+
+
+def test_grow_only_keeps_what_it_showed():
+    calm = CalmText("agree", ShowRule(sure_p=1.01, agree_p=0.5, settle_p=0.5, settle_agreements=2, grow_only=True))
+    assert calm.update(1, zh([5, 6, 7]), "我们去") is None  # sure, but no decode agreed with it yet
+    assert calm.update(1, zh([5, 6, 7, 8]), "我们去吃") == ("我们去", 0)  # agreed once: shown, not yet settled
+    assert calm.update(1, zh([5, 6, 10]), "我们来") is None  # it would take back shown text
+    assert calm.update(1, zh([5, 6, 7, 8, 9]), "我们去吃饭") == ("我们去", 2)  # 我们: agreed three times
 
 
 def test_settled_english_ends_at_a_word_boundary():
     assert latin_word_boundary("We need more time", 10) == 8
     assert latin_word_boundary("We need more time", 8) == 8
-    calm = CalmText("agree")
-    calm.update(1, [[1]], "We need money")
-    assert calm.update(1, [[1]], "We need more time", latin_word_boundary) == ("We need more time", 8)
+    calm = CalmText("agree", AGREE_ONCE)
+    words = [DecodedSentence([1, 2, 3, 4], [1.0, 1.0, 1.0, 0.1], [2, 7, 11, 13], 0)]
+    assert calm.update(1, words, "We need money", latin_word_boundary) == ("We need ", 0)
+    more = [DecodedSentence([1, 2, 5, 6], [1.0, 1.0, 1.0, 1.0], [2, 7, 10, 17], 0)]  # " mo" "re time"
+    assert calm.update(1, more, "We need more time", latin_word_boundary) == ("We need more time", 7)
+
+
+def test_sentences_are_placed_in_the_joined_translation():
+    pieces = [(" Hello there.", [1, 2, 0], [1.0, 0.5, 1.0], [6, 13, 13]), ("Bye.", [3, 0], [1.0, 1.0], [4, 4])]
+    (first, second) = decoded_sentences(pieces, " ", skipped={0})
+    assert (first.ids, first.ends, first.start) == ([1, 2], [5, 12], 0)  # the leading space is stripped
+    assert (second.ids, second.ends, second.start) == ([3], [17], 13)  # after the joiner
+    (whole,) = decoded_sentences([("你好。", [7, 8], [], [])], "", skipped=set())  # no per-token evidence
+    assert whole.p == [1.0, 1.0] and whole.ends == [3, 3]
 
 
 def test_forcing_the_settled_tokens_continues_the_shown_text():
@@ -82,22 +123,106 @@ def test_forcing_the_settled_tokens_continues_the_shown_text():
     assert doubt.low_confidence and all(u.start >= len(shown) for u in doubt.low_confidence), doubt
 
 
-@pytest.mark.parametrize("mode", ["agree", "force"])
-def test_provisional_translations_never_change_settled_text(recording, run_pipeline, mode):
+@pytest.mark.parametrize("mode, choice", [("agree", "balanced"), ("force", "balanced"), ("agree", "smoother")])
+def test_provisional_translations_never_change_settled_text(recording, run_pipeline, mode, choice):
     wav = recording("calm", english(["Hello, everyone. Welcome to the meeting. I am fine, thank you."]), gap_s=1.0)
-    run = run_pipeline(wav, "en-zh", calm=mode)
+    run = run_pipeline(wav, "en-zh", calm=mode, live_text=LiveText(choice))
     provisional = run.translations(provisional=True)
     assert provisional, "no provisional translation to check"
     for uid in {t.utterance_id for t in provisional}:
         shown = [t for t in run.of(Translation) if t.utterance_id == uid]
         settled = ""
-        for t in shown:
+        for before, t in zip([None, *shown], shown):
             if not t.provisional:
                 assert t.stable == len(t.text)  # a final is settled whole (and decoded as always)
                 continue
             assert 0 <= t.stable <= len(t.text) and t.text.startswith(settled), (settled, t.text)
             settled = max(settled, t.text[: t.stable], key=len)
-    assert any(t.stable for t in provisional), "nothing ever settled"
+            if choice == "smoother" and before is not None:
+                assert t.text.startswith(before.text), (before.text, t.text)  # smoother: shown text only grows
+    if choice == "balanced":
+        assert any(t.stable for t in provisional), "nothing ever settled"
     assert [t.text for t in run.translations()] == [
         Translator.load(PHRASEBOOK / "en-zh", "en-zh").translate(f.text).text for f in run.finals()
     ]
+
+
+# -- real decodes: the phrasebook model on growing halves of sentences it does not know ------------
+
+
+def live(translator: Translator, calm: CalmText, texts: list[str], uid: int = 1) -> list[tuple[str, str, int] | None]:
+    """Each text decoded as the translation stage decodes a partial (greedy, CalmText's forced
+    tokens), then through CalmText: (the decode's own text, shown text, settled characters), the
+    shown part None when it was held back."""
+    out = []
+    for text in texts:
+        items = translator.stream(text, DecodeOptions(num_beams=1), forced=calm.forced(uid))
+        results = [r for r in items if isinstance(r, SentenceResult)]
+        joined, _ = join_translations([(r.translation, r.low_confidence) for r in results], translator.joiner, True)
+        pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends) for r in results]
+        shown = calm.update(uid, decoded_sentences(pieces, "", translator.codec.skipped_ids), joined)
+        out.append((joined, *shown) if shown else (joined, None, 0))
+    return out
+
+
+def halves(sentence: str) -> list[str]:
+    """The sentence as recognition's partials grow it, a word at a time (from two words on)."""
+    words = sentence.split()
+    return [" ".join(words[:n]) for n in range(2, len(words) + 1)]
+
+
+@pytest.fixture(scope="module")
+def phrasebook_zh() -> Translator:
+    return Translator.load(PHRASEBOOK / "en-zh", "en-zh")
+
+
+def test_an_unsure_half_sentence_still_shows_its_agreed_prefix(phrasebook_zh):
+    texts = ["I drink tea every morning with", "I drink tea every morning with my"]
+    (first, second) = live(phrasebook_zh, CalmText("agree", RULES[LiveText.BALANCED]), texts)
+    unsure = phrasebook_zh.translate(texts[1]).sentences[0]
+    assert unsure.sure_chars == 0 and min(unsure.token_p) < SURE_P  # the model is unsure from its first word
+    (_, before) = live(phrasebook_zh, CalmText("agree", BEFORE), texts)
+    assert before[1] is None  # confidence alone showed nothing of it
+    assert second[1] == first[0] == second[0] == "我每天早上喝茶。"  # two decodes agree: shown whole
+
+
+@pytest.mark.parametrize("choice", list(LiveText))
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We need more time to finish the work.",
+        "Let's start the meeting now please.",
+        "I drink tea every morning with my friend.",
+    ],
+)
+def test_reading_mode_never_shows_a_prefix_that_later_changes(phrasebook_zh, choice, sentence):
+    """Reading mode shows settled text only: what three decodes agreed on, which no later decode of
+    these sentences changes. (It is evidence, not proof: four partials of "Where is the station
+    and the bathroom?" agree on 车站在哪里 before the whole sentence gives 洗手间在哪里; the final
+    corrects it, and CalmText holds back any provisional update that would.)"""
+    steps = live(phrasebook_zh, CalmText("agree", RULES[choice]), halves(sentence))
+    decoded = [d for d, _, _ in steps]
+    for k, (_, shown, stable) in enumerate(steps):
+        settled = (shown or "")[:stable]
+        assert all(later.startswith(settled) for later in decoded[k + 1 :]), (k, settled, decoded)
+    if sentence.startswith("We need"):
+        changed = [a for a, b in zip(decoded, decoded[1:]) if a[:2] == "我们" and not b.startswith("我们")]
+        assert changed, decoded  # the decodes do take back a prefix two of them agreed on (我们需要更多时间)
+        assert any(s for _, s, _ in steps), steps  # and yet something is shown
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We need more time to finish the work.",
+        "Let's start the meeting now please.",
+        "I drink tea every morning with my friend.",
+    ],
+)
+def test_smoother_text_only_grows(phrasebook_zh, sentence):
+    steps = live(phrasebook_zh, CalmText("agree", RULES[LiveText.SMOOTHER]), halves(sentence))
+    shown = [s for _, s, _ in steps if s is not None]
+    assert all(b.startswith(a) for a, b in zip(shown, shown[1:])), shown
+    raw = [d for d, _, _ in steps]
+    if sentence.startswith("We need"):
+        assert not all(b.startswith(a) for a, b in zip(raw, raw[1:])), raw  # the decodes themselves do not only grow
