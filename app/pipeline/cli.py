@@ -267,8 +267,11 @@ def _same_file(a: str, b: str) -> bool:
 def _run(args: argparse.Namespace, models: dict, out) -> int:
     """Build the session, run it until its input ends or a stop is asked for, then finish."""
     stop = StopRequests(args.duration)
+    from app.pipeline.live_meter import LiveTextMeter
+
     printer = EventPrinter(out, as_json=args.json, on_lost=stop.requested.set)  # no one reads: end as Ctrl-C does
-    observers = [_start_clock_when_listening(stop), printer]
+    meter = LiveTextMeter()
+    observers = [_start_clock_when_listening(stop), printer, meter.observe]
 
     def observe(event: Event) -> None:
         for observer in observers:
@@ -288,6 +291,7 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
             _run_until_done(session, stop)
         finally:
             _finish(session, captions)
+    printer.summary(meter.reading())
     if printer.lost is not None:
         raise printer.lost
     return 1 if printer.errors else 0
@@ -315,6 +319,17 @@ class EventPrinter:
         except OutputLost as lost:
             self.lost = lost
             self.on_lost()
+
+    def summary(self, live_text) -> None:
+        """--json's last line: what the session's live text cost (a LiveTextReading)."""
+        if not self.as_json or self.lost is not None:
+            return
+        line = {"type": "summary", "live_text": live_text.to_json()}
+        try:
+            self.out.write(json.dumps(line) + "\n")
+            self.out.flush()
+        except OutputLost as lost:
+            self.lost = lost
 
     def _print(self, event: Event) -> None:
         if self.as_json:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -49,6 +50,36 @@ def check_stream_rules(lines: list[dict]) -> None:
             assert e["latency_ms"] is not None and 0 <= e["latency_ms"] < 60_000
 
 
+def live_text_of(lines: list[dict]) -> dict:
+    """The live-text meter worked out from the events, as bench/live_text.py does."""
+    seconds = {e["utterance_id"]: e["end"] - e["start"] for e in lines if e["type"] == "final"}
+    shown: dict[int, list[dict]] = {}
+    long = early = erased = reading = chars = 0
+    for e in (e for e in lines if e["type"] == "translation"):
+        if e["provisional"]:
+            shown.setdefault(e["utterance_id"], []).append(e)
+            continue
+        live = shown.pop(e["utterance_id"], [])
+        texts, settled = [t["text"] for t in live] + [e["text"]], [t["text"][: t["stable"]] for t in live] + [e["text"]]
+        for a, b in zip(texts, texts[1:]):
+            erased += len(a) - len(os.path.commonprefix([a, b]))
+        for a, b in zip(settled, settled[1:]):
+            reading += len(a) - len(os.path.commonprefix([a, b]))
+        chars += len(e["text"])
+        if seconds[e["utterance_id"]] > 2.0:
+            long += 1
+            early += bool(live) and e["emitted_at"] - live[0]["emitted_at"] >= 1.0
+    utterances = len(final_translations(lines))
+    erasure, reading_erasure = round(erased / max(chars, 1), 3), round(reading / max(chars, 1), 3)
+    return {
+        "utterances": utterances,
+        "long": long,
+        "early": early,
+        "erasure": erasure,
+        "reading_erasure": reading_erasure,
+    }
+
+
 def test_english_to_chinese_with_speech_to_file(recording, phrasebook, tmp_path):
     wav = recording("en", english())
     out = tmp_path / "spoken.wav"
@@ -68,6 +99,8 @@ def test_english_to_chinese_with_speech_to_file(recording, phrasebook, tmp_path)
     assert all(e["direction"] == "en-zh" for e in final_translations(lines))
     assert any(e["type"] == "partial" for e in lines), "no partial source text was reported"
     check_stream_rules(lines)
+    assert lines[-1]["type"] == "summary" and lines[-1]["live_text"] == live_text_of(lines)  # what live text cost
+    assert lines[-1]["live_text"]["utterances"] == len(SPOKEN_EN)
     speech = [e for e in lines if e["type"] == "speech"]
     assert [e["text"] for e in speech] == expected(SPOKEN_EN, "en-zh")
     assert {e["language"] for e in speech} == {"zh"} and {e["path"] for e in speech} == {str(out)}
