@@ -11,10 +11,11 @@ odds are shifted towards Chinese (`ZH_BIAS`, tuned on the phrasebook's phrases, 
 others).
 
 `LanguageSides` turns those readings into decisions, with memory: the side of the last
-utterance is kept unless the detector is sure enough of the other language (`floor`), and a
-short utterance (an "OK" or a "好" in the other side's exchange) needs more (`short_floor`).
-Speech in neither language (the detector puts most of its weight elsewhere) keeps the side too.
-A manual choice ("the next sentence is English") wins until that utterance ends.
+utterance is kept unless the detector is sure enough of the other language (`floor`); a short
+utterance (an "OK" or a "好" in the other side's exchange) needs more (`short_floor`) and, heard
+in whichever language, never moves the side: the next utterance starts from the side before it.
+Speech in neither language (the detector puts nearly all its weight elsewhere: a third language)
+keeps the side. A manual choice ("the next sentence is English") wins until that utterance ends.
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ class LanguageDecision:
     confidence: float
     kept: bool = False
     by_hand: bool = False
+    short: bool = False  # too short an utterance to move the side
 
 
 class LanguageSides:
@@ -95,13 +97,14 @@ class LanguageSides:
         *,
         floor: float = 0.6,
         short_s: float = 1.0,
-        short_floor: float = 0.9,
-        elsewhere_max: float = 0.5,
+        short_floor: float = 0.75,
+        elsewhere_max: float = 0.97,
     ):
         """first: the side before anyone spoke. floor: the confidence a reading needs to change
         sides; short_floor: that of an utterance with less than `short_s` seconds of speech.
         elsewhere_max: above this share of the detector's weight on other languages, a reading
-        says nothing about English or Chinese and the side is kept."""
+        says nothing about English or Chinese and the side is kept (espeak-ng's Mandarin alone
+        put up to 0.93 there: bench/face_to_face.py)."""
         self.side = Language(first)
         self.floor, self.short_s, self.short_floor, self.elsewhere_max = floor, short_s, short_floor, elsewhere_max
         self._lock = threading.Lock()
@@ -124,18 +127,19 @@ class LanguageSides:
             chosen, side = self._chosen, self.side
         if chosen is not None:
             return LanguageDecision(chosen, 1.0, by_hand=True)
-        sure = reading.confidence
+        sure, short = reading.confidence, speech_s < self.short_s
         if reading.leaning is side:
-            return LanguageDecision(side, round(sure, 3))
-        needed = self.short_floor if speech_s < self.short_s else self.floor
+            return LanguageDecision(side, round(sure, 3), short=short)
+        needed = self.short_floor if short else self.floor
         if reading.elsewhere > self.elsewhere_max or sure < needed:
-            return LanguageDecision(side, round(1.0 - sure, 3), kept=True)
-        return LanguageDecision(reading.leaning, round(sure, 3))
+            return LanguageDecision(side, round(1.0 - sure, 3), kept=True, short=short)
+        return LanguageDecision(reading.leaning, round(sure, 3), short=short)
 
     def settle(self, decision: LanguageDecision) -> None:
-        """An utterance ended in `decision`'s language: the next one starts from that side; a
-        choice by hand has been used."""
+        """An utterance ended in `decision`'s language: the next one starts from that side (unless
+        it was short and not chosen by hand); a choice by hand has been used."""
         with self._lock:
-            self.side = decision.language
+            if decision.by_hand or not decision.short:
+                self.side = decision.language
             if decision.by_hand:
                 self._chosen = None

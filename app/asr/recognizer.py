@@ -39,6 +39,7 @@ from app.asr.guards import (
     word_spans,
 )
 from app.asr.hotwords import hotwords_text
+from app.asr.language import LanguageDecision, LanguageSides, read_language
 from app.asr.options import RecognizerOptions
 from app.asr.turns import turns_for
 from app.asr.units import common_prefix, drop_prefix, extend_committed, join_units, units_of
@@ -86,6 +87,7 @@ class _Utterance:
     history: list[list[str]] = field(default_factory=list)  # the latest hypotheses, newest last
     shown: tuple[str, str] | None = None  # (text, committed) of the last partial sent
     early: tuple[int, Heard] | None = None  # (end sample, what Whisper heard) of a speculative final decode
+    decision: LanguageDecision | None = None  # face to face: the language its latest decode heard in
 
 
 class StreamingRecognizer:
@@ -105,9 +107,11 @@ class StreamingRecognizer:
         compute_type: str = "int8",
         chinese: ChineseScript | str = ChineseScript.SIMPLIFIED,
         ids: Iterator[int] | None = None,
+        sides: LanguageSides | None = None,
     ):
         """ids: the utterance numbers to use (default 1, 2, ...); two recognizers given one
-        counter never number two utterances alike (a conversation's two sides)."""
+        counter never number two utterances alike (a conversation's two sides). sides: face to
+        face, each utterance's language is decided (app.asr.language) and `language` follows it."""
         if model is None or isinstance(model, (str, os.PathLike)):
             from app.asr.whisper_models import load_whisper
 
@@ -138,6 +142,7 @@ class StreamingRecognizer:
         self._reset_requested = False
         self._context = ""  # final text before the previous utterance: the prompt of the next final decode
         self._previous: tuple[np.ndarray, str] | None = None  # the last utterance's audio and final text
+        self.sides = sides
 
     # -- requests from any thread ---------------------------------------------------------------
     def _check_language(self, language: str) -> None:
@@ -215,7 +220,7 @@ class StreamingRecognizer:
         ):
             end = self._final_end(u)
             if end <= self._samples and (u.early is None or u.early[0] != end):
-                u.early = (end, self._hear_final(self._audio(u.start, end)))
+                u.early = (end, self._hear_final(self._audio(u.start, end), u))
                 events += self._show_early(u)
         return events
 
@@ -289,7 +294,9 @@ class StreamingRecognizer:
                 return []  # Whisper is busy with a final or the other side: ask again on the next block
             u.decoded_until = self._samples
             began = time.monotonic()
-            heard = self.transcribe(self._audio(u.start, self._samples), final=False)
+            audio = self._audio(u.start, self._samples)
+            self._decide_language(u, audio, final=False)
+            heard = self.transcribe(audio, final=False)
             cost = time.monotonic() - began
         self._partial_cost = cost if self._partial_cost == 0.0 else 0.5 * (self._partial_cost + cost)
         if self._off_language(heard):
@@ -329,6 +336,7 @@ class StreamingRecognizer:
                 committed=committed,
                 start=u.start / SAMPLE_RATE,
                 end=self._samples / SAMPLE_RATE,
+                **self._language_fields(u, final=False),
             )
         ]
 
@@ -338,8 +346,10 @@ class StreamingRecognizer:
         self._drop_audio_before(end)
         if u.speech_frames * FRAME < self.options.min_speech_s * SAMPLE_RATE:
             return []  # too short to be speech
-        heard = u.early[1] if u.early is not None and u.early[0] == end else self._hear_final(audio)
+        heard = u.early[1] if u.early is not None and u.early[0] == end else self._hear_final(audio, u)
         text, revised = self._settle(u.committed, units_of(heard.text))
+        if text and self.sides is not None and u.decision is not None:
+            self.sides.settle(u.decision)
         keep = self.options.context_chars.get(self.language, 0)
         if text and keep > 0:
             if self._previous is not None:
@@ -357,8 +367,34 @@ class StreamingRecognizer:
                 speech_end_at=u.speech_end_at,
                 low_confidence=word_spans(text, heard.unsure),
                 revised=revised,
+                **self._language_fields(u, final=True),
             )
         ]
+
+    def _decide_language(self, u: _Utterance, audio: np.ndarray, final: bool) -> None:
+        """Face to face: the language this decode of `u` hears in (app.asr.language), read from
+        the window the decode reads. Partials that were heard in the other language are not
+        agreed with: the utterance's live text starts again in the new one."""
+        if self.sides is None:
+            return
+        margin = self.window_margin(final)
+        reading = read_language(
+            self.model, audio, margin_s=3.0 if margin is None else margin, min_s=self.options.min_window_s
+        )
+        decision = self.sides.decide(reading, u.speech_frames * FRAME / SAMPLE_RATE)
+        if u.decision is not None and decision.language != u.decision.language:
+            u.committed, u.history, u.shown = [], [], None
+        u.decision = decision
+        self.language = decision.language
+
+    def _language_fields(self, u: _Utterance, final: bool) -> dict:
+        """The decided language on a face-to-face event (and, on a final, how sure it is)."""
+        if self.sides is None or u.decision is None:
+            return {}
+        fields = {"language": u.decision.language}
+        if final:
+            fields["language_confidence"] = u.decision.confidence
+        return fields
 
     def _settle(self, committed: list[str], heard: list[str]) -> tuple[str, str]:
         """(final text, the committed text it revised or ""). The final decode reads the whole
@@ -376,10 +412,12 @@ class StreamingRecognizer:
         self._last_heard = heard
         return heard.text
 
-    def _hear_final(self, audio: np.ndarray) -> Heard:
+    def _hear_final(self, audio: np.ndarray, u: _Utterance | None = None) -> Heard:
         """A final decode through transcribe() (the one entry point), with its unsure words;
         before any partial waiting for the shared Whisper."""
         with self._turns.final(id(self)):
+            if u is not None:
+                self._decide_language(u, audio, final=True)
             text = self.transcribe(audio, final=True)
         heard = self._last_heard
         return heard if heard is not None and heard.text == text else Heard(text)
@@ -400,7 +438,9 @@ class StreamingRecognizer:
         budget = min(400, int(10 + opts.tokens_per_s * len(audio) / SAMPLE_RATE))
         hotwords = hotwords_text(opts.hotwords.get(self.language, ()), self.language)
         prompt = prefix = None
-        if final and opts.context_chars.get(self.language, 0) > 0:
+        # Face to face, the utterance before is often in the other language, and the decision reads
+        # the utterance alone: no context, so the final decode reuses the decision's encoder output.
+        if final and opts.context_chars.get(self.language, 0) > 0 and self.sides is None:
             prompt = self._context or None
             if self._previous is not None:
                 before, said = self._previous
