@@ -15,6 +15,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
+from app.pipeline.live_meter import LiveTextReading
 from app.shared.events import DecodeStep, StopReason
 from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 
@@ -187,6 +188,15 @@ class DiagnosticsPanel(QWidget):
         self.follow = QCheckBox(translate("Diagnostics", "Follow"))
         self.follow.setChecked(True)
         self.counter = QLabel()
+        self.live_text = QLabel()  # what the live-text choice costs (show_live_text)
+        self.live_text.setToolTip(
+            translate(
+                "Diagnostics",
+                "Early: long utterances (over 2 s) whose translation showed at least 1 s before the final one. "
+                "Erasure: characters of live translation taken back, per character of the final translations "
+                "(reading mode: of the settled text it shows).",
+            )
+        )
         self.banner = QLabel()
         self.banner.setWordWrap(True)
         self.banner.setStyleSheet("background:#c62828; color:white; font-weight:bold; padding:4px;")
@@ -196,6 +206,7 @@ class DiagnosticsPanel(QWidget):
         top.addWidget(self.verify)
         top.addWidget(self.follow)
         top.addStretch()
+        top.addWidget(self.live_text)
         top.addWidget(self.counter)
         self.step_view = self._table(self.steps, stretch_column=4)
         self.sentence_view = self._table(self.sentences, stretch_column=7)
@@ -251,6 +262,22 @@ class DiagnosticsPanel(QWidget):
             )
             self.banner.show()
 
+    def show_live_text(self, reading: LiveTextReading) -> None:
+        """The session's live-text meter (app.pipeline.live_meter); empty before a final translation."""
+        if not reading.utterances:
+            self.live_text.clear()
+            return
+        self.live_text.setText(
+            translate(
+                "Diagnostics", "Live text: early {early} of {long} · erasure {erasure} (reading mode {reading})"
+            ).format(
+                early=reading.early,
+                long=reading.long,
+                erasure=f"{reading.erasure:.2f}",
+                reading=f"{reading.reading_erasure:.2f}",
+            )
+        )
+
     def flush(self) -> None:
         for model, view in ((self.steps, self.step_view), (self.sentences, self.sentence_view)):
             if model.flush() and self.follow.isChecked():
@@ -267,4 +294,5 @@ class DiagnosticsPanel(QWidget):
         self.steps.clear()
         self.sentences.clear()
         self.banner.hide()
+        self.live_text.clear()
         self.flush()

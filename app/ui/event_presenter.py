@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
+from app.pipeline.live_meter import LiveTextMeter
 from app.shared import events as ev
 from app.ui.i18n import QT_TRANSLATE_NOOP, error_texts, translate
 
@@ -28,11 +29,14 @@ class EventPresenter(QObject):
         super().__init__(window)
         self.window = window  # a MainWindow: the panels and status bar drawn on
         self.latencies: list[float] = []  # the current session's final translations', for the median
+        self.live_text = LiveTextMeter()  # the current session's live text: early and erasure
         self._draw = self._handlers()
 
     def new_session(self) -> None:
-        """A new session: its latencies start again and the caption page clears."""
+        """A new session: its latencies and live-text meter start again and the caption page clears."""
         self.latencies = []
+        self.live_text = LiveTextMeter()
+        self.window.diagnostics.show_live_text(self.live_text.reading())
         self.window.captions.new_session()
 
     def _handlers(self) -> dict[type, Callable[..., None]]:
@@ -75,6 +79,7 @@ class EventPresenter(QObject):
         self.window.transcript_view.show_partial((session_number, event.utterance_id), event.text, event.committed)
 
     def _show_final(self, event: ev.SourceFinal, session_number: int) -> None:
+        self._measure_live_text(event, session_number)
         key = (session_number, event.utterance_id)
         self.window.transcript_view.show_final(key, event.text, event.low_confidence, event.revised)
 
@@ -85,6 +90,15 @@ class EventPresenter(QObject):
         )
         if not event.provisional and event.latency_ms is not None:
             self._show_latency(event.latency_ms)
+        self._measure_live_text(event, session_number)
+
+    def _measure_live_text(self, event: ev.SourceFinal | ev.Translation, session_number: int) -> None:
+        """The diagnostics panel's live-text meter, for the current session's events."""
+        if session_number != self.window.session_control.session_number:
+            return
+        self.live_text.observe(event)
+        if isinstance(event, ev.Translation) and not event.provisional:
+            self.window.diagnostics.show_live_text(self.live_text.reading())
 
     def _show_corrected(self, event: ev.CaptionCorrected, session_number: int) -> None:
         self.window.transcript_view.show_corrected((session_number, event.utterance_id), event.source, event.text)

@@ -373,12 +373,20 @@
         <translation>跟随最新</translation>
     </message>
     <message>
+        <source>Early: long utterances (over 2 s) whose translation showed at least 1 s before the final one. Erasure: characters of live translation taken back, per character of the final translations (reading mode: of the settled text it shows).</source>
+        <translation>提前：较长的语句（超过 2 秒）中，译文比最终译文至少早 1 秒显示出来的句数。撤回：实时译文被收回的字符数，与最终译文字符数之比（阅读模式：只算它显示的已确定文字）。</translation>
+    </message>
+    <message>
         <source>a token or short cycle kept repeating</source>
         <translation>某个词元或短序列不断重复</translation>
     </message>
     <message>
         <source>⚠ Loop guard stopped the decoder on utterance {utterance}: {detail}. The translation was cut there.</source>
         <translation>⚠ 循环保护在第 {utterance} 句停止了解码器：{detail}。译文在此处截断。</translation>
+    </message>
+    <message>
+        <source>Live text: early {early} of {long} · erasure {erasure} (reading mode {reading})</source>
+        <translation>实时文字：{long} 句中提前显示 {early} 句 · 撤回 {erasure}（阅读模式 {reading}）</translation>
     </message>
     <message>
         <source>{steps} steps ({dropped} older dropped), {sentences} sentences</source>

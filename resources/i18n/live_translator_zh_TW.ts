@@ -373,12 +373,20 @@
         <translation>跟隨最新</translation>
     </message>
     <message>
+        <source>Early: long utterances (over 2 s) whose translation showed at least 1 s before the final one. Erasure: characters of live translation taken back, per character of the final translations (reading mode: of the settled text it shows).</source>
+        <translation>提前：較長的語句（超過 2 秒）中，譯文比最終譯文至少早 1 秒顯示出來的句數。撤回：即時譯文被收回的字元數，與最終譯文字元數之比（閱讀模式：只計它顯示的已確定文字）。</translation>
+    </message>
+    <message>
         <source>a token or short cycle kept repeating</source>
         <translation>某個詞元或短序列不斷重複</translation>
     </message>
     <message>
         <source>⚠ Loop guard stopped the decoder on utterance {utterance}: {detail}. The translation was cut there.</source>
         <translation>⚠ 迴圈防護在第 {utterance} 句停止了解碼器：{detail}。譯文在此處截斷。</translation>
+    </message>
+    <message>
+        <source>Live text: early {early} of {long} · erasure {erasure} (reading mode {reading})</source>
+        <translation>即時文字：{long} 句中提前顯示 {early} 句 · 撤回 {erasure}（閱讀模式 {reading}）</translation>
     </message>
     <message>
         <source>{steps} steps ({dropped} older dropped), {sentences} sentences</source>

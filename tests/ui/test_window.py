@@ -12,6 +12,7 @@ import soundfile
 from PySide6.QtCore import QTimer
 
 from app.audio import SAMPLE_RATE, FileSource, SourceKind
+from app.pipeline.live_meter import LiveTextMeter
 from app.shared import events as ev
 from app.ui.main_window import MainWindow
 from tests.ui.conftest import nmt_model, phrasebook_translation, random_model, speak
@@ -125,6 +126,14 @@ def test_recording_is_recognised_translated_and_diagnosed(qtbot, store, tmp_path
     assert watch.meter_peak > 0, "the level meter moved with the speech"
     assert "latency" in window.latency_label.text() and "ms" in window.latency_label.text()
     assert "MT:" in window.models_label.text() and "Whisper" in window.models_label.text()
+    # the live-text meter: what this session's live text cost, counted from the events it was shown
+    meter = LiveTextMeter()
+    for event in watch.events:
+        meter.observe(event)
+    reading = meter.reading()
+    assert reading.utterances == len(translations)
+    shown = window.diagnostics.live_text.text()
+    assert f"early {reading.early} of {reading.long}" in shown and f"erasure {reading.erasure:.2f}" in shown, shown
 
     # the session's transcript exports as text and SRT
     window.transcript_actions.export_to("txt", str(tmp_path / "t.txt"))
