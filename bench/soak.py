@@ -1,7 +1,7 @@
 """A meeting-length run: a long talk played at speaking speed through the window and the command line.
 
     .venv/bin/python bench/soak.py [--minutes 60] [--bucket 10] [--paths window,cli] [--clients 10]
-                                   [--asr-model base] [--nmt-model DIR]
+                                   [--away-every MINUTES] [--asr-model base] [--nmt-model DIR]
 
 The talk is the 24 sentences of bench/live_text.py's held-out talk, spoken by espeak-ng, over
 and over with pauses between them (each a new utterance) until it lasts --minutes. It is played
@@ -9,7 +9,8 @@ at speaking speed through
   (a) `window`: the real window under Xvfb (started here), subtitle overlay and diagnostics shown,
       File ▸ Translate a recording (`SessionControl.play_recording`);
   (b) `cli`: `python -m app run --realtime --json --serve` with --clients caption-page clients
-      reading /events the whole time (and coming back if dropped).
+      reading /events the whole time (and coming back if dropped); with --away-every, half of
+      them leave that often for 5 s and come back as the page does (/transcript first).
 Each path runs in its own process, one after the other; this one samples it every few seconds
 (psutil: RSS, threads, open files, CPU time). Prints, per --bucket minutes of the run: end of
 speech -> final translation p50 / p95, RSS, threads, open files, CPU seconds per audio second;
@@ -45,6 +46,7 @@ from bench.live_text import TALK  # noqa: E402
 RATE = 16000
 PHRASEBOOK = ROOT / "tests" / "fixtures" / "phrasebook" / "en-zh"
 SAMPLE_EVERY_S = 5.0
+AWAY_S = 5.0  # how long a page that leaves (--away-every) stays away
 
 
 # -- the talk --------------------------------------------------------------------------------------
@@ -134,32 +136,57 @@ def take_events(record: RunRecord, events) -> None:
 
 
 # -- (b) the command line with caption-page clients ------------------------------------------------
-async def caption_client(port: int, tally: dict, stop: asyncio.Event) -> None:
-    """A page reading /events the whole time; it comes back when dropped, as a page does."""
+async def caption_client(port: int, tally: dict, stop: asyncio.Event, away_every_s: float = 0.0) -> None:
+    """A page reading /events the whole time; it comes back when dropped, as a page does. With
+    away_every_s it also leaves that often (a laptop closed, a phone out of Wi-Fi) for AWAY_S,
+    and on coming back reads /transcript first, as the page does, for what it missed."""
     while not stop.is_set():
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
         except OSError:
             await asyncio.sleep(0.5)
             continue
+        if tally["connections"]:
+            await catch_up(port, tally)
         tally["connections"] += 1
         writer.write(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        leave_at = time.monotonic() + away_every_s if away_every_s else float("inf")
         try:
-            while not stop.is_set():
-                try:
-                    line = await asyncio.wait_for(reader.readline(), 1.0)
-                except TimeoutError:
-                    continue  # nothing in a second: read on (or notice the end)
-                if not line:
-                    break  # dropped by the server: come back
-                if line.startswith(b"data: "):
-                    update = json.loads(line[6:])
-                    tally["events"] += 1
-                    if update.get("type") == "caption" and update.get("translation_final"):
-                        tally["final_ids"].add(update["id"])
+            await read_events(reader, tally, stop, leave_at)
         except (ConnectionError, json.JSONDecodeError):
             pass
         writer.close()
+        if time.monotonic() >= leave_at and not stop.is_set():
+            tally["left"] += 1
+            await asyncio.sleep(AWAY_S)
+
+
+async def read_events(reader, tally: dict, stop: asyncio.Event, leave_at: float) -> None:
+    while not stop.is_set() and time.monotonic() < leave_at:
+        try:
+            line = await asyncio.wait_for(reader.readline(), 1.0)
+        except TimeoutError:
+            continue  # nothing in a second: read on (or notice the end)
+        if not line:
+            return  # dropped by the server: come back
+        if line.startswith(b"data: "):
+            update = json.loads(line[6:])
+            tally["events"] += 1
+            if update.get("type") == "caption" and update.get("translation_final"):
+                tally["final_ids"].add(update["id"])
+
+
+async def catch_up(port: int, tally: dict) -> None:
+    """What a returning page reads first: the session so far (its final captions)."""
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(f"GET /transcript HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+        body = (await reader.read()).split(b"\r\n\r\n", 1)[1]
+        writer.close()
+        doc = json.loads(body)
+    except (OSError, IndexError, json.JSONDecodeError):
+        return  # the app is gone (the end of the run): nothing to catch up with
+    tally["final_ids"].update(c["id"] for c in doc["captions"] if c.get("translation_final"))
 
 
 def free_port() -> int:
@@ -180,14 +207,16 @@ def run_cli(args, talk: Path, work: Path) -> RunRecord:
     sampler.start()
     stderr_tail: list[str] = []
     threading.Thread(target=lambda: stderr_tail.extend(child.stderr), daemon=True).start()
-    tallies = [{"connections": 0, "events": 0, "final_ids": set()} for _ in range(args.clients)]
+    tallies = [{"connections": 0, "left": 0, "events": 0, "final_ids": set()} for _ in range(args.clients)]
+    # Half the pages leave and come back every --away-every minutes, each at its own moment.
+    away = [args.away_every * 60 * (1 + i / args.clients) if i % 2 else 0.0 for i in range(args.clients)]
     loop_stop: list = []
 
     def clients() -> None:
         async def main() -> None:
             stop = asyncio.Event()
             loop_stop.append((asyncio.get_running_loop(), stop))
-            await asyncio.gather(*(caption_client(port, tally, stop) for tally in tallies))
+            await asyncio.gather(*(caption_client(port, t, stop, a) for t, a in zip(tallies, away, strict=True)))
 
         asyncio.run(main())
 
@@ -204,7 +233,7 @@ def run_cli(args, talk: Path, work: Path) -> RunRecord:
     client_thread.join(10)
     take_events(record, events)
     record.clients = [
-        {"events": t["events"], "final_captions": len(t["final_ids"]), "connections": t["connections"]} for t in tallies
+        {k: t[k] for k in ("events", "connections", "left")} | {"final_captions": len(t["final_ids"])} for t in tallies
     ]
     transcripts = list((work / "cli-home" / "transcripts").glob("*.jsonl"))
     record.transcript_lines = sum(count_final_lines(path) for path in transcripts)
@@ -337,7 +366,7 @@ def report(record: RunRecord, spoken: int, bucket_s: float) -> None:
     for i, client in enumerate(record.clients):
         print(
             f"  page client {i}: {client['events']} caption events, {client['final_captions']} final captions, "
-            f"{client['connections']} connection(s)"
+            f"{client['connections']} connection(s), left and came back {client['left']} time(s)"
         )
     # Growth is read while the session runs (to the last translation): once it has stopped,
     # its threads and buffers are gone and RSS falls.
@@ -365,6 +394,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bucket", type=float, default=10.0, help="minutes per reported bucket (default 10)")
     parser.add_argument("--paths", default="window,cli", help="which runs, in order: window, cli (default both)")
     parser.add_argument("--clients", type=int, default=10, help="caption-page clients of the cli run (default 10)")
+    parser.add_argument(
+        "--away-every", type=float, default=0.0, help="minutes: half the clients leave this often and come back"
+    )
     parser.add_argument("--asr-model", default="base")
     parser.add_argument("--nmt-model", default=str(PHRASEBOOK))
     parser.add_argument("--window-child", help=argparse.SUPPRESS)
