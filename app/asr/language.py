@@ -20,12 +20,14 @@ keeps the side. A manual choice ("the next sentence is English") wins until that
 
 from __future__ import annotations
 
+import collections
 import math
 import threading
 from dataclasses import dataclass
 
 import numpy as np
 
+from app.shared.events import SourceFinal
 from app.shared.languages import Language
 
 # Log-odds added to the detector's P(zh | en or zh): its threshold moves from 0.5 to 0.2
@@ -143,3 +145,20 @@ class LanguageSides:
                 self.side = decision.language
             if decision.by_hand:
                 self._chosen = None
+
+
+class KeptUtterances:
+    """The audio of the latest finished utterances, so that one decided wrongly can be heard again
+    the other way (StreamingRecognizer.redo). Bounded: `count` utterances of at most 15 s each."""
+
+    def __init__(self, count: int = 8):
+        self._kept: collections.OrderedDict[int, tuple[np.ndarray, SourceFinal]] = collections.OrderedDict()
+        self._count = count
+
+    def keep(self, final: SourceFinal, audio: np.ndarray) -> None:
+        self._kept[final.utterance_id] = (audio, final)
+        while len(self._kept) > self._count:
+            self._kept.popitem(last=False)
+
+    def get(self, utterance_id: int) -> tuple[np.ndarray, SourceFinal] | None:
+        return self._kept.get(utterance_id)

@@ -39,7 +39,7 @@ from app.asr.guards import (
     word_spans,
 )
 from app.asr.hotwords import hotwords_text
-from app.asr.language import LanguageDecision, LanguageSides, read_language
+from app.asr.language import KeptUtterances, LanguageDecision, LanguageSides, read_language
 from app.asr.options import RecognizerOptions
 from app.asr.turns import turns_for
 from app.asr.units import common_prefix, drop_prefix, extend_committed, join_units, units_of
@@ -143,6 +143,7 @@ class StreamingRecognizer:
         self._context = ""  # final text before the previous utterance: the prompt of the next final decode
         self._previous: tuple[np.ndarray, str] | None = None  # the last utterance's audio and final text
         self.sides = sides
+        self._kept = KeptUtterances()  # face to face: the latest utterances' audio, for redo()
 
     # -- requests from any thread ---------------------------------------------------------------
     def _check_language(self, language: str) -> None:
@@ -358,18 +359,44 @@ class StreamingRecognizer:
         if not text and u.shown is None:
             return []
         # An empty final after partials tells observers that utterance came to nothing.
-        return [
-            SourceFinal(
-                utterance_id=u.id,
-                text=text,
-                start=u.start / SAMPLE_RATE,
-                end=end / SAMPLE_RATE,
-                speech_end_at=u.speech_end_at,
-                low_confidence=word_spans(text, heard.unsure),
-                revised=revised,
-                **self._language_fields(u, final=True),
-            )
-        ]
+        final = SourceFinal(
+            utterance_id=u.id,
+            text=text,
+            start=u.start / SAMPLE_RATE,
+            end=end / SAMPLE_RATE,
+            speech_end_at=u.speech_end_at,
+            low_confidence=word_spans(text, heard.unsure),
+            revised=revised,
+            **self._language_fields(u, final=True),
+        )
+        if self.sides is not None and text:
+            self._kept.keep(final, audio)
+        return [final]
+
+    def redo(self, utterance_id: int) -> list:
+        """Face to face: hear a finished utterance again in the other language than decided (its
+        final, again, with `revised` the text it replaces); the side moves with it. Nothing when
+        the utterance is no longer kept (only the latest few are)."""
+        kept = self._kept.get(utterance_id) if self.sides is not None else None
+        if kept is None or kept[1].language is None:
+            return []
+        audio, before = kept
+        decision = LanguageDecision(before.language.other, 1.0, by_hand=True)
+        self.language = decision.language
+        heard = self._hear_final(audio)
+        self.sides.settle(decision)
+        text, _ = self._settle([], units_of(heard.text))
+        again = replace(
+            before,
+            text=text,
+            low_confidence=word_spans(text, heard.unsure),
+            revised=before.text,
+            language=decision.language,
+            language_confidence=decision.confidence,
+            emitted_at=time.monotonic(),
+        )
+        self._kept.keep(again, audio)
+        return [again]
 
     def _decide_language(self, u: _Utterance, audio: np.ndarray, final: bool) -> None:
         """Face to face: the language this decode of `u` hears in (app.asr.language), read from

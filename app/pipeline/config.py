@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 @dataclass
 class PipelineConfig:
     direction: Direction = Direction.EN_ZH
+    # Face to face (run --direction auto): each utterance's language, English or Chinese, is
+    # decided as it is heard (app.asr.language) and translated the other way; `direction` is then
+    # the side before anyone spoke. Needs both directions' models.
+    auto_direction: bool = False
     nmt_models: dict[Direction, str | Path] = field(default_factory=dict)  # direction -> model folder
     asr_model: str = "base"  # Whisper size name or folder
     input_path: str | Path | None = None  # a recording; None = the live source below

@@ -37,7 +37,7 @@ from app.shared.chinese import ChineseScript
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import CaptionCorrected, Event, Speaker, Stage, State, Status
 from app.shared.glossary import Glossary
-from app.shared.languages import Direction
+from app.shared.languages import Direction, Language
 from app.shared.live_text import LiveText
 
 if TYPE_CHECKING:
@@ -254,8 +254,13 @@ class Pipeline:
 
     def set_direction(self, direction: Direction | str) -> None:
         """Switch mid-session: the utterance in progress is finished in the old direction,
-        provisional work is dropped, and the recognizer listens for the new language."""
+        provisional work is dropped, and the recognizer listens for the new language. Face to
+        face (config.auto_direction), the next utterance is heard in `direction`'s source language
+        (next_language), then deciding goes on."""
         direction = Direction.parse(direction)
+        if self.config.auto_direction:
+            self.next_language(direction.source)
+            return
         if direction == self._direction:
             return
         self._direction = direction
@@ -263,6 +268,17 @@ class Pipeline:
         if session is not None:
             session.board.switch_direction(direction)
         self._reporter.emit(Status(state=State.DIRECTION, detail=direction))
+
+    def next_language(self, language: Language | str | None) -> None:
+        """Face to face: "the next sentence is English / 中文" (or the one being spoken), whatever
+        the detector says; None takes the choice back. Ignored with a fixed direction."""
+        self._recognition.next_is(language)
+
+    def redo_utterance(self, utterance_id: int) -> None:
+        """Face to face: an utterance was decided wrongly: hear it again in the other language and
+        translate it the other way (a new final and translation for the same utterance id; only
+        the latest 8 utterances are kept, and only while the session runs). Returns at once."""
+        self._recognition.redo(utterance_id)
 
     @property
     def speakers(self) -> frozenset[Speaker]:

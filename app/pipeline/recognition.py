@@ -1,7 +1,10 @@
 """The recognition stage: the `pipeline-recognition` thread runs VAD + streaming Whisper
 (app.asr.StreamingRecognizer) over the audio queue, emits partial and final source text (the
 glossary's corrections of heard text applied), and hands each to the job board
-(app/pipeline/jobs.py) tagged with the direction it was heard in."""
+(app/pipeline/jobs.py) tagged with the direction it was heard in. Face to face
+(config.auto_direction) that direction follows the language decided for each utterance
+(app.asr.language.LanguageSides, which this stage owns), and a wrongly decided utterance can
+be heard again the other way (`redo`)."""
 
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ from app.pipeline.session_state import END, FLUSH, Block, SessionState
 from app.shared.chinese import ChineseScript
 from app.shared.errors import QT_TRANSLATE_NOOP
 from app.shared.events import Event, SourceFinal, SourcePartial, Stage, State, Status
-from app.shared.languages import Direction
+from app.shared.languages import Direction, Language
 
 if TYPE_CHECKING:
     from app.asr import StreamingRecognizer
@@ -48,6 +51,24 @@ class RecognitionStage:
         self.direction = direction
         self.recognizer = recognizer
         self._utterance_ids = utterance_ids
+        self.sides = None  # face to face: whose turn it is (app.asr.language.LanguageSides)
+        if config.auto_direction:
+            from app.asr.language import LanguageSides
+
+            self.sides = LanguageSides(config.direction.source)
+        self._redo: queue.SimpleQueue[int] = queue.SimpleQueue()  # utterances to hear again the other way
+        self._heard_in: Direction | None = None  # face to face: the direction of the latest text handed on
+
+    def next_is(self, language: Language | str | None) -> None:
+        """Face to face: the next utterance (or the one being spoken) is in `language`."""
+        if self.sides is not None:
+            self.sides.next_is(language)
+
+    def redo(self, utterance_id: int) -> None:
+        """Face to face: hear a finished utterance again in the other language (on this stage's
+        thread, between blocks); its new final and translation replace the old ones."""
+        if self.sides is not None:
+            self._redo.put(utterance_id)
 
     def set_chinese(self, script: ChineseScript) -> None:
         if self.recognizer is not None:
@@ -80,7 +101,8 @@ class RecognitionStage:
         session.ready.set()
         self.reporter.emit(Status(state=State.RUNNING, detail=f"direction {direction}"))
         while not session.stop.is_set():
-            if self.direction() != direction:  # finish what was said in the old language first
+            self._redo_asked(session, recognizer)
+            if self.sides is None and self.direction() != direction:  # finish what was said in the old language
                 self._recognize(session, recognizer.flush, direction)
                 direction = self.direction()
                 recognizer.set_language(direction.source)
@@ -104,6 +126,10 @@ class RecognitionStage:
             self.recognizer = StreamingRecognizer(
                 model=model, language=language, options=self.options(), ids=self._utterance_ids
             )
+        if self.sides is not None:
+            self.sides.side = Language(language)  # a new session starts from the first side
+        self._heard_in = None
+        self.recognizer.sides = self.sides
         self.recognizer.chinese = ChineseScript.parse(self.config.chinese)
         self.recognizer.options.word_confidence = self.config.source_confidence
         self.recognizer.reset()
@@ -152,10 +178,32 @@ class RecognitionStage:
         for event in events:
             event = self._rewrite_heard(event)
             self.reporter.emit(event)
+            direction = self._heard_direction(session, event, direction)
             if isinstance(event, SourceFinal):
                 session.board.submit_final(Job(event, direction))
             elif isinstance(event, SourcePartial):
                 session.board.offer_partial(Job(event, direction))  # only the latest is kept
+
+    def _heard_direction(self, session: SessionState, event: Event, direction: Direction) -> Direction:
+        """The direction to translate `event` in: face to face, its decided language's; a change
+        of side drops provisional work of the other side (the job board's switch)."""
+        language = getattr(event, "language", None)
+        if self.sides is None or language is None:
+            return direction
+        heard_in = Direction.spoken(language)
+        if heard_in != self._heard_in:
+            self._heard_in = heard_in
+            session.board.switch_direction(heard_in)
+        return heard_in
+
+    def _redo_asked(self, session: SessionState, recognizer: StreamingRecognizer) -> None:
+        """Hear again, the other way, the utterances asked for since the last block."""
+        while True:
+            try:
+                utterance_id = self._redo.get_nowait()
+            except queue.Empty:
+                return
+            self._recognize(session, functools.partial(recognizer.redo, utterance_id), self.direction())
 
     def _rewrite_heard(self, event: Event) -> Event:
         """Recognised text with the glossary's corrections of heard text applied."""

@@ -69,6 +69,8 @@ class TranslationStage:
         self._calm = self._new_calm()  # this session's live translations
         self._last_decode = LastDecode()
         self._translator(self.direction())  # load now, not on the first utterance
+        if self.config.auto_direction:  # face to face: either side may speak first
+            self._translator(self.direction().reverse)
         while (running := session.board.take()) is not None:
             job, cancel = running
             try:
@@ -207,6 +209,7 @@ class TranslationStage:
                 low_confidence=tuple((u.start, u.end, u.p) for u in unsure),
                 alternatives=tuple(u.alternatives for u in unsure),
                 stable=stable,
+                language_confidence=getattr(event, "language_confidence", None),
             )
         )
         if not provisional:

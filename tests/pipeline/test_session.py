@@ -41,6 +41,7 @@ def unusual_settings() -> dict:
     """A value for every PipelineConfig field that is not its default."""
     return {
         "direction": Direction.ZH_EN,
+        "auto_direction": True,
         "nmt_models": {Direction.EN_ZH: Path("a"), Direction.ZH_EN: Path("b")},
         "asr_model": "tiny",
         "input_path": None,
