@@ -1,0 +1,226 @@
+"""Face to face (run --direction auto): is each utterance's language decided right, and what does it cost?
+
+    .venv/bin/python bench/face_to_face.py [--model base] [--json]
+
+Held-out alternating talk: English sentences (espeak-ng en-us) and Mandarin ones (espeak-ng
+cmn-latn-pinyin) in turns, none of them the phrasebook's phrases that app/asr/language.py's
+ZH_BIAS was tuned on, then a Chinese exchange with a short English "OK." in it. Printed, on the
+same clips:
+
+- direction right, per method: faster-whisper's own `detect_language` (30 s window) restricted
+  to en/zh; our detector's reading of the clip alone (app.asr.language.read_language, the short
+  window); and the app's recognizer deciding in turn (StreamingRecognizer with LanguageSides:
+  hysteresis and floor), which is what `run --direction auto` does;
+- the decision's added cost per utterance: the recognizer's time on a clip in auto minus a
+  fixed-direction recognizer's time on the same clip (p50), and the detector calls' own time;
+- the load average before and after.
+
+espeak-ng's Mandarin is a weak probe: Whisper base hears much of it as something else, so
+read the Chinese rows as "how often a poor Mandarin voice still goes the right way".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.asr import StreamingRecognizer, load_whisper  # noqa: E402
+from app.asr import recognizer as recognizer_module  # noqa: E402
+from app.asr.language import LanguageSides, read_language  # noqa: E402
+from app.shared.audio import SAMPLE_RATE  # noqa: E402
+from app.shared.events import SourceFinal  # noqa: E402
+
+VOICES = {"en": "en-us", "zh": "cmn-latn-pinyin"}
+EN = [
+    "Do you have any questions?",
+    "My name is Anna.",
+    "The doctor will see you now.",
+    "Please open your mouth.",
+    "How long have you had this pain?",
+    "I need a glass of water.",
+    "Can I pay by card?",
+    "The train leaves at six.",
+    "I am looking for a hotel.",
+    "Is this seat free?",
+    "What time is it?",
+    "I have a headache.",
+    "Turn left at the corner.",
+    "This is too expensive.",
+    "We will meet again next week.",
+    "Where can I buy a ticket?",
+    "I would like some rice.",
+    "It is very cold today.",
+    "Please write it down.",
+    "Thank you for your help.",
+]
+ZH = [
+    "你好。",
+    "谢谢你。",
+    "我很饿。",
+    "今天很冷。",
+    "我头疼。",
+    "多少钱？",
+    "我要一杯水。",
+    "请等一下。",
+    "你会说英语吗？",
+    "我明白了。",
+    "没问题。",
+    "我们走吧。",
+    "你几岁？",
+    "现在几点？",
+    "我喜欢中国菜。",
+    "我想去医院。",
+    "他在哪里？",
+    "我是学生。",
+    "太贵了。",
+    "再见。",
+]
+# A Chinese exchange with a short English interjection ("OK." alone is dropped as one of
+# Whisper's inventions unless it is sure of it): the side should stay Chinese after it.
+INTERJECTION = [("我想去医院。", "zh"), ("All right.", "en"), ("我要一杯水。", "zh")]
+# A third language (espeak-ng's French and German): documented choice, the side is kept.
+THIRD = [("Bonjour, je voudrais un café.", "fr"), ("Wo ist der Bahnhof, bitte?", "de")]
+VOICES.update({"fr": "fr", "de": "de"})
+LEAD_S, TAIL_S, BLOCK_S = 0.5, 1.0, 0.1
+
+
+def speak(text: str, language: str, folder: Path) -> np.ndarray:
+    from faster_whisper import decode_audio
+
+    path = folder / "clip.wav"
+    subprocess.run(["espeak-ng", "-v", VOICES[language], "-w", str(path), text], check=True, capture_output=True)
+    speech = decode_audio(str(path), sampling_rate=SAMPLE_RATE)
+    silence = np.zeros(int(LEAD_S * SAMPLE_RATE), np.float32)
+    return np.concatenate([silence, speech, np.zeros(int(TAIL_S * SAMPLE_RATE), np.float32)])
+
+
+def faster_whisper_says(model, audio: np.ndarray) -> str:
+    """faster-whisper's own detector (its 30 s window), English or Chinese, whichever it rates higher."""
+    _, _, probs = model.detect_language(audio)
+    ranked = dict(probs)
+    return "zh" if ranked.get("zh", 0.0) > ranked.get("en", 0.0) else "en"
+
+
+def recognise(recognizer: StreamingRecognizer, audio: np.ndarray) -> tuple[list[SourceFinal], float]:
+    """Feed one clip block by block, flat out, then flush: its finals, and the CPU seconds it took."""
+    step = int(BLOCK_S * SAMPLE_RATE)
+    began = time.process_time()  # all the process's threads: what the decision costs, not the machine's load
+    events = []
+    for at in range(0, len(audio), step):
+        events += recognizer.feed(audio[at : at + step])
+    events += recognizer.flush()
+    return [e for e in events if isinstance(e, SourceFinal) and e.text], time.process_time() - began
+
+
+class TimedDetector:
+    """read_language with its calls timed (the recognizer's own, swapped in for this bench)."""
+
+    def __init__(self):
+        self.seconds: list[float] = []
+
+    def __call__(self, *args, **kwargs):
+        began = time.process_time()
+        try:
+            return read_language(*args, **kwargs)
+        finally:
+            self.seconds.append(time.process_time() - began)
+
+
+def run(model_name: str) -> dict:
+    load_before = os.getloadavg()
+    model = load_whisper(model_name)
+    timed = TimedDetector()
+    recognizer_module.read_language = timed
+    auto = StreamingRecognizer(model, language="en", sides=LanguageSides("en"))
+    fixed = {lang: StreamingRecognizer(model, language=lang) for lang in ("en", "zh")}
+    talk = [item for pair in zip(((t, "en") for t in EN), ((t, "zh") for t in ZH)) for item in pair]
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for text, truth in talk + INTERJECTION + THIRD:
+            audio = speak(text, truth, Path(folder))
+            fw = faster_whisper_says(model, audio)
+            reading = read_language(model, audio, margin_s=3.0, min_s=10.0)
+            calls = len(timed.seconds)
+            finals, auto_s = recognise(auto, audio)
+            detect_s = sum(timed.seconds[calls:])
+            _, fixed_s = recognise(fixed.get(truth, fixed["en"]), audio)
+            said = finals[-1].language if finals else None
+            rows.append(
+                {
+                    "text": text,
+                    "truth": truth,
+                    "faster_whisper": fw,
+                    "reading": str(reading.leaning),
+                    "p_zh": round(reading.p_zh, 3),
+                    "elsewhere": round(reading.elsewhere, 3),
+                    "ours": None if said is None else str(said),
+                    "heard": " ".join(f.text for f in finals),
+                    "confidence": finals[-1].language_confidence if finals else None,
+                    "auto_s": auto_s,
+                    "fixed_s": fixed_s,
+                    "detect_s": detect_s,
+                }
+            )
+    return {"rows": rows, "load_before": load_before, "load_after": os.getloadavg(), "model": model_name}
+
+
+def right(rows: list[dict], method: str, truth: str | None = None) -> str:
+    chosen = [r for r in rows if truth is None or r["truth"] == truth]
+    return f"{sum(r[method] == r['truth'] for r in chosen)}/{len(chosen)}"
+
+
+def report(result: dict) -> None:
+    talk, extra = result["rows"][: len(EN) + len(ZH)], result["rows"][len(EN) + len(ZH) :]
+    print(f"Whisper {result['model']}, {len(talk)} held-out utterances alternating EN/ZH (espeak-ng)")
+    print(f"{'method':44} {'all':>7} {'English':>8} {'Chinese':>8}")
+    for method, name in (
+        ("faster_whisper", "faster-whisper detect_language, en/zh only"),
+        ("reading", "our detector alone (short window, ZH_BIAS)"),
+        ("ours", "ours in the recognizer (sides, hysteresis)"),
+    ):
+        print(f"{name:44} {right(talk, method):>7} {right(talk, method, 'en'):>8} {right(talk, method, 'zh'):>8}")
+    added = [1000 * (r["auto_s"] - r["fixed_s"]) for r in talk]
+    detect = [1000 * r["detect_s"] for r in talk]
+    print(
+        f"added CPU time per utterance, auto - fixed: p50 {statistics.median(added):.0f} ms "
+        f"(p90 {sorted(added)[int(0.9 * len(added))]:.0f}); the detector's calls (encodes handed over "
+        f"to the decodes included) p50 {statistics.median(detect):.0f} ms"
+    )
+    print("A Chinese exchange with a short English interjection, then a third language (side kept):")
+    for r in extra:
+        print(
+            f"  {r['text']!r:32} spoken {r['truth']}  decided {r['ours']}  p_zh {r['p_zh']} "
+            f"elsewhere {r['elsewhere']}  heard {r['heard']!r}"
+        )
+    for r in talk:
+        if r["ours"] != r["truth"]:
+            print(f"  wrong: {r['text']!r} ({r['truth']}) heard as {r['ours']} {r['heard']!r} p_zh {r['p_zh']}")
+    before, after = result["load_before"], result["load_after"]
+    cores = os.cpu_count()
+    print(f"load average before {before[0]:.2f} {before[1]:.2f}, after {after[0]:.2f} {after[1]:.2f} ({cores} cores)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="base", help="Whisper size name or folder (default: base)")
+    parser.add_argument("--json", action="store_true", help="print the measured rows as JSON too")
+    args = parser.parse_args()
+    result = run(args.model)
+    report(result)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
