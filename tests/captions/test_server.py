@@ -17,6 +17,7 @@ from app.captions import CaptionServer, parse_address
 from app.captions.state import Captions
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import DecodeStep, DecodeStepEvent, Level, Status
+from tests.waiting import wait_until
 
 from .conftest import Readers, final, get, open_stream, partial, translation, wait_for
 
@@ -125,7 +126,7 @@ def test_no_key_or_a_wrong_key_is_refused_without_caption_text(serve):
     server = serve(host="0.0.0.0")
     server.on_event(final(0, "secret source"))
     server.on_event(translation(0, "secret source", SECRET))
-    time.sleep(0.2)
+    wait_until(lambda: SECRET.encode() in get(server, f"/transcript?key={server.key}")[1], "the caption to be kept")
     for path in ("/", "/captions.js", "/transcript", "/events"):
         status, body = get(server, path)
         assert status == 401 and SECRET.encode() not in body and b"secret source" not in body, path
@@ -145,7 +146,7 @@ def test_a_loopback_server_refuses_other_host_names(serve):
     """DNS rebinding: a page on evil.example that resolves to 127.0.0.1 gets nothing."""
     server = serve()
     server.on_event(translation(0, "a", SECRET))
-    time.sleep(0.1)
+    wait_until(lambda: SECRET.encode() in get(server, "/transcript")[1], "the caption to be kept")
     status, body = get(server, "/transcript", headers={"Host": f"evil.example:{server.port}"})
     assert status == 403 and SECRET.encode() not in body
     assert get(server, "/transcript", headers={"Host": f"localhost:{server.port}"})[0] == 200

@@ -274,7 +274,7 @@ def test_two_runs_share_the_microphone_beside_the_users_own_sink(sound_room, rec
         with Recorder(MIC) as recorder, Recorder("live_translator_sink.monitor") as users_sink:
             sound_room.play_to("mic", recording("shared", english()[:1])).wait(timeout=60)
             assert wait_for(lambda: len(second.of("speech")) >= 1, 120), second.lines
-            time.sleep(0.5)
+            recorder.wait_for_sound_to_end()
         assert voiced_seconds(recorder.audio) > 0.5, "the second run's translation did not reach the call"
         assert voiced_seconds(users_sink.audio) == 0.0, "speech went into the user's own sink"
         for module in reversed(ours):  # another program unloads the microphone

@@ -15,8 +15,9 @@ from asr.conftest import virtual_mic as room  # noqa: F401  (the room is the vir
 
 from app.audio import MicrophoneSource
 from app.pipeline import PipelineConfig
-from app.shared.events import Speech, Status
+from app.shared.events import Level, Speech, Status
 from app.tts import SpeechOutput
+from tests.waiting import wait_until
 
 from .conftest import Run, expected
 
@@ -36,14 +37,10 @@ def converse(room, phrasebook, recognizer, tmp_path, mute: bool) -> Run:
     )  # to the speakers, i.e. into the room
     run.pipeline.start()
     try:
-        deadline = time.monotonic() + 60
-        while not any(s.state == "running" for s in run.of(Status)) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        time.sleep(0.5)
+        wait_until(lambda: any(s.state == "running" for s in run.of(Status)), "the pipeline to run", 60)
+        wait_until(lambda: run.of(Level), "the microphone's first audio (a Level event)", 10)
         room.play(speech).wait(timeout=20)
-        deadline = time.monotonic() + 90
-        while not run.of(Speech) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        wait_until(lambda: run.of(Speech), "the translation to be spoken", 90)
         time.sleep(6.0)  # time for the spoken translation to come back through the microphone
     finally:
         run.pipeline.stop()

@@ -134,7 +134,7 @@ def test_start_stop_restart_leaves_no_threads(recording, phrasebook, recognizer,
     assert len(set(transcripts)) == 3
     # Stopping mid-utterance, and stopping twice, are clean too.
     run.pipeline.start()
-    time.sleep(0.5)
+    wait_for(lambda: sum(s.state == "running" for s in run.of(Status)) == 4)  # running again
     run.pipeline.stop()
     run.pipeline.stop()
     assert threading.active_count() == baseline

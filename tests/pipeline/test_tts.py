@@ -10,6 +10,7 @@ import soundfile as sf
 
 from app.shared.events import Error, Speech
 from app.tts import SpeechOutput, pick_voice
+from tests.waiting import wait_until
 
 
 def collect(output: SpeechOutput) -> list:
@@ -78,9 +79,7 @@ def test_off_and_unavailable(tmp_path):
     broken = SpeechOutput(driver="no_such_speech_driver")
     events = collect(broken)
     broken.start()
-    deadline = time.monotonic() + 10
-    while broken.available is None and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: broken.available is not None, "the speech thread to find out whether speech works", 10, 0.01)
     assert broken.available is False
     assert not broken.say("Good morning.", "en")
     broken.stop()

@@ -7,7 +7,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -69,11 +68,13 @@ def test_after_kill_9_the_transcript_holds_every_final_shown_and_the_next_start_
                 if len(shown) >= 2:
                     two_finals.set()
 
-    threading.Thread(target=read, daemon=True).start()
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
     assert two_finals.wait(240), running.stderr.read()[-2000:] if running.poll() is not None else "no finals"
     running.kill()  # SIGKILL: no handler, no flush, no goodbye
     running.wait(30)
-    time.sleep(0.2)  # the reader takes the last lines the child wrote
+    reader.join(10)  # the reader takes the last lines the child wrote, up to the end of its output
+    assert not reader.is_alive(), "the child's output did not end"
     window = open_window()
     qtbot.addWidget(window)
     assert "ended unexpectedly" in window.alert.message
