@@ -1,13 +1,14 @@
 """What one Whisper decode heard, through the guards against what Whisper invents: its phrases on
-silence and noise, repetition loops, a short utterance said twice, decodes it thinks hold no
-speech, and English guesses in a Chinese decode. Also where in the text its unsure words are."""
+silence and noise, repetition loops, a short utterance said twice, a sentence said again right
+after itself, decodes it thinks hold no speech, and English guesses in a Chinese decode. Also
+where in the text its unsure words are."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
-from app.asr.units import HAN_RANGES, drop_prefix, normalized
+from app.asr.units import HAN_RANGES, drop_prefix, normalized, units_of
 from app.shared.chinese import ChineseScript, to_script, to_simplified
 from app.shared.languages import Language
 
@@ -51,6 +52,16 @@ _WEAK_PHRASES = {
 _HAN = re.compile(f"[{HAN_RANGES}]")
 _LOOP = re.compile(r"(.{2,40}?)(?:[\s,，、。.]*\1){3,}")  # a phrase said four or more times in a row
 _CHAR_LOOP = re.compile(r"(\w)\1{4,}")  # one character five or more times in a row
+# Where a sentence ends (. ! ? … before a space or the end, not 3.5; Chinese 。！？) and where a
+# clause does (also , ; before a space, not 3,000; Chinese ，、；).
+_SENTENCE_END = re.compile(r"(?<=[.!?…])(?=\s|$)|(?<=[。！？])")
+_CLAUSE_END = re.compile(r"(?<=[.!?…,;])(?=\s|$)|(?<=[。！？，、；])")
+_ENDS_SENTENCE = re.compile(r"[.!?…。！？]$")
+_TAIL = re.compile(r"[\W_]*$")  # a piece's closing punctuation
+# A clause said again after a comma counts as a repeat from this many words (Chinese: characters)
+# on: "Thank you for coming, thank you for coming" is Whisper's; "no, no", "thank you, thank you"
+# and "我爱你，我爱你" are people's.
+_MIN_REPEATED_CLAUSE = 4
 _DOUBLED = re.compile(r"\s*(\S.{3,}?)(?:[\s,，、]*\1)+\s*")  # the whole text: one phrase (4+ characters), twice or more
 
 # transcribe drops an unsure decode (avg log-prob -1 or less) whose no-speech probability is over
@@ -93,6 +104,50 @@ def undouble(text: str) -> str:
     whole, where the 30 s window does not (tiny.en, base on "Good morning")."""
     doubled = _DOUBLED.fullmatch(text)
     return " " + doubled.group(1) if doubled else text
+
+
+def sentences_of(text: str) -> list[str]:
+    """`text` cut after each sentence's end; the pieces joined again are `text`."""
+    return [piece for piece in _SENTENCE_END.split(text) if piece]
+
+
+def drop_repeated_sentences(text: str) -> str:
+    """No sentence, or run of sentences, right after the same again: Whisper (tiny.en above all)
+    now and then says a sentence of the utterance two or three times over, with a full stop or a
+    comma between ("Thank you for coming, thank you for coming, thank you for coming"), and the
+    repeat would be translated, spoken and saved. Compared as letters and digits (case and
+    punctuation aside); a sentence said again later, with another in between, stays."""
+    pieces = [piece for piece in _CLAUSE_END.split(text) if piece]
+    # The text's last piece ends a sentence too: the decode stopped there (a repeat cut short).
+    whole = [bool(_ENDS_SENTENCE.search(p.strip())) or i == len(pieces) - 1 for i, p in enumerate(pieces)]
+    kept: list[int] = []  # indices into pieces
+    for i in range(len(pieces)):
+        kept.append(i)
+        for length in range(1, len(kept) // 2 + 1):
+            run, before = kept[-length:], kept[-2 * length : -length]
+            if _repeats([pieces[j] for j in before], [pieces[j] for j in run], all(whole[j] for j in before + run)):
+                del kept[-length:]
+                pieces[kept[-1]] = _ending_as(pieces[kept[-1]], pieces[run[-1]])
+                break
+    return "".join(pieces[j] for j in kept)
+
+
+def _repeats(before: list[str], run: list[str], whole_sentences: bool) -> bool:
+    said, again = [normalized(p) for p in before], [normalized(p) for p in run]
+    if said != again or not any(said):
+        return False
+    words = [u for p in before for u in units_of(p) if normalized(u)]
+    return whole_sentences or len(words) >= _MIN_REPEATED_CLAUSE
+
+
+def _ending_as(kept: str, dropped: str) -> str:
+    """`kept` closed as the dropped repeat was ("coming, coming." -> "coming."); a repeat cut off
+    before its end leaves a full stop as it was, a comma not."""
+    ending = _TAIL.search(dropped).group()
+    own = _TAIL.search(kept)
+    if not ending and _ENDS_SENTENCE.search(kept):
+        return kept
+    return kept[: own.start()] + ending
 
 
 def is_hallucination(text: str, avg_logprob: float, no_speech_prob: float, sure_logprob: float = -0.4) -> bool:
@@ -145,7 +200,7 @@ def heard_in(
     text = " ".join(t.strip() for t in texts)
     if prefix:  # the segment's text starts with the forced prefix: keep what follows it
         text = drop_prefix(text, prefix)
-    text = collapse_loops(text)
+    text = drop_repeated_sentences(collapse_loops(text))
     if language == Language.ZH:
         text, unsure = to_script(text, chinese), [(to_script(w, chinese), p) for w, p in unsure]
     return Heard(text, unsure)
