@@ -18,7 +18,7 @@ from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.console import OutputLost
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import DecodeStepEvent, Error, Event, Level, SentLevel, Spoken, State, Status, Translation
-from app.shared.languages import DIRECTIONS, Direction
+from app.shared.languages import AUTO_DIRECTION, DIRECTIONS, Direction
 
 if TYPE_CHECKING:
     from app.pipeline.session import Session
@@ -54,7 +54,13 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
 
 def _add_model_options(parser: argparse.ArgumentParser) -> None:
     """The direction, and the models that recognise and translate it."""
-    parser.add_argument("--direction", required=True, choices=DIRECTIONS, help="spoken language - translation language")
+    parser.add_argument(
+        "--direction",
+        required=True,
+        choices=(*DIRECTIONS, AUTO_DIRECTION),
+        help="spoken language - translation language; auto: face to face, each sentence's language "
+        "(English or Chinese) is decided and it is translated the other way (both models needed)",
+    )
     parser.add_argument(
         "--nmt-model",
         metavar="DIR",
@@ -191,7 +197,8 @@ def model_for(direction: Direction, folders: list[str]):
 
 
 def run(args: argparse.Namespace) -> int:
-    direction = Direction.parse(args.direction)
+    auto = args.direction == AUTO_DIRECTION
+    direction = Direction.EN_ZH if auto else Direction.parse(args.direction)
     check_options(args)
     from app.translation.cli import load_glossaries
 
@@ -200,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
     from app.asr.whisper_models import check_name
 
     check_name(args.asr_model)  # as transcribe does: said now, not by the recognition thread once models load
-    directions = (direction, direction.reverse) if args.conversation else (direction,)
+    directions = (direction, direction.reverse) if args.conversation or auto else (direction,)
     models = {d: model_for(d, args.nmt_model) for d in directions}
     # Our output keeps the real stdout; libraries that print (pyttsx3's espeak driver says
     # "Audio saved to ...", sometimes from its own thread) are sent to stderr meanwhile.
@@ -214,6 +221,16 @@ def run(args: argparse.Namespace) -> int:
 def check_options(args: argparse.Namespace) -> None:
     """What no single option's value says: options that do not go together. Each value has been
     checked while parsing (app.shared.arguments)."""
+    if args.conversation and args.direction == AUTO_DIRECTION:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP(
+                "Errors",
+                "--direction auto is for one microphone shared face to face; a conversation's sides are fixed.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Errors", "Give --conversation a direction (en-zh or zh-en), or leave --conversation out."
+            ),
+        )
     if args.conversation and args.input:
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "--conversation listens to live sources; it cannot take --input."),
@@ -269,7 +286,9 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
     stop = StopRequests(args.duration)
     from app.pipeline.live_meter import LiveTextMeter
 
-    printer = EventPrinter(out, as_json=args.json, on_lost=stop.requested.set)  # no one reads: end as Ctrl-C does
+    printer = EventPrinter(  # no one reads: end as Ctrl-C does
+        out, as_json=args.json, on_lost=stop.requested.set, label_direction=args.direction == AUTO_DIRECTION
+    )
     meter = LiveTextMeter()
     observers = [_start_clock_when_listening(stop), printer, meter.observe]
 
@@ -302,9 +321,11 @@ class EventPrinter:
     final translation and errors on stderr. It keeps the errors: any makes the exit status 1.
     When stdout cannot take a line (OutputLost) it prints no more and calls `on_lost`."""
 
-    def __init__(self, out, as_json: bool, on_lost: Callable[[], object] = lambda: None):
+    def __init__(self, out, as_json: bool, on_lost: Callable[[], object] = lambda: None, label_direction: bool = False):
+        """label_direction: start each plain line with its direction ("[EN→ZH] "), face to face."""
         self.out = out
         self.as_json = as_json
+        self.label_direction = label_direction
         self.on_lost = on_lost
         self.errors: list[Error] = []
         self.lost: OutputLost | None = None
@@ -338,7 +359,8 @@ class EventPrinter:
                 self.out.flush()
         elif isinstance(event, Translation) and not event.provisional:
             who = f"[{event.speaker}] " if event.speaker else ""
-            self.out.write(f"{who}{event.source} → {event.text}\n")
+            way = f"[{event.direction.short_label}] " if self.label_direction else ""
+            self.out.write(f"{who}{way}{event.source} → {event.text}\n")
             self.out.flush()
         elif isinstance(event, Error):
             who = f"[{event.speaker}] " if event.speaker else ""
@@ -384,7 +406,8 @@ def _pipeline_config(args: argparse.Namespace, models: dict):
     from app.pipeline import PipelineConfig
 
     return PipelineConfig(
-        direction=args.direction,
+        direction=Direction.EN_ZH if args.direction == AUTO_DIRECTION else args.direction,
+        auto_direction=args.direction == AUTO_DIRECTION,
         nmt_models=models,
         asr_model=args.asr_model,
         input_path=args.input,

@@ -83,3 +83,6 @@ class Direction(StrEnum):
 
 
 DIRECTIONS: tuple[str, ...] = tuple(d.value for d in Direction)  # for argparse choices
+# Face to face (`run --direction auto`, the window's "Auto (English ⇄ 中文)"): each utterance's
+# language is decided, and it is translated the other way.
+AUTO_DIRECTION = "auto"
