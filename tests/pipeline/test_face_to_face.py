@@ -1,0 +1,118 @@
+"""Face to face (`run --direction auto`): one microphone, English and Chinese in turns, each
+utterance heard in its own language and translated the other way. Real Whisper base, real
+espeak-ng speech, the phrasebook ONNX models."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from app.asr import StreamingRecognizer
+from app.asr.language import LanguageReading, LanguageSides
+from app.pipeline import PipelineConfig
+from app.shared.events import SourceFinal
+from app.shared.languages import Direction, Language
+
+from .conftest import Run, expected, read16k
+
+pytestmark = pytest.mark.slow
+
+# Phrases Whisper base hears exactly from espeak-ng on every CPU profile tried (test_run_cli.py's
+# HEARD_ZH; SPOKEN_EN), which the detector also reads clearly (bench/face_to_face.py).
+TALK = [("Where is the station?", "en"), ("我不知道。", "zh"), ("See you tomorrow.", "en"), ("这个多少钱？", "zh")]
+
+
+def run_cli(*args: str) -> tuple[int, list[dict], str]:
+    proc = subprocess.run([sys.executable, "-m", "app", "run", *args], capture_output=True, text=True, timeout=400)
+    return proc.returncode, [json.loads(line) for line in proc.stdout.splitlines() if line.strip()], proc.stderr
+
+
+def test_run_auto_gives_each_utterance_its_language_and_direction(recording, phrasebook):
+    wav = recording("face-to-face", TALK)
+    code, lines, err = run_cli(
+        "--direction", "auto", "--input", str(wav), "--json", "--no-tts",
+        "--nmt-model", str(phrasebook["en-zh"]), "--nmt-model", str(phrasebook["zh-en"]),
+    )  # fmt: skip
+    assert code == 0, err
+    finals = [e for e in lines if e["type"] == "final" and e["text"]]
+    assert [e["language"] for e in finals] == [language for _, language in TALK]
+    assert all(0.5 < e["language_confidence"] <= 1.0 for e in finals)
+    partials = [e for e in lines if e["type"] == "partial"]
+    assert partials and all(e["language"] in ("en", "zh") for e in partials)
+    translations = [e for e in lines if e["type"] == "translation" and not e["provisional"]]
+    assert [e["direction"] for e in translations] == [str(Direction.spoken(lang)) for _, lang in TALK]
+    wanted = [expected([text], str(Direction.spoken(lang)))[0] for text, lang in TALK]
+    assert [e["text"] for e in translations] == wanted
+    by_id = {e["utterance_id"]: e["language_confidence"] for e in finals}
+    assert all(e["language_confidence"] == by_id[e["utterance_id"]] for e in translations)
+
+
+def test_a_fixed_direction_keeps_its_json_without_language_fields(recording, phrasebook):
+    wav = recording("fixed", TALK[:1])
+    code, lines, err = run_cli("--direction", "en-zh", "--input", str(wav), "--json", "--no-tts",
+                               "--nmt-model", str(phrasebook["en-zh"]))  # fmt: skip
+    assert code == 0, err
+    heard = [e for e in lines if e["type"] in ("partial", "final", "translation")]
+    assert heard and not any("language" in e or "language_confidence" in e for e in heard)
+
+
+def test_auto_with_a_conversation_is_refused_before_anything_loads(phrasebook):
+    code, _, err = run_cli("--direction", "auto", "--conversation", "--nmt-model", str(phrasebook["en-zh"]))
+    assert code == 2
+    assert "--direction auto" in err and "leave --conversation out" in err
+
+
+def test_a_short_english_interjection_does_not_move_a_chinese_side(recording, phrasebook, whisper_base):
+    """The Chinese speaker's "All right." is heard as what it is, English, and the side stays
+    Chinese: a reading that leans English but not surely enough keeps Chinese after it."""
+    wav = recording("interjection", [("这个多少钱？", "zh"), ("All right.", "en")])
+    sides = LanguageSides("en")
+    recognizer = StreamingRecognizer(whisper_base, language="en", sides=sides)
+    audio = read16k(wav)
+    events = recognizer.feed(audio) + recognizer.flush()
+    finals = [e for e in events if isinstance(e, SourceFinal) and e.text]
+    assert [e.language for e in finals] == [Language.ZH, Language.EN]
+    assert sides.side is Language.ZH
+    unsure_english = LanguageReading(p_zh=0.45)  # leans English at 0.55: under the floor
+    assert sides.decide(unsure_english, speech_s=2.0).language is Language.ZH
+    assert sides.decide(unsure_english, speech_s=2.0).kept
+
+
+def test_the_next_sentence_chosen_by_hand_and_a_wrong_decision_heard_again(recording, whisper_base):
+    wav = recording("by-hand", [("我不知道。", "zh"), ("这个多少钱？", "zh")])
+    sides = LanguageSides("en")
+    recognizer = StreamingRecognizer(whisper_base, language="en", sides=sides)
+    sides.next_is("en")  # wrongly: the first sentence is Chinese
+    audio = read16k(wav)
+    events = recognizer.feed(audio) + recognizer.flush()
+    first, second = [e for e in events if isinstance(e, SourceFinal) and e.text]
+    assert (first.language, first.language_confidence) == (Language.EN, 1.0)
+    assert sides.chosen is None  # used up by that sentence: the second is decided again
+    assert second.language is Language.ZH and second.text == "这个多少钱?"
+    (again,) = recognizer.redo(first.utterance_id)
+    assert (again.utterance_id, again.language, again.revised) == (first.utterance_id, Language.ZH, first.text)
+    assert again.text == "我不知道"
+    assert recognizer.redo(999) == []  # not kept: nothing, no error
+
+
+def test_silence_and_music_like_noise_give_no_utterance_and_keep_the_side(recording, phrasebook, tmp_path):
+    import numpy as np
+    import soundfile as sf
+
+    rng = np.random.default_rng(7)
+    seconds = np.arange(4 * 16000) / 16000
+    chords = sum(0.08 * np.sin(2 * np.pi * f * seconds) for f in (220.0, 277.2, 329.6)) * (1 + np.sin(seconds * 3))
+    noise = np.concatenate([np.zeros(2 * 16000), chords + 0.01 * rng.standard_normal(len(seconds))])
+    path = tmp_path / "music.wav"
+    sf.write(path, noise.astype(np.float32), 16000)
+    config = PipelineConfig(
+        direction="zh-en", auto_direction=True, input_path=path, realtime=False, tts_enabled=False,
+        nmt_models=dict(phrasebook),
+    )  # fmt: skip
+    run = Run(config).run()
+    assert not run.errors()
+    assert not run.translations()
+    assert run.pipeline._recognition.sides.side is Language.ZH
