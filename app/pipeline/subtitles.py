@@ -212,18 +212,31 @@ def export_text(entries: list[TranscriptEntry], bilingual: bool = True) -> str:
     line between. Otherwise one translation per line."""
     spoken = [e for e in entries if e.source]
     if bilingual:  # in a conversation the source line says who spoke: "me: ...", "them: ..."
-        blocks = [f"{_who(e, '{}: ')}{e.source}\n{e.translation or _missing(e)}" for e in spoken]
+        blocks = [
+            f"{_who(e, '{}: ')}{_in(e, True, '{}: ')}{e.source}\n{_in(e, False, '{}: ')}{e.translation or _missing(e)}"
+            for e in spoken
+        ]
         return "\n\n".join(blocks) + ("\n" if blocks else "")
-    return "".join(f"{_who(e, '{}: ')}{e.translation or _missing(e)}\n" for e in spoken)
+    return "".join(f"{_who(e, '{}: ')}{_in(e, False, '{}: ')}{e.translation or _missing(e)}\n" for e in spoken)
 
 
 def _who(entry: TranscriptEntry, form: str) -> str:
     return form.format(entry.speaker) if entry.speaker else ""
 
 
+def _in(entry: TranscriptEntry, source: bool, form: str) -> str:
+    """Face to face, each line says its language ("EN: ", "ZH: "): the source's, or the translation's."""
+    if not entry.language:
+        return ""
+    language = entry.language if source else ("zh" if entry.language == "en" else "en")
+    return form.format(language.upper())
+
+
 def _cue_text(entry: TranscriptEntry, bilingual: bool) -> str:
-    lines = [entry.source, entry.translation] if bilingual else [entry.translation]
-    text = "\n".join(" ".join(line.split()) for line in lines if line.strip())  # no blank line inside a cue
+    lines = [(entry.source, True), (entry.translation, False)] if bilingual else [(entry.translation, False)]
+    text = "\n".join(  # no blank line inside a cue
+        _in(entry, source, "[{}] ") + " ".join(line.split()) for line, source in lines if line.strip()
+    )
     return _who(entry, "[{}] ") + text  # a conversation's cues say who spoke
 
 

@@ -49,6 +49,7 @@ class TranscriptEntry:
     latency_ms: float | None = None
     error: str = ""
     speaker: str = ""  # "me" / "them" in a conversation; "" otherwise
+    language: str = ""  # face to face: the language it was heard in, "en" / "zh"; "" otherwise
 
 
 class Transcript:
@@ -237,6 +238,8 @@ def apply_record(entries: dict[int, TranscriptEntry], data: dict) -> None:
     entry.speaker = data.get("speaker") or entry.speaker
     if data["type"] == "final":
         entry.source, entry.start, entry.end = data["text"], data["start"], data["end"]
+        if data.get("language") in ("en", "zh"):  # face to face; a redo may change it
+            entry.language = data["language"]
     elif data["type"] == "translation":
         entry.translation, entry.direction, entry.latency_ms = data["text"], data["direction"], data["latency_ms"]
     elif data["type"] == "error":

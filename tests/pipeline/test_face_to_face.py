@@ -5,6 +5,7 @@ espeak-ng speech, the phrasebook ONNX models."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -13,6 +14,7 @@ import pytest
 from app.asr import StreamingRecognizer
 from app.asr.language import LanguageReading, LanguageSides
 from app.pipeline import PipelineConfig
+from app.pipeline.subtitles import export_srt, export_text, load
 from app.shared.events import SourceFinal
 from app.shared.languages import Direction, Language
 
@@ -48,6 +50,11 @@ def test_run_auto_gives_each_utterance_its_language_and_direction(recording, phr
     assert [e["text"] for e in translations] == wanted
     by_id = {e["utterance_id"]: e["language_confidence"] for e in finals}
     assert all(e["language_confidence"] == by_id[e["utterance_id"]] for e in translations)
+    transcript = re.search(r"transcript saved: (.+)", err).group(1).strip()
+    text = export_text(load(transcript), bilingual=True)  # each line labelled by its language
+    assert text.split("\n")[:2] == [f"EN: {finals[0]['text']}", f"ZH: {wanted[0]}"]
+    assert text.split("\n")[3:5] == [f"ZH: {finals[1]['text']}", f"EN: {wanted[1]}"]
+    assert export_srt(load(transcript), bilingual=False).split("\n")[2] == f"[ZH] {wanted[0]}"
 
 
 def test_a_fixed_direction_keeps_its_json_without_language_fields(recording, phrasebook):
