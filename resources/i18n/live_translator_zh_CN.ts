@@ -844,6 +844,14 @@
         <translation>没有安装 {direction} 的翻译模型。</translation>
     </message>
     <message>
+        <source>--direction auto is for one microphone shared face to face; a conversation&apos;s sides are fixed.</source>
+        <translation>--direction auto 用于面对面共用一个麦克风；对话模式中双方的方向是固定的。</translation>
+    </message>
+    <message>
+        <source>Give --conversation a direction (en-zh or zh-en), or leave --conversation out.</source>
+        <translation>请为 --conversation 指定方向（en-zh 或 zh-en），或去掉 --conversation。</translation>
+    </message>
+    <message>
         <source>--conversation listens to live sources; it cannot take --input.</source>
         <translation>--conversation 收听实时来源，不能与 --input 同用。</translation>
     </message>

@@ -844,6 +844,14 @@
         <translation>沒有安裝 {direction} 的翻譯模型。</translation>
     </message>
     <message>
+        <source>--direction auto is for one microphone shared face to face; a conversation&apos;s sides are fixed.</source>
+        <translation>--direction auto 適用於面對面共用一支麥克風；對話模式中雙方的方向是固定的。</translation>
+    </message>
+    <message>
+        <source>Give --conversation a direction (en-zh or zh-en), or leave --conversation out.</source>
+        <translation>請為 --conversation 指定方向（en-zh 或 zh-en），或拿掉 --conversation。</translation>
+    </message>
+    <message>
         <source>--conversation listens to live sources; it cannot take --input.</source>
         <translation>--conversation 聆聽即時來源，不能與 --input 同時使用。</translation>
     </message>
