@@ -31,7 +31,7 @@ from app.shared.audio import AudioSource, SourceKind, SpeechTarget
 from app.shared.chinese import ChineseScript
 from app.shared.events import CaptionCorrected, Event, Speaker, Spoken
 from app.shared.glossary import Glossary
-from app.shared.languages import Direction
+from app.shared.languages import Direction, Language
 
 if TYPE_CHECKING:
     from app.tts import SpeechOutput
@@ -175,6 +175,16 @@ class Conversation:
         self.config.pipeline.direction = direction
         self.lanes[Speaker.ME].set_direction(direction)
         self.lanes[Speaker.THEM].set_direction(direction.reverse)
+
+    def next_language(self, language: Language | str | None) -> None:
+        """Face to face on both sides (config.pipeline.auto_direction); else ignored."""
+        for lane in self.lanes.values():
+            lane.next_language(language)
+
+    def redo_utterance(self, utterance_id: int) -> None:
+        """The side that heard `utterance_id` hears it again the other way (face to face only)."""
+        for lane in self.lanes.values():
+            lane.redo_utterance(utterance_id)
 
     def set_spoken(self, spoken: frozenset[Speaker]) -> None:
         """Speak these sides' translations from now on."""

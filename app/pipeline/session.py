@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from app.shared.chinese import ChineseScript
 from app.shared.events import CaptionCorrected, Speaker
 from app.shared.glossary import Glossary
-from app.shared.languages import Direction
+from app.shared.languages import Direction, Language
 
 if TYPE_CHECKING:
     from app.pipeline.transcript import Transcript
@@ -53,6 +53,12 @@ class Session(Protocol):
     def wait_until_done(self, timeout: float | None = None) -> bool: ...
 
     def set_direction(self, direction: Direction | str) -> None: ...
+
+    def next_language(self, language: Language | str | None) -> None:
+        """Face to face: the next sentence is in `language` (None: take it back); else ignored."""
+
+    def redo_utterance(self, utterance_id: int) -> None:
+        """Face to face: hear an utterance again in the other language, translated the other way."""
 
     def set_chinese(self, script: ChineseScript | str) -> None:
         """Write Chinese in `script` from the next recognised text and translation on."""
