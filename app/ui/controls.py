@@ -8,7 +8,7 @@ import math
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from app.shared.languages import Direction
+from app.shared.languages import AUTO_DIRECTION, Direction
 from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 from app.ui.sources import SourceChooser, SourceList
 
@@ -36,6 +36,8 @@ class Controls(QWidget):
         self.direction = QComboBox()
         for direction in Direction:
             self.direction.addItem(direction.label, direction.value)
+        # Face to face: each sentence's language decided, translated the other way (app/ui/face_to_face.py)
+        self.direction.addItem(translate("Controls", "Auto (English ⇄ 中文)"), AUTO_DIRECTION)
         self.direction.setToolTip(translate("Controls", "Translation direction (Ctrl+D swaps)"))
         self.direction.currentIndexChanged.connect(lambda _i: self.direction_changed.emit(self.direction.currentData()))
         self.button = QPushButton(translate("Controls", "Start"))

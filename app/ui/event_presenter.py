@@ -38,6 +38,7 @@ class EventPresenter(QObject):
         self.live_text = LiveTextMeter()
         self.window.diagnostics.show_live_text(self.live_text.reading())
         self.window.captions.new_session()
+        self.window.face_to_face.new_session()
 
     def _handlers(self) -> dict[type, Callable[..., None]]:
         """How each kind of event is drawn: handler(event, session number). Levels are not
@@ -64,6 +65,7 @@ class EventPresenter(QObject):
             draw = self._draw.get(type(event))
             if draw is not None:
                 draw(event, session_number)
+            self.window.face_to_face.observe(event, session_number)  # whose turn; the table view
         if session_number == self.window.session_control.session_number:
             self._show_levels(batch)
             self.window.captions.observe(batch)

@@ -26,13 +26,14 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QS
 
 from app.shared import paths
 from app.shared.crash_trace import CrashTrace, UnexpectedEnd
-from app.shared.languages import Direction
+from app.shared.languages import AUTO_DIRECTION, Direction
 from app.ui.alerts import AlertBanner
 from app.ui.call_output import CallOutputPanel, list_outputs
 from app.ui.captions_panel import CaptionsPanel
 from app.ui.controls import Controls
 from app.ui.diagnostics import DiagnosticsPanel
 from app.ui.event_presenter import EventPresenter
+from app.ui.face_to_face import FaceToFace
 from app.ui.i18n import choose_language, install_translators, translate
 from app.ui.menus import WindowMenus
 from app.ui.model_control import ModelControl
@@ -78,6 +79,7 @@ class MainWindow(QMainWindow):
     # --- set-up -----------------------------------------------------------------------------
     def _build_panels(self) -> None:
         self.controls = Controls()
+        self.face_to_face = FaceToFace(self)  # direction Auto: whose turn, the override, the table view
         self.call_output = CallOutputPanel()  # a conversation: my translation into the call (issue 25)
         self.models_bar = ModelsBar()
         self.alert = AlertBanner()
@@ -90,7 +92,7 @@ class MainWindow(QMainWindow):
         self.split.setSizes([480, 320])
         central = QWidget()
         layout = QVBoxLayout(central)
-        for widget in (self.controls, self.call_output, self.models_bar, self.alert):
+        for widget in (self.controls, self.face_to_face.panel, self.call_output, self.models_bar, self.alert):
             layout.addWidget(widget)
         layout.addWidget(self.split, 1)
         self.setCentralWidget(central)
@@ -138,7 +140,8 @@ class MainWindow(QMainWindow):
         if s.splitter is not None:
             self.split.restoreState(s.splitter)
         self.controls.set_direction(s.direction)
-        self.transcript_view.set_direction(s.direction)
+        self.face_to_face.set_on(s.direction == AUTO_DIRECTION)
+        self.transcript_view.set_direction(self.direction())
         self.controls.tts.setChecked(s.tts_enabled)
         self.diagnostics.verify.setChecked(s.verify)
 
@@ -173,7 +176,7 @@ class MainWindow(QMainWindow):
     def _remember_layout(self) -> None:
         self.settings.geometry = self.saveGeometry()
         self.settings.splitter = self.split.saveState()
-        self.settings.direction = self.direction()
+        self.settings.direction = self.controls.current_direction()  # "auto" stays auto
 
     # --- sources and voices -----------------------------------------------------------------
     def _load_devices(self) -> None:
@@ -223,10 +226,16 @@ class MainWindow(QMainWindow):
 
     # --- direction and the panels -----------------------------------------------------------
     def direction(self) -> str:
-        return self.controls.current_direction()
+        """The direction chosen; face to face (Auto), the side a session starts from (en-zh)."""
+        code = self.controls.current_direction()
+        return Direction.EN_ZH.value if code == AUTO_DIRECTION else code
 
-    def set_direction(self, direction: str) -> None:
-        self.settings.direction = direction
+    def set_direction(self, code: str) -> None:
+        """The direction chooser's pick. Auto (face to face) takes effect at the next start; a
+        fixed direction chosen while a face-to-face session runs says the next sentence's language."""
+        self.settings.direction = code
+        self.face_to_face.set_on(code == AUTO_DIRECTION)
+        direction = self.direction()
         session = self.session_control.running_session
         if session is not None and session.speakers:
             self.transcript_view.set_conversation(direction)
@@ -235,7 +244,8 @@ class MainWindow(QMainWindow):
         self.model_control.show_in_status_bar()
         self._show_voices()
         self.model_control.warn_if_unusable()  # and switch anyway: the speech is still shown
-        self.session_control.set_direction(direction)
+        if code != AUTO_DIRECTION:
+            self.session_control.set_direction(direction)
 
     def swap_direction(self) -> None:
         self.controls.set_direction(Direction(self.direction()).reverse.value)

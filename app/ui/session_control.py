@@ -80,6 +80,7 @@ class SessionControl(QObject):
             input_path=self.input_path,
             realtime=self.realtime,
         )
+        config.auto_direction = window.face_to_face.on  # face to face: each sentence's language decided
         from app.ui.glossary_editor import load_user_glossary
 
         config.glossary = load_user_glossary()  # the user's terms: heard as hotwords, translated as written

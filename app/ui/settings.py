@@ -23,7 +23,7 @@ from app.shared import files
 from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
 from app.shared.events import Spoken
-from app.shared.languages import Direction, Language
+from app.shared.languages import AUTO_DIRECTION, Direction, Language
 from app.shared.paths import settings_dir
 from app.ui.theme import Theme
 
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 TEXT_SIZES = range(9, 49)  # the panels' point sizes (View -> Larger / Smaller text); 0 in the file = the default
 # Fields that hold one of a few words: anything else in the file falls back to the default.
 CHOICES: dict[str, tuple[str, ...]] = {
-    "direction": tuple(d.value for d in Direction),
+    "direction": (*(d.value for d in Direction), AUTO_DIRECTION),  # auto: face to face
     "chinese": CHINESE_SCRIPTS,
     "theme": tuple(t.value for t in Theme),
     "spoken": tuple(s.value for s in Spoken),  # the same words as `run --speak`

@@ -139,6 +139,10 @@
 <context>
     <name>Controls</name>
     <message>
+        <source>Auto (English ⇄ 中文)</source>
+        <translation>自动（English ⇄ 中文）</translation>
+    </message>
+    <message>
         <source>Translation direction (Ctrl+D swaps)</source>
         <translation>翻译方向（Ctrl+D 切换）</translation>
     </message>
@@ -1642,6 +1646,41 @@
     <message>
         <source>The settings file cannot be used: {reason}</source>
         <translation>无法使用设置文件：{reason}</translation>
+    </message>
+</context>
+<context>
+    <name>FaceToFace</name>
+    <message>
+        <source>The language the last sentence was heard in</source>
+        <translation>上一句被识别成的语言</translation>
+    </message>
+    <message>
+        <source>Next: {language}</source>
+        <translation>下一句：{language}</translation>
+    </message>
+    <message>
+        <source>The next sentence is {language}, whatever it sounds like ({key})</source>
+        <translation>下一句按{language}处理，不论听起来像什么（{key}）</translation>
+    </message>
+    <message>
+        <source>Other way</source>
+        <translation>反向重译</translation>
+    </message>
+    <message>
+        <source>The last sentence was the other language: hear and translate it again ({key})</source>
+        <translation>上一句其实是另一种语言：重新识别并反向翻译（{key}）</translation>
+    </message>
+    <message>
+        <source>Table view</source>
+        <translation>桌面视图</translation>
+    </message>
+    <message>
+        <source>The newest words large, for both people at the table</source>
+        <translation>用大字显示最新的话，方便桌边两人阅读</translation>
+    </message>
+    <message>
+        <source>Turn the Chinese half around</source>
+        <translation>把中文一半倒转过来</translation>
     </message>
 </context>
 <context>

@@ -139,6 +139,10 @@
 <context>
     <name>Controls</name>
     <message>
+        <source>Auto (English ⇄ 中文)</source>
+        <translation>自動（English ⇄ 中文）</translation>
+    </message>
+    <message>
         <source>Translation direction (Ctrl+D swaps)</source>
         <translation>翻譯方向（Ctrl+D 切換）</translation>
     </message>
@@ -1642,6 +1646,41 @@
     <message>
         <source>The settings file cannot be used: {reason}</source>
         <translation>無法使用設定檔：{reason}</translation>
+    </message>
+</context>
+<context>
+    <name>FaceToFace</name>
+    <message>
+        <source>The language the last sentence was heard in</source>
+        <translation>上一句被辨識成的語言</translation>
+    </message>
+    <message>
+        <source>Next: {language}</source>
+        <translation>下一句：{language}</translation>
+    </message>
+    <message>
+        <source>The next sentence is {language}, whatever it sounds like ({key})</source>
+        <translation>下一句當作{language}，不管聽起來像什麼（{key}）</translation>
+    </message>
+    <message>
+        <source>Other way</source>
+        <translation>反向重譯</translation>
+    </message>
+    <message>
+        <source>The last sentence was the other language: hear and translate it again ({key})</source>
+        <translation>上一句其實是另一種語言：重新辨識並反向翻譯（{key}）</translation>
+    </message>
+    <message>
+        <source>Table view</source>
+        <translation>桌面檢視</translation>
+    </message>
+    <message>
+        <source>The newest words large, for both people at the table</source>
+        <translation>以大字顯示最新的話，方便桌邊兩人閱讀</translation>
+    </message>
+    <message>
+        <source>Turn the Chinese half around</source>
+        <translation>把中文那一半倒轉過來</translation>
     </message>
 </context>
 <context>
