@@ -76,6 +76,24 @@ _CONTEXT_GAP = int(0.3 * SAMPLE_RATE)  # silence between them
 LANGUAGES = tuple(Language)
 
 
+def check_language(model, language: str) -> None:
+    """A language `model` can be asked to hear, or a LiveTranslatorError saying what to do."""
+    if language not in LANGUAGES:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Speech language {language} is not supported."),
+            QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
+            language=repr(language),
+            choices=", ".join(LANGUAGES),
+        )
+    if language != Language.EN and not model.model.is_multilingual:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP(
+                "Errors", "This Whisper model (an English-only one such as tiny.en) cannot hear Chinese."
+            ),
+            QT_TRANSLATE_NOOP("Errors", "Use a multilingual model, e.g. --model base."),
+        )
+
+
 class StreamingRecognizer:
     """Feed 16 kHz mono float32 blocks; get SourcePartial / SourceFinal events back.
 
@@ -104,7 +122,7 @@ class StreamingRecognizer:
             model = load_whisper(model, compute_type=compute_type)
         self.model = model
         self.options = options or RecognizerOptions()
-        self._check_language(language)
+        check_language(self.model, language)
         self.language = Language(language)
         self.chinese = ChineseScript.parse(chinese)  # the script recognised Chinese is written in
         self._last_heard: Heard | None = None  # the latest decode's words, for the final that asked
@@ -120,25 +138,9 @@ class StreamingRecognizer:
         self._kept = KeptUtterances()  # face to face: the latest utterances' audio, for redo()
 
     # -- requests from any thread ---------------------------------------------------------------
-    def _check_language(self, language: str) -> None:
-        if language not in LANGUAGES:
-            raise LiveTranslatorError(
-                QT_TRANSLATE_NOOP("Errors", "Speech language {language} is not supported."),
-                QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
-                language=repr(language),
-                choices=", ".join(LANGUAGES),
-            )
-        if language != Language.EN and not self.model.model.is_multilingual:
-            raise LiveTranslatorError(
-                QT_TRANSLATE_NOOP(
-                    "Errors", "This Whisper model (an English-only one such as tiny.en) cannot hear Chinese."
-                ),
-                QT_TRANSLATE_NOOP("Errors", "Use a multilingual model, e.g. --model base."),
-            )
-
     def set_language(self, language: str) -> None:
         """Recognise `language` from now on; a changed language drops the utterance in progress."""
-        self._check_language(language)
+        check_language(self.model, language)
         with self._requests:
             self._pending_language = language
 
