@@ -37,7 +37,7 @@ from app.shared.chinese import ChineseScript
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import CaptionCorrected, Event, Speaker, Stage, State, Status
 from app.shared.glossary import Glossary
-from app.shared.languages import Direction, Language
+from app.shared.languages import AUTO_DIRECTION, Direction, Language
 from app.shared.live_text import LiveText
 
 if TYPE_CHECKING:
@@ -161,7 +161,8 @@ class Pipeline:
                 )
                 session.threads.append(thread)
             self._session = session
-            self._reporter.emit(Status(state=State.LOADING, detail=f"direction {self._direction}"))
+            heard = AUTO_DIRECTION if self.config.auto_direction else self._direction
+            self._reporter.emit(Status(state=State.LOADING, detail=f"direction {heard}"))
             for thread in session.threads:
                 thread.start()
 

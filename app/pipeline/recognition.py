@@ -24,7 +24,7 @@ from app.pipeline.session_state import END, FLUSH, Block, SessionState
 from app.shared.chinese import ChineseScript
 from app.shared.errors import QT_TRANSLATE_NOOP
 from app.shared.events import Event, SourceFinal, SourcePartial, Stage, State, Status
-from app.shared.languages import Direction, Language
+from app.shared.languages import AUTO_DIRECTION, Direction, Language
 
 if TYPE_CHECKING:
     from app.asr import StreamingRecognizer
@@ -99,7 +99,8 @@ class RecognitionStage:
             session.board.end_input()
             return
         session.ready.set()
-        self.reporter.emit(Status(state=State.RUNNING, detail=f"direction {direction}"))
+        heard = AUTO_DIRECTION if self.sides is not None else direction
+        self.reporter.emit(Status(state=State.RUNNING, detail=f"direction {heard}"))
         while not session.stop.is_set():
             self._redo_asked(session, recognizer)
             if self.sides is None and self.direction() != direction:  # finish what was said in the old language

@@ -39,6 +39,9 @@ def test_run_auto_gives_each_utterance_its_language_and_direction(recording, phr
         "--nmt-model", str(phrasebook["en-zh"]), "--nmt-model", str(phrasebook["zh-en"]),
     )  # fmt: skip
     assert code == 0, err
+    assert {"state": "running", "detail": "direction auto"}.items() <= next(
+        e for e in lines if e["type"] == "status" and e["state"] == "running"
+    ).items()
     finals = [e for e in lines if e["type"] == "final" and e["text"]]
     assert [e["language"] for e in finals] == [language for _, language in TALK]
     assert all(0.5 < e["language_confidence"] <= 1.0 for e in finals)
