@@ -42,26 +42,34 @@ def provisional_decodes(events: list[dict]) -> list[dict]:
     return decodes
 
 
-def replay(events: list[dict], translator, mode: str, rule: ShowRule) -> list[dict]:
-    """The run's events with its provisional translations replaced by what `rule` shows."""
+def provisional(translator, calm: CalmText, uid: int, source: str) -> tuple[str, int] | None:
+    """One provisional decode of `source` through CalmText, as the translation stage does it."""
     from app.translation import DecodeOptions, SentenceResult
     from app.translation.translator import join_translations
 
+    items = translator.stream(source, DecodeOptions(num_beams=1), forced=calm.forced(uid))
+    results = [r for r in items if isinstance(r, SentenceResult)]
+    pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends) for r in results]
+    text, _ = join_translations([(r.translation, r.low_confidence) for r in results], translator.joiner, strip=True)
+    sentences = decoded_sentences(pieces, translator.joiner, translator.codec.skipped_ids)
+    return calm.update(uid, sentences, text, latin_word_boundary if translator.joiner else None)
+
+
+def replay(events: list[dict], translator, mode: str, rule: ShowRule, witness: bool = False) -> list[dict]:
+    """The run's events with its provisional translations replaced by what `rule` shows. With
+    `witness`, each decode is preceded by one of its source without the last word, given to
+    CalmText as evidence and not shown (an agreement within one partial; not shipped)."""
     calm = CalmText(mode, rule)
     kept = [e for e in events if e["type"] != "translation" or not e["provisional"]]
     finished = {e["utterance_id"]: e["emitted_at"] for e in kept if e["type"] == "translation"}
     shown = []
     for decode in provisional_decodes(events):
-        uid = decode["utterance_id"]
+        uid, source = decode["utterance_id"], " ".join(decode["sources"])
         if decode["at"] >= finished.get(uid, float("inf")):
             continue
-        forced = calm.forced(uid)
-        items = translator.stream(" ".join(decode["sources"]), DecodeOptions(num_beams=1), forced=forced)
-        results = [r for r in items if isinstance(r, SentenceResult)]
-        pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends) for r in results]
-        text, _ = join_translations([(r.translation, r.low_confidence) for r in results], translator.joiner, strip=True)
-        sentences = decoded_sentences(pieces, translator.joiner, translator.codec.skipped_ids)
-        out = calm.update(uid, sentences, text, latin_word_boundary if translator.joiner else None)
+        if witness and len(source.split()) > 2:
+            provisional(translator, calm, uid, source.rsplit(maxsplit=1)[0])
+        out = provisional(translator, calm, uid, source)
         if out is not None:
             entry = {"type": "translation", "provisional": True, "utterance_id": uid, "emitted_at": decode["at"]}
             shown.append({**entry, "text": out[0], "stable": out[1]})
@@ -88,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", choices=MODELS, required=True)
     parser.add_argument("--modes", nargs="+", default=["agree"], choices=[m.value for m in CalmMode])
     parser.add_argument("--rules", nargs="*", help="only the rules with these names (default: all of grid())")
+    parser.add_argument("--witness", action="store_true", help="a second decode without the last word as evidence")
     args = parser.parse_args(argv)
     from app.translation import Translator
 
@@ -98,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.events:
         events = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
         for (name, rule), mode in itertools.product(rules.items(), args.modes):
-            r = summarize(replay(events, translator, mode, rule))
+            r = summarize(replay(events, translator, mode, rule, args.witness))
             print(f"{name:36} {mode:6} {r['early']:>4}/{r['long']:<4} {r['erasure']:8.3f} {r['reading']:8.3f}")
     return 0
 
