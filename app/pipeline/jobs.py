@@ -48,6 +48,7 @@ class Job:
 
     event: SourcePartial | SourceFinal
     direction: Direction
+    again: bool = False  # face to face: an utterance heard again the other way (its caption is corrected)
 
     @property
     def provisional(self) -> bool:

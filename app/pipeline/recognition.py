@@ -58,6 +58,7 @@ class RecognitionStage:
             self.sides = LanguageSides(config.direction.source)
         self._redo: queue.SimpleQueue[int] = queue.SimpleQueue()  # utterances to hear again the other way
         self._heard_in: Direction | None = None  # face to face: the direction of the latest text handed on
+        self._again = False  # the texts being handed on are an utterance heard again (redo)
 
     def next_is(self, language: Language | str | None) -> None:
         """Face to face: the next utterance (or the one being spoken) is in `language`."""
@@ -181,7 +182,7 @@ class RecognitionStage:
             self.reporter.emit(event)
             direction = self._heard_direction(session, event, direction)
             if isinstance(event, SourceFinal):
-                session.board.submit_final(Job(event, direction))
+                session.board.submit_final(Job(event, direction, again=self._again))
             elif isinstance(event, SourcePartial):
                 session.board.offer_partial(Job(event, direction))  # only the latest is kept
 
@@ -204,7 +205,11 @@ class RecognitionStage:
                 utterance_id = self._redo.get_nowait()
             except queue.Empty:
                 return
-            self._recognize(session, functools.partial(recognizer.redo, utterance_id), self.direction())
+            self._again = True
+            try:
+                self._recognize(session, functools.partial(recognizer.redo, utterance_id), self.direction())
+            finally:
+                self._again = False
 
     def _rewrite_heard(self, event: Event) -> Event:
         """Recognised text with the glossary's corrections of heard text applied."""

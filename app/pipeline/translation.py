@@ -18,7 +18,16 @@ from app.pipeline.reuse import DecodeKey, LastDecode
 from app.pipeline.session_state import SessionState
 from app.shared.chinese import ChineseScript
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text, texts_of
-from app.shared.events import DecodeStepEvent, Error, SentenceSummary, Stage, State, Status, Translation
+from app.shared.events import (
+    CaptionCorrected,
+    DecodeStepEvent,
+    Error,
+    SentenceSummary,
+    Stage,
+    State,
+    Status,
+    Translation,
+)
 from app.shared.languages import Direction
 
 if TYPE_CHECKING:
@@ -212,6 +221,8 @@ class TranslationStage:
                 language_confidence=getattr(event, "language_confidence", None),
             )
         )
+        if job.again:  # heard again the other way: every observer's caption of it is replaced
+            self.reporter.emit(CaptionCorrected(utterance_id=event.utterance_id, source=text, text=translation))
         if not provisional:
             self.speech.say(translation, job.direction.target, event.utterance_id)
 
