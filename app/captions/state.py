@@ -92,6 +92,8 @@ class Captions:
         caption = self._caption(event.utterance_id)
         if isinstance(event, SourceText):  # where it sits in the session's audio (for subtitles)
             caption["start"], caption["end"] = event.start, event.end
+            if event.language is not None:  # face to face: the page labels each line by its language
+                caption["language"] = str(event.language)
         if caption["translation_final"]:
             return None  # a final translation is the last word on its utterance
         if isinstance(event, SourcePartial):

@@ -262,6 +262,10 @@
     }
     setLine(row.source, c.source, c.source_stable, c.source_final);
     setLine(row.translation, c.translation, c.translation_stable, c.translation_final);
+    if (c.language === "en" || c.language === "zh") { // face to face: each line says its language
+      row.source.p.dataset.language = c.language;
+      row.translation.p.dataset.language = c.language === "en" ? "zh" : "en";
+    }
     if (c.speaker) {
       row.speaker.textContent = c.speaker;
       row.speaker.className = "speaker " + c.speaker.replace(/[^\w-]/g, "");
