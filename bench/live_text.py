@@ -5,10 +5,12 @@ window (the peer) in the same run.
 A held-out English talk (24 sentences not used by tests or other benches, espeak-ng, a pause
 after each) is fed at speaking speed through `python -m app run --input talk.wav --realtime
 --json` (Whisper base; `run` loads the translation model's fp32 graphs, as the window does).
-The translation model (`--model`): `memorised`, a small Marian that learnt the talk's sentences
-by heart (the issue's set-up; trained once, ~1 min with torch, then cached), so a final is
-translated right and a partial sentence gets the model's guess; or `phrasebook`, the tests'
-model, which knows none of the talk and guesses every time. Per variant:
+The translation models (`--models`, each measured in turn): `memorised`, a small Marian that
+learnt the talk's sentences by heart (the set-up of issue 30; trained once, ~1 min with torch,
+then cached), so a final is translated right and a partial sentence gets the model's guess;
+`neighbours`, the same recipe on 24 other sentences about the talk's subjects (it knows the
+words, not the sentences: it guesses every sentence of the talk); `phrasebook`, the tests'
+model, which knows none of the talk. Per model and variant:
 
 - early: of the utterances longer than 2 s, the share whose first provisional translation came
   >= 1 s before the final translation;
@@ -16,19 +18,22 @@ model, which knows none of the talk and guesses every time. Per variant:
   characters of the finals (reading mode: only the settled part, `stable`, is shown);
 - end of speech -> final translation, p50 / p95 (the `latency_ms` of final translations);
 - partials and provisional translations per utterance;
+- run CPU s per audio s: the `run` process's whole CPU time (loading included);
 - recognition CPU s per audio s: StreamingRecognizer alone on the same talk in this process
   (read flat out: partials every 0.5 s of audio), process CPU time over audio seconds.
 
 Variants: `shipped` (partials and finals read the utterance's window), `final30s` (finals read
 Whisper's 30 s window with context: the default before), `30s` (partial and final decodes through
 faster-whisper's transcribe, 30 s window: the path before issue 22), `sooner` / `smoother` (the
-live-text choice; `sooner` also shows the guessed tails of provisional translations), `guesses`
-(shipped, but the tail a provisional translation is unsure of shown, as before) and `force`
+live-text choice and its ShowRule, app/pipeline/calm.py), `guesses` (shipped, but every
+provisional translation shown whole) and `force`
 (provisional translations settle by forcing the settled prefix, app/pipeline/calm.py, instead of
 by agreement). `--busy-cores N` runs N busy-loop processes
-beside (a browser, the call app).
+beside (a browser, the call app). `--keep DIR` saves each run's events, for trying other
+rules on the same timings (bench/live_text_replay.py).
 
-    .venv/bin/python bench/live_text.py [--variants shipped 30s] [--busy-cores 0] [--sentences 24]
+    .venv/bin/python bench/live_text.py [--models memorised neighbours phrasebook] [--variants shipped smoother sooner]
+        [--busy-cores 0] [--sentences 24] [--no-cpu] [--keep DIR]
 """
 
 from __future__ import annotations
