@@ -173,3 +173,17 @@ def test_a_wrongly_decided_utterance_is_heard_again_the_other_way(recording, phr
     assert [f.language for f in finals] == [Language.EN, Language.ZH] and finals[1].revised == finals[0].text
     (entry,) = load(run.pipeline.transcript.path)
     assert (entry.source, entry.translation, entry.language) == (again.source, again.text, "zh")
+
+
+def test_plain_output_starts_each_line_with_its_direction(recording, phrasebook):
+    wav = recording("face-to-face-plain", TALK[:2])
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "run", "--direction", "auto", "--input", str(wav), "--no-tts",
+         "--nmt-model", str(phrasebook["en-zh"]), "--nmt-model", str(phrasebook["zh-en"])],
+        capture_output=True, text=True, timeout=400,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        f"[EN→ZH] Where is the station? → {expected(['Where is the station?'], 'en-zh')[0]}",
+        f"[ZH→EN] 我不知道 → {expected(['我不知道。'], 'zh-en')[0]}",
+    ]
