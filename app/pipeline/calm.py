@@ -210,7 +210,7 @@ def _at(text: str, chars: int, at_word_boundary: Callable[[str, int], int] | Non
 def decoded_sentences(pieces: list[tuple[str, list[int], list[float], list[int]]], joiner: str, skipped) -> list:
     """Each sentence's (translation, token ids, token probabilities, token ends) as the joined
     translation (join_translations(strip=True)) places them, skipped ids left out. Without
-    per-token evidence a sentence counts as one sure token."""
+    per-token evidence (a translator that gives none) a sentence counts as sure throughout."""
     out, length = [], 0
     for piece, ids, p, ends in pieces:
         body = piece.strip()
