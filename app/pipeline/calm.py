@@ -57,9 +57,9 @@ class ShowRule:
 # Tuned on three models that know the talk by heart, its subjects, or none of it (bench/live_text.py,
 # bench/live_text_replay.py; docs/performance.md, "Live text on any model").
 RULES = {
-    LiveText.SMOOTHER: ShowRule(sure_p=0.99, agree_p=0.5, settle_p=0.5, settle_agreements=2, grow_only=True),
-    LiveText.BALANCED: ShowRule(sure_p=0.9, agree_p=0.5, settle_p=0.5, settle_agreements=2),
-    LiveText.SOONER: ShowRule(sure_p=0.9, agree_p=0.0, settle_p=0.5, settle_agreements=2, show_guesses=True),
+    LiveText.SMOOTHER: ShowRule(sure_p=0.99, agree_p=0.5, settle_p=0.9, settle_agreements=2, grow_only=True),
+    LiveText.BALANCED: ShowRule(sure_p=0.9, agree_p=0.5, settle_p=0.9, settle_agreements=2),
+    LiveText.SOONER: ShowRule(sure_p=0.9, agree_p=0.0, settle_p=0.9, settle_agreements=2, show_guesses=True),
 }
 
 
