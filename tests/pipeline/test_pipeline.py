@@ -122,14 +122,16 @@ def test_start_stop_restart_leaves_no_threads(recording, phrasebook, recognizer,
     )
     run = Run(config, recognizer=recognizer)
     ours = lambda: [t.name for t in threading.enumerate() if t.name.startswith(("pipeline-", "speech-output"))]  # noqa: E731
-    transcripts, counts = [], []
+    # After the first run (libraries may start a helper thread once), no run leaves a thread that
+    # was not there: a subset, as a thread of an earlier test may end meanwhile.
+    transcripts, after = [], []
     for _ in range(3):
         run.run()
         transcripts.append(run.pipeline.transcript.path)
         assert not ours(), ours()
-        counts.append(threading.active_count())  # libraries may start a helper thread once
-    baseline = counts[0]
-    assert counts == [baseline] * 3, [t.name for t in threading.enumerate()]
+        after.append(set(threading.enumerate()))
+    baseline = after[0]
+    assert after[1] <= baseline and after[2] <= baseline, [t.name for t in threading.enumerate()]
     assert [t.text for t in run.translations()] == expected(["See you tomorrow."], "en-zh") * 3
     assert len(set(transcripts)) == 3
     # Stopping mid-utterance, and stopping twice, are clean too.
@@ -137,7 +139,7 @@ def test_start_stop_restart_leaves_no_threads(recording, phrasebook, recognizer,
     wait_for(lambda: sum(s.state == "running" for s in run.of(Status)) == 4)  # running again
     run.pipeline.stop()
     run.pipeline.stop()
-    assert threading.active_count() == baseline
+    assert set(threading.enumerate()) <= baseline
     assert sum(s.state == "stopped" for s in run.of(Status)) == 4
 
 
