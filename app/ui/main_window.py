@@ -314,24 +314,7 @@ class MainWindow(QMainWindow):
 
     def tell_unexpected_end(self, ended: list[UnexpectedEnd]) -> None:
         """The last run ended without closing (killed, a fatal error): say where its words and its crash log are."""
-        last = ended[-1]
-        headline = translate("MainWindow", "The last session (started {started}) ended unexpectedly.").format(
-            started=last.started
-        )
-        hints = []
-        if last.transcript is not None:
-            hints.append(
-                translate("MainWindow", "Its transcript is saved up to the last sentence: {path}").format(
-                    path=last.transcript
-                )
-            )
-        if last.crash_log is not None:
-            hints.append(
-                translate("MainWindow", "Please attach its crash log to a bug report: {path}").format(
-                    path=last.crash_log
-                )
-            )
-        self.alert.show_message(headline, " ".join(hints), "warning", topic="crash")
+        self.alert.show_message(*unexpected_end_words(ended[-1]), "warning", topic="crash")
 
     # --- closing ----------------------------------------------------------------------------
     def closeEvent(self, event) -> None:
@@ -351,6 +334,25 @@ class MainWindow(QMainWindow):
         self.captions.shutdown()
         self.diagnostics.timer.stop()
         super().closeEvent(event)
+
+
+def unexpected_end_words(last: UnexpectedEnd) -> tuple[str, str]:
+    """The headline and the hints that tell of a run that ended without closing."""
+    headline = translate("MainWindow", "The last session (started {started}) ended unexpectedly.").format(
+        started=last.started
+    )
+    hints = []
+    if last.transcript is not None:
+        hints.append(
+            translate("MainWindow", "Its transcript is saved up to the last sentence: {path}").format(
+                path=last.transcript
+            )
+        )
+    if last.crash_log is not None:
+        hints.append(
+            translate("MainWindow", "Please attach its crash log to a bug report: {path}").format(path=last.crash_log)
+        )
+    return headline, " ".join(hints)
 
 
 def run_app(argv: list[str] | None = None, overlay: bool = False, lang: str | None = None) -> int:
