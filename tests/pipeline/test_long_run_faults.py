@@ -1,6 +1,6 @@
-"""Faults a long session meets, through the real path (`run`, a private PulseAudio server):
-the sound server restarted mid-run. Each gets a clear message, the session carries on, and
-nothing said before is lost."""
+"""Faults a long session meets, through the real path (`run`, a private PulseAudio server): the
+sound server restarted, the microphone unplugged and plugged back, the machine suspended. Each
+gets a clear message, the session carries on, and nothing said before is lost."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ from .test_system_audio import CliRun, wait_for
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.parametrize("source", ["system", "microphone"])
-def test_the_sound_server_restarted_mid_run_is_said_and_listening_resumes(source, sound_room, recording, phrasebook):
-    first = recording(f"restart-{source}-1", english(["Good morning."]), gap_s=0.3)
-    second = recording(f"restart-{source}-2", english(["Thank you very much."]), gap_s=0.3)
+def sentences_around(fault, name: str, sound_room, recording, phrasebook, source: str = "microphone"):
+    """`run` hears "Good morning.", meets `fault(run)`, then hears "Thank you very much.".
+    Returns the run, its exit status and its stderr once it has ended."""
+    first = recording(f"{name}-1", english(["Good morning."]), gap_s=0.3)
+    second = recording(f"{name}-2", english(["Thank you very much."]), gap_s=0.3)
     sink = "speakers" if source == "system" else "mic"  # the mic sink's monitor is the default source
     args = ["--source", source, "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]), "--no-tts", "--json"]
     run = CliRun(*args)
@@ -25,22 +26,36 @@ def test_the_sound_server_restarted_mid_run_is_said_and_listening_resumes(source
         run.wait_running()
         sound_room.play_to(sink, first).wait(timeout=20)
         assert wait_for(lambda: run.translations(), 120), run.lines
+        fault(run)
+        sound_room.play_to(sink, second).wait(timeout=20)
+        assert wait_for(lambda: len(run.translations()) >= 2, 120), run.lines
+    finally:
+        run.proc.send_signal(signal.SIGCONT)  # a fault that stopped the process: it must run to end
+        run.proc.terminate()
+        code, stderr = run.finish()
+    return run, code, stderr
+
+
+def assert_both_sentences_translated(run) -> None:
+    texts = [t["text"] for t in run.translations()]
+    assert texts[0] == expected(["Good morning."], "en-zh")[0]
+    assert texts[-1] == expected(["Thank you very much."], "en-zh")[0]
+
+
+@pytest.mark.parametrize("source", ["system", "microphone"])
+def test_the_sound_server_restarted_mid_run_is_said_and_listening_resumes(source, sound_room, recording, phrasebook):
+    def restart(run) -> None:
         sound_room.kill()  # the sound server dies (a crash, `pulseaudio -k`, a session restart)
         assert wait_for(lambda: any(e["stage"] == "capture" for e in run.of("error")), 30), run.lines
         sound_room.start()  # and comes back
         assert wait_for(lambda: any("resumed" in e["detail"] for e in run.of("status")), 60), run.lines
         wait_for(lambda: False, 2.5)  # a null sink's monitor delivers its first audio ~2 s after it opens
-        sound_room.play_to(sink, second).wait(timeout=20)
-        assert wait_for(lambda: len(run.translations()) >= 2, 120), run.lines
-    finally:
-        run.proc.terminate()
-        code, stderr = run.finish()
+
+    run, code, stderr = sentences_around(restart, f"restart-{source}", sound_room, recording, phrasebook, source)
     assert code == 1, stderr  # docs/cli.md: 1 when an error event was reported (every utterance still printed)
     error = next(e for e in run.of("error") if e["stage"] == "capture")
     assert error["text"] and error["hint"]
-    texts = [t["text"] for t in run.translations()]
-    assert texts[0] == expected(["Good morning."], "en-zh")[0]
-    assert texts[-1] == expected(["Thank you very much."], "en-zh")[0]
+    assert_both_sentences_translated(run)
 
 
 def unplug_the_microphone(sound_room) -> None:
@@ -58,60 +73,34 @@ def test_the_microphone_unplugged_and_plugged_back_carries_on(sound_room, record
     # PulseAudio moves a stream whose source vanished to the new default source, and back when
     # the microphone returns (a short stall there is said as a capture error, then "resumed").
     # Either way the session carries on, says what it says with a hint, and loses nothing.
-    first = recording("unplug-1", english(["Good morning."]), gap_s=0.3)
-    second = recording("unplug-2", english(["Thank you very much."]), gap_s=0.3)
-    args = ["--source", "microphone", "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"])]
-    run = CliRun(*args, "--no-tts", "--json")
-    try:
-        run.wait_running()
-        sound_room.play_to("mic", first).wait(timeout=20)
-        assert wait_for(lambda: run.translations(), 120), run.lines
+    def unplug_and_back(run) -> None:
         unplug_the_microphone(sound_room)
         wait_for(lambda: False, 5)
         assert run.proc.poll() is None, run.lines
         plug_the_microphone_back(sound_room)
         wait_for(lambda: False, 5)  # the stall (if any), its error and the reopening
-        sound_room.play_to("mic", second).wait(timeout=20)
-        assert wait_for(lambda: len(run.translations()) >= 2, 120), run.lines
-    finally:
-        run.proc.terminate()
-        code, stderr = run.finish()
+
+    run, code, stderr = sentences_around(unplug_and_back, "unplug", sound_room, recording, phrasebook)
     assert "Traceback" not in stderr, stderr
     assert all(e["text"] and e["hint"] for e in run.of("error")), run.lines
     assert code == (1 if run.of("error") else 0), stderr
-    texts = [t["text"] for t in run.translations()]
-    assert texts[0] == expected(["Good morning."], "en-zh")[0]
-    assert texts[-1] == expected(["Thank you very much."], "en-zh")[0]
+    assert_both_sentences_translated(run)
 
 
 def test_a_suspended_machine_carries_on_after_resume(sound_room, recording, phrasebook):
     # A laptop's lid closed mid-meeting: the process stops running and the sound device is
     # suspended; on resume both come back. The clocks jump (our monotonic one too, here: a
     # stopped process still sees it advance, the harder case) and the session goes on.
-    first = recording("suspend-1", english(["Good morning."]), gap_s=0.3)
-    second = recording("suspend-2", english(["Thank you very much."]), gap_s=0.3)
-    args = ["--source", "microphone", "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"])]
-    run = CliRun(*args, "--no-tts", "--json")
-    try:
-        run.wait_running()
-        sound_room.play_to("mic", first).wait(timeout=20)
-        assert wait_for(lambda: run.translations(), 120), run.lines
+    def suspend_and_resume(run) -> None:
         run.proc.send_signal(signal.SIGSTOP)
         sound_room.pactl("suspend-sink", "mic", "1")  # and its monitor, our source
         wait_for(lambda: False, 15)
         sound_room.pactl("suspend-sink", "mic", "0")
         run.proc.send_signal(signal.SIGCONT)
         wait_for(lambda: False, 5)  # a resumed device, like a reopened one, starts delivering late
-        sound_room.play_to("mic", second).wait(timeout=20)
-        assert wait_for(lambda: len(run.translations()) >= 2, 120), run.lines
-    finally:
-        run.proc.send_signal(signal.SIGCONT)
-        run.proc.terminate()
-        code, stderr = run.finish()
-    assert run.proc.returncode is not None
-    texts = [t["text"] for t in run.translations()]
-    assert texts[0] == expected(["Good morning."], "en-zh")[0]
-    assert texts[-1] == expected(["Thank you very much."], "en-zh")[0]
+
+    run, _, stderr = sentences_around(suspend_and_resume, "suspend", sound_room, recording, phrasebook)
+    assert_both_sentences_translated(run)
     # Whatever the resume took (a capture error said and the device reopened, or nothing at all),
     # it was said with a hint, never a traceback.
     assert all(e["text"] and e["hint"] for e in run.of("error")), run.lines
