@@ -13,8 +13,9 @@ import soundfile as sf
 from asr.conftest import sound_room  # noqa: F401  (a fixture: a PulseAudio server with speakers and a microphone)
 
 from app.asr import StreamingRecognizer, load_whisper
-from app.audio import SAMPLE_RATE
+from app.audio import SAMPLE_RATE, FileSource
 from app.pipeline import Pipeline, PipelineConfig
+from app.shared.audio import SourceKind
 from app.shared.events import Error, SourceFinal, Translation
 from models.phrasebook import SPOKEN_EN, SPOKEN_ZH, translation_of
 
@@ -128,3 +129,22 @@ def run_pipeline(phrasebook, recognizer):
         return Run(cfg, **{"recognizer": recognizer, **(parts or {})}).run()
 
     return make
+
+
+class EndlessRecording(FileSource):
+    """A recording, then a quiet room that never ends, as a live source: the session keeps
+    running after the speech (`kind`: which live source it stands for)."""
+
+    def __init__(self, path, kind: SourceKind = SourceKind.FILE):
+        super().__init__(path, realtime=False)
+        self.kind = kind
+
+    @property
+    def finished(self) -> bool:
+        return False
+
+    def read(self, timeout=0.1):
+        samples = super().read(timeout)
+        if samples is None:
+            threading.Event().wait(timeout)
+        return samples

@@ -8,20 +8,18 @@ import json
 import re
 import subprocess
 import sys
-import threading
 
 import pytest
 
 from app.asr import StreamingRecognizer
 from app.asr.language import LanguageReading, LanguageSides
-from app.audio import FileSource
 from app.pipeline import PipelineConfig
 from app.pipeline.subtitles import export_srt, export_text, load
 from app.shared.events import CaptionCorrected, SourceFinal
 from app.shared.languages import Direction, Language
 from tests.waiting import wait_until
 
-from .conftest import Run, expected, read16k
+from .conftest import EndlessRecording, Run, expected, read16k
 
 pytestmark = pytest.mark.slow
 
@@ -131,30 +129,12 @@ def test_silence_and_music_like_noise_give_no_utterance_and_keep_the_side(record
     assert run.pipeline._recognition.sides.side is Language.ZH
 
 
-class QuietRoomAfter(FileSource):
-    """A recording, then a quiet room that never ends, as a live microphone: the session keeps
-    running after the speech, so an utterance can be heard again."""
-
-    def __init__(self, path):
-        super().__init__(path, realtime=False)
-
-    @property
-    def finished(self) -> bool:
-        return False
-
-    def read(self, timeout=0.1):
-        samples = super().read(timeout)
-        if samples is None:
-            threading.Event().wait(timeout)
-        return samples
-
-
 def test_a_wrongly_decided_utterance_is_heard_again_the_other_way(recording, phrasebook, whisper_base):
     """Chosen by hand as English, 我不知道 is translated en→zh; redo_utterance hears it as Chinese
     and translates it zh→en, and every observer's caption of it is corrected (transcript, export)."""
     wav = recording("redo", [("我不知道。", "zh")])
     config = PipelineConfig(direction="en-zh", auto_direction=True, tts_enabled=False, nmt_models=dict(phrasebook))
-    run = Run(config, audio_source=QuietRoomAfter(wav))
+    run = Run(config, audio_source=EndlessRecording(wav))
     run.pipeline.next_language("en")
     run.pipeline.start()
     try:

@@ -21,7 +21,7 @@ from app.shared.events import Error, Speech, Status
 from app.translation import Translator
 from app.tts import SpeechOutput
 
-from .conftest import english
+from .conftest import EndlessRecording, english
 
 pytestmark = pytest.mark.slow
 PHRASES = ["Good morning.", "Where is the station?", "I love you."]
@@ -168,24 +168,6 @@ def test_speech_that_dies_before_any_text_says_so_and_stays_quiet():
     assert not pipeline_threads(), pipeline_threads()
 
 
-class EndlessSource(FileSource):
-    """A recording, then a quiet room that never ends (as a live source does)."""
-
-    def __init__(self, path):
-        super().__init__(path, realtime=False)
-        self.kind = SourceKind.SYSTEM
-
-    @property
-    def finished(self) -> bool:
-        return False
-
-    def read(self, timeout=0.1):
-        samples = super().read(timeout)
-        if samples is None:
-            threading.Event().wait(timeout)
-        return samples
-
-
 def test_a_conversation_side_that_dies_stops_both_sides(recording, phrasebook):
     mine, theirs = recording("death-me", english(PHRASES)), recording("death-them", english(PHRASES[:1]))
     load_whisper("base")  # the shared model, loaded before the sides start
@@ -199,7 +181,7 @@ def test_a_conversation_side_that_dies_stops_both_sides(recording, phrasebook):
     conversation = Conversation(
         ConversationConfig(shared),
         collect,
-        sources={"me": DyingSource(mine, at_s=3.0), "them": EndlessSource(theirs)},
+        sources={"me": DyingSource(mine, at_s=3.0), "them": EndlessRecording(theirs, SourceKind.SYSTEM)},
         speech_output=SpeechOutput(enabled=False),
     )
     conversation.start()
