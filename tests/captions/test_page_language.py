@@ -46,6 +46,16 @@ def latin_words(words: dict) -> set[str]:
     return set(re.findall(r"[A-Za-z]{2,}", text)) - LATIN_NAMES
 
 
+def page_with_a_caption(serve, new_page, locale: str):
+    """A browser in `locale` showing a page whose session has said one thing (早上好。)."""
+    server = serve()
+    server.on_event(translation(0, "Good morning.", "早上好。"))
+    page = new_page(locale=locale)
+    page.goto(server.url)
+    wait_text(page, "早上好。")
+    return page
+
+
 @pytest.mark.parametrize(
     ("locale", "lang", "settings", "close", "show"),
     [
@@ -57,11 +67,7 @@ def latin_words(words: dict) -> set[str]:
     ],
 )
 def test_the_page_speaks_the_browsers_language(serve, new_page, locale, lang, settings, close, show):  # noqa: F811
-    server = serve()
-    server.on_event(translation(0, "Good morning.", "早上好。"))
-    page = new_page(locale=locale)
-    page.goto(server.url)
-    wait_text(page, "早上好。")
+    page = page_with_a_caption(serve, new_page, locale)
     open_settings(page)
     words = page_words(page)
     assert (words["lang"], words["button"], page.text_content("#settings-close")) == (lang, settings, close)
@@ -75,11 +81,7 @@ def test_the_page_speaks_the_browsers_language(serve, new_page, locale, lang, se
 
 
 def test_a_listener_switches_the_language_and_it_is_remembered(serve, new_page):  # noqa: F811
-    server = serve()
-    server.on_event(translation(0, "Good morning.", "早上好。"))
-    page = new_page(locale="en-GB")
-    page.goto(server.url)
-    wait_text(page, "早上好。")
+    page = page_with_a_caption(serve, new_page, "en-GB")
     open_settings(page)
     page.select_option("#opt-language", "zh-Hant")
     assert (
@@ -101,11 +103,7 @@ def test_a_listener_switches_the_language_and_it_is_remembered(serve, new_page):
 
 
 def test_a_choice_other_than_the_language_leaves_it_to_the_browser(serve, new_page):  # noqa: F811
-    server = serve()
-    server.on_event(translation(0, "Good morning.", "早上好。"))
-    page = new_page(locale="zh-CN")
-    page.goto(server.url)
-    wait_text(page, "早上好。")
+    page = page_with_a_caption(serve, new_page, "zh-CN")
     open_settings(page)
     page.check("#settings input[name=show][value=translation]")
     assert "language" not in json.loads(page.evaluate(f"localStorage.getItem('{STORE}')"))
