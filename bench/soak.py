@@ -82,6 +82,7 @@ class Sample:
     threads: int
     open_files: int
     cpu_s: float
+    load: float = float("nan")  # the machine's 1-minute load average: was the run alone?
 
 
 @dataclass
@@ -111,10 +112,29 @@ def sample_process(pid: int, record: RunRecord, stop: threading.Event) -> None:
                         process.num_threads(),
                         process.num_fds(),
                         cpu.user + cpu.system + cpu.children_user + cpu.children_system,
+                        os.getloadavg()[0],
                     )
                 )
         except psutil.Error:
             return
+
+
+def report_as_it_goes(record: RunRecord, events_so_far, bucket_s: float, stop: threading.Event) -> None:
+    """Every bucket, one line on stderr for the bucket just ended: a long run can be read (or
+    cut short) while it runs."""
+    while not stop.wait(bucket_s):
+        partial = RunRecord(record.name, samples=list(record.samples))
+        take_events(partial, events_so_far())
+        done = [s for at, s in partial.latencies if at >= time.monotonic() - bucket_s]
+        last = partial.samples[-1] if partial.samples else Sample(0, float("nan"), 0, 0, 0)
+        print(
+            f"[{record.name} {(time.monotonic() - (partial.started_at or time.monotonic())) / 60:.0f} min] "
+            f"translations {partial.translations}, errors {len(partial.errors)}; last bucket p50 "
+            f"{percentile(done, 50):.2f} s p95 {percentile(done, 95):.2f} s; RSS {last.rss_mb:.0f} MB, "
+            f"threads {last.threads}, files {last.open_files}, load {last.load:.1f}",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def take_events(record: RunRecord, events) -> None:
@@ -222,6 +242,8 @@ def run_cli(args, talk: Path, work: Path) -> RunRecord:
 
     client_thread = threading.Thread(target=clients, daemon=True)
     client_thread.start()
+    watch = (record, lambda: list(events), args.bucket * 60, stop_sampling)
+    threading.Thread(target=report_as_it_goes, args=watch, daemon=True).start()
     for line in child.stdout:
         if line.startswith("{"):
             events.append(json.loads(line))
@@ -279,25 +301,31 @@ def run_window(args, talk: Path, work: Path) -> RunRecord:
     stop_sampling = threading.Event()
     sampler = threading.Thread(target=sample_process, args=(child.pid, record, stop_sampling), daemon=True)
     sampler.start()
+    watch = (record, lambda: read_transcripts(home), args.bucket * 60, stop_sampling)
+    threading.Thread(target=report_as_it_goes, args=watch, daemon=True).start()
     out, err = child.communicate()
     record.exit_status = child.returncode
     stop_sampling.set()
     xvfb.terminate()
     xvfb.wait(10)
-    transcripts = sorted((home / "transcripts").glob("*.jsonl"))
+    take_events(record, read_transcripts(home))
+    record.transcript_lines = sum(count_final_lines(path) for path in sorted((home / "transcripts").glob("*.jsonl")))
+    if record.exit_status:
+        print(err[-3000:], file=sys.stderr)
+    print(out.strip(), file=sys.stderr)
+    return record
+
+
+def read_transcripts(home: Path) -> list[dict]:
+    """The events of the window's saved sessions (written as it goes: complete to the last final)."""
     events = []
-    for path in transcripts:
+    for path in sorted((home / "transcripts").glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             try:
                 events.append(json.loads(line))
             except json.JSONDecodeError:
                 continue
-    take_events(record, events)
-    record.transcript_lines = sum(count_final_lines(path) for path in transcripts)
-    if record.exit_status:
-        print(err[-3000:], file=sys.stderr)
-    print(out.strip(), file=sys.stderr)
-    return record
+    return events
 
 
 def window_child(args) -> int:
@@ -344,7 +372,7 @@ def percentile(values: list[float], q: float) -> float:
 def report(record: RunRecord, spoken: int, bucket_s: float) -> None:
     """Buckets from the moment the session ran (models loaded), on the events' clock."""
     print(f"\n== {record.name}: exit status {record.exit_status}")
-    print("minutes     p50 s   p95 s   RSS MB  threads  files  CPU s/s")
+    print("minutes     p50 s   p95 s   RSS MB  threads  files  CPU s/s  load")
     origin = record.started_at or (record.samples[0].at if record.samples else 0.0)
     running = [s for s in record.samples if s.at >= origin]
     end_at = max([s.at for s in running] + [at for at, _ in record.latencies] + [origin])
@@ -353,9 +381,11 @@ def report(record: RunRecord, spoken: int, bucket_s: float) -> None:
         inside = [s for s in running if start <= s.at < start + bucket_s]
         cpu = (inside[-1].cpu_s - inside[0].cpu_s) / (inside[-1].at - inside[0].at) if len(inside) > 1 else float("nan")
         last = inside[-1] if inside else Sample(0, float("nan"), 0, 0, 0)
+        load = statistics.mean(s.load for s in inside) if inside else float("nan")
         print(
             f"{(start - origin) / 60:4g}-{(start - origin + bucket_s) / 60:<5g} {percentile(lat, 50):7.2f} "
-            f"{percentile(lat, 95):7.2f} {last.rss_mb:8.0f} {last.threads:8d} {last.open_files:6d} {cpu:8.2f}"
+            f"{percentile(lat, 95):7.2f} {last.rss_mb:8.0f} {last.threads:8d} {last.open_files:6d} {cpu:8.2f} "
+            f"{load:5.1f}"
         )
     print(
         f"utterances spoken {spoken}, finals {record.finals}, translations {record.translations}, "
