@@ -70,8 +70,28 @@ class DecodedSentence:
 
     ids: list[int]
     p: list[float]
-    ends: list[int]
+    ends: Sequence[int]  # a list, or PlacedEnds (each worked out when asked for)
     start: int  # where the sentence's text begins in the joined translation
+
+
+class PlacedEnds(Sequence[int]):
+    """A sentence's token ends (a translator's TokenEnds) placed in the joined translation: the
+    kept tokens' ends, moved to where the sentence starts, less its stripped leading space. Each
+    is worked out when asked for: CalmText reads the few where it cuts."""
+
+    def __init__(self, ends: Sequence[int], kept: list[int], start: int, lead: int, size: int):
+        self.ends, self.kept, self.start, self.lead, self.size = ends, kept, start, lead, size
+
+    def __len__(self) -> int:
+        return len(self.kept)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return self.start + min(max(self.ends[self.kept[index]] - self.lead, 0), self.size)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
 
 
 def common_prefix(a: Sequence, b: Sequence) -> int:
@@ -207,7 +227,7 @@ def _at(text: str, chars: int, at_word_boundary: Callable[[str, int], int] | Non
     return at_word_boundary(text, chars) if at_word_boundary is not None and chars < len(text) else chars
 
 
-def decoded_sentences(pieces: list[tuple[str, list[int], list[float], list[int]]], joiner: str, skipped) -> list:
+def decoded_sentences(pieces: list[tuple[str, list[int], list[float], Sequence[int]]], joiner: str, skipped) -> list:
     """Each sentence's (translation, token ids, token probabilities, token ends) as the joined
     translation (join_translations(strip=True)) places them, skipped ids left out. Without
     per-token evidence (a translator that gives none) a sentence counts as sure throughout."""
@@ -222,7 +242,7 @@ def decoded_sentences(pieces: list[tuple[str, list[int], list[float], list[int]]
         if len(p) != len(ids) or len(ends) != len(ids):
             p, ends = [1.0] * len(ids), [len(piece)] * len(ids)
         kept = [j for j, t in enumerate(ids) if t not in skipped]
-        at = [length + min(max(ends[j] - lead, 0), len(body)) for j in kept]
+        at = PlacedEnds(ends, kept, length, lead, len(body))
         out.append(DecodedSentence([ids[j] for j in kept], [p[j] for j in kept], at, length))
         length += len(body)
     return out

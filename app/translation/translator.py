@@ -136,7 +136,7 @@ class SentenceResult:
     # Per token of `token_ids`: the probability the decoder gave it (a forced token: 1.0), and the
     # characters of `translation` it ends at (what live text shows of a token prefix)
     token_p: list[float] = field(default_factory=list)
-    token_ends: list[int] = field(default_factory=list)
+    token_ends: Sequence[int] = field(default_factory=list)  # a TokenEnds: each worked out when asked for
 
     @property
     def tokens_per_s(self) -> float:
@@ -273,26 +273,62 @@ def _load_model_or_own(
         return load_model(model_dir, prefer_quantized=prefer_quantized, threads=threads)
 
 
-def unsure_spans(
-    search: Search, token_ids: list[int], forced: int, decoded: str, codec: PromptCodec, written, script
-) -> list[Unsure]:
+class TokenEnds(Sequence[int]):
+    """Per token of a translation, the characters of its written text (Chinese in the chosen
+    script) that the tokens up to it decode to. Each prefix is decoded when first asked for and
+    kept: live text cuts a provisional translation at a token or two, unsure spans need their
+    tokens' ends, and a final needs no others; decoding every prefix of every translation cost a
+    tenth of the decode (O(n²) characters per sentence)."""
+
+    def __init__(self, token_ids: list[int], decoded: str, codec: PromptCodec, written, script):
+        self.token_ids, self.decoded, self.codec, self.script = token_ids, decoded, codec, script
+        converted = written(decoded)
+        self.converted = converted if converted != decoded else None  # None: offsets carry over as they are
+        self._lengths = {0: 0, len(token_ids): len(decoded)}
+
+    def decoded_length(self, count: int) -> int:
+        """Characters of the decoded text (before any change of script) the first `count` tokens make."""
+        if count not in self._lengths:
+            self._lengths[count] = len(self.codec.decode(self.token_ids[:count]))
+        return self._lengths[count]
+
+    def written_offset(self, offset: int) -> int:
+        """Where character `offset` of the decoded text lands in the written text."""
+        return offset if self.converted is None else map_offset(self.decoded, offset, self.script, self.converted)
+
+    def __len__(self) -> int:
+        return len(self.token_ids)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        count = range(1, len(self) + 1)[index]  # IndexError past the end, as a list
+        return self.written_offset(self.decoded_length(count))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return f"TokenEnds({list(self)})"
+
+
+def unsure_spans(search: Search, forced: int, ends: TokenEnds, written) -> list[Unsure]:
     """Character spans of the (written) translation whose tokens the decoder was unsure of (of
     those after the `forced` first ones, which were not its choice); neighbouring unsure
     tokens (pieces of one word) make one span. `written` turns decoded text into the text shown
-    (Chinese in `script`)."""
+    (Chinese in the chosen script)."""
     spans: list[Unsure] = []
-    shown = written(decoded)
-    for position, (token, logprob) in enumerate(zip(token_ids[forced:], search.token_logprobs)):
+    codec, decoded = ends.codec, ends.decoded
+    for position, (token, logprob) in enumerate(zip(ends.token_ids[forced:], search.token_logprobs)):
         if position not in search.alternatives or token in codec.skipped_ids:
             continue
         at = forced + position
-        start, end = len(codec.decode(token_ids[:at])), len(codec.decode(token_ids[: at + 1]))
+        start, end = ends.decoded_length(at), ends.decoded_length(at + 1)
         while start < end and decoded[start].isspace():
             start += 1
         if start >= end:
             continue  # a token that adds no character (EOS, a lone space)
-        if shown != decoded:  # Chinese in another script: carry the offsets across
-            start, end = (map_offset(decoded, o, script) for o in (start, end))
+        start, end = ends.written_offset(start), ends.written_offset(end)  # Chinese in another script
         p = round(float(np.exp(logprob)), 3)
         alternatives = tuple(
             (written(codec.decode([t])), round(float(np.exp(lp)), 3))
@@ -308,33 +344,22 @@ def unsure_spans(
     return spans
 
 
-def sure_chars(
-    search: Search, token_ids: list[int], forced: int, decoded: str, codec: PromptCodec, written, script
-) -> int | None:
+def sure_chars(search: Search, forced: int, ends: TokenEnds) -> int | None:
     """Characters of the (written) translation before the first token the decoder gave less
     than SURE_P (the `forced` first tokens were not its choice: sure); None when it was sure
     of every token."""
-    for position, (token, logprob) in enumerate(zip(token_ids[forced:], search.token_logprobs)):
-        if logprob < np.log(SURE_P) and token not in codec.skipped_ids:
-            start = len(codec.decode(token_ids[: forced + position]))
-            return map_offset(decoded, start, script) if written(decoded) != decoded else start
+    for position, (token, logprob) in enumerate(zip(ends.token_ids[forced:], search.token_logprobs)):
+        if logprob < np.log(SURE_P) and token not in ends.codec.skipped_ids:
+            return ends.written_offset(ends.decoded_length(forced + position))
     return None
 
 
-def token_evidence(
-    search: Search, token_ids: list[int], forced: int, decoded: str, codec: PromptCodec, written, script
-) -> tuple[list[float], list[int]]:
-    """Each token's probability (forced ones 1.0: the reader has them) and the characters of the
-    written translation it ends at."""
+def token_probabilities(search: Search, token_ids: list[int], forced: int) -> list[float]:
+    """Each token's probability, from the search's own per-step log-probabilities (forced ones
+    1.0: the reader has them)."""
     chosen = [float(np.exp(lp)) for lp in search.token_logprobs]
     p = ([1.0] * forced + chosen)[: len(token_ids)]
-    p += [1.0] * (len(token_ids) - len(p))
-    converted = written(decoded) != decoded
-    ends = []
-    for i in range(len(token_ids)):
-        end = len(codec.decode(token_ids[: i + 1]))
-        ends.append(map_offset(decoded, end, script) if converted else end)
-    return p, ends
+    return p + [1.0] * (len(token_ids) - len(p))
 
 
 def generation_overrides(options: DecodeOptions | None) -> dict:
@@ -615,6 +640,7 @@ class Translator:
             loop_detail = f"stopped after {len(steps)} steps: the last {settings.loop_window} tokens repeat [{block}]"
         decoded = self.codec.decode(token_ids)
         forced = len(search.prefix) - 1  # tokens the search was given, not chose
+        ends = TokenEnds(token_ids, decoded, self.codec, self.written, self.chinese)
         result = SentenceResult(
             index=index,
             source=source,
@@ -626,11 +652,10 @@ class Translator:
             steps=steps,
             loop_detail=loop_detail,
             source_ids=list(source_ids),
-            low_confidence=unsure_spans(search, token_ids, forced, decoded, self.codec, self.written, self.chinese),
-            sure_chars=sure_chars(search, token_ids, forced, decoded, self.codec, self.written, self.chinese),
-        )
-        result.token_p, result.token_ends = token_evidence(
-            search, token_ids, forced, decoded, self.codec, self.written, self.chinese
+            low_confidence=unsure_spans(search, forced, ends, self.written),
+            sure_chars=sure_chars(search, forced, ends),
+            token_p=token_probabilities(search, token_ids, forced),
+            token_ends=ends,
         )
         # The translation is written in the chosen script, and so is the term when it is looked for.
         result.glossary = [
