@@ -186,6 +186,10 @@ class Conversation:
         for lane in self.lanes.values():
             lane.redo_utterance(utterance_id)
 
+    def redo_stopped(self, utterance_id: int) -> list[Event]:
+        """redo_utterance after the conversation has stopped (face to face only: nothing here)."""
+        return [event for lane in self.lanes.values() for event in lane.redo_stopped(utterance_id)]
+
     def set_spoken(self, spoken: frozenset[Speaker]) -> None:
         """Speak these sides' translations from now on."""
         self.config.spoken = frozenset(spoken)

@@ -278,8 +278,28 @@ class Pipeline:
     def redo_utterance(self, utterance_id: int) -> None:
         """Face to face: an utterance was decided wrongly: hear it again in the other language and
         translate it the other way (a new final and translation for the same utterance id; only
-        the latest 8 utterances are kept, and only while the session runs). Returns at once."""
+        the latest 8 utterances are kept; once the session has stopped: redo_stopped). Returns at once."""
         self._recognition.redo(utterance_id)
+
+    def redo_stopped(self, utterance_id: int) -> list[Event]:
+        """Face to face, after the session has stopped: redo_utterance on the calling thread (a
+        Whisper pass and a translation: seconds), with the models the session loaded. The new
+        final, translation and corrected caption are appended to the session's transcript and
+        returned, not sent to `on_event` (the session's observers stopped with it), nor spoken.
+        Nothing while the session runs (use redo_utterance) or once the utterance is not kept."""
+        with self._control:
+            if self.running:
+                return []
+            heard: list[Event] = []
+            observer, self._reporter.on_event = self._reporter.on_event, heard.append
+            self._reporter.reopen_transcript()
+            try:
+                for job in self._recognition.hear_again(utterance_id):
+                    self._translation.translate_alone(job)
+            finally:
+                self._reporter.close_transcript()
+                self._reporter.on_event = observer
+            return heard
 
     @property
     def speakers(self) -> frozenset[Speaker]:

@@ -211,6 +211,18 @@ class RecognitionStage:
             finally:
                 self._again = False
 
+    def hear_again(self, utterance_id: int) -> list[Job]:
+        """Face to face, after the session has stopped (no recognition thread): `redo` on the
+        calling thread. The new final is reported; returned, the jobs that translate it."""
+        if self.sides is None or self.recognizer is None:
+            return []
+        jobs = []
+        for event in self.recognizer.redo(utterance_id):
+            event = self._rewrite_heard(event)
+            self.reporter.emit(event)
+            jobs.append(Job(event, Direction.spoken(event.language), again=True))
+        return jobs
+
     def _rewrite_heard(self, event: Event) -> Event:
         """Recognised text with the glossary's corrections of heard text applied."""
         glossary = self.config.glossary

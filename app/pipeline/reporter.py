@@ -46,6 +46,11 @@ class Reporter:
             self.transcript = Transcript(self.config.transcript_path)  # never raises: see `problem`
             self._transcript_told = False
 
+    def reopen_transcript(self) -> None:
+        """The closed transcript takes records again (an utterance heard again after the session)."""
+        if self.transcript is not None:
+            self.transcript.reopen()
+
     def close_transcript(self) -> None:
         if self.transcript is not None:
             self.transcript.close()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from app.shared.chinese import ChineseScript
-from app.shared.events import CaptionCorrected, Speaker
+from app.shared.events import CaptionCorrected, Event, Speaker
 from app.shared.glossary import Glossary
 from app.shared.languages import Direction, Language
 
@@ -59,6 +59,9 @@ class Session(Protocol):
 
     def redo_utterance(self, utterance_id: int) -> None:
         """Face to face: hear an utterance again in the other language, translated the other way."""
+
+    def redo_stopped(self, utterance_id: int) -> list[Event]:
+        """Face to face, once stopped: the same on the calling thread; its events returned."""
 
     def set_chinese(self, script: ChineseScript | str) -> None:
         """Write Chinese in `script` from the next recognised text and translation on."""

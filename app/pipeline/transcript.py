@@ -134,6 +134,12 @@ class Transcript:
                 )
             self._close_fd()
 
+    def reopen(self) -> None:
+        """After close(): records are appended again (face to face, an utterance heard again after
+        the session stopped), until the next close()."""
+        with self._lock:
+            self._closed = False
+
     # -- saving (with the lock held) -----------------------------------------------------------
     def _save(self, force: bool = False) -> None:
         if not force and self.problem is not None and time.monotonic() < self._next_try:

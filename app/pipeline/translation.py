@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from app.pipeline.calm import CalmText, decoded_sentences, latin_word_boundary
+from app.pipeline.calm import CalmText, DecodedSentence, decoded_sentences, latin_word_boundary
 from app.pipeline.jobs import Job
 from app.pipeline.reuse import DecodeKey, LastDecode
 from app.pipeline.session_state import SessionState
@@ -101,6 +101,19 @@ class TranslationStage:
             self.reporter.emit(Status(state=State.FINISHED, detail="end of input"))
         session.done.set()
 
+    def translate_alone(self, job: Job) -> None:
+        """A final job on the calling thread, outside a session (face to face: an utterance heard
+        again after the session stopped, with the models it loaded). Not spoken: speech has stopped."""
+        try:
+            self._translate(job, threading.Event(), speak=False)
+        except Exception as error:
+            self.reporter.error(
+                Stage.TRANSLATION,
+                error,
+                job.event.utterance_id,
+                prefix=QT_TRANSLATE_NOOP("Errors", "Translation failed: {reason}"),
+            )
+
     def _decode_options(self, provisional: bool) -> DecodeOptions:
         from app.translation import DecodeOptions
 
@@ -181,7 +194,7 @@ class TranslationStage:
             self._last_decode.keep(key, produced)  # for the final, if it says the same
         return sentences
 
-    def _translate(self, job: Job, cancel: threading.Event) -> None:
+    def _translate(self, job: Job, cancel: threading.Event, speak: bool = True) -> None:
         from app.translation.translator import join_translations
 
         event, provisional = job.event, job.provisional
@@ -200,7 +213,7 @@ class TranslationStage:
         translation, unsure = join_translations(pieces, translator.joiner, strip=True)
         stable = len(translation)
         if provisional:
-            shown = self._settle(job, translator, sentences, translation)
+            shown = self._settle(job, translator, sentences, translation, cancel)
             if shown is None:
                 return  # it would change text the reader has passed, or is all guess: keep the last one
             translation, stable = shown
@@ -223,20 +236,44 @@ class TranslationStage:
         )
         if job.again:  # heard again the other way: every observer's caption of it is replaced
             self.reporter.emit(CaptionCorrected(utterance_id=event.utterance_id, source=text, text=translation))
-        if not provisional:
+        if not provisional and speak:
             self.speech.say(translation, job.direction.target, event.utterance_id)
 
     def _settle(
-        self, job: Job, translator: PipelineTranslator, sentences: list[SentenceResult], translation: str
+        self,
+        job: Job,
+        translator: PipelineTranslator,
+        sentences: list[SentenceResult],
+        translation: str,
+        cancel: threading.Event,
     ) -> tuple[str, int] | None:
-        """What a provisional translation shows, and how much of it is settled (CalmText)."""
-        pieces = [(s.translation, s.token_ids, s.token_p, s.token_ends) for s in sentences]
-        return self._calm.update(
-            job.event.utterance_id,
-            decoded_sentences(pieces, translator.joiner, translator.codec.skipped_ids),
-            translation,
-            latin_word_boundary if translator.joiner else None,
+        """What a provisional translation shows, and how much of it is settled (CalmText); an
+        utterance's first text may be backed by a witness decode (CalmText.wants_witness)."""
+        uid = job.event.utterance_id
+        decoded = _decoded(translator, sentences)
+        witness = None
+        if self._calm.wants_witness(uid, decoded):
+            witness = self._witness(job, translator, cancel)
+            if cancel.is_set():
+                return None  # superseded: nothing half-done is shown
+        boundary = latin_word_boundary if translator.joiner else None
+        return self._calm.update(uid, decoded, translation, boundary, witness=witness)
+
+    def _witness(self, job: Job, translator: PipelineTranslator, cancel: threading.Event) -> list | None:
+        """The partial less its last word (a Chinese partial: character) decoded as the partial
+        was, as evidence of what stays: shown nowhere, no events."""
+        from app.translation import SentenceResult
+
+        source = less_last_word(job.event.text)
+        if not source:
+            return None
+        items = translator.stream(
+            source,
+            options=self._decode_options(True),
+            cancel=cancel,
+            forced=self._calm.forced(job.event.utterance_id),
         )
+        return _decoded(translator, [r for r in items if isinstance(r, SentenceResult)])
 
     def _not_translated(self, job: Job) -> None:
         """A final whose direction has no usable model: one Error for it, with the reason."""
@@ -249,3 +286,19 @@ class TranslationStage:
                 job.event.utterance_id,
             )
         )
+
+
+def _decoded(translator: PipelineTranslator, sentences: list[SentenceResult]) -> list[DecodedSentence]:
+    """A decode's sentences as CalmText weighs them (their tokens, probabilities and ends)."""
+    pieces = [(s.translation, s.token_ids, s.token_p, s.token_ends) for s in sentences]
+    return decoded_sentences(pieces, translator.joiner, translator.codec.skipped_ids)
+
+
+def less_last_word(text: str) -> str:
+    """`text` without its last word (text without spaces, Chinese: its last character, closing
+    punctuation aside); "" when less than two words or characters would be left."""
+    words = text.split()
+    if len(words) > 1:
+        return " ".join(words[:-1]) if len(words) > 2 else ""
+    body = text.strip().rstrip("。，！？、；：…,.!?;:")
+    return body[:-1] if len(body) > 2 else ""

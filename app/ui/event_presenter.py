@@ -78,11 +78,14 @@ class EventPresenter(QObject):
             self.window.controls.set_level(level.rms, them=them)
 
     def _show_partial(self, event: ev.SourcePartial, session_number: int) -> None:
-        self.window.transcript_view.show_partial((session_number, event.utterance_id), event.text, event.committed)
+        key = (session_number, event.utterance_id)
+        self.window.transcript_view.set_language(key, event.language)  # face to face: the row's side
+        self.window.transcript_view.show_partial(key, event.text, event.committed)
 
     def _show_final(self, event: ev.SourceFinal, session_number: int) -> None:
         self._measure_live_text(event, session_number)
         key = (session_number, event.utterance_id)
+        self.window.transcript_view.set_language(key, event.language)
         self.window.transcript_view.show_final(key, event.text, event.low_confidence, event.revised)
 
     def _show_translation(self, event: ev.Translation, session_number: int) -> None:

@@ -16,10 +16,22 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBox
 from app.shared import events as ev
 from app.shared.languages import Direction, Language
 from app.ui.i18n import translate
+from app.ui.workers import Worker
 
-SIDE_COLORS = {Language.EN: "#1565c0", Language.ZH: "#c62828"}  # blue and red: each side its own look
+# Blue and red: each side its own look. White on either has a contrast of 5.6:1 or more (WCAG
+# AA asks 4.5), and a badge brings its own background: readable in light and dark palettes.
+SIDE_COLORS = {Language.EN: "#1565c0", Language.ZH: "#c62828"}
+BADGES = {Language.EN: "EN", Language.ZH: "中文"}  # what a transcript row of each side starts with
 KEYS = {Language.EN: "Ctrl+1", Language.ZH: "Ctrl+2"}
 OTHER_WAY_KEY = "Ctrl+3"
+
+
+def language_badge(language: Language) -> str:
+    """A language's label as rich text: its name, white on its side's colour."""
+    return (
+        f'<span style="color:white; background-color:{SIDE_COLORS[language]}; font-weight:bold;">'
+        f"&nbsp;{BADGES[language]}&nbsp;</span>"
+    )
 
 
 class TurnPanel(QWidget):
@@ -41,11 +53,6 @@ class TurnPanel(QWidget):
             )
             button.setCheckable(True)
         self.other_way = QPushButton(translate("FaceToFace", "Other way"))
-        self.other_way.setToolTip(
-            translate(
-                "FaceToFace", "The last sentence was the other language: hear and translate it again ({key})"
-            ).format(key=OTHER_WAY_KEY)
-        )
         self.table = QPushButton(translate("FaceToFace", "Table view"))
         self.table.setToolTip(translate("FaceToFace", "The newest words large, for both people at the table"))
         layout = QHBoxLayout(self)
@@ -53,6 +60,20 @@ class TurnPanel(QWidget):
         for widget in (self.turn, *self.next.values(), self.other_way, self.table):
             layout.addWidget(widget)
         self.show_turn(None)
+        self.show_other_way(False)
+
+    def show_other_way(self, possible: bool, busy: bool = False) -> None:
+        """Other way: enabled when there is a sentence to hear again; its tooltip says why not."""
+        self.other_way.setEnabled(possible and not busy)
+        if busy:
+            tip = translate("FaceToFace", "Hearing the last sentence again the other way…")
+        elif possible:
+            tip = translate(
+                "FaceToFace", "The last sentence was the other language: hear and translate it again ({key})"
+            ).format(key=OTHER_WAY_KEY)
+        else:
+            tip = translate("FaceToFace", "No sentence heard in this session yet: nothing to hear again")
+        self.other_way.setToolTip(tip)
 
     def show_turn(self, language: Language | None) -> None:
         if language is None:
@@ -131,6 +152,7 @@ class FaceToFace(QObject):
         self.panel = TurnPanel()
         self.table = TableView(window)
         self.last_final: int | None = None  # the current session's latest utterance with text
+        self.hearing_again = False  # an utterance is heard again after its session stopped (a worker)
         self.chosen: Language | None = None  # the next sentence's language, chosen by hand
         for language, button in self.panel.next.items():
             button.clicked.connect(lambda _checked=False, lang=language: self.choose_next(lang))
@@ -150,6 +172,7 @@ class FaceToFace(QObject):
         self.last_final, self.chosen = None, None
         self.panel.show_turn(None)
         self.panel.show_chosen(None)
+        self.panel.show_other_way(False, self.hearing_again)
 
     def choose_next(self, language: Language) -> None:
         """ "The next sentence is `language`" (chosen again: taken back)."""
@@ -160,10 +183,31 @@ class FaceToFace(QObject):
             session.next_language(self.chosen)
 
     def other_way(self) -> None:
-        """The last sentence was heard in the wrong language: hear and translate it the other way."""
-        session = self.window.session_control.running_session
-        if session is not None and self.on and self.last_final is not None:
-            session.redo_utterance(self.last_final)
+        """The last sentence was heard in the wrong language: hear and translate it the other way
+        (while the session runs, on its recognition thread; once it has stopped, on a worker)."""
+        control = self.window.session_control
+        if not self.on or self.last_final is None or self.hearing_again:
+            return
+        if control.running_session is not None:
+            control.running_session.redo_utterance(self.last_final)
+            return
+        if control.latest_session is None:
+            return
+        self.hearing_again = True
+        self.panel.show_other_way(True, busy=True)
+        number = control.session_number
+        worker = Worker(control.latest_session.redo_stopped, self.last_final)
+        worker.finished.connect(lambda events: self._heard_again(events, number))
+        worker.failed.connect(lambda error: self._heard_again([], number, error))
+        self.window.pool.start(worker)
+
+    def _heard_again(self, events: list, number: int, error: Exception | None = None) -> None:
+        """A stopped session's utterance heard again: drawn like the session's own events."""
+        self.hearing_again = False
+        self.panel.show_other_way(self.last_final is not None)
+        if error is not None:
+            self.window.alert.show_error(error)
+        self.window.event_presenter.on_events(events, number)
 
     def show_table(self) -> None:
         self.table.show()
@@ -179,5 +223,6 @@ class FaceToFace(QObject):
         if isinstance(event, ev.SourceFinal) and event.text:
             self.last_final, self.chosen = event.utterance_id, None
             self.panel.show_chosen(None)  # a choice by hand lasts one sentence
+            self.panel.show_other_way(True, self.hearing_again)
         if isinstance(event, ev.Translation) and not event.provisional:
             self.table.show_translation(event)

@@ -141,7 +141,7 @@ class MainWindow(QMainWindow):
             self.split.restoreState(s.splitter)
         self.controls.set_direction(s.direction)
         self.face_to_face.set_on(s.direction == AUTO_DIRECTION)
-        self.transcript_view.set_direction(self.direction())
+        self.transcript_view.set_direction(self.controls.current_direction())  # Auto: both named
         self.controls.tts.setChecked(s.tts_enabled)
         self.diagnostics.verify.setChecked(s.verify)
 
@@ -240,7 +240,7 @@ class MainWindow(QMainWindow):
         if session is not None and session.speakers:
             self.transcript_view.set_conversation(direction)
         else:
-            self.transcript_view.set_direction(direction)
+            self.transcript_view.set_direction(code)
         self.model_control.show_in_status_bar()
         self._show_voices()
         self.model_control.warn_if_unusable()  # and switch anyway: the speech is still shown

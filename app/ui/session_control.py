@@ -53,6 +53,7 @@ class SessionControl(QObject):
         self.running_session: Session | None = None  # a Pipeline, or a Conversation
         self.session_number = 0  # each start is a new session
         self.session_transcript: Transcript | None = None  # the latest session's file, kept after it stops
+        self.latest_session: Session | None = None  # face to face, kept after it stops (Other way)
         self.bridges: dict[int, EventBridge] = {}  # by session number, until its stop has ended
         self.stopping = 0  # stops still joining threads on workers
         self.input_path: str | None = None  # a recording played in place of the microphone
@@ -81,6 +82,7 @@ class SessionControl(QObject):
             realtime=self.realtime,
         )
         config.auto_direction = window.face_to_face.on  # face to face: each sentence's language decided
+        self.latest_session = None  # its models go before the next session loads its own
         from app.ui.glossary_editor import load_user_glossary
 
         config.glossary = load_user_glossary()  # the user's terms: heard as hotwords, translated as written
@@ -93,6 +95,7 @@ class SessionControl(QObject):
             self.end_session(self.session_number)
             return
         self.running_session = session
+        self.latest_session = session if config.auto_direction else None
         self.session_transcript = session.transcript
         if window.crash_trace is not None and session.transcript is not None:
             window.crash_trace.note_transcript(session.transcript.path)  # named in the notice after a crash

@@ -16,7 +16,7 @@ the corrected row is shown again with a check.
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QGuiApplication
@@ -32,8 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.shared.languages import Direction
+from app.shared.languages import AUTO_DIRECTION, Direction, Language
 from app.ui.confidence import MarkedLabel, clip_spans, marked_html, unsure_tooltip
+from app.ui.face_to_face import language_badge
 from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 from app.ui.settings import TEXT_SIZES
 
@@ -122,15 +123,30 @@ def revision_html(text: str, revised: str) -> str:
 
 def plain_text(rows: list, column: str) -> str:
     """The rows' words in `column` ("source" or "target"), a line each; in a conversation each
-    line says who spoke."""
+    line says who spoke, face to face its language ("EN: ", "ZH: ", as the exports write it)."""
     lines = []
     for r in rows:
         text = r.source_text if column == "source" else r.translation
+        if r.language and text:
+            language = Language(r.language) if column == "source" else Language(r.language).other
+            text = f"{language.value.upper()}: {text}"
         if text:
             lines.append(
                 f"{translate('TranscriptView', SPEAKER_NAMES.get(r.speaker, r.speaker))}: {text}" if r.speaker else text
             )
     return "\n".join(lines)
+
+
+def who_html(row, target: bool = False) -> str:
+    """What starts a row's text: who spoke (a conversation), and face to face the language of
+    that column's text (the row's, or the translation's), each side in its own colour."""
+    prefix = ""
+    if row.speaker:
+        name = translate("TranscriptView", SPEAKER_NAMES.get(row.speaker, row.speaker))
+        prefix = f'<span style="{SPEAKER_STYLES.get(row.speaker, "")}">{html.escape(name)}:</span> '
+    if row.language:
+        prefix += language_badge(Language(row.language).other if target else Language(row.language)) + " "
+    return prefix
 
 
 @dataclass(frozen=True)
@@ -141,6 +157,7 @@ class EarlierRow:
     source_text: str
     translation: str
     speaker: str
+    language: str = ""
 
 
 @dataclass
@@ -153,8 +170,13 @@ class UtteranceRow:
     source_final: bool = False
     target_final: bool = False
     speaker: str = ""  # "me" / "them" in a conversation
+    language: str = ""  # face to face: the language the row's speech was heard in ("en" / "zh")
     corrected: bool = False  # the user corrected it (Correct…)
     renders: dict = field(default_factory=lambda: {"target_after_final": 0})
+
+    def words(self) -> EarlierRow:
+        """What is kept of the row once it is no longer drawn."""
+        return EarlierRow(self.key, self.source_text, self.translation, self.speaker, self.language)
 
 
 class TranscriptView(QWidget):
@@ -224,7 +246,11 @@ class TranscriptView(QWidget):
         layout.addWidget(self.scroll)
 
     def set_direction(self, direction: str) -> None:
-        source, target = Direction(direction).source.name_in_itself, Direction(direction).target.name_in_itself
+        """The titles name the languages; face to face (AUTO_DIRECTION) both, each row its own."""
+        if direction == AUTO_DIRECTION:
+            source, target = "English / 中文", "中文 / English"
+        else:
+            source, target = Direction(direction).source.name_in_itself, Direction(direction).target.name_in_itself
         self.source_title.setText(translate("TranscriptView", "Speech ({language})").format(language=source))
         self.target_title.setText(translate("TranscriptView", "Translation ({language})").format(language=target))
 
@@ -291,7 +317,7 @@ class TranscriptView(QWidget):
             if oldest is None:
                 return  # every row still changes: keep drawing them
             del self.rows[oldest.key]
-            self.earlier[oldest.key] = EarlierRow(oldest.key, oldest.source_text, oldest.translation, oldest.speaker)
+            self.earlier[oldest.key] = oldest.words()
             self._remove_labels(oldest)
         self.earlier_note.setText(
             translate(
@@ -314,17 +340,15 @@ class TranscriptView(QWidget):
         if speaker:
             self.row(key).speaker = str(speaker)
 
-    @staticmethod
-    def _who(row: UtteranceRow) -> str:
-        if not row.speaker:
-            return ""
-        name = translate("TranscriptView", SPEAKER_NAMES.get(row.speaker, row.speaker))
-        return f'<span style="{SPEAKER_STYLES.get(row.speaker, "")}">{html.escape(name)}:</span> '
+    def set_language(self, key, language: str | None) -> None:
+        """Face to face: the language the row's speech was heard in (a redo may change it)."""
+        if language and key not in self.earlier:
+            self.row(key).language = str(language)
 
     def _set_marked(self, row: UtteranceRow, label: QLabel, text: str, spans, alternatives, who: str) -> None:
         """Settled text: plain, or with who spoke (a conversation) and its unsure words
         underlined and explained on hover."""
-        prefix = self._who(row)
+        prefix = who_html(row, label is row.target)
         if spans or prefix:  # rich text for the marks and the label, the words themselves escaped
             label.setTextFormat(Qt.TextFormat.RichText)
             label.setText(prefix + (marked_html(text, spans, "", alternatives) if spans else html.escape(text)))
@@ -341,7 +365,7 @@ class TranscriptView(QWidget):
             return
         row.source_text = text
         row.source.setTextFormat(Qt.TextFormat.RichText)
-        row.source.setText(self._who(row) + source_html(committed, text))
+        row.source.setText(who_html(row) + source_html(committed, text))
 
     def show_final(self, key, text: str, low_confidence=(), revised: str = "") -> None:
         """`revised`: committed text the final decode replaced (its changed words are marked)."""
@@ -351,7 +375,7 @@ class TranscriptView(QWidget):
         row.source_final, row.source_text = True, text
         if revised:
             row.source.setTextFormat(Qt.TextFormat.RichText)
-            row.source.setText(self._who(row) + revision_html(text, revised))
+            row.source.setText(who_html(row) + revision_html(text, revised))
             row.source.setToolTip(
                 translate("TranscriptView", "Corrected by the final recognition; the live text read: {text}").format(
                     text=revised
@@ -361,7 +385,7 @@ class TranscriptView(QWidget):
             self._set_marked(row, row.source, text, low_confidence, (), translate("Confidence", "Whisper"))
         if not row.target_final and not row.translation:  # translating: say so until it lands
             row.target.setTextFormat(Qt.TextFormat.RichText)
-            row.target.setText(f'{self._who(row)}<span style="{PROVISIONAL_STYLE}">…</span>')
+            row.target.setText(f'{who_html(row, True)}<span style="{PROVISIONAL_STYLE}">…</span>')
 
     def show_translation(
         self, key, text: str, provisional: bool, low_confidence=(), alternatives=(), stable: int | None = None
@@ -376,7 +400,8 @@ class TranscriptView(QWidget):
         if provisional:
             row.target.setTextFormat(Qt.TextFormat.RichText)
             row.target.setText(
-                self._who(row) + provisional_html(text, stable or 0, low_confidence, self.reading_mode, alternatives)
+                who_html(row, True)
+                + provisional_html(text, stable or 0, low_confidence, self.reading_mode, alternatives)
             )
             row.target.setToolTip(unsure_tooltip(text, low_confidence, alternatives))
         else:
@@ -389,7 +414,7 @@ class TranscriptView(QWidget):
         """The user's correction of a row: its texts replaced, marked as corrected."""
         if key in self.earlier:  # no longer drawn: Copy gives the corrected words
             earlier = self.earlier[key]
-            self.earlier[key] = EarlierRow(key, source, translation or earlier.translation, earlier.speaker)
+            self.earlier[key] = replace(earlier, source_text=source, translation=translation or earlier.translation)
             return
         row = self.row(key)
         row.source_final = row.target_final = row.corrected = True
@@ -397,7 +422,9 @@ class TranscriptView(QWidget):
         tip = translate("TranscriptView", "Corrected: the glossary now says how to write this")
         for label, text in ((row.source, row.source_text), (row.target, row.translation)):
             label.setTextFormat(Qt.TextFormat.RichText)
-            label.setText(f'{self._who(row)}{html.escape(text)} <span style="{CORRECTED_STYLE}">✓</span>')
+            label.setText(
+                f'{who_html(row, label is row.target)}{html.escape(text)} <span style="{CORRECTED_STYLE}">✓</span>'
+            )
             label.setToolTip(tip)
 
     def selection(self) -> tuple[object, str, str] | None:

@@ -1667,6 +1667,10 @@
         <translation>反向重译</translation>
     </message>
     <message>
+        <source>Hearing the last sentence again the other way…</source>
+        <translation>正在按另一种语言重新识别上一句…</translation>
+    </message>
+    <message>
         <source>The last sentence was the other language: hear and translate it again ({key})</source>
         <translation>上一句其实是另一种语言：重新识别并反向翻译（{key}）</translation>
     </message>
@@ -1677,6 +1681,10 @@
     <message>
         <source>The newest words large, for both people at the table</source>
         <translation>用大字显示最新的话，方便桌边两人阅读</translation>
+    </message>
+    <message>
+        <source>No sentence heard in this session yet: nothing to hear again</source>
+        <translation>本次会话还没有听到任何句子：没有可以重新识别的内容</translation>
     </message>
     <message>
         <source>Turn the Chinese half around</source>

@@ -1667,6 +1667,10 @@
         <translation>反向重譯</translation>
     </message>
     <message>
+        <source>Hearing the last sentence again the other way…</source>
+        <translation>正在以另一種語言重新辨識上一句…</translation>
+    </message>
+    <message>
         <source>The last sentence was the other language: hear and translate it again ({key})</source>
         <translation>上一句其實是另一種語言：重新辨識並反向翻譯（{key}）</translation>
     </message>
@@ -1677,6 +1681,10 @@
     <message>
         <source>The newest words large, for both people at the table</source>
         <translation>以大字顯示最新的話，方便桌邊兩人閱讀</translation>
+    </message>
+    <message>
+        <source>No sentence heard in this session yet: nothing to hear again</source>
+        <translation>本次工作階段尚未聽到任何句子：沒有可重新辨識的內容</translation>
     </message>
     <message>
         <source>Turn the Chinese half around</source>

@@ -15,7 +15,7 @@ from app.asr import StreamingRecognizer
 from app.asr.language import LanguageReading, LanguageSides
 from app.pipeline import PipelineConfig
 from app.pipeline.subtitles import export_srt, export_text, load
-from app.shared.events import CaptionCorrected, SourceFinal
+from app.shared.events import CaptionCorrected, SourceFinal, Translation
 from app.shared.languages import Direction, Language
 from tests.waiting import wait_until
 
@@ -140,6 +140,7 @@ def test_a_wrongly_decided_utterance_is_heard_again_the_other_way(recording, phr
     try:
         (first,) = wait_until(run.translations, "the first final translation", timeout=120)
         assert first.direction == "en-zh"
+        assert run.pipeline.redo_stopped(first.utterance_id) == []  # while it runs: redo_utterance's job
         run.pipeline.redo_utterance(first.utterance_id)
         again = wait_until(lambda: run.translations()[1:], "the translation heard again", timeout=120)[0]
         corrected = wait_until(lambda: run.of(CaptionCorrected), "the corrected caption", timeout=30)[0]
@@ -167,3 +168,35 @@ def test_plain_output_starts_each_line_with_its_direction(recording, phrasebook)
         f"[EN→ZH] Where is the station? → {expected(['Where is the station?'], 'en-zh')[0]}",
         f"[ZH→EN] 我不知道 → {expected(['我不知道。'], 'zh-en')[0]}",
     ]
+
+
+def test_a_wrongly_decided_utterance_is_heard_again_after_the_session_stopped(recording, phrasebook):
+    """The same correction once the session has stopped (a recording played to its end): on the
+    calling thread, with the models the session loaded; the events come back to the caller and
+    the transcript on disk gets them; nothing is spoken, nothing reaches the stopped observers."""
+    wav = recording("redo-stopped", [("我不知道。", "zh")])
+    config = PipelineConfig(
+        direction="en-zh", auto_direction=True, input_path=wav, realtime=False, tts_enabled=False,
+        nmt_models=dict(phrasebook),
+    )  # fmt: skip
+    run = Run(config)
+    run.pipeline.next_language("en")
+    run.run()
+    assert not run.pipeline.running
+    (first,) = run.translations()
+    assert first.direction == "en-zh"
+    seen = len(run.events)
+    heard = run.pipeline.redo_stopped(first.utterance_id)  # with the decoder's steps and sentences
+    final, translation, corrected = [e for e in heard if isinstance(e, (SourceFinal, Translation, CaptionCorrected))]
+    assert isinstance(final, SourceFinal) and (final.language, final.revised) == (Language.ZH, run.finals()[0].text)
+    assert (translation.utterance_id, translation.direction, translation.provisional) == (
+        first.utterance_id, "zh-en", False
+    )  # fmt: skip
+    assert (translation.source, translation.text) == ("我不知道", expected(["我不知道。"], "zh-en")[0])
+    assert (corrected.source, corrected.text) == (translation.source, translation.text)
+    assert len(run.events) == seen  # the stopped session's observers are not called
+    (entry,) = load(run.pipeline.transcript.path)  # appended to the file the session wrote
+    assert (entry.source, entry.translation, entry.language) == (translation.source, translation.text, "zh")
+    assert run.pipeline.redo_stopped(999) == []  # not kept: nothing, no error
+    again = [e for e in run.pipeline.redo_stopped(first.utterance_id) if isinstance(e, Translation)]
+    assert [t.direction for t in again] == ["en-zh"]  # and back: the side it was chosen as

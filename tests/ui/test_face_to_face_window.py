@@ -3,16 +3,19 @@ real Whisper base, espeak-ng speech, the phrasebook models."""
 
 from __future__ import annotations
 
+import html
 import subprocess
 
 import numpy as np
 import soundfile
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QImage
 
 from app.audio import SAMPLE_RATE
 from app.shared import events as ev
-from app.shared.languages import AUTO_DIRECTION, Language
-from app.ui.face_to_face import KEYS
+from app.shared.languages import AUTO_DIRECTION, Direction, Language
+from app.ui.face_to_face import BADGES, KEYS, SIDE_COLORS, language_badge
+from app.ui.theme import Theme
 from tests.ui.conftest import VOICES, nmt_model
 from tests.ui.test_window import Watcher, finish, make_window, row_of
 
@@ -61,8 +64,12 @@ def test_auto_shows_whose_turn_and_the_table_view(qtbot, store, tmp_path):
     assert [e.language for e in finals] == [Language.EN, Language.ZH]
     translations = [t for t in watch.of(ev.Translation) if not t.provisional]
     assert [t.direction for t in translations] == ["en-zh", "zh-en"]
-    for final, translation in zip(finals, translations):  # each row as with a fixed direction
-        assert row_of(window, final.utterance_id).target.text() == translation.text
+    for final, translation in zip(finals, translations):  # each row's translation after its language
+        target = Direction(translation.direction).target
+        assert (
+            row_of(window, final.utterance_id).target.text()
+            == f"{language_badge(target)} {html.escape(translation.text)}"
+        )
     panel = window.face_to_face.panel
     assert panel.turn.text() == "中文" and "#c62828" in panel.turn.styleSheet()
     table = window.face_to_face.table
@@ -102,3 +109,112 @@ def test_the_next_sentence_chosen_by_key(qtbot, store, tmp_path):
     (translation,) = [t for t in watch.of(ev.Translation) if not t.provisional]
     assert translation.direction == "zh-en"
     assert not window.face_to_face.panel.next[Language.ZH].isChecked()
+
+
+def side_pixels(label, colour: str) -> int:
+    """How many pixels of a drawn label are a side's colour (its language badge)."""
+    image = label.grab().toImage().convertToFormat(QImage.Format.Format_RGB888)
+    pixels = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
+    rgb = pixels[:, : image.width() * 3].reshape(image.height(), image.width(), 3).astype(int)
+    wanted = np.array(QColor(colour).getRgb()[:3])
+    return int((np.abs(rgb - wanted).max(axis=2) <= 8).sum())
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG's contrast ratio of two colours."""
+
+    def luminance(colour: str) -> float:
+        channels = [c / 255 for c in QColor(colour).getRgb()[:3]]
+        r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def heard(uid: int, text: str, language: Language, **extra) -> ev.SourceFinal:
+    return ev.SourceFinal(
+        utterance_id=uid, text=text, start=0.0, end=1.0, speech_end_at=0.0, language=language, **extra
+    )
+
+
+def translated(uid: int, source: str, text: str, direction: str) -> ev.Translation:
+    return ev.Translation(
+        utterance_id=uid, source=source, text=text, provisional=False, direction=direction, latency_ms=900.0
+    )
+
+
+def test_each_row_says_its_language_in_its_side_colour_light_and_dark(qtbot, store):
+    """Each side its own look: a face-to-face row starts with its language (EN / 中文) in its
+    side's colour, the translation with the other; Copy says it as the exports do; a fixed
+    direction's rows stay unlabelled; rows stay bounded and keep their language in Copy."""
+    window = auto_window(qtbot, store)
+    view, number = window.transcript_view, window.session_control.session_number
+    assert view.source_title.text() == "Speech (English / 中文)"
+    assert all(contrast("white", colour) >= 4.5 for colour in SIDE_COLORS.values())  # WCAG AA, either palette
+    window.event_presenter.on_events(
+        [
+            heard(1, "Where is the station?", Language.EN),
+            translated(1, "Where is the station?", "车站在哪里？", "en-zh"),
+            heard(2, "我不知道。", Language.ZH),
+            translated(2, "我不知道。", "I don't know.", "zh-en"),
+            ev.SourceFinal(utterance_id=3, text="Good morning.", start=0.0, end=1.0, speech_end_at=0.0),
+        ],
+        number,
+    )
+    english, chinese, fixed = (view.rows[(number, uid)] for uid in (1, 2, 3))
+    for row, source, target in ((english, Language.EN, Language.ZH), (chinese, Language.ZH, Language.EN)):
+        assert f">&nbsp;{BADGES[source]}&nbsp;<" in row.source.text() and SIDE_COLORS[source] in row.source.text()
+        assert f">&nbsp;{BADGES[target]}&nbsp;<" in row.target.text() and SIDE_COLORS[target] in row.target.text()
+        assert side_pixels(row.source, SIDE_COLORS[source]) > 50 and side_pixels(row.target, SIDE_COLORS[target]) > 50
+        assert side_pixels(row.source, SIDE_COLORS[target]) == 0  # one colour per side
+    assert fixed.source.text() == "Good morning."  # no language, no label: drawn as it always was
+    assert view.text("source") == "EN: Where is the station?\nZH: 我不知道。\nGood morning."
+    assert view.text("target") == "ZH: 车站在哪里？\nEN: I don't know."
+    window.view_options.set_theme(Theme.DARK)
+    try:
+        assert side_pixels(english.source, SIDE_COLORS[Language.EN]) > 50  # the badge keeps its own colours
+        assert side_pixels(english.source, "white") > 5  # its text: white on blue, as in light
+    finally:
+        window.view_options.set_theme(Theme.LIGHT)
+    # heard again the other way (Other way): the row's label follows its new language
+    window.event_presenter.on_events([heard(1, "我不知道", Language.ZH, revised="Where is the station?")], number)
+    assert BADGES[Language.ZH] in english.source.text() and SIDE_COLORS[Language.ZH] in english.source.text()
+    view.max_rows = 2  # bounded rows: the oldest finished row keeps only its words, and its language
+    window.event_presenter.on_events([heard(4, "See you.", Language.EN)], number)
+    assert (number, 1) in view.earlier and view.text("source").startswith("ZH: 我不知道\nZH: 我不知道。")
+
+
+def test_other_way_after_the_session_has_stopped(qtbot, store, tmp_path):
+    """Ctrl+1 wrongly before a Chinese sentence: translated en→zh. The recording ends and the
+    session stops; Other way still hears it again as Chinese (on a worker, the button disabled
+    meanwhile) and the row, the table view and the export follow. Before any sentence the button
+    is disabled and says why."""
+    window = auto_window(qtbot, store)
+    panel = window.face_to_face.panel
+    assert not panel.other_way.isEnabled() and "nothing to hear again" in panel.other_way.toolTip()
+    watch = Watcher(window)
+    window.session_control.realtime = False
+    window.session_control.play_recording(str(talk(tmp_path / "chinese.wav", [("我不知道。", "zh")])))
+    try:
+        qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    finally:
+        qtbot.keyRelease(window, Qt.Key.Key_Control)
+    finish(qtbot, window)
+    (first,) = [t for t in watch.of(ev.Translation) if not t.provisional]
+    assert first.direction == "en-zh" and window.session_control.running_session is None
+    assert panel.other_way.isEnabled() and "Ctrl+3" in panel.other_way.toolTip()
+    qtbot.mouseClick(panel.other_way, Qt.MouseButton.LeftButton)
+    assert not panel.other_way.isEnabled() and window.face_to_face.hearing_again
+    qtbot.waitUntil(lambda: bool(watch.of(ev.CaptionCorrected)), timeout=120000)
+    again = [t for t in watch.of(ev.Translation) if not t.provisional][1]
+    assert (again.utterance_id, again.direction, again.source) == (first.utterance_id, "zh-en", "我不知道")
+    row = row_of(window, first.utterance_id)
+    assert BADGES[Language.ZH] in row.source.text() and html.escape(again.text) in row.target.text()
+    assert window.face_to_face.table.halves[Language.EN].text == again.text
+    assert panel.turn.text() == "中文" and panel.other_way.isEnabled()
+    window.transcript_actions.export_to("txt", str(tmp_path / "talk.txt"))
+    assert (tmp_path / "talk.txt").read_text(encoding="utf-8").split("\n")[:2] == [
+        "ZH: 我不知道",
+        f"EN: {again.text}",
+    ]
