@@ -16,7 +16,8 @@ utterance is kept unless the detector is sure enough of the other language (`flo
 utterance (an "OK" or a "好" in the other side's exchange) needs more (`short_floor`) and, heard
 in whichever language, never moves the side: the next utterance starts from the side before it.
 Speech in neither language (the detector puts nearly all its weight elsewhere: a third language)
-keeps the side. A manual choice ("the next sentence is English") wins until that utterance ends.
+keeps the side, unless what weight is left leans clearly (`CLEAR`) to one of the two. A reading
+that sure is always followed. A manual choice ("the next sentence is English") wins until that utterance ends.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ from app.shared.languages import Language
 # (ln 4), where the phrasebook's 36 English phrases stayed at most 0.05 and 31 of its 36
 # Mandarin ones (espeak-ng) came above (25 of 36 at 0.5); held-out: bench/face_to_face.py.
 ZH_BIAS = math.log(4.0)
+# A reading at least this sure of a language is heard in it, whatever the side, the utterance's
+# length or the weight on other languages: Chinese the detector is sure of is never translated
+# "from English" (nor the reverse).
+CLEAR = 0.9
 
 
 @dataclass(frozen=True)
@@ -134,7 +139,7 @@ class LanguageSides:
         if reading.leaning is side:
             return LanguageDecision(side, round(sure, 3), short=short)
         needed = self.short_floor if short else self.floor
-        if reading.elsewhere > self.elsewhere_max or sure < needed:
+        if sure < CLEAR and (reading.elsewhere > self.elsewhere_max or sure < needed):
             return LanguageDecision(side, round(1.0 - sure, 3), kept=True, short=short)
         return LanguageDecision(reading.leaning, round(sure, 3), short=short)
 

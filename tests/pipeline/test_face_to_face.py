@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from app.asr import StreamingRecognizer
-from app.asr.language import LanguageReading, LanguageSides
+from app.asr.language import CLEAR, LanguageReading, LanguageSides
 from app.pipeline import PipelineConfig
 from app.pipeline.subtitles import export_srt, export_text, load
 from app.shared.events import CaptionCorrected, SourceFinal, Translation
@@ -107,6 +107,24 @@ def test_the_next_sentence_chosen_by_hand_and_a_wrong_decision_heard_again(recor
     assert (again.utterance_id, again.language, again.revised) == (first.utterance_id, Language.ZH, first.text)
     assert again.text == "我不知道"
     assert recognizer.redo(999) == []  # not kept: nothing, no error
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [[("I would like to order", "en"), ("宫保鸡丁。", "zh")], [("我明天要去", "zh"), ("the airport.", "en")]],
+    ids=["english-with-a-chinese-dish", "chinese-with-english-words"],
+)
+def test_a_sentence_mixing_both_languages_is_heard_whole_in_its_own(recording, whisper_base, lines):
+    """One utterance (the two voices 80 ms apart) in the sentence's own language, which the
+    detector is sure of, from the other side too: one language per utterance, never split, and
+    Chinese the detector is sure of never heard (hence translated) as English."""
+    language = Language(lines[0][1])
+    wav = recording(f"mixed-{language}", lines, gap_s=0.08)
+    sides = LanguageSides(language.other)
+    recognizer = StreamingRecognizer(whisper_base, language=language.other, sides=sides)
+    events = recognizer.feed(read16k(wav)) + recognizer.flush()
+    (final,) = [e for e in events if isinstance(e, SourceFinal) and e.text]
+    assert final.language is language and final.language_confidence >= CLEAR, final
 
 
 def test_silence_and_music_like_noise_give_no_utterance_and_keep_the_side(recording, phrasebook, tmp_path):
