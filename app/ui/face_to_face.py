@@ -207,6 +207,10 @@ class FaceToFace(QObject):
         self.panel.show_other_way(self.last_final is not None)
         if error is not None:
             self.window.alert.show_error(error)
+        elif not events:  # only the latest few utterances' audio is kept
+            self.window.statusBar().showMessage(
+                translate("FaceToFace", "That sentence cannot be heard again: its audio is no longer kept"), 6000
+            )
         self.window.event_presenter.on_events(events, number)
 
     def show_table(self) -> None:

@@ -1675,6 +1675,10 @@
         <translation>上一句其实是另一种语言：重新识别并反向翻译（{key}）</translation>
     </message>
     <message>
+        <source>That sentence cannot be heard again: its audio is no longer kept</source>
+        <translation>无法重新识别那一句：它的音频已不再保留</translation>
+    </message>
+    <message>
         <source>Table view</source>
         <translation>桌面视图</translation>
     </message>

@@ -1675,6 +1675,10 @@
         <translation>上一句其實是另一種語言：重新辨識並反向翻譯（{key}）</translation>
     </message>
     <message>
+        <source>That sentence cannot be heard again: its audio is no longer kept</source>
+        <translation>無法重新辨識那一句：它的音訊已不再保留</translation>
+    </message>
+    <message>
         <source>Table view</source>
         <translation>桌面檢視</translation>
     </message>

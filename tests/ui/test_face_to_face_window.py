@@ -213,6 +213,10 @@ def test_other_way_after_the_session_has_stopped(qtbot, store, tmp_path):
     assert BADGES[Language.ZH] in row.source.text() and html.escape(again.text) in row.target.text()
     assert window.face_to_face.table.halves[Language.EN].text == again.text
     assert panel.turn.text() == "中文" and panel.other_way.isEnabled()
+    window.face_to_face.last_final = 999  # an utterance whose audio is no longer kept: said, not silent
+    qtbot.mouseClick(panel.other_way, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.face_to_face.hearing_again, timeout=30000)
+    assert "no longer kept" in window.statusBar().currentMessage()
     window.transcript_actions.export_to("txt", str(tmp_path / "talk.txt"))
     assert (tmp_path / "talk.txt").read_text(encoding="utf-8").split("\n")[:2] == [
         "ZH: 我不知道",
