@@ -48,6 +48,7 @@ class ShowRule:
 
     sure_p: float = 0.9  # shown at once when the decoder gave it this much
     agree_p: float = 1.01  # shown when the last decode agreed on it and it is this sure (> 1: never)
+    witness_p: float = 1.01  # shown when a witness decode agreed on it and it is this sure (> 1: no witness)
     settle_p: float = 0.9  # settled when agreed on and this sure
     settle_agreements: int = 1  # consecutive agreements a settled token needs (1: two decodes)
     grow_only: bool = False  # shown text is kept like settled text: it only grows (until the final)
@@ -182,16 +183,20 @@ class CalmText:
         sentences: list[DecodedSentence],
         text: str,
         at_word_boundary: Callable[[str, int], int] | None = None,
+        witness: list[DecodedSentence] | None = None,
     ) -> tuple[str, int] | None:
         """A new provisional translation (`text`, and its sentences' tokens): (text to show,
-        settled characters), or None to keep showing the last one."""
+        settled characters), or None to keep showing the last one. `witness`: a decode of the
+        same source less its last words, made for this one (see wants_witness): what the two
+        agree on counts as agreed for showing, not for settling."""
         live = self._live.setdefault(utterance_id, _LiveTranslation())
         rule = self.rule
         last, deep = live.agreements(sentences, rule.settle_agreements)  # every decode is evidence
+        witnessed = [_agreed([w.ids for w in witness or []], i, s) for i, s in enumerate(sentences)]
         kept = live.shown_text if rule.grow_only else live.settled_text
         if self.mode is not CalmMode.OFF and not text.startswith(kept):
             return None  # it contradicts what the reader has already read: hold it back
-        trusted = [_trusted(s, n, rule) for s, n in zip(sentences, last)]
+        trusted = [_trusted(s, n, w, rule) for s, n, w in zip(sentences, last, witnessed)]
         shown = _at(text, chars_of(sentences, trusted, len(text)), at_word_boundary)
         if self.mode is CalmMode.OFF:
             return self._shown(live, text, shown, 0)
@@ -200,6 +205,16 @@ class CalmText:
         stable = max(stable, len(live.settled_text))
         live.settled_text = text[:stable]
         return self._shown(live, text, max(shown, stable, len(kept)), stable)
+
+    def wants_witness(self, utterance_id: int, sentences: list[DecodedSentence]) -> bool:
+        """Whether a witness decode could show more of this update: nothing of the utterance is
+        shown yet (its first text is what makes live text early) and the update's own evidence
+        does not trust all of it."""
+        live = self._live.get(utterance_id) or _LiveTranslation()
+        if live.shown_text or self.rule.witness_p > 1 or self.rule.show_guesses or self.mode is CalmMode.OFF:
+            return False
+        agreed = [_agreed(live.previous_ids, i, s) for i, s in enumerate(sentences)]
+        return any(_trusted(s, n, 0, self.rule) < len(s.ids) for s, n in zip(sentences, agreed))
 
     def _shown(self, live: _LiveTranslation, text: str, trusted: int, stable: int) -> tuple[str, int] | None:
         """What to show of an update: its trusted part (all of it when guesses are shown);
@@ -217,10 +232,22 @@ class CalmText:
             del self._live[key]
 
 
-def _trusted(sentence: DecodedSentence, agreed: int, rule: ShowRule) -> int:
-    """Tokens of the sentence the evidence says will stay: each sure, or agreed on and sure enough."""
+def _agreed(other: list[list[int]], index: int, sentence: DecodedSentence) -> int:
+    """Tokens sentence `index` of another decode (its sentences' ids) shares with `sentence` from its start."""
+    return common_prefix(other[index], sentence.ids) if index < len(other) else 0
+
+
+def _trusted(sentence: DecodedSentence, agreed: int, witnessed: int, rule: ShowRule) -> int:
+    """Tokens of the sentence the evidence says will stay: each sure, or agreed on (by the last
+    decode, or by a witness) and sure enough."""
     p = sentence.p
-    return leading(len(sentence.ids), lambda j: p[j] >= rule.sure_p or (j < agreed and p[j] >= rule.agree_p))
+
+    def stays(j: int) -> bool:
+        return (
+            p[j] >= rule.sure_p or (j < agreed and p[j] >= rule.agree_p) or (j < witnessed and p[j] >= rule.witness_p)
+        )
+
+    return leading(len(sentence.ids), stays)
 
 
 def _at(text: str, chars: int, at_word_boundary: Callable[[str, int], int] | None) -> int:

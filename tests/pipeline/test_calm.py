@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from app.pipeline.calm import (
     decoded_sentences,
     latin_word_boundary,
 )
+from app.pipeline.translation import less_last_word
 from app.shared.events import Translation
 from app.shared.live_text import LiveText
 from app.translation import DecodeOptions, SentenceResult, Translator
@@ -156,13 +158,22 @@ def live(translator: Translator, calm: CalmText, texts: list[str], uid: int = 1)
     shown part None when it was held back."""
     out = []
     for text in texts:
-        items = translator.stream(text, DecodeOptions(num_beams=1), forced=calm.forced(uid))
-        results = [r for r in items if isinstance(r, SentenceResult)]
-        joined, _ = join_translations([(r.translation, r.low_confidence) for r in results], translator.joiner, True)
-        pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends) for r in results]
-        shown = calm.update(uid, decoded_sentences(pieces, "", translator.codec.skipped_ids), joined)
+        sentences, joined = decode(translator, calm, text, uid)
+        witness = None
+        if calm.wants_witness(uid, sentences) and less_last_word(text):  # as the translation stage does
+            witness, _ = decode(translator, calm, less_last_word(text), uid)
+        shown = calm.update(uid, sentences, joined, witness=witness)
         out.append((joined, *shown) if shown else (joined, None, 0))
     return out
+
+
+def decode(translator: Translator, calm: CalmText, text: str, uid: int = 1) -> tuple[list[DecodedSentence], str]:
+    """A partial decoded as the translation stage decodes it: (its sentences for CalmText, its text)."""
+    items = translator.stream(text, DecodeOptions(num_beams=1), forced=calm.forced(uid))
+    results = [r for r in items if isinstance(r, SentenceResult)]
+    joined, _ = join_translations([(r.translation, r.low_confidence) for r in results], translator.joiner, True)
+    pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends) for r in results]
+    return decoded_sentences(pieces, "", translator.codec.skipped_ids), joined
 
 
 def halves(sentence: str) -> list[str]:
@@ -226,3 +237,39 @@ def test_smoother_text_only_grows(phrasebook_zh, sentence):
     raw = [d for d, _, _ in steps]
     if sentence.startswith("We need"):
         assert not all(b.startswith(a) for a, b in zip(raw, raw[1:])), raw  # the decodes themselves do not only grow
+
+
+WITNESSED = replace(RULES[LiveText.BALANCED], witness_p=0.5)
+
+
+def test_a_witness_shows_an_unsure_first_decodes_agreed_prefix(phrasebook_zh):
+    """The first decode of an utterance has no earlier one to agree with; a witness (the same
+    partial less its last word, decoded just before) stands in for it, once something shows no more."""
+    text = "I drink tea every morning with my"
+    calm = CalmText("agree", WITNESSED)
+    sentences, joined = decode(phrasebook_zh, calm, text)
+    assert min(sentences[0].p) < SURE_P and joined == "我每天早上喝茶。"  # unsure of its first word
+    assert CalmText("agree", WITNESSED).update(1, sentences, joined) is None  # alone: nothing to show
+    assert calm.wants_witness(1, sentences)
+    witness, said = decode(phrasebook_zh, calm, less_last_word(text))
+    assert said == joined
+    assert calm.update(1, sentences, joined, witness=witness) == (joined, 0)  # shown, and not settled
+    again, _ = decode(phrasebook_zh, calm, text + " friend.")
+    assert not calm.wants_witness(1, again)  # something is shown: the next decodes agree with it
+    assert not CalmText("agree", RULES[LiveText.SOONER]).wants_witness(1, sentences)  # shows guesses anyway
+    assert not CalmText("agree", replace(WITNESSED, witness_p=1.01)).wants_witness(1, sentences)  # no witness
+
+
+def test_a_witness_that_disagrees_shows_nothing_more(phrasebook_zh):
+    calm = CalmText("agree", WITNESSED)
+    sentences, joined = decode(phrasebook_zh, calm, "Let's start the")
+    witness, said = decode(phrasebook_zh, calm, "Let's start")
+    assert said != joined and said[0] != joined[0]  # 她喜欢咖啡 against 我们开始开会吧
+    assert calm.update(1, sentences, joined, witness=witness) is None
+
+
+def test_less_last_word():
+    assert less_last_word("We need more time.") == "We need more"
+    assert less_last_word("We need") == ""  # one word would be left: no witness
+    assert less_last_word("我们需要更多时间。") == "我们需要更多时"
+    assert less_last_word("好的。") == ""
