@@ -1,7 +1,7 @@
 """A meeting-length run: a long talk played at speaking speed through the window and the command line.
 
     .venv/bin/python bench/soak.py [--minutes 60] [--bucket 10] [--paths window,cli] [--clients 10]
-                                   [--away-every MINUTES] [--asr-model base] [--nmt-model DIR]
+                                   [--away-every MINUTES] [--unplug-at MINUTES] [--asr-model base] [--nmt-model DIR]
 
 The talk is the 24 sentences of bench/live_text.py's held-out talk, spoken by espeak-ng, over
 and over with pauses between them (each a new utterance) until it lasts --minutes. It is played
@@ -47,6 +47,7 @@ RATE = 16000
 PHRASEBOOK = ROOT / "tests" / "fixtures" / "phrasebook" / "en-zh"
 SAMPLE_EVERY_S = 5.0
 AWAY_S = 5.0  # how long a page that leaves (--away-every) stays away
+UNPLUGGED_S = 10.0  # how long the microphone stays unplugged (--unplug-at)
 
 
 # -- the talk --------------------------------------------------------------------------------------
@@ -55,6 +56,7 @@ def make_talk(minutes: float, folder: Path) -> tuple[Path, int]:
     import soundfile as sf
     from faster_whisper import decode_audio
 
+    folder.mkdir(parents=True, exist_ok=True)
     clips = []
     for i, (sentence, _) in enumerate(TALK):
         wav = folder / f"s{i}.wav"
@@ -264,6 +266,75 @@ def run_cli(args, talk: Path, work: Path) -> RunRecord:
     return record
 
 
+# -- (c) the command line on a microphone in a private PulseAudio server ------------------------------
+def run_mic(args, talk: Path, work: Path) -> RunRecord:
+    """The talk into the microphone; with --unplug-at, in two parts with the microphone unplugged
+    and plugged back between them (in a pause: nothing is said while it is away)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from asr.conftest import SoundRoom
+
+    parts = [talk]
+    if args.unplug_at:
+        parts = [
+            make_talk(args.unplug_at, work / "first")[0],
+            make_talk(args.minutes - args.unplug_at, work / "rest")[0],
+        ]
+    room = SoundRoom()
+    room.start()
+    record = RunRecord("mic")
+    env = {**os.environ, **room.env, "LIVE_TRANSLATOR_HOME": str(work / "mic-home")}
+    command = [sys.executable, "-m", "app", "run", "--source", "microphone", "--json", "--no-tts"]
+    command += ["--direction", "en-zh", "--nmt-model", str(args.nmt_model), "--asr-model", args.asr_model]
+    child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stop_sampling, events = threading.Event(), []
+    threading.Thread(target=sample_process, args=(child.pid, record, stop_sampling), daemon=True).start()
+    stderr_tail: list[str] = []
+    threading.Thread(target=lambda: stderr_tail.extend(child.stderr), daemon=True).start()
+    threading.Thread(target=read_json_lines, args=(child.stdout, events), daemon=True).start()
+    watch = (record, lambda: list(events), args.bucket * 60, stop_sampling)
+    threading.Thread(target=report_as_it_goes, args=watch, daemon=True).start()
+    try:
+        while not any(e.get("type") == "status" and e.get("state") == "running" for e in list(events)):
+            if child.poll() is not None:
+                raise RuntimeError("".join(stderr_tail[-20:]) or "`run` ended before it was listening")
+            time.sleep(0.2)
+        time.sleep(2.5)  # a null sink's monitor delivers its first audio ~2 s after it is opened
+        for i, part in enumerate(parts):
+            if i:
+                unplug_and_plug_back(room)
+            room.play_to("mic", part).wait()
+        time.sleep(5.0)  # the last utterance's final and translation
+        child.terminate()  # SIGTERM: `run` finishes what it heard and exits
+        record.exit_status = child.wait(120)
+    finally:
+        child.kill()
+        room.kill()
+    stop_sampling.set()
+    take_events(record, events)
+    record.transcript_lines = sum(count_final_lines(p) for p in (work / "mic-home" / "transcripts").glob("*.jsonl"))
+    if record.exit_status:
+        print("".join(stderr_tail[-20:]), file=sys.stderr)
+    return record
+
+
+def read_json_lines(stream, events: list) -> None:
+    for line in stream:
+        if line.startswith("{"):
+            events.append(json.loads(line))
+
+
+def unplug_and_plug_back(room) -> None:
+    room.unload("mic")  # its monitor, the default source, vanishes with it
+    print(f"[mic] unplugged at {time.strftime('%H:%M:%S')}", file=sys.stderr, flush=True)
+    time.sleep(UNPLUGGED_S)
+    room.modules["mic"] = room.load(
+        "module-null-sink", "sink_name=mic", "sink_properties=device.description=Microphone"
+    )
+    room.pactl("set-default-source", "mic.monitor")
+    print(f"[mic] plugged back at {time.strftime('%H:%M:%S')}", file=sys.stderr, flush=True)
+    time.sleep(2.5)  # the new monitor delivers its first audio ~2 s after it is opened
+
+
 def count_final_lines(path: Path) -> int:
     """Utterances with a final translation in a saved session (what `export` writes)."""
     lines = 0
@@ -422,10 +493,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=60.0, help="length of the talk (default 60)")
     parser.add_argument("--bucket", type=float, default=10.0, help="minutes per reported bucket (default 10)")
-    parser.add_argument("--paths", default="window,cli", help="which runs, in order: window, cli (default both)")
+    parser.add_argument(
+        "--paths", default="window,cli", help="which runs, in order: window, cli, mic (default the first two)"
+    )
     parser.add_argument("--clients", type=int, default=10, help="caption-page clients of the cli run (default 10)")
     parser.add_argument(
         "--away-every", type=float, default=0.0, help="minutes: half the clients leave this often and come back"
+    )
+    parser.add_argument(
+        "--unplug-at", type=float, default=0.0, help="minutes: the mic path's microphone unplugged then (and back)"
     )
     parser.add_argument("--asr-model", default="base")
     parser.add_argument("--nmt-model", default=str(PHRASEBOOK))
@@ -438,7 +514,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"talk: {args.minutes:g} min, {spoken} utterances; load average {os.getloadavg()}")
     status = 0
     for name in args.paths.split(","):
-        record = (run_window if name == "window" else run_cli)(args, talk, work)
+        record = {"window": run_window, "cli": run_cli, "mic": run_mic}[name](args, talk, work)
         report(record, spoken, args.bucket * 60)
         status = status or int(record.exit_status != 0 or bool(record.errors))
     print(f"\nload average at the end {os.getloadavg()}")
