@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.asr import StreamingRecognizer, load_whisper  # noqa: E402
 from app.asr import recognizer as recognizer_module  # noqa: E402
-from app.asr.language import LanguageSides, read_language  # noqa: E402
+from app.asr.language import CLEAR, LanguageSides, read_language  # noqa: E402
 from app.shared.audio import SAMPLE_RATE  # noqa: E402
 from app.shared.events import SourceFinal  # noqa: E402
 
@@ -89,20 +89,71 @@ ZH = [
 # A Chinese exchange with a short English interjection ("OK." alone is dropped as one of
 # Whisper's inventions unless it is sure of it): the side should stay Chinese after it.
 INTERJECTION = [("我想去医院。", "zh"), ("All right.", "en"), ("我要一杯水。", "zh")]
-# A third language (espeak-ng's French and German): documented choice, the side is kept.
-THIRD = [("Bonjour, je voudrais un café.", "fr"), ("Wo ist der Bahnhof, bitte?", "de")]
-VOICES.update({"fr": "fr", "de": "de"})
+# Bad input, after the talk (docs/cli.md says what each does). A sentence mixing both languages,
+# spoken as one utterance (the parts 80 ms apart): its truth is the sentence's own language.
+MIXED = [
+    ([("I would like to order", "en"), ("宫保鸡丁。", "zh")], "en"),
+    ([("Let's meet at the", "en"), ("北京饭店。", "zh")], "en"),
+    ([("我明天要去", "zh"), ("the airport.", "en")], "zh"),
+    ([("这是我的", "zh"), ("laptop.", "en")], "zh"),
+]
+# A third language (espeak-ng's French, German and Spanish).
+THIRD = [
+    ("Bonjour, je voudrais un café.", "fr"),
+    ("Wo ist der Bahnhof, bitte?", "de"),
+    ("¿Dónde está la estación?", "es"),
+]
+VOICES.update({"fr": "fr", "de": "de", "es": "es"})
+NOISE = ["silence", "music", "noise"]  # 4 s each: no speech at all
 LEAD_S, TAIL_S, BLOCK_S = 0.5, 1.0, 0.1
 
 
-def speak(text: str, language: str, folder: Path) -> np.ndarray:
+def voice(text: str, language: str, folder: Path) -> np.ndarray:
+    """espeak-ng saying `text`, 16 kHz."""
     from faster_whisper import decode_audio
 
     path = folder / "clip.wav"
     subprocess.run(["espeak-ng", "-v", VOICES[language], "-w", str(path), text], check=True, capture_output=True)
-    speech = decode_audio(str(path), sampling_rate=SAMPLE_RATE)
+    return decode_audio(str(path), sampling_rate=SAMPLE_RATE)
+
+
+def padded(speech: np.ndarray) -> np.ndarray:
     silence = np.zeros(int(LEAD_S * SAMPLE_RATE), np.float32)
     return np.concatenate([silence, speech, np.zeros(int(TAIL_S * SAMPLE_RATE), np.float32)])
+
+
+def speak(text: str, language: str, folder: Path) -> np.ndarray:
+    return padded(voice(text, language, folder))
+
+
+def mixed(parts: list[tuple[str, str]], folder: Path) -> np.ndarray:
+    gap = np.zeros(int(0.08 * SAMPLE_RATE), np.float32)
+    spoken = [piece for text, language in parts for piece in (voice(text, language, folder), gap)]
+    return padded(np.concatenate(spoken[:-1]))
+
+
+def no_speech(kind: str) -> np.ndarray:
+    """Silence, music-like chords (three tones swelling, a little hiss), or white noise: 4 s."""
+    t = np.arange(4 * SAMPLE_RATE) / SAMPLE_RATE
+    rng = np.random.default_rng(7)
+    if kind == "silence":
+        return np.zeros(len(t), np.float32)
+    if kind == "music":
+        chords = sum(0.08 * np.sin(2 * np.pi * f * t) for f in (220.0, 277.2, 329.6)) * (1 + np.sin(t * 3))
+        return (chords + 0.01 * rng.standard_normal(len(t))).astype(np.float32)
+    return (0.1 * rng.standard_normal(len(t))).astype(np.float32)
+
+
+def clips(folder: Path):
+    """(label, truth, audio) of every clip, in the order the recognizer hears them: the held-out
+    talk, the interjection, then the bad input."""
+    talk = [item for pair in zip(((t, "en") for t in EN), ((t, "zh") for t in ZH)) for item in pair]
+    for text, truth in talk + INTERJECTION + THIRD:
+        yield text, truth, speak(text, truth, folder)
+    for parts, truth in MIXED:
+        yield " + ".join(text for text, _ in parts), truth, mixed(parts, folder)
+    for kind in NOISE:
+        yield kind, "none", no_speech(kind)
 
 
 def faster_whisper_says(model, audio: np.ndarray) -> str:
@@ -144,11 +195,10 @@ def run(model_name: str) -> dict:
     recognizer_module.read_language = timed
     auto = StreamingRecognizer(model, language="en", sides=LanguageSides("en"))
     fixed = {lang: StreamingRecognizer(model, language=lang) for lang in ("en", "zh")}
-    talk = [item for pair in zip(((t, "en") for t in EN), ((t, "zh") for t in ZH)) for item in pair]
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        for text, truth in talk + INTERJECTION + THIRD:
-            audio = speak(text, truth, Path(folder))
+        for text, truth, audio in clips(Path(folder)):
+            side_before = str(auto.sides.side)
             fw = faster_whisper_says(model, audio)
             reading = read_language(model, audio, margin_s=3.0, min_s=10.0)
             calls = len(timed.seconds)
@@ -160,6 +210,7 @@ def run(model_name: str) -> dict:
                 {
                     "text": text,
                     "truth": truth,
+                    "side_before": side_before,
                     "faster_whisper": fw,
                     "reading": str(reading.leaning),
                     "p_zh": round(reading.p_zh, 3),
@@ -197,12 +248,18 @@ def report(result: dict) -> None:
         f"(p90 {sorted(added)[int(0.9 * len(added))]:.0f}); the detector's calls (encodes handed over "
         f"to the decodes included) p50 {statistics.median(detect):.0f} ms"
     )
-    print("A Chinese exchange with a short English interjection, then a third language (side kept):")
+    print("A Chinese exchange with a short English interjection, then bad input (a third language,")
+    print("sentences mixing both, no speech); 'side' is whose turn it was before:")
     for r in extra:
         print(
-            f"  {r['text']!r:32} spoken {r['truth']}  decided {r['ours']}  p_zh {r['p_zh']} "
-            f"elsewhere {r['elsewhere']}  heard {r['heard']!r}"
+            f"  {r['text']!r:44} spoken {r['truth']:4} side {r['side_before']}  decided {r['ours']}  "
+            f"p_zh {r['p_zh']} elsewhere {r['elsewhere']}  heard {r['heard']!r}"
         )
+    sure = [r for r in result["rows"] if r["p_zh"] >= CLEAR and r["elsewhere"] <= 0.97]
+    print(
+        f"Readings sure of Chinese (p_zh >= {CLEAR}): {len(sure)}; heard as English all the same: "
+        f"{sum(r['ours'] == 'en' for r in sure)}"
+    )
     for r in talk:
         if r["ours"] != r["truth"]:
             print(f"  wrong: {r['text']!r} ({r['truth']}) heard as {r['ours']} {r['heard']!r} p_zh {r['p_zh']}")
