@@ -139,7 +139,8 @@ def logit(p: float) -> float:
 
 
 def rules() -> dict:
-    """name -> (score(row, params) as log-odds of Chinese, the parameter grid)."""
+    """name -> (score(row, params) as log-odds of Chinese, the parameter grid); each rule's
+    parameters are the middle of those that score best on the phrasebook."""
     biases = [b / 4 for b in range(-8, 17)]  # -2 .. 4 in log-odds
     return {
         "detector, decode window, bias ln 4 (the app before)": (lambda r, b: logit(r["p_decode"]) + b, [math.log(4.0)]),
@@ -191,7 +192,9 @@ def report(data: dict) -> None:
     tuning, held = data["tuning"], data["held_out"]
     print(f"{'rule (parameters tuned on the phrasebook)':52} {'tuning':>7} {'held-out':>9} {'in turn':>8}")
     for name, (score, grid) in rules().items():
-        best = max(grid, key=lambda p: (alone(tuning, score, p), -abs(p if not isinstance(p, tuple) else p[1])))
+        top = max(alone(tuning, score, p) for p in grid)
+        plateau = [p for p in grid if alone(tuning, score, p) == top]
+        best = plateau[len(plateau) // 2]  # the middle of the best range: no edge chosen by chance
         print(
             f"{name:52} {alone(tuning, score, best):>3}/{len(tuning):<3} {alone(held, score, best):>5}/{len(held):<3}"
             f" {in_turn(held, score, best):>4}/{len(held):<3} {best}"
