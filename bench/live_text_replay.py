@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.pipeline.calm import RULES, CalmMode, CalmText, ShowRule, decoded_sentences, latin_word_boundary  # noqa: E402
+from app.pipeline.translation import WITNESS_DROPS  # noqa: E402
 from app.shared.live_text import LiveText  # noqa: E402
 from bench.live_text import MODELS, model_folder, summarize  # noqa: E402
 
@@ -39,12 +40,12 @@ class Strategy:
     there is one, else the partial) or `committed-only` (nothing until something is committed);
     witness: `unshown` (while nothing of the utterance is shown and the decode alone would not
     show all: CalmText.wants_witness, as shipped), `first` (the utterance's first provisional
-    decode only) or `all`; witness_of: what the witness decodes, the source less its last
-    `drop` words, or with `committed`, recognition's committed prefix when it is shorter."""
+    decode only) or `all`. The witness decodes the source less its last `drop` words (shipped:
+    WITNESS_DROPS) or, with `committed_witness`, recognition's committed prefix when shorter."""
 
     source: str = "text"
     witness: str = "unshown"
-    drop: int = 1
+    drop: int = WITNESS_DROPS
     committed_witness: bool = False
 
 
@@ -54,7 +55,8 @@ STRATEGIES = {
     "committed-only": Strategy(source="committed-only"),
     "witness-first": Strategy(witness="first"),
     "witness-all": Strategy(witness="all"),
-    "witness-drop2": Strategy(drop=2),
+    "witness-drop1": Strategy(drop=1),
+    "witness-first-drop1": Strategy(witness="first", drop=1),
     "witness-committed": Strategy(committed_witness=True),
 }
 

@@ -9,6 +9,9 @@ will stay (a ShowRule per live-text choice, tuned by bench/live_text.py):
   same place (their common token prefix) is shown when it is at least `agree_p` sure. Off the
   sentences a model knows by heart it is seldom sure of half a sentence, but two consecutive
   decodes agreeing is what stays (whisper_streaming's rule for recognition);
+- a witness: an utterance's first text has no earlier decode to agree with, so while nothing of
+  it is shown the translation stage also decodes the partial less its last two words; a token
+  both wrote, at least `witness_p` sure, is shown (never settled by it);
 - a token agreed on and at least `settle_p` sure over `settle_agreements` consecutive
   agreements (two: three decodes) is *settled*: never changed or taken back until the final
   translation (which stays the plain decode of the whole sentence). Each provisional
@@ -59,7 +62,7 @@ class ShowRule:
 # bench/live_text_replay.py; docs/performance.md, "Live text on any model").
 RULES = {
     LiveText.SMOOTHER: ShowRule(sure_p=0.99, agree_p=0.5, settle_p=0.9, settle_agreements=2, grow_only=True),
-    LiveText.BALANCED: ShowRule(sure_p=0.9, agree_p=0.5, settle_p=0.9, settle_agreements=2),
+    LiveText.BALANCED: ShowRule(sure_p=0.9, agree_p=0.5, witness_p=0.7, settle_p=0.9, settle_agreements=2),
     LiveText.SOONER: ShowRule(sure_p=0.9, agree_p=0.0, settle_p=0.9, settle_agreements=2, show_guesses=True),
 }
 

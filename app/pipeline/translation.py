@@ -37,6 +37,9 @@ if TYPE_CHECKING:
     from app.translation import DecodeOptions, SentenceResult
 
 log = logging.getLogger(__name__)
+# Words (Chinese: characters) a witness decode leaves off the partial: two agreed more often on
+# what stayed than one (bench/live_text_replay.py; docs/performance.md, "Live text on any model").
+WITNESS_DROPS = 2
 
 
 class TranslationStage:
@@ -260,11 +263,11 @@ class TranslationStage:
         return self._calm.update(uid, decoded, translation, boundary, witness=witness)
 
     def _witness(self, job: Job, translator: PipelineTranslator, cancel: threading.Event) -> list | None:
-        """The partial less its last word (a Chinese partial: character) decoded as the partial
-        was, as evidence of what stays: shown nowhere, no events."""
+        """The partial less its last two words (a Chinese partial: characters) decoded as the
+        partial was, as evidence of what stays: shown nowhere, no events."""
         from app.translation import SentenceResult
 
-        source = less_last_word(job.event.text)
+        source = less_last_words(job.event.text)
         if not source:
             return None
         items = translator.stream(
@@ -294,11 +297,11 @@ def _decoded(translator: PipelineTranslator, sentences: list[SentenceResult]) ->
     return decoded_sentences(pieces, translator.joiner, translator.codec.skipped_ids)
 
 
-def less_last_word(text: str) -> str:
-    """`text` without its last word (text without spaces, Chinese: its last character, closing
-    punctuation aside); "" when less than two words or characters would be left."""
+def less_last_words(text: str, count: int = WITNESS_DROPS) -> str:
+    """`text` without its last `count` words (text without spaces, Chinese: characters, closing
+    punctuation aside); "" when fewer than two would be left."""
     words = text.split()
     if len(words) > 1:
-        return " ".join(words[:-1]) if len(words) > 2 else ""
+        return " ".join(words[:-count]) if len(words) >= count + 2 else ""
     body = text.strip().rstrip("。，！？、；：…,.!?;:")
-    return body[:-1] if len(body) > 2 else ""
+    return body[:-count] if len(body) >= count + 2 else ""

@@ -16,7 +16,7 @@ from app.pipeline.calm import (
     decoded_sentences,
     latin_word_boundary,
 )
-from app.pipeline.translation import less_last_word
+from app.pipeline.translation import less_last_words
 from app.shared.events import Translation
 from app.shared.live_text import LiveText
 from app.translation import DecodeOptions, SentenceResult, Translator
@@ -160,8 +160,8 @@ def live(translator: Translator, calm: CalmText, texts: list[str], uid: int = 1)
     for text in texts:
         sentences, joined = decode(translator, calm, text, uid)
         witness = None
-        if calm.wants_witness(uid, sentences) and less_last_word(text):  # as the translation stage does
-            witness, _ = decode(translator, calm, less_last_word(text), uid)
+        if calm.wants_witness(uid, sentences) and less_last_words(text):  # as the translation stage does
+            witness, _ = decode(translator, calm, less_last_words(text), uid)
         shown = calm.update(uid, sentences, joined, witness=witness)
         out.append((joined, *shown) if shown else (joined, None, 0))
     return out
@@ -239,37 +239,44 @@ def test_smoother_text_only_grows(phrasebook_zh, sentence):
         assert not all(b.startswith(a) for a, b in zip(raw, raw[1:])), raw  # the decodes themselves do not only grow
 
 
-WITNESSED = replace(RULES[LiveText.BALANCED], witness_p=0.5)
+BALANCED = RULES[LiveText.BALANCED]
 
 
 def test_a_witness_shows_an_unsure_first_decodes_agreed_prefix(phrasebook_zh):
     """The first decode of an utterance has no earlier one to agree with; a witness (the same
-    partial less its last word, decoded just before) stands in for it, once something shows no more."""
-    text = "I drink tea every morning with my"
-    calm = CalmText("agree", WITNESSED)
+    partial less its last two words, decoded just before) stands in for it, until something shows."""
+    text = "It is raining outside and the city is cold."
+    calm = CalmText("agree", BALANCED)
     sentences, joined = decode(phrasebook_zh, calm, text)
-    assert min(sentences[0].p) < SURE_P and joined == "我每天早上喝茶。"  # unsure of its first word
-    assert CalmText("agree", WITNESSED).update(1, sentences, joined) is None  # alone: nothing to show
+    assert joined == "外面在下雨。" and BALANCED.witness_p <= min(sentences[0].p) < SURE_P  # unsure of 外
+    assert CalmText("agree", BALANCED).update(1, sentences, joined) is None  # alone: nothing
     assert calm.wants_witness(1, sentences)
-    witness, said = decode(phrasebook_zh, calm, less_last_word(text))
+    witness, said = decode(phrasebook_zh, calm, less_last_words(text))
     assert said == joined
-    assert calm.update(1, sentences, joined, witness=witness) == (joined, 0)  # shown, and not settled
-    again, _ = decode(phrasebook_zh, calm, text + " friend.")
+    assert calm.update(1, sentences, joined, witness=witness) == (joined, 0)  # shown whole, and not settled
+    again, _ = decode(phrasebook_zh, calm, text)
     assert not calm.wants_witness(1, again)  # something is shown: the next decodes agree with it
     assert not CalmText("agree", RULES[LiveText.SOONER]).wants_witness(1, sentences)  # shows guesses anyway
-    assert not CalmText("agree", replace(WITNESSED, witness_p=1.01)).wants_witness(1, sentences)  # no witness
+    assert not CalmText("agree", RULES[LiveText.SMOOTHER]).wants_witness(1, sentences)  # takes no witness
+    assert not CalmText("agree", replace(BALANCED, witness_p=1.01)).wants_witness(1, sentences)
 
 
-def test_a_witness_that_disagrees_shows_nothing_more(phrasebook_zh):
-    calm = CalmText("agree", WITNESSED)
+def test_a_witness_that_disagrees_or_is_unsure_shows_nothing_more(phrasebook_zh):
+    calm = CalmText("agree", BALANCED)
     sentences, joined = decode(phrasebook_zh, calm, "Let's start the")
     witness, said = decode(phrasebook_zh, calm, "Let's start")
     assert said != joined and said[0] != joined[0]  # 她喜欢咖啡 against 我们开始开会吧
     assert calm.update(1, sentences, joined, witness=witness) is None
+    calm = CalmText("agree", BALANCED)  # agreed whole, but its first token below witness_p
+    sentences, joined = decode(phrasebook_zh, calm, "I drink tea every morning with my")
+    witness, said = decode(phrasebook_zh, calm, "I drink tea every morning")
+    assert said == joined and min(sentences[0].p) < BALANCED.witness_p
+    assert calm.update(1, sentences, joined, witness=witness) is None
 
 
-def test_less_last_word():
-    assert less_last_word("We need more time.") == "We need more"
-    assert less_last_word("We need") == ""  # one word would be left: no witness
-    assert less_last_word("我们需要更多时间。") == "我们需要更多时"
-    assert less_last_word("好的。") == ""
+def test_less_last_words():
+    assert less_last_words("We need more time.") == "We need"
+    assert less_last_words("We need more") == ""  # one word would be left: no witness
+    assert less_last_words("我们需要更多时间。") == "我们需要更多"
+    assert less_last_words("你好吗？") == ""
+    assert less_last_words("We need more time.", 1) == "We need more"
