@@ -14,7 +14,7 @@ import pytest
 from app.asr import StreamingRecognizer
 from app.asr.language import CLEAR, LanguageReading, LanguageSides
 from app.pipeline import PipelineConfig
-from app.pipeline.subtitles import export_srt, export_text, load
+from app.pipeline.subtitles import export_srt, export_text, export_vtt, load
 from app.shared.events import CaptionCorrected, SourceFinal, Translation
 from app.shared.languages import Direction, Language
 from tests.waiting import wait_until
@@ -59,6 +59,7 @@ def test_run_auto_gives_each_utterance_its_language_and_direction(recording, phr
     assert text.split("\n")[:2] == [f"EN: {finals[0]['text']}", f"ZH: {wanted[0]}"]
     assert text.split("\n")[3:5] == [f"ZH: {finals[1]['text']}", f"EN: {wanted[1]}"]
     assert export_srt(load(transcript), bilingual=False).split("\n")[2] == f"[ZH] {wanted[0]}"
+    assert f"[EN] {finals[0]['text']}\n[ZH] {wanted[0]}" in export_vtt(load(transcript), bilingual=True)
 
 
 def test_a_fixed_direction_keeps_its_json_without_language_fields(recording, phrasebook):
