@@ -321,6 +321,10 @@ def _bytes_reported(report: Callable[[int], None]):
     base = module.tqdm
 
     class Reporting(base):
+        # No monitor thread: tqdm starts one per bar class, and this class is new per file, so
+        # each file downloaded would leave a thread behind for the rest of the process.
+        monitor_interval = 0
+
         def update(self, n=1):
             # Counted here: a disabled bar (no terminal) does not advance its own `n`.
             # The count starts at `initial`: a resumed file starts where it stopped.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import filecmp
 import socket
+import threading
 
 import pytest
 
@@ -61,6 +62,15 @@ def test_progress_counts_bytes_within_a_file(local_hub, tmp_path, monkeypatch):
     inside = [d for d in reports if d not in boundaries]
     assert len(inside) >= 20 and reports == sorted(reports)  # chunk by chunk inside the large files
     assert reports[-1] == sum(sizes)
+
+
+def test_downloads_leave_no_thread_behind(local_hub, tmp_path):
+    # A long session may download several models: each file must not leave a thread (tqdm's
+    # monitor, started per progress-bar class) for the rest of the process.
+    download("someone/opus-mt-zh-en-onnx", tmp_path / "first", progress=lambda d, t: None, endpoint=local_hub.url)
+    after_one = {t.ident for t in threading.enumerate()}
+    download("someone/opus-mt-zh-en-onnx", tmp_path / "second", progress=lambda d, t: None, endpoint=local_hub.url)
+    assert {t.name for t in threading.enumerate() if t.ident not in after_one} == set()
 
 
 def test_interrupted_transfer_resumes_with_a_range_request(local_hub, tmp_path, monkeypatch):
