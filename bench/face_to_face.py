@@ -13,10 +13,15 @@ same clips:
   hysteresis and floor), which is what `run --direction auto` does;
 - the decision's added cost per utterance: the recognizer's time on a clip in auto minus a
   fixed-direction recognizer's time on the same clip (p50), and the detector calls' own time;
+- whether Whisper can transcribe each clip of the talk at all when told its language
+  (faster-whisper `transcribe`, language forced, greedy, the clip alone), scored by character
+  error rate against the clip's text, and each method's direction accuracy again on only the
+  clips it can (CER <= MAX_CER);
 - the load average before and after.
 
 espeak-ng's Mandarin is a weak probe: Whisper base hears much of it as something else, so
-read the Chinese rows as "how often a poor Mandarin voice still goes the right way".
+read the Chinese rows as "how often a poor Mandarin voice still goes the right way", and the
+rows on transcribable clips as the decision measured where the recognizer has a chance at all.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -31,6 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import jiwer
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -39,6 +46,7 @@ from app.asr import StreamingRecognizer, load_whisper  # noqa: E402
 from app.asr import recognizer as recognizer_module  # noqa: E402
 from app.asr.language import CLEAR, LanguageSides, read_language  # noqa: E402
 from app.shared.audio import SAMPLE_RATE  # noqa: E402
+from app.shared.chinese import to_simplified  # noqa: E402
 from app.shared.events import SourceFinal  # noqa: E402
 
 VOICES = {"en": "en-us", "zh": "cmn-latn-pinyin"}
@@ -106,6 +114,11 @@ THIRD = [
 VOICES.update({"fr": "fr", "de": "de", "es": "es"})
 NOISE = ["silence", "music", "noise"]  # 4 s each: no speech at all
 LEAD_S, TAIL_S, BLOCK_S = 0.5, 1.0, 0.1
+# A clip Whisper "can transcribe": its forced transcript within this character error rate. The
+# same bound tests/asr/test_recognizer.py holds base's espeak-ng Mandarin to (MAX_CER_ZH); on
+# these 2-7 character phrases it allows one wrong character in three, so the words were
+# evidently heard in that language, while a phrase heard as other words fails it.
+MAX_CER = 0.35
 
 
 def voice(text: str, language: str, folder: Path) -> np.ndarray:
@@ -163,6 +176,35 @@ def faster_whisper_says(model, audio: np.ndarray) -> str:
     return "zh" if ranked.get("zh", 0.0) > ranked.get("en", 0.0) else "en"
 
 
+def forced_transcript(model, audio: np.ndarray, language: str) -> str:
+    """What Whisper writes for the clip alone when told its language: greedy, deterministic
+    (no temperature fallback), no earlier text as a prompt, no VAD."""
+    segments, _ = model.transcribe(
+        audio,
+        language=language,
+        beam_size=1,
+        temperature=0.0,
+        condition_on_previous_text=False,
+        without_timestamps=True,
+        vad_filter=False,
+    )
+    return " ".join(s.text.strip() for s in segments)
+
+
+def comparable(text: str, language: str) -> str:
+    """Chinese: Simplified (the app's OpenCC conversion), no punctuation or spaces; English:
+    lower case, no punctuation, single spaces."""
+    if language == "zh":
+        return re.sub(r"[\W_]+", "", to_simplified(text))
+    return re.sub(r"\s+", " ", re.sub(r"[^\w\s']", " ", text.lower())).strip()
+
+
+def char_error(reference: str, heard: str, language: str) -> float:
+    """Character error rate of `heard` against `reference` (1.0 when nothing was heard)."""
+    hypothesis = comparable(heard, language)
+    return jiwer.cer(comparable(reference, language), hypothesis) if hypothesis else 1.0
+
+
 def recognise(recognizer: StreamingRecognizer, audio: np.ndarray) -> tuple[list[SourceFinal], float]:
     """Feed one clip block by block, flat out, then flush: its finals, and the CPU seconds it took."""
     step = int(BLOCK_S * SAMPLE_RATE)
@@ -197,7 +239,7 @@ def run(model_name: str) -> dict:
     fixed = {lang: StreamingRecognizer(model, language=lang) for lang in ("en", "zh")}
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        for text, truth, audio in clips(Path(folder)):
+        for index, (text, truth, audio) in enumerate(clips(Path(folder))):
             side_before = str(auto.sides.side)
             fw = faster_whisper_says(model, audio)
             reading = read_language(model, audio, margin_s=3.0, min_s=10.0)
@@ -206,6 +248,9 @@ def run(model_name: str) -> dict:
             detect_s = sum(timed.seconds[calls:])
             _, fixed_s = recognise(fixed.get(truth, fixed["en"]), audio)
             said = finals[-1].language if finals else None
+            # Only the talk's clips have one language and one reference text to score against.
+            forced = forced_transcript(model, audio, truth) if index < len(EN) + len(ZH) else None
+            forced_cer = None if forced is None else round(char_error(text, forced, truth), 3)
             rows.append(
                 {
                     "text": text,
@@ -221,9 +266,18 @@ def run(model_name: str) -> dict:
                     "auto_s": auto_s,
                     "fixed_s": fixed_s,
                     "detect_s": detect_s,
+                    "forced_text": forced,
+                    "forced_cer": forced_cer,
+                    "transcribable": None if forced_cer is None else forced_cer <= MAX_CER,
                 }
             )
-    return {"rows": rows, "load_before": load_before, "load_after": os.getloadavg(), "model": model_name}
+    return {
+        "rows": rows,
+        "load_before": load_before,
+        "load_after": os.getloadavg(),
+        "model": model_name,
+        "max_cer": MAX_CER,
+    }
 
 
 def right(rows: list[dict], method: str, truth: str | None = None) -> str:
@@ -231,16 +285,43 @@ def right(rows: list[dict], method: str, truth: str | None = None) -> str:
     return f"{sum(r[method] == r['truth'] for r in chosen)}/{len(chosen)}"
 
 
+METHODS = (
+    ("faster_whisper", "faster-whisper detect_language, en/zh only"),
+    ("reading", "our detector alone (short window, ZH_BIAS)"),
+    ("ours", "ours in the recognizer (sides, hysteresis)"),
+)
+
+
+def accuracy_table(rows: list[dict]) -> None:
+    print(f"{'method':44} {'all':>7} {'English':>8} {'Chinese':>8}")
+    for method, name in METHODS:
+        print(f"{name:44} {right(rows, method):>7} {right(rows, method, 'en'):>8} {right(rows, method, 'zh'):>8}")
+
+
+def report_transcribable(talk: list[dict]) -> None:
+    """Each method again on the clips Whisper can transcribe in their own language, and those it cannot."""
+    can = [r for r in talk if r["transcribable"]]
+    print(
+        f"Whisper transcribes, its language forced (CER <= {MAX_CER}): {right_count(talk, 'en')} English and "
+        f"{right_count(talk, 'zh')} Chinese clips; direction right on those alone:"
+    )
+    accuracy_table(can)
+    print("Clips it cannot transcribe (what it heard, CER), and who decided them right (fw / reading / ours):")
+    for r in talk:
+        if not r["transcribable"]:
+            calls = " / ".join("right" if r[m] == r["truth"] else "wrong" for m, _ in METHODS)
+            print(f"  {r['text']!r} ({r['truth']}) heard {r['forced_text']!r} CER {r['forced_cer']}  {calls}")
+
+
+def right_count(rows: list[dict], truth: str) -> str:
+    chosen = [r for r in rows if r["truth"] == truth]
+    return f"{sum(bool(r['transcribable']) for r in chosen)}/{len(chosen)}"
+
+
 def report(result: dict) -> None:
     talk, extra = result["rows"][: len(EN) + len(ZH)], result["rows"][len(EN) + len(ZH) :]
     print(f"Whisper {result['model']}, {len(talk)} held-out utterances alternating EN/ZH (espeak-ng)")
-    print(f"{'method':44} {'all':>7} {'English':>8} {'Chinese':>8}")
-    for method, name in (
-        ("faster_whisper", "faster-whisper detect_language, en/zh only"),
-        ("reading", "our detector alone (short window, ZH_BIAS)"),
-        ("ours", "ours in the recognizer (sides, hysteresis)"),
-    ):
-        print(f"{name:44} {right(talk, method):>7} {right(talk, method, 'en'):>8} {right(talk, method, 'zh'):>8}")
+    accuracy_table(talk)
     added = [1000 * (r["auto_s"] - r["fixed_s"]) for r in talk]
     detect = [1000 * r["detect_s"] for r in talk]
     print(
@@ -262,7 +343,12 @@ def report(result: dict) -> None:
     )
     for r in talk:
         if r["ours"] != r["truth"]:
-            print(f"  wrong: {r['text']!r} ({r['truth']}) heard as {r['ours']} {r['heard']!r} p_zh {r['p_zh']}")
+            print(
+                f"  wrong: {r['text']!r} ({r['truth']}) heard as {r['ours']} {r['heard']!r} p_zh {r['p_zh']}; "
+                f"forced {r['truth']}: {r['forced_text']!r} CER {r['forced_cer']} "
+                f"({'transcribable' if r['transcribable'] else 'not transcribable'})"
+            )
+    report_transcribable(talk)
     before, after = result["load_before"], result["load_after"]
     cores = os.cpu_count()
     print(f"load average before {before[0]:.2f} {before[1]:.2f}, after {after[0]:.2f} {after[1]:.2f} ({cores} cores)")
