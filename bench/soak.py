@@ -99,6 +99,7 @@ class RunRecord:
     clients: list[dict] = field(default_factory=list)
     exit_status: int | None = None
     started_at: float | None = None  # monotonic time the session began running (events' clock)
+    spoken: int | None = None  # utterances played, when not the whole talk's (the mic path's two parts)
 
 
 def sample_process(pid: int, record: RunRecord, stop: threading.Event) -> None:
@@ -273,15 +274,13 @@ def run_mic(args, talk: Path, work: Path) -> RunRecord:
     sys.path.insert(0, str(ROOT / "tests"))
     from asr.conftest import SoundRoom
 
+    record = RunRecord("mic")
     parts = [talk]
     if args.unplug_at:
-        parts = [
-            make_talk(args.unplug_at, work / "first")[0],
-            make_talk(args.minutes - args.unplug_at, work / "rest")[0],
-        ]
+        halves = [make_talk(args.unplug_at, work / "first"), make_talk(args.minutes - args.unplug_at, work / "rest")]
+        parts, record.spoken = [path for path, _ in halves], sum(n for _, n in halves)
     room = SoundRoom()
     room.start()
-    record = RunRecord("mic")
     env = {**os.environ, **room.env, "LIVE_TRANSLATOR_HOME": str(work / "mic-home")}
     command = [sys.executable, "-m", "app", "run", "--source", "microphone", "--json", "--no-tts"]
     command += ["--direction", "en-zh", "--nmt-model", str(args.nmt_model), "--asr-model", args.asr_model]
@@ -515,7 +514,7 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     for name in args.paths.split(","):
         record = {"window": run_window, "cli": run_cli, "mic": run_mic}[name](args, talk, work)
-        report(record, spoken, args.bucket * 60)
+        report(record, record.spoken or spoken, args.bucket * 60)
         status = status or int(record.exit_status != 0 or bool(record.errors))
     print(f"\nload average at the end {os.getloadavg()}")
     return status
