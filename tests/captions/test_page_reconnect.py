@@ -63,9 +63,12 @@ def test_a_page_whose_network_dies_silently_reconnects_and_catches_up(serve, pag
     server = serve(host="0.0.0.0", key="k", keepalive_s=1.0)  # a key: the proxy's port is another Host
     network = Network(server.port)
     try:
+        page.goto(f"http://127.0.0.1:{network.port}/?key=k")
+        # The live stream open and delivering (its hello, with keepalive_s, comes first) before the
+        # network dies: a stream cut while it opens is noticed later, after 2.5 default keep-alives.
+        page.wait_for_selector("#status", state="hidden", timeout=TIMEOUT_MS)
         server.on_event(final(0, "before"))
         server.on_event(translation(0, "before", "之前"))
-        page.goto(f"http://127.0.0.1:{network.port}/?key=k")
         wait_text(page, "之前")
         network.drop()
         for n, (source, text) in enumerate([("while away", "离开时"), ("still away", "仍然离开")], start=1):
