@@ -323,13 +323,10 @@ def read_json_lines(stream, events: list) -> None:
 
 
 def unplug_and_plug_back(room) -> None:
-    room.unload("mic")  # its monitor, the default source, vanishes with it
+    room.unplug_mic()
     print(f"[mic] unplugged at {time.strftime('%H:%M:%S')}", file=sys.stderr, flush=True)
     time.sleep(UNPLUGGED_S)
-    room.modules["mic"] = room.load(
-        "module-null-sink", "sink_name=mic", "sink_properties=device.description=Microphone"
-    )
-    room.pactl("set-default-source", "mic.monitor")
+    room.plug_mic_back()
     print(f"[mic] plugged back at {time.strftime('%H:%M:%S')}", file=sys.stderr, flush=True)
     time.sleep(2.5)  # the new monitor delivers its first audio ~2 s after it is opened
 

@@ -205,6 +205,16 @@ class SoundRoom(VirtualMic):
         """The output device disappears (unplugged headphones, a closed virtual device)."""
         self.pactl("unload-module", str(self.modules.pop(sink)))
 
+    def unplug_mic(self) -> None:
+        """The microphone unplugged: its monitor, the default source, vanishes with it."""
+        self.unload("mic")
+
+    def plug_mic_back(self) -> None:
+        self.modules["mic"] = self.load(
+            "module-null-sink", "sink_name=mic", "sink_properties=device.description=Microphone"
+        )
+        self.pactl("set-default-source", "mic.monitor")
+
     def echo_speakers_into_mic(self) -> None:
         """No headphones: what the speakers play reaches the microphone too."""
         self.modules["echo"] = self.load("module-loopback", "source=speakers.monitor", "sink=mic", "latency_msec=60")

@@ -58,26 +58,15 @@ def test_the_sound_server_restarted_mid_run_is_said_and_listening_resumes(source
     assert_both_sentences_translated(run)
 
 
-def unplug_the_microphone(sound_room) -> None:
-    sound_room.unload("mic")  # its monitor, the default source, vanishes with it
-
-
-def plug_the_microphone_back(sound_room) -> None:
-    sound_room.modules["mic"] = sound_room.load(
-        "module-null-sink", "sink_name=mic", "sink_properties=device.description=Microphone"
-    )
-    sound_room.pactl("set-default-source", "mic.monitor")
-
-
 def test_the_microphone_unplugged_and_plugged_back_carries_on(sound_room, recording, phrasebook):
     # PulseAudio moves a stream whose source vanished to the new default source, and back when
     # the microphone returns (a short stall there is said as a capture error, then "resumed").
     # Either way the session carries on, says what it says with a hint, and loses nothing.
     def unplug_and_back(run) -> None:
-        unplug_the_microphone(sound_room)
+        sound_room.unplug_mic()
         wait_for(lambda: False, 5)
         assert run.proc.poll() is None, run.lines
-        plug_the_microphone_back(sound_room)
+        sound_room.plug_mic_back()
         wait_for(lambda: False, 5)  # the stall (if any), its error and the reopening
 
     run, code, stderr = sentences_around(unplug_and_back, "unplug", sound_room, recording, phrasebook)
