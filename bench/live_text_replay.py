@@ -93,7 +93,7 @@ def decode(translator, calm: CalmText, uid: int, source: str) -> tuple[list, str
 
     items = translator.stream(source, DecodeOptions(num_beams=1), forced=calm.forced(uid))
     results = [r for r in items if isinstance(r, SentenceResult)]
-    pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends) for r in results]
+    pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends, len(r.source_ids)) for r in results]
     text, _ = join_translations([(r.translation, r.low_confidence) for r in results], translator.joiner, strip=True)
     return decoded_sentences(pieces, translator.joiner, translator.codec.skipped_ids), text
 
@@ -126,6 +126,17 @@ class Replayer:
             return self.decodes.get(uid, 0) == 0
         return self.strategy.witness == "all" or self.calm.wants_witness(uid, sentences)
 
+    def finish(self, final: dict) -> None:
+        """A final translation is in, as the translation stage finishes it (its source decoded again
+        as the final was: beam 4, for the length it teaches LengthRatio)."""
+        from app.translation import DecodeOptions, SentenceResult
+
+        items = self.translator.stream(final["source"], DecodeOptions(num_beams=4))
+        results = [r for r in items if isinstance(r, SentenceResult)]
+        pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends, len(r.source_ids)) for r in results]
+        sentences = decoded_sentences(pieces, self.translator.joiner, self.translator.codec.skipped_ids)
+        self.calm.finish(final["utterance_id"], sentences, "en-zh")
+
     def shown(self, decode_: dict) -> tuple[tuple[str, int] | None, float]:
         """What this decode shows, and the seconds a witness decode added before it."""
         uid, source = decode_["utterance_id"], self.source(decode_)
@@ -141,7 +152,7 @@ class Replayer:
             self.witnesses += 1
         self.decodes[uid] = self.decodes.get(uid, 0) + 1
         boundary = latin_word_boundary if self.translator.joiner else None
-        return self.calm.update(uid, sentences, text, boundary, witness=witness), spent
+        return self.calm.update(uid, sentences, text, boundary, witness=witness, key="en-zh"), spent
 
 
 def replay(events: list[dict], translator, mode: str, rule: ShowRule, strategy: Strategy = Strategy()) -> list[dict]:
@@ -150,11 +161,14 @@ def replay(events: list[dict], translator, mode: str, rule: ShowRule, strategy: 
     replayer = Replayer(translator, mode, rule, strategy)
     kept = [e for e in events if e["type"] != "translation" or not e["provisional"]]
     finished = {e["utterance_id"]: e["emitted_at"] for e in kept if e["type"] == "translation"}
+    finals = sorted((e for e in kept if e["type"] == "translation"), key=lambda e: e["emitted_at"])
     shown = []
     for decode_ in provisional_decodes(events):
         uid = decode_["utterance_id"]
         if decode_["at"] >= finished.get(uid, float("inf")):
             continue
+        while finals and finals[0]["emitted_at"] <= decode_["at"]:  # the finals in by then, in order
+            replayer.finish(finals.pop(0))
         out, spent = replayer.shown(decode_)
         if out is not None:
             entry = {
@@ -164,11 +178,10 @@ def replay(events: list[dict], translator, mode: str, rule: ShowRule, strategy: 
                 "emitted_at": decode_["at"] + spent,
             }
             shown.append({**entry, "text": out[0], "stable": out[1]})
-    for e in kept:
-        if e["type"] == "translation":
-            replayer.calm.finish(e["utterance_id"])
-    finals = sum(e["type"] == "final" for e in events)
-    kept.append({"type": "replay", "witnesses_per_utterance": replayer.witnesses / max(finals, 1)})
+    for e in finals:
+        replayer.finish(e)
+    count = sum(e["type"] == "final" for e in events)
+    kept.append({"type": "replay", "witnesses_per_utterance": replayer.witnesses / max(count, 1)})
     return kept + shown
 
 
@@ -189,6 +202,13 @@ def grid() -> dict[str, ShowRule]:
             sure, agree, settle_p=0.5, settle_agreements=2, grow_only=True
         )
     rules["guesses-shown"] = replace(balanced, show_guesses=True)
+    for lead in (0.4, 0.5, 0.6, 0.7, 0.8, 1.0, 1.2):
+        rules[f"balanced-lead{lead}"] = replace(balanced, lead=lead)
+        rules[f"smoother-lead{lead}"] = replace(smoother, lead=lead)
+    for lead, sure, witness in itertools.product((0.5, 0.6, 0.7), (0.5, 0.7, 0.9), (0.5, 0.7, 1.01)):
+        rules[f"lead{lead}-sure{sure}-witness{witness}"] = replace(balanced, lead=lead, sure_p=sure, witness_p=witness)
+    for lead in (0.4, 0.5, 0.6, 0.7):
+        rules[f"lead{lead}-guesses"] = replace(balanced, lead=lead, show_guesses=True)
     return rules
 
 

@@ -59,7 +59,7 @@ def one_pass(translator, grown: list[list[str]]) -> dict:
             cpu, wall = time.process_time(), time.perf_counter()
             results = [r for r in translator.stream(text, greedy) if isinstance(r, SentenceResult)]
             joined, _ = join_translations([(r.translation, r.low_confidence) for r in results], translator.joiner, True)
-            pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends) for r in results]
+            pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends, len(r.source_ids)) for r in results]
             sentences = decoded_sentences(pieces, translator.joiner, translator.codec.skipped_ids)
             calm.update(uid, sentences, joined, latin_word_boundary if translator.joiner else None)
             row = out["provisional"]

@@ -221,7 +221,7 @@ class TranslationStage:
                 return  # it would change text the reader has passed, or is all guess: keep the last one
             translation, stable = shown
         else:
-            self._calm.finish(event.utterance_id)
+            self._calm.finish(event.utterance_id, _decoded(translator, sentences), job.direction.value)
         latency = None if provisional else (time.monotonic() - event.speech_end_at) * 1000.0
         self.reporter.emit(
             Translation(
@@ -260,7 +260,7 @@ class TranslationStage:
             if cancel.is_set():
                 return None  # superseded: nothing half-done is shown
         boundary = latin_word_boundary if translator.joiner else None
-        return self._calm.update(uid, decoded, translation, boundary, witness=witness)
+        return self._calm.update(uid, decoded, translation, boundary, witness=witness, key=job.direction.value)
 
     def _witness(self, job: Job, translator: PipelineTranslator, cancel: threading.Event) -> list | None:
         """The partial less its last two words (a Chinese partial: characters) decoded as the
@@ -293,7 +293,7 @@ class TranslationStage:
 
 def _decoded(translator: PipelineTranslator, sentences: list[SentenceResult]) -> list[DecodedSentence]:
     """A decode's sentences as CalmText weighs them (their tokens, probabilities and ends)."""
-    pieces = [(s.translation, s.token_ids, s.token_p, s.token_ends) for s in sentences]
+    pieces = [(s.translation, s.token_ids, s.token_p, s.token_ends, len(s.source_ids)) for s in sentences]
     return decoded_sentences(pieces, translator.joiner, translator.codec.skipped_ids)
 
 

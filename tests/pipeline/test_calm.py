@@ -92,11 +92,12 @@ def test_settled_english_ends_at_a_word_boundary():
 
 
 def test_sentences_are_placed_in_the_joined_translation():
-    pieces = [(" Hello there.", [1, 2, 0], [1.0, 0.5, 1.0], [6, 13, 13]), ("Bye.", [3, 0], [1.0, 1.0], [4, 4])]
+    pieces = [(" Hello there.", [1, 2, 0], [1.0, 0.5, 1.0], [6, 13, 13], 4), ("Bye.", [3, 0], [1.0, 1.0], [4, 4], 2)]
     (first, second) = decoded_sentences(pieces, " ", skipped={0})
     assert (first.ids, first.ends, first.start) == ([1, 2], [5, 12], 0)  # the leading space is stripped
     assert (second.ids, second.ends, second.start) == ([3], [17], 13)  # after the joiner
-    (whole,) = decoded_sentences([("你好。", [7, 8], [], [])], "", skipped=set())  # no per-token evidence
+    assert (first.source_tokens, second.source_tokens) == (4, 2)
+    (whole,) = decoded_sentences([("你好。", [7, 8], [], [], 3)], "", skipped=set())  # no per-token evidence
     assert whole.p == [1.0, 1.0] and whole.ends == [3, 3]
 
 
@@ -172,7 +173,7 @@ def decode(translator: Translator, calm: CalmText, text: str, uid: int = 1) -> t
     items = translator.stream(text, DecodeOptions(num_beams=1), forced=calm.forced(uid))
     results = [r for r in items if isinstance(r, SentenceResult)]
     joined, _ = join_translations([(r.translation, r.low_confidence) for r in results], translator.joiner, True)
-    pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends) for r in results]
+    pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends, len(r.source_ids)) for r in results]
     return decoded_sentences(pieces, "", translator.codec.skipped_ids), joined
 
 
@@ -280,3 +281,45 @@ def test_less_last_words():
     assert less_last_words("我们需要更多时间。") == "我们需要更多"
     assert less_last_words("你好吗？") == ""
     assert less_last_words("We need more time.", 1) == "We need more"
+
+
+def learn_finals(translator: Translator, calm: CalmText, texts: list[str], key: str = "en-zh") -> None:
+    """Finals of earlier utterances, as the translation stage finishes them: they teach the
+    session's length ratio."""
+    for uid, text in enumerate(texts, start=100):
+        sentences, _ = decode(translator, calm, text, uid)
+        calm.finish(uid, sentences, key)
+
+
+def test_a_half_sentence_shows_no_further_than_its_source_leads(phrasebook_zh):
+    """ "We need more" decodes sure to 我们需要更多时间。 (we need more time): the model has
+    finished the sentence for the speaker. Once the session's finals say how long a translation
+    runs against its source, a half sentence shows only its lead's share of that."""
+    lead = replace(BALANCED, lead=0.5)
+    sentences, joined = decode(phrasebook_zh, CalmText("agree", lead), "We need more")
+    assert joined == "我们需要更多时间。" and min(sentences[0].p) >= SURE_P
+    assert CalmText("agree", lead).update(1, sentences, joined) == (joined, 0)  # no final yet: no limit
+
+    calm = CalmText("agree", lead)
+    learn_finals(phrasebook_zh, calm, ["Thank you very much.", "I am fine, thank you."])
+    limit = calm.ratio.limit("en-zh", sentences[0], 0.5)
+    assert 0 < limit < len(sentences[0].ids)
+    assert calm.update(1, sentences, joined, key="en-zh") == (joined[: sentences[0].ends[limit - 1]], 0)
+
+    other_way = CalmText("agree", lead)  # a final the other way teaches nothing about this one
+    learn_finals(phrasebook_zh, other_way, ["Thank you very much."], key="zh-en")
+    assert other_way.update(1, sentences, joined, key="en-zh") == (joined, 0)
+
+
+def test_only_the_sentence_still_spoken_is_held_to_the_lead(phrasebook_zh):
+    calm = CalmText("agree", replace(BALANCED, lead=0.5))
+    learn_finals(phrasebook_zh, calm, ["Thank you very much.", "I am fine, thank you."])
+    sentences, joined = decode(phrasebook_zh, calm, "Thank you very much. We need more")
+    assert joined.startswith("非常感谢。") and len(sentences) == 2
+    shown, _ = calm.update(1, sentences, joined, key="en-zh")
+    assert shown.startswith("非常感谢。") and len(shown) < len(joined)  # the whole first sentence, part of the second
+
+
+def test_the_shipped_lead_limits_balanced_and_smoother_not_sooner():
+    assert RULES[LiveText.BALANCED].lead == RULES[LiveText.SMOOTHER].lead < 1
+    assert RULES[LiveText.SOONER].lead == float("inf")  # sooner shows every guess
