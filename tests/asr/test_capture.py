@@ -66,7 +66,6 @@ def _collect(source, recognizer, **kw):
 
 def test_virtual_microphone_speech_becomes_text(virtual_mic, say, tiny_en):
     speech = say("Hello everyone, welcome to the meeting.")
-    assert "pulse" in [d.name for d in list_input_devices()] or find_input_device("pulse")
     source = MicrophoneSource("pulse")
     events, stop, thread = _collect(source, StreamingRecognizer(tiny_en, language="en"))
     virtual_mic.play(speech).wait(timeout=20)
