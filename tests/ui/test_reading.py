@@ -109,7 +109,7 @@ def test_live_text_choice_is_saved_and_paces_the_recognizer(qtbot, store):
     assert load_settings(store).live_text == "smoother"
     config = model_state.pipeline_config(window.settings, "en-zh", {}, input_path=None)
     assert config.live_text is LiveText.SMOOTHER
-    smoother, balanced = RecognizerOptions().paced(config.live_text), RecognizerOptions()
+    smoother, balanced = RecognizerOptions().paced(config.live_text), RecognizerOptions().paced(LiveText.BALANCED)
     assert smoother.partial_interval_s > balanced.partial_interval_s
     assert all(smoother.agreement[lang] == balanced.agreement[lang] + 1 for lang in balanced.agreement)
     assert RecognizerOptions().paced(LiveText.SOONER).partial_interval_s < balanced.partial_interval_s
