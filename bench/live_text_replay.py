@@ -205,7 +205,7 @@ def grid() -> dict[str, ShowRule]:
     for lead in (0.4, 0.5, 0.6, 0.7, 0.8, 1.0, 1.2):
         rules[f"balanced-lead{lead}"] = replace(balanced, lead=lead)
         rules[f"smoother-lead{lead}"] = replace(smoother, lead=lead)
-    for lead, sure, witness in itertools.product((0.5, 0.6, 0.7), (0.5, 0.7, 0.9), (0.5, 0.7, 1.01)):
+    for lead, sure, witness in itertools.product((0.5, 0.6, 0.7), (0.5, 0.7, 0.8, 0.9), (0.5, 0.7, 1.01)):
         rules[f"lead{lead}-sure{sure}-witness{witness}"] = replace(balanced, lead=lead, sure_p=sure, witness_p=witness)
     for lead in (0.4, 0.5, 0.6, 0.7):
         rules[f"lead{lead}-guesses"] = replace(balanced, lead=lead, show_guesses=True)

@@ -75,7 +75,7 @@ class ShowRule:
 LEAD = 0.5
 RULES = {
     LiveText.SMOOTHER: ShowRule(sure_p=0.99, agree_p=0.5, settle_p=0.9, settle_agreements=2, grow_only=True, lead=LEAD),
-    LiveText.BALANCED: ShowRule(sure_p=0.9, agree_p=0.5, witness_p=0.7, settle_p=0.9, settle_agreements=2, lead=LEAD),
+    LiveText.BALANCED: ShowRule(sure_p=0.9, agree_p=0.5, witness_p=0.5, settle_p=0.9, settle_agreements=2, lead=LEAD),
     LiveText.SOONER: ShowRule(sure_p=0.9, agree_p=0.0, settle_p=0.9, settle_agreements=2, show_guesses=True),
 }
 
