@@ -81,6 +81,6 @@ class RecognizerOptions:
 
 
 # Balanced re-reads every 0.7 s: on a quiet machine 0.5 s gave ~6 partials per utterance and the
-# whole run 0.56-0.59 CPU s per audio s; 0.7 s gave 0.46-0.47, a third less erasure, and 0-2 of 24
+# whole run 0.56-0.59 CPU s per audio s; 0.7 s gave 0.46-0.47, a quarter to a half less erasure, 0-2 of 24
 # long utterances less early text (bench/live_text.py; docs/performance.md, "Third round").
 _PACE = {LiveText.SMOOTHER: (1.0, 1), LiveText.BALANCED: (0.7, 0), LiveText.SOONER: (0.3, 0)}
