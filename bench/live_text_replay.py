@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.pipeline.calm import RULES, CalmMode, CalmText, ShowRule, decoded_sentences, latin_word_boundary  # noqa: E402
-from app.pipeline.translation import WITNESS_DROPS  # noqa: E402
+from app.pipeline.calm import RULES, CalmMode, CalmText, ShowRule, latin_word_boundary  # noqa: E402
+from app.pipeline.translation import WITNESS_DROPS, calm_sentences  # noqa: E402
 from app.shared.live_text import LiveText  # noqa: E402
 from bench.live_text import MODELS, model_folder, summarize  # noqa: E402
 
@@ -86,16 +86,17 @@ def committed_of(source: str, partials: list[dict]) -> str:
     return match[-1]["committed"].strip() if match else ""
 
 
-def decode(translator, calm: CalmText, uid: int, source: str) -> tuple[list, str]:
-    """One provisional decode of `source` as the translation stage makes it: (sentences, text)."""
+def decode(translator, calm: CalmText, uid: int, source: str, provisional: bool = True) -> tuple[list, str]:
+    """One decode of `source` as the translation stage makes it (greedy, as `run` decodes finals
+    too by default; a provisional one with CalmText's forced tokens): (sentences, text)."""
     from app.translation import DecodeOptions, SentenceResult
     from app.translation.translator import join_translations
 
-    items = translator.stream(source, DecodeOptions(num_beams=1), forced=calm.forced(uid))
+    forced = calm.forced(uid) if provisional else []
+    items = translator.stream(source, DecodeOptions(num_beams=1), forced=forced)
     results = [r for r in items if isinstance(r, SentenceResult)]
-    pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends, len(r.source_ids)) for r in results]
     text, _ = join_translations([(r.translation, r.low_confidence) for r in results], translator.joiner, strip=True)
-    return decoded_sentences(pieces, translator.joiner, translator.codec.skipped_ids), text
+    return calm_sentences(translator, results), text
 
 
 class Replayer:
@@ -128,13 +129,8 @@ class Replayer:
 
     def finish(self, final: dict) -> None:
         """A final translation is in, as the translation stage finishes it (its source decoded again
-        as the final was: beam 4, for the length it teaches LengthRatio)."""
-        from app.translation import DecodeOptions, SentenceResult
-
-        items = self.translator.stream(final["source"], DecodeOptions(num_beams=4))
-        results = [r for r in items if isinstance(r, SentenceResult)]
-        pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends, len(r.source_ids)) for r in results]
-        sentences = decoded_sentences(pieces, self.translator.joiner, self.translator.codec.skipped_ids)
+        as the final was, for the length it teaches LengthRatio)."""
+        sentences, _ = decode(self.translator, self.calm, final["utterance_id"], final["source"], provisional=False)
         self.calm.finish(final["utterance_id"], sentences, "en-zh")
 
     def shown(self, decode_: dict) -> tuple[tuple[str, int] | None, float]:

@@ -45,7 +45,8 @@ def folder(name: str) -> Path:
 
 def one_pass(translator, grown: list[list[str]]) -> dict:
     """CPU and wall seconds of the provisional decodes (with CalmText) and of the finals."""
-    from app.pipeline.calm import RULES, CalmText, decoded_sentences, latin_word_boundary
+    from app.pipeline.calm import RULES, CalmText, latin_word_boundary
+    from app.pipeline.translation import calm_sentences
     from app.shared.live_text import LiveText
     from app.translation import DecodeOptions, SentenceResult
     from app.translation.translator import join_translations
@@ -59,8 +60,7 @@ def one_pass(translator, grown: list[list[str]]) -> dict:
             cpu, wall = time.process_time(), time.perf_counter()
             results = [r for r in translator.stream(text, greedy) if isinstance(r, SentenceResult)]
             joined, _ = join_translations([(r.translation, r.low_confidence) for r in results], translator.joiner, True)
-            pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends, len(r.source_ids)) for r in results]
-            sentences = decoded_sentences(pieces, translator.joiner, translator.codec.skipped_ids)
+            sentences = calm_sentences(translator, results)
             calm.update(uid, sentences, joined, latin_word_boundary if translator.joiner else None)
             row = out["provisional"]
             row[0] += time.process_time() - cpu

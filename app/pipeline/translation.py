@@ -221,7 +221,7 @@ class TranslationStage:
                 return  # it would change text the reader has passed, or is all guess: keep the last one
             translation, stable = shown
         else:
-            self._calm.finish(event.utterance_id, _decoded(translator, sentences), job.direction.value)
+            self._calm.finish(event.utterance_id, calm_sentences(translator, sentences), job.direction.value)
         latency = None if provisional else (time.monotonic() - event.speech_end_at) * 1000.0
         self.reporter.emit(
             Translation(
@@ -253,7 +253,7 @@ class TranslationStage:
         """What a provisional translation shows, and how much of it is settled (CalmText); an
         utterance's first text may be backed by a witness decode (CalmText.wants_witness)."""
         uid = job.event.utterance_id
-        decoded = _decoded(translator, sentences)
+        decoded = calm_sentences(translator, sentences)
         witness = None
         if self._calm.wants_witness(uid, decoded):
             witness = self._witness(job, translator, cancel)
@@ -276,7 +276,7 @@ class TranslationStage:
             cancel=cancel,
             forced=self._calm.forced(job.event.utterance_id),
         )
-        return _decoded(translator, [r for r in items if isinstance(r, SentenceResult)])
+        return calm_sentences(translator, [r for r in items if isinstance(r, SentenceResult)])
 
     def _not_translated(self, job: Job) -> None:
         """A final whose direction has no usable model: one Error for it, with the reason."""
@@ -291,8 +291,8 @@ class TranslationStage:
         )
 
 
-def _decoded(translator: PipelineTranslator, sentences: list[SentenceResult]) -> list[DecodedSentence]:
-    """A decode's sentences as CalmText weighs them (their tokens, probabilities and ends)."""
+def calm_sentences(translator: PipelineTranslator, sentences: list[SentenceResult]) -> list[DecodedSentence]:
+    """A decode's sentences as CalmText weighs them (their tokens, probabilities, ends and source length)."""
     pieces = [(s.translation, s.token_ids, s.token_p, s.token_ends, len(s.source_ids)) for s in sentences]
     return decoded_sentences(pieces, translator.joiner, translator.codec.skipped_ids)
 

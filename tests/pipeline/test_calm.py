@@ -16,7 +16,7 @@ from app.pipeline.calm import (
     decoded_sentences,
     latin_word_boundary,
 )
-from app.pipeline.translation import less_last_words
+from app.pipeline.translation import calm_sentences, less_last_words
 from app.shared.events import Translation
 from app.shared.live_text import LiveText
 from app.translation import DecodeOptions, SentenceResult, Translator
@@ -173,8 +173,7 @@ def decode(translator: Translator, calm: CalmText, text: str, uid: int = 1) -> t
     items = translator.stream(text, DecodeOptions(num_beams=1), forced=calm.forced(uid))
     results = [r for r in items if isinstance(r, SentenceResult)]
     joined, _ = join_translations([(r.translation, r.low_confidence) for r in results], translator.joiner, True)
-    pieces = [(r.translation, r.token_ids, r.token_p, r.token_ends, len(r.source_ids)) for r in results]
-    return decoded_sentences(pieces, "", translator.codec.skipped_ids), joined
+    return calm_sentences(translator, results), joined
 
 
 def halves(sentence: str) -> list[str]:
