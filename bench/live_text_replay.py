@@ -125,7 +125,7 @@ class Replayer:
             return False
         if self.strategy.witness == "first":
             return self.decodes.get(uid, 0) == 0
-        return self.strategy.witness == "all" or self.calm.wants_witness(uid, sentences)
+        return self.strategy.witness == "all" or self.calm.wants_witness(uid, sentences, key="en-zh")
 
     def finish(self, final: dict) -> None:
         """A final translation is in, as the translation stage finishes it (its source decoded again

@@ -17,6 +17,9 @@ will stay (a ShowRule per live-text choice, tuned by bench/live_text.py):
   model that writes a whole sentence from half of one is guessing the rest: models that snap to
   sentences they know are sure of, and agree with themselves on, guesses, so no evidence from
   the decoder alone tells those apart (mask-k and wait-k hold back the tail for this reason);
+- what is shown stays while the newest decode still writes it: the evidence and the lead decide
+  what is added, not what is taken back (a token that is less sure this time, or a whole sentence
+  that the next partial joins to the words after it, would otherwise vanish and come back);
 - a token agreed on and at least `settle_p` sure over `settle_agreements` consecutive
   agreements (two: three decodes) is *settled*: never changed or taken back until the final
   translation (which stays the plain decode of the whole sentence). Each provisional
@@ -69,13 +72,14 @@ class ShowRule:
 
 # Tuned on three models that know the talk by heart, its subjects, or none of it (bench/live_text.py,
 # bench/live_text_replay.py; docs/performance.md, "Live text on any model").
-# A half sentence shows at most half the translation its source so far would usually get: on
-# replays of the bench's runs it cut erasure 40-70% on the models that snap to sentences they know
-# and took 0 to 2 utterances of 24 from early text (0.4 took more; 0.7 kept less).
-LEAD = 0.5
+# A half sentence shows at most 0.4 of the translation its source so far would usually get: on
+# replays of the bench's runs it cut erasure 40-70% on the models that snap to sentences they know.
+# Balanced's witness vouches from p 0.3: it gives back the early text the lead takes (0.5 showed
+# 16-17 of 24 long utterances early on the model that knows none of the talk's sentences; 0.3, 20).
+LEAD = 0.4
 RULES = {
     LiveText.SMOOTHER: ShowRule(sure_p=0.99, agree_p=0.5, settle_p=0.9, settle_agreements=2, grow_only=True, lead=LEAD),
-    LiveText.BALANCED: ShowRule(sure_p=0.9, agree_p=0.5, witness_p=0.5, settle_p=0.9, settle_agreements=2, lead=LEAD),
+    LiveText.BALANCED: ShowRule(sure_p=0.9, agree_p=0.5, witness_p=0.3, settle_p=0.9, settle_agreements=2, lead=LEAD),
     LiveText.SOONER: ShowRule(sure_p=0.9, agree_p=0.0, settle_p=0.9, settle_agreements=2, show_guesses=True),
 }
 
@@ -247,7 +251,8 @@ class CalmText:
         stable = _at(text, chars_of(sentences, live.settle(sentences, settled), len(text)), at_word_boundary)
         stable = max(stable, len(live.settled_text))
         live.settled_text = text[:stable]
-        return self._shown(live, text, max(shown, stable, len(kept)), stable)
+        still = _at(text, common_prefix(text, live.shown_text), at_word_boundary)
+        return self._shown(live, text, max(shown, stable, len(kept), still), stable)
 
     def _within_lead(self, key: str, sentences: list[DecodedSentence], counts: list[int]) -> list[int]:
         """`counts` (tokens per sentence) with the last sentence's, the one still being spoken, kept
@@ -256,15 +261,16 @@ class CalmText:
             return counts
         return [*counts[:-1], min(counts[-1], self.ratio.limit(key, sentences[-1], self.rule.lead))]
 
-    def wants_witness(self, utterance_id: int, sentences: list[DecodedSentence]) -> bool:
+    def wants_witness(self, utterance_id: int, sentences: list[DecodedSentence], key: str = "") -> bool:
         """Whether a witness decode could show more of this update: nothing of the utterance is
         shown yet (its first text is what makes live text early) and the update's own evidence
-        does not trust all of it."""
+        trusts less of it than the lead allows (`key`: its direction)."""
         live = self._live.get(utterance_id) or _LiveTranslation()
         if live.shown_text or self.rule.witness_p > 1 or self.rule.show_guesses or self.mode is CalmMode.OFF:
             return False
         agreed = [_agreed(live.previous_ids, i, s) for i, s in enumerate(sentences)]
-        return any(_trusted(s, n, 0, self.rule) < len(s.ids) for s, n in zip(sentences, agreed))
+        room = self._within_lead(key, sentences, [len(s.ids) for s in sentences])
+        return any(_trusted(s, n, 0, self.rule) < r for s, n, r in zip(sentences, agreed, room))
 
     def _shown(self, live: _LiveTranslation, text: str, trusted: int, stable: int) -> tuple[str, int] | None:
         """What to show of an update: its trusted part; None when nothing would be left."""

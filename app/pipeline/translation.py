@@ -255,7 +255,7 @@ class TranslationStage:
         uid = job.event.utterance_id
         decoded = calm_sentences(translator, sentences)
         witness = None
-        if self._calm.wants_witness(uid, decoded):
+        if self._calm.wants_witness(uid, decoded, key=job.direction.value):
             witness = self._witness(job, translator, cancel)
             if cancel.is_set():
                 return None  # superseded: nothing half-done is shown

@@ -188,12 +188,14 @@ def phrasebook_zh() -> Translator:
 
 
 def test_an_unsure_half_sentence_still_shows_its_agreed_prefix(phrasebook_zh):
-    texts = ["I drink tea every morning with", "I drink tea every morning with my"]
-    (first, second) = live(phrasebook_zh, CalmText("agree", RULES[LiveText.BALANCED]), texts)
-    unsure = phrasebook_zh.translate(texts[1]).sentences[0]
-    assert unsure.sure_chars == 0 and min(unsure.token_p) < SURE_P  # the model is unsure from its first word
-    (_, before) = live(phrasebook_zh, CalmText("agree", BEFORE), texts)
-    assert before[1] is None  # confidence alone showed nothing of it
+    texts = ["I drink tea every morning with my", "I drink tea every morning with my friend"]
+    agreement = replace(RULES[LiveText.BALANCED], witness_p=1.01)  # two decodes' agreement alone
+    (first, second) = live(phrasebook_zh, CalmText("agree", agreement), texts)
+    for text in texts:
+        unsure = phrasebook_zh.translate(text).sentences[0]
+        assert unsure.sure_chars == 0 and min(unsure.token_p) < SURE_P  # the model is unsure from its first word
+    assert [shown for _, shown, _ in live(phrasebook_zh, CalmText("agree", BEFORE), texts)] == [None, None]
+    assert first[1] is None  # nothing yet to agree with
     assert second[1] == first[0] == second[0] == "我每天早上喝茶。"  # two decodes agree: shown whole
 
 
@@ -318,6 +320,35 @@ def test_only_the_sentence_still_spoken_is_held_to_the_lead(phrasebook_zh):
     assert joined.startswith("非常感谢。") and len(sentences) == 2
     shown, _ = calm.update(1, sentences, joined, key="en-zh")
     assert shown.startswith("非常感谢。") and len(shown) < len(joined)  # the whole first sentence, part of the second
+
+
+def test_shown_text_stays_while_the_newest_decode_still_writes_it(phrasebook_zh):
+    """The evidence and the lead decide what is added to the shown text, not what is taken back:
+    text the reader has and the newest decode still writes would only vanish and come back."""
+    calm = CalmText("agree", replace(BALANCED, lead=0.5))
+    sentences, joined = decode(phrasebook_zh, calm, "We need more", uid=200)
+    assert calm.update(200, sentences, joined, key="en-zh") == (joined, 0)  # no final yet: no limit
+    learn_finals(phrasebook_zh, calm, ["Thank you very much.", "I am fine, thank you."])  # the other speaker's
+    again, joined_again = decode(phrasebook_zh, calm, "We need more time", uid=200)
+    limit = calm.ratio.limit("en-zh", again[0], 0.5)
+    assert joined_again == joined and 0 < limit < len(again[0].ids)
+    assert calm.update(200, again, joined_again, key="en-zh") == (joined, 0)  # kept whole, not cut to the lead
+    fresh = CalmText("agree", replace(BALANCED, lead=0.5))  # shown for the first time: the lead applies
+    fresh.ratio = calm.ratio
+    assert fresh.update(200, again, joined_again, key="en-zh") == (joined[: again[0].ends[limit - 1]], 0)
+
+
+def test_no_witness_is_decoded_when_the_lead_leaves_it_nothing_to_add(phrasebook_zh):
+    """A witness decode costs as much as the partial's own; it is made only where what it could
+    vouch for would be shown."""
+    calm = CalmText("agree", BALANCED)
+    sentences, joined = decode(phrasebook_zh, calm, "We need", uid=200)
+    assert joined == "明天见。" and sentences[0].p[0] >= SURE_P > sentences[0].p[1]  # sure of one token only
+    assert calm.wants_witness(200, sentences, key="en-zh")  # no final yet: no lead, a witness could add
+    learn_finals(phrasebook_zh, calm, ["Thank you very much.", "I am fine, thank you."])
+    assert calm.ratio.limit("en-zh", sentences[0], BALANCED.lead) == 1  # the lead allows the one sure token
+    assert not calm.wants_witness(200, sentences, key="en-zh")
+    assert calm.wants_witness(200, sentences, key="zh-en")  # nothing learnt the other way
 
 
 def test_the_shipped_lead_limits_balanced_and_smoother_not_sooner():
