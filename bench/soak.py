@@ -158,6 +158,45 @@ def take_events(record: RunRecord, events) -> None:
             record.errors.append(f"{event.get('stage')}: {event.get('text')}")
 
 
+class RunChild:
+    """`python -m app run --json` on the talk, watched as it runs: its events read as they come,
+    its process sampled, a line on stderr per bucket, the tail of its stderr kept."""
+
+    def __init__(self, args, record: RunRecord, extra: list[str], env: dict, home: Path):
+        command = [sys.executable, "-m", "app", "run", *extra, "--json", "--no-tts", "--direction", "en-zh"]
+        command += ["--nmt-model", str(args.nmt_model), "--asr-model", args.asr_model]
+        self.record, self.home, self.events, self.stderr_tail = record, home, [], []
+        env = {**env, "LIVE_TRANSLATOR_HOME": str(home)}
+        self.child = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        self.stop = threading.Event()
+        threading.Thread(target=sample_process, args=(self.child.pid, record, self.stop), daemon=True).start()
+        threading.Thread(target=lambda: self.stderr_tail.extend(self.child.stderr), daemon=True).start()
+        self.reader = threading.Thread(target=read_json_lines, args=(self.child.stdout, self.events), daemon=True)
+        self.reader.start()
+        watch = (record, lambda: list(self.events), args.bucket * 60, self.stop)
+        threading.Thread(target=report_as_it_goes, args=watch, daemon=True).start()
+
+    def wait_until_running(self) -> None:
+        while not any(e.get("type") == "status" and e.get("state") == "running" for e in list(self.events)):
+            if self.child.poll() is not None:
+                raise RuntimeError("".join(self.stderr_tail[-20:]) or "`run` ended before it was listening")
+            time.sleep(0.2)
+
+    def finish(self) -> RunRecord:
+        """After the child has exited: its record, complete."""
+        self.record.exit_status = self.child.wait()
+        self.reader.join(30)  # the last lines of its stdout
+        self.stop.set()
+        take_events(self.record, self.events)
+        transcripts = (self.home / "transcripts").glob("*.jsonl")
+        self.record.transcript_lines = sum(count_final_lines(path) for path in transcripts)
+        if self.record.exit_status:
+            print("".join(self.stderr_tail[-20:]), file=sys.stderr)
+        return self.record
+
+
 # -- (b) the command line with caption-page clients ------------------------------------------------
 async def caption_client(port: int, tally: dict, stop: asyncio.Event, away_every_s: float = 0.0) -> None:
     """A page reading /events the whole time; it comes back when dropped, as a page does. With
@@ -220,16 +259,8 @@ def free_port() -> int:
 
 def run_cli(args, talk: Path, work: Path) -> RunRecord:
     record, port = RunRecord("cli"), free_port()
-    env = {**os.environ, "LIVE_TRANSLATOR_HOME": str(work / "cli-home")}
-    command = [sys.executable, "-m", "app", "run", "--input", str(talk), "--realtime", "--json", "--no-tts"]
-    command += ["--direction", "en-zh", "--nmt-model", str(args.nmt_model), "--asr-model", args.asr_model]
-    command += ["--serve", f"127.0.0.1:{port}"]
-    child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    stop_sampling, events = threading.Event(), []
-    sampler = threading.Thread(target=sample_process, args=(child.pid, record, stop_sampling), daemon=True)
-    sampler.start()
-    stderr_tail: list[str] = []
-    threading.Thread(target=lambda: stderr_tail.extend(child.stderr), daemon=True).start()
+    extra = ["--input", str(talk), "--realtime", "--serve", f"127.0.0.1:{port}"]
+    run = RunChild(args, record, extra, dict(os.environ), work / "cli-home")
     tallies = [{"connections": 0, "left": 0, "events": 0, "final_ids": set()} for _ in range(args.clients)]
     # Half the pages leave and come back every --away-every minutes, each at its own moment.
     away = [args.away_every * 60 * (1 + i / args.clients) if i % 2 else 0.0 for i in range(args.clients)]
@@ -245,25 +276,14 @@ def run_cli(args, talk: Path, work: Path) -> RunRecord:
 
     client_thread = threading.Thread(target=clients, daemon=True)
     client_thread.start()
-    watch = (record, lambda: list(events), args.bucket * 60, stop_sampling)
-    threading.Thread(target=report_as_it_goes, args=watch, daemon=True).start()
-    for line in child.stdout:
-        if line.startswith("{"):
-            events.append(json.loads(line))
-    record.exit_status = child.wait()
-    stop_sampling.set()
+    run.finish()
     if loop_stop:
         loop, stop = loop_stop[0]
         loop.call_soon_threadsafe(stop.set)
     client_thread.join(10)
-    take_events(record, events)
     record.clients = [
         {k: t[k] for k in ("events", "connections", "left")} | {"final_captions": len(t["final_ids"])} for t in tallies
     ]
-    transcripts = list((work / "cli-home" / "transcripts").glob("*.jsonl"))
-    record.transcript_lines = sum(count_final_lines(path) for path in transcripts)
-    if record.exit_status:
-        print("".join(stderr_tail[-20:]), file=sys.stderr)
     return record
 
 
@@ -281,39 +301,21 @@ def run_mic(args, talk: Path, work: Path) -> RunRecord:
         parts, record.spoken = [path for path, _ in halves], sum(n for _, n in halves)
     room = SoundRoom()
     room.start()
-    env = {**os.environ, **room.env, "LIVE_TRANSLATOR_HOME": str(work / "mic-home")}
-    command = [sys.executable, "-m", "app", "run", "--source", "microphone", "--json", "--no-tts"]
-    command += ["--direction", "en-zh", "--nmt-model", str(args.nmt_model), "--asr-model", args.asr_model]
-    child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    stop_sampling, events = threading.Event(), []
-    threading.Thread(target=sample_process, args=(child.pid, record, stop_sampling), daemon=True).start()
-    stderr_tail: list[str] = []
-    threading.Thread(target=lambda: stderr_tail.extend(child.stderr), daemon=True).start()
-    threading.Thread(target=read_json_lines, args=(child.stdout, events), daemon=True).start()
-    watch = (record, lambda: list(events), args.bucket * 60, stop_sampling)
-    threading.Thread(target=report_as_it_goes, args=watch, daemon=True).start()
+    run = RunChild(args, record, ["--source", "microphone"], {**os.environ, **room.env}, work / "mic-home")
     try:
-        while not any(e.get("type") == "status" and e.get("state") == "running" for e in list(events)):
-            if child.poll() is not None:
-                raise RuntimeError("".join(stderr_tail[-20:]) or "`run` ended before it was listening")
-            time.sleep(0.2)
+        run.wait_until_running()
         time.sleep(2.5)  # a null sink's monitor delivers its first audio ~2 s after it is opened
         for i, part in enumerate(parts):
             if i:
                 unplug_and_plug_back(room)
             room.play_to("mic", part).wait()
         time.sleep(5.0)  # the last utterance's final and translation
-        child.terminate()  # SIGTERM: `run` finishes what it heard and exits
-        record.exit_status = child.wait(120)
+        run.child.terminate()  # SIGTERM: `run` finishes what it heard and exits
+        run.child.wait(120)
     finally:
-        child.kill()
+        run.child.kill()
         room.kill()
-    stop_sampling.set()
-    take_events(record, events)
-    record.transcript_lines = sum(count_final_lines(p) for p in (work / "mic-home" / "transcripts").glob("*.jsonl"))
-    if record.exit_status:
-        print("".join(stderr_tail[-20:]), file=sys.stderr)
-    return record
+    return run.finish()
 
 
 def read_json_lines(stream, events: list) -> None:

@@ -74,8 +74,9 @@ class ShowRule:
 # bench/live_text_replay.py; docs/performance.md, "Live text on any model").
 # A half sentence shows at most 0.4 of the translation its source so far would usually get: on
 # replays of the bench's runs it cut erasure 40-70% on the models that snap to sentences they know.
-# Balanced's witness vouches from p 0.3: it gives back the early text the lead takes (0.5 showed
-# 16-17 of 24 long utterances early on the model that knows none of the talk's sentences; 0.3, 20).
+# Balanced's witness vouches from p 0.3: it gives back the early text the lead takes (with 0.5 the
+# model that knows the talk's subjects but none of its sentences showed 16-17 of 24 long
+# utterances early; with 0.3, 20). Shown text stays while the newest decode writes it (update).
 LEAD = 0.4
 RULES = {
     LiveText.SMOOTHER: ShowRule(sure_p=0.99, agree_p=0.5, settle_p=0.9, settle_agreements=2, grow_only=True, lead=LEAD),
