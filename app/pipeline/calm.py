@@ -73,7 +73,8 @@ class ShowRule:
 # Tuned on three models that know the talk by heart, its subjects, or none of it (bench/live_text.py,
 # bench/live_text_replay.py; docs/performance.md, "Live text on any model").
 # A half sentence shows at most 0.4 of the translation its source so far would usually get: on
-# replays of the bench's runs it cut erasure 40-70% on the models that snap to sentences they know.
+# replays of the bench's runs a lead of 0.5 cut erasure 40-70% on the models that snap to sentences
+# they know, and 0.4 with shown text kept cuts more.
 # Balanced's witness vouches from p 0.3: it gives back the early text the lead takes (with 0.5 the
 # model that knows the talk's subjects but none of its sentences showed 16-17 of 24 long
 # utterances early; with 0.3, 20). Shown text stays while the newest decode writes it (update).
