@@ -122,6 +122,7 @@ class AlertBanner(QWidget):
     def _remove(self, alert: Alert) -> None:
         self.alerts.remove(alert)
         self._rows.removeWidget(alert)
+        alert.hide()
         alert.deleteLater()
         if not self.alerts:
             self.hide()
