@@ -312,9 +312,7 @@ def _run(args: argparse.Namespace, models: dict, out, trace) -> int:
             observer(event)
 
     session = _make_session(args, models, observe)
-    if session.transcript is not None:
-        trace.note_transcript(session.transcript.path)
-        observers.append(_transcript_problems(trace))
+    observers.append(_transcript_problems(trace))
     if args.glossary_files:  # edits reach the session between utterances
         from app.pipeline.glossary_watch import GlossaryWatch
 
@@ -325,7 +323,7 @@ def _run(args: argparse.Namespace, models: dict, out, trace) -> int:
             if args.serve:  # listening before the session starts, so a page sees it all
                 captions = _start_captions(args.serve)
                 observers.append(captions.on_event)
-            _run_until_done(session, stop)
+            _run_until_done(session, stop, trace)
         finally:
             _finish(session, captions)
     printer.summary(meter.reading())
@@ -453,8 +451,10 @@ def _pipeline_config(args: argparse.Namespace, models: dict):
     )
 
 
-def _run_until_done(session: Session, stop: StopRequests) -> None:
+def _run_until_done(session: Session, stop: StopRequests, trace) -> None:
     session.start()
+    if session.transcript is not None:  # named by the window's notice if this run crashes
+        trace.note_transcript(session.transcript.path)
     while not session.wait_until_done(0.2):
         if stop.requested.is_set():
             session.finish()  # what was heard is finalised, translated, printed and saved
