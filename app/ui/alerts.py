@@ -100,6 +100,7 @@ class AlertBanner(QWidget):
             for old in untopiced[:-MAX_UNTOPICED]:
                 self._remove(old)
         alert.set_text(message, hint, kind)
+        alert.show()  # a child added to a shown widget is hidden until shown
         self.show()
 
     def show_error(self, error: BaseException) -> None:

@@ -42,7 +42,7 @@ from app.ui.models_panel import ModelsBar
 from app.ui.quit_signals import QuitOnSignals
 from app.ui.session_control import STOP_TIMEOUT_S, SessionControl
 from app.ui.settings import UiSettings, load_settings, qsettings, save_settings, take_settings_problem
-from app.ui.sources import chosen, source_choices
+from app.ui.sources import NO_MICROPHONE, NO_MICROPHONE_HINT, chosen, source_choices
 from app.ui.transcript_actions import TranscriptActions
 from app.ui.transcript_view import TranscriptView
 from app.ui.voices import list_voices
@@ -61,6 +61,7 @@ class MainWindow(QMainWindow):
         self._told_unsaved_settings = False  # the settings file cannot be written: said once
         self.pool = WorkerPool(self)
         self.voices: dict[str, list[tuple[str, str]]] = {}
+        self._no_microphone = False  # the device scan found nothing to record from
         self.setWindowTitle(translate("MainWindow", "Live Translator"))
         self._build_panels()
         self._build_status_bar()
@@ -197,6 +198,17 @@ class MainWindow(QMainWindow):
         self.controls.set_devices(sources, choice.key)
         self.controls.set_conversation(choice.kind == "conversation", self.settings.spoken)
         self.call_output.setVisible(choice.kind == "conversation")
+        self._no_microphone = sources.no_microphone
+        self._say_if_no_microphone(choice.kind)
+
+    def _say_if_no_microphone(self, kind: str) -> None:
+        """No device to record from, and the choice needs one: said now, not at Start."""
+        if self._no_microphone and kind in ("microphone", "conversation"):
+            self.alert.show_message(
+                translate("Sources", NO_MICROPHONE), translate("Sources", NO_MICROPHONE_HINT), "warning", "microphone"
+            )
+        else:
+            self.alert.withdraw("microphone")
 
     def set_source(self, key: str) -> None:
         """The source chooser's pick: a microphone, system audio, or a conversation."""
@@ -208,6 +220,7 @@ class MainWindow(QMainWindow):
             self.settings.system_device = device
         self.controls.set_conversation(kind == "conversation", self.settings.spoken)
         self.call_output.setVisible(kind == "conversation")
+        self._say_if_no_microphone(kind)
 
     def set_speak_into(self, speak_into: str) -> None:
         """Where my translated speech goes in a conversation ("" = with theirs); from the next start.
