@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from app.shared.errors import LiveTranslatorError
 from app.ui.i18n import error_texts, translate
@@ -44,11 +44,11 @@ class Alert(QWidget):
         self.label = QLabel()
         self.label.setWordWrap(True)
         self.label.setOpenExternalLinks(False)
-        self.close_button = QPushButton("✕")
+        self.close_button = QToolButton()  # as wide as its ✕ needs, at any font size
+        self.close_button.setText("✕")
         self.close_button.setToolTip(translate("Alerts", "Dismiss"))
         self.close_button.setAccessibleName(translate("Alerts", "Dismiss"))
-        self.close_button.setFlat(True)
-        self.close_button.setFixedWidth(28)
+        self.close_button.setAutoRaise(True)
         self.close_button.clicked.connect(lambda: self.dismissed.emit(self))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 4, 4)

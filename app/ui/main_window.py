@@ -25,7 +25,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from app.shared import paths
-from app.shared.crash_trace import CrashTrace, UnexpectedEnd
+from app.shared.crash_trace import CrashTrace
 from app.shared.languages import AUTO_DIRECTION, Direction
 from app.ui.alerts import AlertBanner, describe
 from app.ui.call_output import CallOutputPanel, list_outputs
@@ -328,10 +328,6 @@ class MainWindow(QMainWindow):
             "warning",
             topic="settings",
         )
-
-    def tell_unexpected_end(self, ended: list[UnexpectedEnd]) -> None:
-        """The last run ended without closing (killed, a fatal error): say so (app/ui/crash_notice.py)."""
-        self.crash_notice.tell_unexpected_end(ended)
 
     # --- closing ----------------------------------------------------------------------------
     def closeEvent(self, event) -> None:
