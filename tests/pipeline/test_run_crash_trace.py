@@ -51,3 +51,23 @@ def test_sigsegv_mid_run_leaves_a_crash_log_and_a_marker_the_window_reports(reco
     assert len(ended) == 1 and ended[0].crash_log == crash_logs[0]
     assert ended[0].transcript is not None and ended[0].transcript.parent == tmp_path / "transcripts"
     assert ended[0].saved is not None and ended[0].saved >= 1
+
+
+@pytest.mark.slow
+def test_a_log_folder_that_is_a_file_is_one_warning_and_the_run_goes_on(recording, phrasebook, tmp_path):
+    wav = recording("no-logs", english(["Good morning."]))
+    logs = tmp_path / "logs"
+    logs.write_text("a file where the log folder should be")
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "run", "--input", str(wav), "--direction", "en-zh"]
+        + ["--nmt-model", str(phrasebook["en-zh"]), "--no-tts"],
+        cwd=ROOT,
+        env={**os.environ, "LIVE_TRANSLATOR_LOGS": str(logs), "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() and "→" in done.stdout
+    assert done.stderr.count("warning: Crash tracing is off") == 1, done.stderr
+    assert logs.read_text() == "a file where the log folder should be"
