@@ -32,6 +32,7 @@ import numpy as np
 from app.asr.guards import (
     Heard,
     collapse_loops,
+    drop_repeated_sentences,
     heard_in,
     is_hallucination,
     undouble,
@@ -294,10 +295,12 @@ class StreamingRecognizer:
     def _settle(self, committed: list[str], heard: list[str]) -> tuple[str, str]:
         """(final text, the committed text it revised or ""). The final decode reads the whole
         utterance with beam search: it wins over the greedy partials' agreement. An empty final
-        decode (filtered as an invention) keeps what was committed rather than erase it."""
+        decode (filtered as an invention) keeps what was committed rather than erase it. The text
+        as assembled goes through the repeated-sentence guard too: committed text and the decode's
+        continuation can meet in a sentence said twice, which neither held alone."""
         if not self.options.revise_committed or not heard or common_prefix(committed, heard) == len(committed):
-            return join_units(extend_committed(committed, heard)), ""
-        return join_units(heard), join_units(committed)
+            return drop_repeated_sentences(join_units(extend_committed(committed, heard))), ""
+        return drop_repeated_sentences(join_units(heard)), join_units(committed)
 
     def _remember(self, audio: np.ndarray, text: str) -> None:
         """A final as the next final decode's context (`context_chars`)."""
@@ -379,6 +382,8 @@ class StreamingRecognizer:
             unsure_word_p=opts.unsure_word_p,
             hotwords=hotwords,
             prefix=prefix,
+            audio_s=len(audio) / SAMPLE_RATE,
+            hit_budget=any(_ran_to(budget, s) for s in segments),
         )
 
     def window_margin(self, final: bool) -> float | None:
@@ -387,6 +392,12 @@ class StreamingRecognizer:
         if final and opts.word_confidence:
             return None  # word probabilities come from transcribe's alignment pass
         return opts.final_window_margin_s if final else opts.partial_window_margin_s
+
+
+def _ran_to(budget: int, segment) -> bool:
+    """Whether the decoder wrote its whole token budget for `segment` (a window's Decoded says so;
+    transcribe's segments carry their tokens)."""
+    return getattr(segment, "hit_budget", False) or len(getattr(segment, "tokens", None) or ()) >= budget
 
 
 def _beam(options: RecognizerOptions, language: str, final: bool, margin: float | None) -> int:
