@@ -50,8 +50,8 @@ from app.asr.vad import FRAME
 from app.asr.window import decode_window
 from app.shared.audio import SAMPLE_RATE
 from app.shared.chinese import ChineseScript
-from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
-from app.shared.events import SourceFinal
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
+from app.shared.events import Error, SourceFinal, Stage
 from app.shared.languages import Language
 
 # What other modules and tests import from here (each lives in its own module now).
@@ -75,6 +75,11 @@ _CONTEXT_WINDOW = 28 * SAMPLE_RATE  # the previous utterance + this one, within 
 _CONTEXT_GAP = int(0.3 * SAMPLE_RATE)  # silence between them
 
 LANGUAGES = tuple(Language)
+# A language named in a message (the glossary's words: translated once for both).
+_LANGUAGE_WORDS = {
+    Language.EN: QT_TRANSLATE_NOOP("Errors", "English"),
+    Language.ZH: QT_TRANSLATE_NOOP("Errors", "Chinese"),
+}
 
 
 def check_language(model, language: str) -> None:
@@ -245,16 +250,20 @@ class StreamingRecognizer:
     def redo(self, utterance_id: int) -> list:
         """Face to face: hear a finished utterance again in the other language than decided (its
         final, again, with `revised` the text it replaces); the side moves with it. Nothing when
-        the utterance is no longer kept (only the latest few are)."""
+        the utterance is no longer kept (only the latest few are). When the other language hears
+        nothing, the utterance keeps its text, language and side: an Error says so instead."""
         kept = self._kept.get(utterance_id) if self.sides is not None else None
         if kept is None or kept[1].language is None:
             return []
         audio, before = kept
         decision = LanguageDecision(before.language.other, 1.0, by_hand=True)
-        self.language = decision.language
+        language, self.language = self.language, decision.language
         heard = self._hear_final(audio)
-        self.sides.settle(decision)
         text, _ = self._settle([], units_of(heard.text))
+        if not text:
+            self.language = language
+            return [_nothing_heard_again(before)]
+        self.sides.settle(decision)
         again = replace(
             before,
             text=text,
@@ -295,9 +304,8 @@ class StreamingRecognizer:
     def _settle(self, committed: list[str], heard: list[str]) -> tuple[str, str]:
         """(final text, the committed text it revised or ""). The final decode reads the whole
         utterance with beam search: it wins over the greedy partials' agreement. An empty final
-        decode (filtered as an invention) keeps what was committed rather than erase it. The text
-        as assembled goes through the repeated-sentence guard too: committed text and the decode's
-        continuation can meet in a sentence said twice, which neither held alone."""
+        decode (filtered as an invention) keeps what was committed rather than erase it. The final
+        as assembled is guarded against a sentence said twice too (committed text + continuation)."""
         if not self.options.revise_committed or not heard or common_prefix(committed, heard) == len(committed):
             return drop_repeated_sentences(join_units(extend_committed(committed, heard))), ""
         return drop_repeated_sentences(join_units(heard)), join_units(committed)
@@ -392,6 +400,19 @@ class StreamingRecognizer:
         if final and opts.word_confidence:
             return None  # word probabilities come from transcribe's alignment pass
         return opts.final_window_margin_s if final else opts.partial_window_margin_s
+
+
+def _nothing_heard_again(before: SourceFinal) -> Error:
+    """What a redo that heard nothing in the other language says: the sentence stays as it was."""
+    return Error.of(
+        Stage.ASR,
+        Text(
+            QT_TRANSLATE_NOOP("Errors", "Nothing was heard in {language} in that sentence; it stays as it was."),
+            {"language": Text(_LANGUAGE_WORDS[before.language.other])},
+        ),
+        Text(QT_TRANSLATE_NOOP("Errors", "Use Other way only for a sentence heard in the wrong language.")),
+        before.utterance_id,
+    )
 
 
 def _ran_to(budget: int, segment) -> bool:

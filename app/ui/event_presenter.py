@@ -157,5 +157,9 @@ class EventPresenter(QObject):
         if event.stage == ev.Stage.TRANSCRIPT:  # saving failed; translation goes on
             self.window.alert.show_message(message, hint, "warning", topic="transcript")
             return
-        kind = "warning" if event.stage == "tts" else "error"
+        # Speech output that failed, or a sentence heard again that heard nothing (it stays as it
+        # was): the session goes on as before, a warning.
+        kind = (
+            "warning" if event.stage == "tts" or (event.stage == "asr" and event.utterance_id is not None) else "error"
+        )
         self.window.alert.show_message(message, hint, kind)
