@@ -20,6 +20,7 @@ only as a final's context (`context_chars`). This module runs the stream and the
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import threading
@@ -39,7 +40,7 @@ from app.asr.guards import (
     window_heard_no_speech,
     word_spans,
 )
-from app.asr.hotwords import hotwords_text
+from app.asr.hotwords import decoded_with_glossary, hotwords_text
 from app.asr.language import KeptUtterances, LanguageDecision, LanguageSides, read_language
 from app.asr.options import RecognizerOptions
 from app.asr.partials import PartialSchedule
@@ -362,37 +363,20 @@ class StreamingRecognizer:
         return heard
 
     def _hear(self, audio: np.ndarray, final: bool, margin: float | None) -> Heard:
-        opts = self.options
-        budget = min(400, int(10 + opts.tokens_per_s * len(audio) / SAMPLE_RATE))
-        hotwords = hotwords_text(opts.hotwords.get(self.language, ()), self.language)
-        prompt = prefix = None
+        """One decode, without hotwords; a final's glossary terms then only where Whisper, told
+        of the few that sound like something it heard, hears them (app.asr.hotwords)."""
+        decode = functools.partial(decoded, self.model, language=self.language, chinese=self.chinese)
+        decode = functools.partial(decode, options=self.options, final=final, margin=margin)
+        whole, prompt, prefix = audio, None, None
         # Face to face, the utterance before is often in the other language, and the decision reads
         # the utterance alone: no context, so the final decode reuses the decision's encoder output.
-        if final and opts.context_chars.get(self.language, 0) > 0 and self.sides is None:
-            audio, prompt, prefix = self._with_context(audio)
-        segments = whisper_segments(
-            self.model,
-            audio,
-            self.language,
-            opts,
-            final=final,
-            margin=margin,
-            budget=budget,
-            prompt=prompt,
-            prefix=prefix,
-            hotwords=hotwords,
-        )
-        return heard_in(
-            segments,
-            self.language,
-            self.chinese,
-            sure_logprob=opts.sure_logprob,
-            unsure_word_p=opts.unsure_word_p,
-            hotwords=hotwords,
-            prefix=prefix,
-            audio_s=len(audio) / SAMPLE_RATE,
-            hit_budget=any(_ran_to(budget, s) for s in segments),
-        )
+        if final and self.options.context_chars.get(self.language, 0) > 0 and self.sides is None:
+            whole, prompt, prefix = self._with_context(audio)
+        heard = decode(whole, prompt=prompt, prefix=prefix, hotwords=None)
+        terms = self.options.hotwords.get(self.language, ()) if final else ()
+        # Asked again on the utterance alone: Whisper ignores hotwords after a forced prefix.
+        hinted = lambda found: decode(audio, prompt=None, prefix=None, hotwords=hotwords_text(found, self.language))  # noqa: E731
+        return decoded_with_glossary(heard, terms, lambda found: hinted(found).text)
 
     def window_margin(self, final: bool) -> float | None:
         """Seconds of padding after the audio in a decode's window; None: Whisper's whole 30 s."""
@@ -400,6 +384,46 @@ class StreamingRecognizer:
         if final and opts.word_confidence:
             return None  # word probabilities come from transcribe's alignment pass
         return opts.final_window_margin_s if final else opts.partial_window_margin_s
+
+
+def decoded(
+    model,
+    audio: np.ndarray,
+    *,
+    language: Language,
+    chinese: ChineseScript,
+    options: RecognizerOptions,
+    final: bool,
+    margin: float | None,
+    prompt: str | None,
+    prefix: str | None,
+    hotwords: str | None,
+) -> Heard:
+    """What one Whisper decode of `audio` heard, through every guard (app.asr.guards)."""
+    budget = min(400, int(10 + options.tokens_per_s * len(audio) / SAMPLE_RATE))
+    segments = whisper_segments(
+        model,
+        audio,
+        language,
+        options,
+        final=final,
+        margin=margin,
+        budget=budget,
+        prompt=prompt,
+        prefix=prefix,
+        hotwords=hotwords,
+    )
+    return heard_in(
+        segments,
+        language,
+        chinese,
+        sure_logprob=options.sure_logprob,
+        unsure_word_p=options.unsure_word_p,
+        hotwords=hotwords,
+        prefix=prefix,
+        audio_s=len(audio) / SAMPLE_RATE,
+        hit_budget=any(_ran_to(budget, s) for s in segments),
+    )
 
 
 def _nothing_heard_again(before: SourceFinal) -> Error:
