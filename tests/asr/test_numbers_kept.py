@@ -105,13 +105,19 @@ REAL = (
 )
 
 
-@pytest.mark.parametrize(("spoken", "voice", "wpm", "language", "run"), REAL)
-def test_digits_whisper_heard_reach_the_final(base, say, spoken, voice, wpm, language, run):
-    audio = read16k(say(spoken, voice, wpm))
-    plain = plain_decode(base, audio, language)
-    assert re.search(run, plain.replace(",", "")), f"base no longer hears the run: {plain!r} (pick another sentence)"
-    final = final_of(base, audio, language)
-    assert re.search(run, final.replace(",", "")), (plain, final)
+def test_digits_whisper_heard_reach_the_final(base, say):
+    """Each run of digits (or syllables) the plain decode holds is in the final. Whisper's text
+    differs a little between CPUs: at least two of the four sentences must give such a run."""
+    held = 0
+    for spoken, voice, wpm, language, run in REAL:
+        audio = read16k(say(spoken, voice, wpm))
+        plain = plain_decode(base, audio, language)
+        if not re.search(run, plain.replace(",", "")):
+            continue  # base heard no run here, on this CPU
+        held += 1
+        final = final_of(base, audio, language)
+        assert re.search(run, final.replace(",", "")), (spoken, plain, final)
+    assert held >= 2, "base heard too few of the runs: pick other sentences"
 
 
 def test_a_loop_whisper_ran_on_real_speech_is_still_cut(tiny_en, say):
