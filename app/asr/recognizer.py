@@ -365,18 +365,22 @@ class StreamingRecognizer:
     def _hear(self, audio: np.ndarray, final: bool, margin: float | None) -> Heard:
         """One decode, without hotwords; a final's glossary terms then only where Whisper, told
         of the few that sound like something it heard, hears them (app.asr.hotwords)."""
-        decode = functools.partial(decoded, self.model, language=self.language, chinese=self.chinese)
-        decode = functools.partial(decode, options=self.options, final=final, margin=margin)
+        decode = functools.partial(
+            decoded, self.model, language=self.language, chinese=self.chinese, options=self.options, final=final
+        )
         whole, prompt, prefix = audio, None, None
         # Face to face, the utterance before is often in the other language, and the decision reads
         # the utterance alone: no context, so the final decode reuses the decision's encoder output.
         if final and self.options.context_chars.get(self.language, 0) > 0 and self.sides is None:
             whole, prompt, prefix = self._with_context(audio)
-        heard = decode(whole, prompt=prompt, prefix=prefix, hotwords=None)
-        terms = self.options.hotwords.get(self.language, ()) if final else ()
-        # Asked again on the utterance alone: Whisper ignores hotwords after a forced prefix.
-        hinted = lambda found: decode(audio, prompt=None, prefix=None, hotwords=hotwords_text(found, self.language))  # noqa: E731
-        return decoded_with_glossary(heard, terms, lambda found: hinted(found).text)
+        heard = decode(whole, margin=margin, prompt=prompt, prefix=prefix, hotwords=None)
+
+        def hinted(terms: list[str]) -> str:  # the utterance alone: Whisper ignores hotwords after a prefix
+            return decode(
+                audio, margin=margin, prompt=None, prefix=None, hotwords=hotwords_text(terms, self.language)
+            ).text
+
+        return decoded_with_glossary(heard, self.options.hotwords.get(self.language, ()) if final else (), hinted)
 
     def window_margin(self, final: bool) -> float | None:
         """Seconds of padding after the audio in a decode's window; None: Whisper's whole 30 s."""
