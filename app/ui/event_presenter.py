@@ -156,6 +156,8 @@ class EventPresenter(QObject):
             self.window.transcript_view.show_error((session_number, event.utterance_id), message)
         if event.stage == ev.Stage.TRANSCRIPT:  # saving failed; translation goes on
             self.window.alert.show_message(message, hint, "warning", topic="transcript")
+            if self.window.crash_trace is not None:
+                self.window.crash_trace.note_transcript_problem(message)  # for the notice, if this run crashes
             return
         # Speech output that failed, or a sentence heard again that heard nothing (it stays as it
         # was): the session goes on as before, a warning.
