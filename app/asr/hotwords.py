@@ -106,7 +106,11 @@ def _english_spot(term: str, heard: str) -> Spot | None:
 
 
 def _ratio(a: str, b: str) -> float:
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+    """difflib's ratio, or 0 where its cheap upper bounds already say it is under ALIKE."""
+    alike = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if alike.real_quick_ratio() < ALIKE or alike.quick_ratio() < ALIKE:
+        return 0.0
+    return alike.ratio()
 
 
 def _skeleton(words: str) -> str:
@@ -132,7 +136,7 @@ def _chinese_spot(term: str, heard: str) -> Spot | None:
     best = None
     for i in range(len(at) - len(chars) + 1):
         said = " ".join(sounds[i : i + len(chars)])
-        alike = difflib.SequenceMatcher(None, want, said, autojunk=False).ratio()
+        alike = _ratio(want, said)
         if alike >= ALIKE and (best is None or alike > best.alike):
             best = Spot(term, at[i], at[i + len(chars) - 1] + 1, alike)
     return best
