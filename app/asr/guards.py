@@ -1,11 +1,12 @@
 """What one Whisper decode heard, through the guards against what Whisper invents: its phrases on
-silence and noise, repetition loops, a short utterance said twice, a sentence said again right
-after itself, decodes it thinks hold no speech, and English guesses in a Chinese decode. Also
-where in the text its unsure words are."""
+silence and noise, repetition loops (cut only when the decoder looped: app.asr.guards.decode_looped),
+a short utterance said twice, a sentence said again right after itself, decodes it thinks hold no
+speech, and English guesses in a Chinese decode. Also where in the text its unsure words are."""
 
 from __future__ import annotations
 
 import re
+import zlib
 from dataclasses import dataclass, field
 
 from app.asr.units import HAN_RANGES, drop_prefix, normalized, units_of
@@ -52,6 +53,18 @@ _WEAK_PHRASES = {
 _HAN = re.compile(f"[{HAN_RANGES}]")
 _LOOP = re.compile(r"(.{2,40}?)(?:[\s,，、。.]*\1){3,}")  # a phrase said four or more times in a row
 _CHAR_LOOP = re.compile(r"(\w)\1{4,}")  # one character five or more times in a row
+# Whisper's own measure of a decode that repeats itself: transcribe calls a text that gzips to
+# less than 1/2.4 of its size "too repetitive" (faster-whisper's compression_ratio_threshold).
+_REPETITIVE = 2.4
+# More spoken units (Latin words, Chinese characters, digits: each at least a syllable) per second
+# of audio than anyone says: brisk speech is 3-4 words or 5-7 characters a second, espeak-ng's
+# voice about 3. A loop Whisper ran (tiny.en: "The Humber 8888…", 61 eights in 4.7 s) is 13 and more.
+_MAX_UNITS_PER_S = 10.0
+# One word or character (not a digit) said again and again, more times than this a second of
+# audio: base's beam wrote "键垫垫垫垫垫垫垫垫垫" (9 垫) for a 2.2 s clip holding "tian1 tian1";
+# the eight "ba1" of a phone number it heard as 7 啪 in 4.6 s. Digits are left to the rules above.
+_MAX_RUN_PER_S = 3.0
+_SPOKEN_UNIT = re.compile(f"[{HAN_RANGES}]|\\d|[^\\W\\d_]+")
 # Where a sentence ends (. ! ? … before a space or the end, not 3.5; Chinese 。！？) and where a
 # clause does (also , ; before a space, not 3,000; Chinese ，、；).
 _SENTENCE_END = re.compile(r"(?<=[.!?…])(?=\s|$)|(?<=[。！？])")
@@ -93,17 +106,50 @@ def word_spans(text: str, unsure: list[tuple[str, float]]) -> tuple[tuple[int, i
     return tuple(spans)
 
 
+def spoken_units(text: str) -> int:
+    """Latin words, Chinese characters and digits in `text`: each takes a syllable or more to say."""
+    return len(_SPOKEN_UNIT.findall(text))
+
+
+def decode_looped(text: str, audio_s: float, hit_budget: bool) -> bool:
+    """Whether the decoder ran into a loop, by what it did rather than by what the text says: it
+    wrote its whole token budget without ending, or a text Whisper itself calls too repetitive,
+    or more than the audio can hold (in all, or one word or character said over and over). A
+    repetition without any of these is the speaker's ("88888888", "9 9 9 9", "no, no, no, no"),
+    and is left as heard."""
+    if hit_budget:
+        return True
+    raw = text.strip().encode("utf-8")
+    if raw and len(raw) / len(zlib.compress(raw)) > _REPETITIVE:
+        return True
+    seconds = max(audio_s, 1.0)
+    return spoken_units(text) > _MAX_UNITS_PER_S * seconds or _longest_run(text) > _MAX_RUN_PER_S * seconds
+
+
+def _longest_run(text: str) -> int:
+    """The most times one word or character other than a digit follows itself in `text`."""
+    longest, run, last = 0, 0, None
+    for unit in _SPOKEN_UNIT.findall(text.lower()):
+        run = run + 1 if unit == last and not unit.isdigit() else 1
+        last, longest = unit, max(longest, run)
+    return longest
+
+
 def collapse_loops(text: str) -> str:
-    """Cut a repetition loop down to one occurrence (Whisper sometimes repeats until its budget)."""
+    """Cut a repetition loop down to one occurrence (Whisper sometimes repeats until its budget).
+    Only for a decode that looped (decode_looped): the same text said is a number or a speaker's."""
     return _LOOP.sub(r"\1", _CHAR_LOOP.sub(r"\1\1\1", text))
 
 
 def undouble(text: str) -> str:
     """One phrase for a text that is nothing but that phrase said again ("Welcome to the meeting.
     Welcome to the meeting."): on a short window Whisper now and then repeats a short utterance
-    whole, where the 30 s window does not (tiny.en, base on "Good morning")."""
+    whole, where the 30 s window does not (tiny.en, base on "Good morning"). A number said in two
+    groups ("8888 8888") is a number: kept."""
     doubled = _DOUBLED.fullmatch(text)
-    return " " + doubled.group(1) if doubled else text
+    if not doubled or normalized(doubled.group(1)).isdigit():
+        return text
+    return " " + doubled.group(1)
 
 
 def sentences_of(text: str) -> list[str]:
@@ -116,7 +162,8 @@ def drop_repeated_sentences(text: str) -> str:
     now and then says a sentence of the utterance two or three times over, with a full stop or a
     comma between ("Thank you for coming, thank you for coming, thank you for coming"), and the
     repeat would be translated, spoken and saved. Compared as letters and digits (case and
-    punctuation aside); a sentence said again later, with another in between, stays."""
+    punctuation aside); a sentence said again later, with another in between, stays, and so does
+    a number said in groups ("8888. 8888."): its digits are what was said."""
     pieces = [piece for piece in _CLAUSE_END.split(text) if piece]
     # The text's last piece ends a sentence too: the decode stopped there (a repeat cut short).
     whole = [bool(_ENDS_SENTENCE.search(p.strip())) or i == len(pieces) - 1 for i, p in enumerate(pieces)]
@@ -126,16 +173,29 @@ def drop_repeated_sentences(text: str) -> str:
         for length in range(1, len(kept) // 2 + 1):
             run, before = kept[-length:], kept[-2 * length : -length]
             if _repeats([pieces[j] for j in before], [pieces[j] for j in run], all(whole[j] for j in before + run)):
-                del kept[-length:]
-                pieces[kept[-1]] = _ending_as(pieces[kept[-1]], pieces[run[-1]])
                 break
+        else:
+            # A sentence that only says again how the one before it ended ("… 1 2 3 I love you.
+            # I love you": a pause Whisper did not mark between the two).
+            if not (len(kept) > 1 and whole[i] and whole[kept[-2]] and _ends_again(pieces[kept[-2]], pieces[i])):
+                continue
+            length, run = 1, [i]
+        del kept[-length:]
+        pieces[kept[-1]] = _ending_as(pieces[kept[-1]], pieces[run[-1]])
     return "".join(pieces[j] for j in kept)
+
+
+def _ends_again(sentence: str, again: str) -> bool:
+    """`again` (three words or characters or more, not all digits) is how `sentence` ended."""
+    tail = [normalized(u) for u in units_of(again) if normalized(u)]
+    said = [normalized(u) for u in units_of(sentence) if normalized(u)]
+    return len(tail) >= 3 and not "".join(tail).isdigit() and said[-len(tail) :] == tail
 
 
 def _repeats(before: list[str], run: list[str], whole_sentences: bool) -> bool:
     said, again = [normalized(p) for p in before], [normalized(p) for p in run]
-    if said != again or not any(said):
-        return False
+    if said != again or not any(said) or "".join(said).isdigit():
+        return False  # not the same, or a number said in groups ("8888. 8888."): its digits
     words = [u for p in before for u in units_of(p) if normalized(u)]
     return whole_sentences or len(words) >= _MIN_REPEATED_CLAUSE
 
@@ -178,10 +238,13 @@ def heard_in(
     unsure_word_p: float,
     hotwords: str | None,
     prefix: str | None,
+    audio_s: float,
+    hit_budget: bool,
 ) -> Heard:
     """The text of Whisper's segments and its unsure words, every guard applied: segments it
     thinks hold no speech and its inventions dropped, the forced `prefix` cut off, loops
-    collapsed, Chinese in the chosen script."""
+    collapsed when the decode looped (`audio_s` seconds of audio, `hit_budget`: the decoder used
+    its whole token budget; decode_looped), Chinese in the chosen script."""
     # Hotwords in the prompt raise Whisper's no-speech probability on short speech (base on
     # Mandarin "我爱你": 0.15 -> 0.62, text unchanged; on silence it still wrote nothing).
     no_speech = 0.8 if hotwords else 0.6
@@ -198,9 +261,10 @@ def heard_in(
             if w.probability < unsure_word_p and w.word.strip()
         ]
     text = " ".join(t.strip() for t in texts)
+    looped = decode_looped(text, audio_s, hit_budget)
     if prefix:  # the segment's text starts with the forced prefix: keep what follows it
         text = drop_prefix(text, prefix)
-    text = drop_repeated_sentences(collapse_loops(text))
+    text = drop_repeated_sentences(collapse_loops(text) if looped else text)
     if language == Language.ZH:
         text, unsure = to_script(text, chinese), [(to_script(w, chinese), p) for w, p in unsure]
     return Heard(text, unsure)

@@ -20,6 +20,7 @@ only as a final's context (`context_chars`). This module runs the stream and the
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import threading
@@ -32,13 +33,14 @@ import numpy as np
 from app.asr.guards import (
     Heard,
     collapse_loops,
+    drop_repeated_sentences,
     heard_in,
     is_hallucination,
     undouble,
     window_heard_no_speech,
     word_spans,
 )
-from app.asr.hotwords import hotwords_text
+from app.asr.hotwords import decoded_with_glossary, hotwords_text
 from app.asr.language import KeptUtterances, LanguageDecision, LanguageSides, read_language
 from app.asr.options import RecognizerOptions
 from app.asr.partials import PartialSchedule
@@ -49,8 +51,8 @@ from app.asr.vad import FRAME
 from app.asr.window import decode_window
 from app.shared.audio import SAMPLE_RATE
 from app.shared.chinese import ChineseScript
-from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
-from app.shared.events import SourceFinal
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
+from app.shared.events import Error, SourceFinal, Stage
 from app.shared.languages import Language
 
 # What other modules and tests import from here (each lives in its own module now).
@@ -74,6 +76,11 @@ _CONTEXT_WINDOW = 28 * SAMPLE_RATE  # the previous utterance + this one, within 
 _CONTEXT_GAP = int(0.3 * SAMPLE_RATE)  # silence between them
 
 LANGUAGES = tuple(Language)
+# A language named in a message (the glossary's words: translated once for both).
+_LANGUAGE_WORDS = {
+    Language.EN: QT_TRANSLATE_NOOP("Errors", "English"),
+    Language.ZH: QT_TRANSLATE_NOOP("Errors", "Chinese"),
+}
 
 
 def check_language(model, language: str) -> None:
@@ -244,16 +251,20 @@ class StreamingRecognizer:
     def redo(self, utterance_id: int) -> list:
         """Face to face: hear a finished utterance again in the other language than decided (its
         final, again, with `revised` the text it replaces); the side moves with it. Nothing when
-        the utterance is no longer kept (only the latest few are)."""
+        the utterance is no longer kept (only the latest few are). When the other language hears
+        nothing, the utterance keeps its text, language and side: an Error says so instead."""
         kept = self._kept.get(utterance_id) if self.sides is not None else None
         if kept is None or kept[1].language is None:
             return []
         audio, before = kept
         decision = LanguageDecision(before.language.other, 1.0, by_hand=True)
-        self.language = decision.language
+        language, self.language = self.language, decision.language
         heard = self._hear_final(audio)
-        self.sides.settle(decision)
         text, _ = self._settle([], units_of(heard.text))
+        if not text:
+            self.language = language
+            return [_nothing_heard_again(before)]
+        self.sides.settle(decision)
         again = replace(
             before,
             text=text,
@@ -294,10 +305,11 @@ class StreamingRecognizer:
     def _settle(self, committed: list[str], heard: list[str]) -> tuple[str, str]:
         """(final text, the committed text it revised or ""). The final decode reads the whole
         utterance with beam search: it wins over the greedy partials' agreement. An empty final
-        decode (filtered as an invention) keeps what was committed rather than erase it."""
+        decode (filtered as an invention) keeps what was committed rather than erase it. The final
+        as assembled is guarded against a sentence said twice too (committed text + continuation)."""
         if not self.options.revise_committed or not heard or common_prefix(committed, heard) == len(committed):
-            return join_units(extend_committed(committed, heard)), ""
-        return join_units(heard), join_units(committed)
+            return drop_repeated_sentences(join_units(extend_committed(committed, heard))), ""
+        return drop_repeated_sentences(join_units(heard)), join_units(committed)
 
     def _remember(self, audio: np.ndarray, text: str) -> None:
         """A final as the next final decode's context (`context_chars`)."""
@@ -351,35 +363,24 @@ class StreamingRecognizer:
         return heard
 
     def _hear(self, audio: np.ndarray, final: bool, margin: float | None) -> Heard:
-        opts = self.options
-        budget = min(400, int(10 + opts.tokens_per_s * len(audio) / SAMPLE_RATE))
-        hotwords = hotwords_text(opts.hotwords.get(self.language, ()), self.language)
-        prompt = prefix = None
+        """One decode, without hotwords; a final's glossary terms then only where Whisper, told
+        of the few that sound like something it heard, hears them (app.asr.hotwords)."""
+        decode = functools.partial(
+            decoded, self.model, language=self.language, chinese=self.chinese, options=self.options, final=final
+        )
+        whole, prompt, prefix = audio, None, None
         # Face to face, the utterance before is often in the other language, and the decision reads
         # the utterance alone: no context, so the final decode reuses the decision's encoder output.
-        if final and opts.context_chars.get(self.language, 0) > 0 and self.sides is None:
-            audio, prompt, prefix = self._with_context(audio)
-        segments = whisper_segments(
-            self.model,
-            audio,
-            self.language,
-            opts,
-            final=final,
-            margin=margin,
-            budget=budget,
-            prompt=prompt,
-            prefix=prefix,
-            hotwords=hotwords,
-        )
-        return heard_in(
-            segments,
-            self.language,
-            self.chinese,
-            sure_logprob=opts.sure_logprob,
-            unsure_word_p=opts.unsure_word_p,
-            hotwords=hotwords,
-            prefix=prefix,
-        )
+        if final and self.options.context_chars.get(self.language, 0) > 0 and self.sides is None:
+            whole, prompt, prefix = self._with_context(audio)
+        heard = decode(whole, margin=margin, prompt=prompt, prefix=prefix, hotwords=None)
+
+        def hinted(terms: list[str]) -> str:  # the utterance alone: Whisper ignores hotwords after a prefix
+            return decode(
+                audio, margin=margin, prompt=None, prefix=None, hotwords=hotwords_text(terms, self.language)
+            ).text
+
+        return decoded_with_glossary(heard, self.options.hotwords.get(self.language, ()) if final else (), hinted)
 
     def window_margin(self, final: bool) -> float | None:
         """Seconds of padding after the audio in a decode's window; None: Whisper's whole 30 s."""
@@ -387,6 +388,65 @@ class StreamingRecognizer:
         if final and opts.word_confidence:
             return None  # word probabilities come from transcribe's alignment pass
         return opts.final_window_margin_s if final else opts.partial_window_margin_s
+
+
+def decoded(
+    model,
+    audio: np.ndarray,
+    *,
+    language: Language,
+    chinese: ChineseScript,
+    options: RecognizerOptions,
+    final: bool,
+    margin: float | None,
+    prompt: str | None,
+    prefix: str | None,
+    hotwords: str | None,
+) -> Heard:
+    """What one Whisper decode of `audio` heard, through every guard (app.asr.guards)."""
+    budget = min(400, int(10 + options.tokens_per_s * len(audio) / SAMPLE_RATE))
+    segments = whisper_segments(
+        model,
+        audio,
+        language,
+        options,
+        final=final,
+        margin=margin,
+        budget=budget,
+        prompt=prompt,
+        prefix=prefix,
+        hotwords=hotwords,
+    )
+    return heard_in(
+        segments,
+        language,
+        chinese,
+        sure_logprob=options.sure_logprob,
+        unsure_word_p=options.unsure_word_p,
+        hotwords=hotwords,
+        prefix=prefix,
+        audio_s=len(audio) / SAMPLE_RATE,
+        hit_budget=any(_ran_to(budget, s) for s in segments),
+    )
+
+
+def _nothing_heard_again(before: SourceFinal) -> Error:
+    """What a redo that heard nothing in the other language says: the sentence stays as it was."""
+    return Error.of(
+        Stage.ASR,
+        Text(
+            QT_TRANSLATE_NOOP("Errors", "Nothing was heard in {language} in that sentence; it stays as it was."),
+            {"language": Text(_LANGUAGE_WORDS[before.language.other])},
+        ),
+        Text(QT_TRANSLATE_NOOP("Errors", "Use Other way only for a sentence heard in the wrong language.")),
+        before.utterance_id,
+    )
+
+
+def _ran_to(budget: int, segment) -> bool:
+    """Whether the decoder wrote its whole token budget for `segment` (a window's Decoded says so;
+    transcribe's segments carry their tokens)."""
+    return getattr(segment, "hit_budget", False) or len(getattr(segment, "tokens", None) or ()) >= budget
 
 
 def _beam(options: RecognizerOptions, language: str, final: bool, margin: float | None) -> int:

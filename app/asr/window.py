@@ -31,6 +31,7 @@ class Decoded:
     avg_logprob: float
     no_speech_prob: float
     words: tuple = ()  # never filled: word probabilities need transcribe's alignment pass
+    hit_budget: bool = False  # the decoder wrote max_new_tokens without ending: it ran on (a loop)
 
 
 def window_frames(samples: int, margin_s: float, min_s: float = 0.0, hop: int = 160) -> int:
@@ -140,4 +141,11 @@ def decode_window(
     )[0]
     tokens = result.sequences_ids[0]
     avg_logprob = result.scores[0] * len(tokens) / (len(tokens) + 1)  # as transcribe recovers it
-    return Decoded(tokenizer.decode(tokens), float(avg_logprob), float(result.no_speech_prob))
+    # The result holds the forced prefix's tokens too; what the decoder wrote is the rest.
+    forced = min(len(tokenizer.encode(" " + prefix.strip())), model.max_length // 2 - 1) if prefix else 0
+    return Decoded(
+        tokenizer.decode(tokens),
+        float(avg_logprob),
+        float(result.no_speech_prob),
+        hit_budget=len(tokens) - forced >= max_new_tokens,
+    )

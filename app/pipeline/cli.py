@@ -17,13 +17,26 @@ from app.shared.audio import SourceKind, SpeechTarget
 from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.console import OutputLost
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
-from app.shared.events import DecodeStepEvent, Error, Event, Level, SentLevel, Spoken, Stage, State, Status, Translation
+from app.shared.events import (
+    DecodeStepEvent,
+    Error,
+    Event,
+    Level,
+    SentLevel,
+    SourceFinal,
+    Spoken,
+    Stage,
+    State,
+    Status,
+    Translation,
+)
 from app.shared.languages import AUTO_DIRECTION, DIRECTIONS, Direction
 
 if TYPE_CHECKING:
     from app.pipeline.session import Session
 
 QUIET_IN_JSON = (DecodeStepEvent, Level, SentLevel)  # per-token and meter events: for the window, not for scripts
+NOT_TRANSLATED = "(not translated)"  # a plain line's translation when it failed (the error is on stderr)
 
 
 def add_parser(subparsers) -> None:
@@ -334,8 +347,9 @@ def _run(args: argparse.Namespace, models: dict, out, trace) -> int:
 
 class EventPrinter:
     """What `run` prints of each event: a JSON line (--json), or a `source → translation` line per
-    final translation and errors on stderr. It keeps the errors: any makes the exit status 1.
-    When stdout cannot take a line (OutputLost) it prints no more and calls `on_lost`."""
+    utterance (`source → (not translated)` when its translation failed) and errors on stderr. It
+    keeps the errors: any makes the exit status 1. When stdout cannot take a line (OutputLost) it
+    prints no more and calls `on_lost`."""
 
     def __init__(self, out, as_json: bool, on_lost: Callable[[], object] = lambda: None, label_direction: bool = False):
         """label_direction: start each plain line with its direction ("[EN→ZH] "), face to face."""
@@ -345,6 +359,8 @@ class EventPrinter:
         self.on_lost = on_lost
         self.errors: list[Error] = []
         self.lost: OutputLost | None = None
+        # Plain output: the line start and text of each final not yet printed with its translation.
+        self._waiting: dict[tuple, tuple[str, str]] = {}
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, Error):
@@ -373,17 +389,38 @@ class EventPrinter:
             if not isinstance(event, QUIET_IN_JSON):
                 self.out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
                 self.out.flush()
+        elif isinstance(event, SourceFinal) and event.text:
+            start = self._line_start(event, Direction.spoken(event.language) if event.language else None)
+            self._waiting[(event.speaker, event.utterance_id)] = (start, event.text)
         elif isinstance(event, Translation) and not event.provisional:
-            who = f"[{event.speaker}] " if event.speaker else ""
-            way = f"[{event.direction.short_label}] " if self.label_direction else ""
-            self.out.write(f"{who}{way}{event.source} → {event.text}\n")
-            self.out.flush()
+            self._waiting.pop((event.speaker, event.utterance_id), None)
+            self._line(f"{self._line_start(event, event.direction)}{event.source} → {event.text}")
         elif isinstance(event, Error):
-            who = f"[{event.speaker}] " if event.speaker else ""
-            print(
-                f"{who}error ({event.stage}): {event.text}" + (f"\n  → {event.hint}" if event.hint else ""),
-                file=sys.stderr,
-            )
+            self._print_error(event)
+
+    def _line_start(self, event: Event, direction: Direction | None) -> str:
+        who = f"[{event.speaker}] " if event.speaker else ""
+        way = f"[{direction.short_label}] " if self.label_direction and direction else ""
+        return who + way
+
+    def _line(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def _print_error(self, event: Error) -> None:
+        """The error on stderr; an utterance whose translation failed keeps its line on stdout,
+        and stderr says what was heard (docs/cli.md: every utterance is still in the output)."""
+        heard = None
+        if event.stage == Stage.TRANSLATION and event.utterance_id is not None:
+            heard = self._waiting.pop((event.speaker, event.utterance_id), None)
+        who = f"[{event.speaker}] " if event.speaker else ""
+        said = f"\n  heard: {heard[1]}" if heard else ""
+        print(
+            f"{who}error ({event.stage}): {event.text}{said}" + (f"\n  → {event.hint}" if event.hint else ""),
+            file=sys.stderr,
+        )
+        if heard and self.lost is None:
+            self._line(f"{heard[0]}{heard[1]} → {NOT_TRANSLATED}")
 
 
 def _transcript_problems(trace):

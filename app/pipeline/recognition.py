@@ -13,6 +13,7 @@ import functools
 import logging
 import os
 import queue
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -57,6 +58,10 @@ class RecognitionStage:
 
             self.sides = LanguageSides(config.direction.source)
         self._redo: queue.SimpleQueue[int] = queue.SimpleQueue()  # utterances to hear again the other way
+        # Utterances asked to be heard again and not yet done: one redo at a time per utterance,
+        # asked again meanwhile (a button pressed 20 times, a key held) is ignored.
+        self._redoing: set[int] = set()
+        self._redoing_lock = threading.Lock()
         self._heard_in: Direction | None = None  # face to face: the direction of the latest text handed on
         self._again = False  # the texts being handed on are an utterance heard again (redo)
 
@@ -68,8 +73,27 @@ class RecognitionStage:
     def redo(self, utterance_id: int) -> None:
         """Face to face: hear a finished utterance again in the other language (on this stage's
         thread, between blocks); its new final and translation replace the old ones."""
-        if self.sides is not None:
+        if self.sides is not None and self._begin_redo(utterance_id):
             self._redo.put(utterance_id)
+
+    def _begin_redo(self, utterance_id: int) -> bool:
+        """Whether a redo of `utterance_id` may start now (none is asked or running for it)."""
+        with self._redoing_lock:
+            if utterance_id in self._redoing:
+                return False
+            self._redoing.add(utterance_id)
+            return True
+
+    def _drop_redos(self) -> None:
+        while True:
+            try:
+                self._end_redo(self._redo.get_nowait())
+            except queue.Empty:
+                return
+
+    def _end_redo(self, utterance_id: int) -> None:
+        with self._redoing_lock:
+            self._redoing.discard(utterance_id)
 
     def set_chinese(self, script: ChineseScript) -> None:
         if self.recognizer is not None:
@@ -117,6 +141,7 @@ class RecognitionStage:
                 self._recognize(session, recognizer.flush, direction)
             if marker is END:
                 break
+        self._drop_redos()  # asked too late for this session: not heard again, and may be asked again
         session.board.end_input()
 
     def _load(self, language: str) -> StreamingRecognizer:
@@ -210,17 +235,22 @@ class RecognitionStage:
                 self._recognize(session, functools.partial(recognizer.redo, utterance_id), self.direction())
             finally:
                 self._again = False
+                self._end_redo(utterance_id)
 
     def hear_again(self, utterance_id: int) -> list[Job]:
         """Face to face, after the session has stopped (no recognition thread): `redo` on the
         calling thread. The new final is reported; returned, the jobs that translate it."""
-        if self.sides is None or self.recognizer is None:
+        if self.sides is None or self.recognizer is None or not self._begin_redo(utterance_id):
             return []
         jobs = []
-        for event in self.recognizer.redo(utterance_id):
-            event = self._rewrite_heard(event)
-            self.reporter.emit(event)
-            jobs.append(Job(event, Direction.spoken(event.language), again=True))
+        try:
+            for event in self.recognizer.redo(utterance_id):
+                event = self._rewrite_heard(event)
+                self.reporter.emit(event)
+                if isinstance(event, SourceFinal):
+                    jobs.append(Job(event, Direction.spoken(event.language), again=True))
+        finally:
+            self._end_redo(utterance_id)
         return jobs
 
     def _rewrite_heard(self, event: Event) -> Event:

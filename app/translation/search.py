@@ -13,7 +13,7 @@ import functools
 import logging
 import numbers
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -413,6 +413,29 @@ def find_loop(tokens: list[int], window: int, max_period: int = 4) -> tuple[int,
         if all(tail[i] == tail[i - period] for i in range(period, window)):
             return tuple(tail[-period:])
     return None
+
+
+def longest_repetition(tokens: Sequence[int], max_period: int = 4) -> int:
+    """The most tokens in one stretch of `tokens` that is a block of <= max_period tokens said
+    again and again ("8 8 8 8", "9, 9, 9"), counted from the block's first occurrence; 0: none."""
+    longest = 0
+    for period in range(1, max_period + 1):
+        run = 0  # tokens equal to the one `period` before, in a row
+        for i in range(period, len(tokens)):
+            run = run + 1 if tokens[i] == tokens[i - period] else 0
+            if run >= period:  # the block came at least twice
+                longest = max(longest, run + period)
+    return longest
+
+
+def loop_window_for(settings: GenerationSettings, source_ids: Sequence[int]) -> GenerationSettings:
+    """`settings` for one sentence: a repetition the source holds (a number read out digit by
+    digit, "no, no, no") is the speaker's, and its translation may hold it too, so the loop guard
+    waits for twice as long a repetition before it calls the decode a loop."""
+    held = longest_repetition(source_ids)
+    if settings.loop_window <= 0 or 2 * held <= settings.loop_window:
+        return settings
+    return replace(settings, loop_window=2 * held)
 
 
 UNSURE_P = 0.5  # a generated token the decoder gave less than this probability is marked unsure

@@ -21,7 +21,14 @@ from app.shared.languages import Direction, Language
 from app.translation.constrained import ConstrainedSearch, Constraint, constrained_width
 from app.translation.folder import LoadedModel, check_tokenizer, load_model
 from app.translation.onnx_model import DecoderRun
-from app.translation.search import SURE_P, GenerationSettings, Search, StepRecord, resolve_settings
+from app.translation.search import (
+    SURE_P,
+    GenerationSettings,
+    Search,
+    StepRecord,
+    loop_window_for,
+    resolve_settings,
+)
 from app.translation.sentences import clean_text, split_for_model
 from app.translation.tokenization import PromptCodec
 
@@ -527,7 +534,7 @@ class Translator:
         exactly `generate`'s."""
         options = options or DecodeOptions()
         matches = matches or []
-        settings = self.settings(options)
+        settings = loop_window_for(self.settings(options), source_ids)
         states, mask, encoder_ms = self._encode(source_ids)
         run, search = self._search(settings, states, mask, self.constraints(matches), options, forced)
         steps: list[DecodeStep] = []

@@ -159,5 +159,9 @@ class EventPresenter(QObject):
             if self.window.crash_trace is not None:
                 self.window.crash_trace.note_transcript_problem(message)  # for the notice, if this run crashes
             return
-        kind = "warning" if event.stage == "tts" else "error"
+        # Speech output that failed, or a sentence heard again that heard nothing (it stays as it
+        # was): the session goes on as before, a warning.
+        kind = (
+            "warning" if event.stage == "tts" or (event.stage == "asr" and event.utterance_id is not None) else "error"
+        )
         self.window.alert.show_message(message, hint, kind)

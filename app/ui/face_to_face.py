@@ -158,7 +158,9 @@ class FaceToFace(QObject):
             button.clicked.connect(lambda _checked=False, lang=language: self.choose_next(lang))
             QShortcut(QKeySequence(KEYS[language]), window, lambda lang=language: self.choose_next(lang))
         self.panel.other_way.clicked.connect(self.other_way)
-        QShortcut(QKeySequence(OTHER_WAY_KEY), window, self.other_way)
+        # Held down, the key repeats: one press is one redo (the session ignores a redo asked
+        # while one for the sentence runs; a repeat after it would flip the sentence back).
+        QShortcut(QKeySequence(OTHER_WAY_KEY), window, self.other_way).setAutoRepeat(False)
         self.panel.table.clicked.connect(self.show_table)
         self.set_on(False)
 

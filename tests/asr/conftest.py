@@ -57,8 +57,9 @@ def speech_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("speech")
 
 
-def espeak(text: str, voice: str, path: Path) -> Path:
-    subprocess.run(["espeak-ng", "-v", voice, "-w", str(path), text], check=True)
+def espeak(text: str, voice: str, path: Path, words_per_minute: int | None = None) -> Path:
+    speed = ["-s", str(words_per_minute)] if words_per_minute else []  # espeak-ng's default is 175
+    subprocess.run(["espeak-ng", "-v", voice, *speed, "-w", str(path), text], check=True)
     return path
 
 
@@ -79,11 +80,12 @@ def silence(seconds: float) -> np.ndarray:
 
 @pytest.fixture(scope="session")
 def say(speech_dir):
-    """say(text, voice="en") -> WAV path (espeak-ng's own 22 kHz output, so reading resamples)."""
+    """say(text, voice="en", words_per_minute=None) -> WAV path (espeak-ng's own 22 kHz output, so
+    reading resamples)."""
     count = iter(range(10**6))
 
-    def make(text: str, voice: str = "en") -> Path:
-        return espeak(text, voice, speech_dir / f"say{next(count)}.wav")
+    def make(text: str, voice: str = "en", words_per_minute: int | None = None) -> Path:
+        return espeak(text, voice, speech_dir / f"say{next(count)}.wav", words_per_minute)
 
     return make
 

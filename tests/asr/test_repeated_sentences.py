@@ -99,3 +99,23 @@ def test_the_guard_on_its_own():
     ):
         assert drop_repeated_sentences(said) == said
     assert "".join(sentences_of(" A b. C d? E")) == " A b. C d? E"
+
+
+def test_a_final_never_ends_a_sentence_and_says_its_end_again(say, tiny_en):
+    """Issue 42: "Testing 1 2 3. Testing 1 2 3. I love you. I love you." came out of tiny.en as
+    "Testing 1, 2, 3, Testing 1 2 3 I love you. I love you": the full stop Whisper left out made
+    the second "I love you" no repeat of a whole sentence. Someone who says a sentence again
+    right after itself gets it once (docs/engine.md, "Guards"); numbers are kept as said."""
+    audio = np.concatenate(
+        [silence(0.3), read16k(say("Testing 1 2 3. Testing 1 2 3. I love you. I love you.")), silence(1.2)]
+    )
+    rec = StreamingRecognizer(tiny_en, language="en")
+    events = []
+    for i in range(0, len(audio), 1600):  # as a microphone delivers it: partials, then the final
+        events += rec.feed(audio[i : i + 1600])
+    [final] = [e for e in events + rec.flush() if isinstance(e, SourceFinal)]
+    assert normalize_words(final.text).count("i love you") == 1, final.text
+    assert repeats_in_a_row(final.text) == [], final.text
+    assert drop_repeated_sentences(" Testing 1 2 3 I love you. I love you") == " Testing 1 2 3 I love you."
+    assert drop_repeated_sentences(" He said it. It.") == " He said it. It."  # under three words: as said
+    assert drop_repeated_sentences(" Call 999. 999.") == " Call 999. 999."  # digits: as said

@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -15,7 +16,7 @@ from app.asr import StreamingRecognizer
 from app.asr.language import CLEAR, LanguageReading, LanguageSides
 from app.pipeline import PipelineConfig
 from app.pipeline.subtitles import export_srt, export_text, export_vtt, load
-from app.shared.events import CaptionCorrected, SourceFinal, Translation
+from app.shared.events import CaptionCorrected, Error, SourceFinal, Translation
 from app.shared.languages import Direction, Language
 from tests.waiting import wait_until
 
@@ -219,3 +220,53 @@ def test_a_wrongly_decided_utterance_is_heard_again_after_the_session_stopped(re
     assert run.pipeline.redo_stopped(999) == []  # not kept: nothing, no error
     again = [e for e in run.pipeline.redo_stopped(first.utterance_id) if isinstance(e, Translation)]
     assert [t.direction for t in again] == ["en-zh"]  # and back: the side it was chosen as
+
+
+def test_other_way_that_hears_nothing_keeps_the_sentence_and_says_so(recording, phrasebook):
+    """Issue 42: "Thank you." chosen as English, heard again as Chinese, is nothing (Whisper base
+    writes nothing a guard keeps): the final used to become "" beside the old translation, and
+    export printed nothing for it. Now the sentence, its translation, the transcript and the side
+    stay as they were, and an Error says so; the sentence may be asked again."""
+    wav = recording("redo-nothing", [("Thank you.", "en")])
+    config = PipelineConfig(
+        direction="zh-en", auto_direction=True, input_path=wav, realtime=False, tts_enabled=False,
+        nmt_models=dict(phrasebook),
+    )  # fmt: skip
+    run = Run(config)
+    run.pipeline.next_language("en")
+    run.run()
+    (first,) = run.translations()
+    assert (first.direction, first.source) == ("en-zh", "Thank you.")
+    sides = run.pipeline._recognition.sides
+    side = sides.side
+    heard = run.pipeline.redo_stopped(first.utterance_id)
+    assert not [e for e in heard if isinstance(e, (SourceFinal, Translation, CaptionCorrected))], heard
+    (said,) = [e for e in heard if isinstance(e, Error)]
+    assert said.stage == "asr" and said.utterance_id == first.utterance_id
+    assert "Nothing was heard in Chinese" in said.text and "stays as it was" in said.text
+    assert sides.side is side
+    (entry,) = load(run.pipeline.transcript.path)
+    assert (entry.source, entry.translation, entry.language) == ("Thank you.", first.text, "en")
+    assert export_text(load(run.pipeline.transcript.path)).startswith("EN: Thank you.")
+    assert [e for e in run.pipeline.redo_stopped(first.utterance_id) if isinstance(e, Error)]  # not stuck
+
+
+def test_other_way_pressed_again_while_it_runs_is_ignored(recording, phrasebook):
+    """Issue 42: 20 presses of Other way queued 20 Whisper passes (21 finals and translations, the
+    language flipping). One redo at a time per sentence: the presses while it runs are ignored."""
+    wav = recording("redo-twenty", [("我不知道。", "zh")])
+    config = PipelineConfig(direction="en-zh", auto_direction=True, tts_enabled=False, nmt_models=dict(phrasebook))
+    run = Run(config, audio_source=EndlessRecording(wav))
+    run.pipeline.next_language("en")
+    run.pipeline.start()
+    try:
+        (first,) = wait_until(run.translations, "the first final translation", timeout=120)
+        for _ in range(20):
+            run.pipeline.redo_utterance(first.utterance_id)
+        wait_until(lambda: run.translations()[1:], "the translation heard again", timeout=120)
+        time.sleep(3)  # time for 2-3 more passes, had they been queued
+        redone = [f for f in run.finals() if f.utterance_id == first.utterance_id]
+    finally:
+        run.pipeline.stop()
+    assert [f.language for f in redone] == [Language.EN, Language.ZH]
+    assert [t.direction for t in run.translations() if t.utterance_id == first.utterance_id] == ["en-zh", "zh-en"]

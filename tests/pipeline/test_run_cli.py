@@ -167,3 +167,61 @@ def test_default_model_is_the_installed_one(recording, phrasebook, tmp_path, mon
     code, lines, stderr = run_cli("--input", str(wav), "--direction", "zh-en", "--no-tts", "--json")
     assert code == 0, stderr
     assert [e["text"] for e in final_translations(lines)] == expected(HEARD_ZH[:1], "zh-en")
+
+
+def test_plain_output_keeps_an_utterance_whose_translation_failed(recording, phrasebook, tmp_path):
+    """Issue 42: plain `run` output dropped an utterance whose translation failed, and stderr did
+    not carry its text. A model that cannot be loaded: every utterance still has its line."""
+    broken = tmp_path / "en-zh-broken"
+    shutil.copytree(phrasebook["en-zh"], broken)
+    decoder = broken / "decoder_model_merged.onnx"
+    decoder.write_bytes(decoder.read_bytes()[: decoder.stat().st_size // 2])
+    wav = recording("failed", english(SPOKEN_EN[:2]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "run", "--input", str(wav), "--direction", "en-zh"]
+        + ["--nmt-model", str(broken), "--no-tts"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 2, proc.stdout
+    for line, said in zip(lines, SPOKEN_EN[:2]):
+        heard, translation = line.split(" → ")
+        assert translation == "(not translated)"
+        assert norm_words(heard) == norm_words(said)
+        assert f"heard: {heard}" in proc.stderr
+
+
+def test_the_printer_keeps_a_line_for_a_translation_that_failed_mid_run(capsys):
+    import io
+
+    from app.pipeline.cli import EventPrinter
+    from app.shared.events import Error, SourceFinal, Stage, Translation
+    from app.shared.languages import Direction
+
+    out = io.StringIO()
+    printer = EventPrinter(out, as_json=False)
+    final = dict(start=0.0, end=1.0, speech_end_at=0.0)
+    printer(SourceFinal(utterance_id=1, text="Good morning.", **final))
+    printer(
+        Translation(
+            utterance_id=1,
+            source="Good morning.",
+            text="早上好。",
+            provisional=False,
+            direction=Direction.EN_ZH,
+            latency_ms=1.0,
+        )
+    )
+    printer(SourceFinal(utterance_id=2, text="It costs 100000 yuan.", **final))
+    printer(Error(stage=Stage.TRANSLATION, text="Translation failed: boom", utterance_id=2))
+    printer(Error(stage=Stage.TRANSLATION, text="Translation failed: again", utterance_id=2))  # one line only
+    assert out.getvalue() == "Good morning. → 早上好。\nIt costs 100000 yuan. → (not translated)\n"
+    assert "heard: It costs 100000 yuan." in capsys.readouterr().err
+    assert len(printer.errors) == 2
+
+
+def norm_words(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())

@@ -7,7 +7,9 @@ from .test_run_cli import final_translations, run_cli
 
 
 def test_run_translates_glossary_terms_as_the_glossary_says(recording, phrasebook, tmp_path):
-    wav = recording("glossary", english(["The computer is broken.", "Good morning."]))
+    # tiny.en hears this "Good morning." as "God's morning." (with a glossary whose terms went to
+    # every decode it wrote "good morning": issue 42); "Welcome to the meeting." it hears right.
+    wav = recording("glossary", english(["The computer is broken.", "Welcome to the meeting."]))
     glossary = tmp_path / "terms.tsv"
     glossary.write_text("computer\t老师\nbroken line\n", encoding="utf-8")  # the phrasebook says 电脑
     code, lines, stderr = run_cli(
@@ -27,7 +29,7 @@ def test_run_translates_glossary_terms_as_the_glossary_says(recording, phraseboo
     assert code == 0, stderr
     assert f"{glossary}:2: expected english<TAB>chinese" in stderr
     finals = final_translations(lines)
-    assert len(finals) == 2 and "老师" in finals[0]["text"] and finals[1]["text"] == "早上好。", finals
+    assert len(finals) == 2 and "老师" in finals[0]["text"] and finals[1]["text"] == "欢迎参加会议。", finals
     sentences = [e for e in lines if e["type"] == "sentence" and not e["provisional"]]
     assert sentences[0]["summary"]["glossary"] == [{"source": "computer", "target": "老师", "honoured": True}]
     assert sentences[-1]["summary"]["glossary"] == []

@@ -222,3 +222,52 @@ def test_other_way_after_the_session_has_stopped(qtbot, store, tmp_path):
         "ZH: 我不知道",
         f"EN: {again.text}",
     ]
+
+
+def ctrl(qtbot, window, key) -> None:
+    try:
+        qtbot.keyClick(window, key, Qt.KeyboardModifier.ControlModifier)
+    finally:
+        qtbot.keyRelease(window, Qt.Key.Key_Control)
+
+
+def test_other_way_pressed_twenty_times_while_the_session_runs_hears_once(qtbot, store, tmp_path):
+    """Issue 42: Ctrl+3 pressed 20 times (or held) queued a Whisper pass per press, each final
+    translated and the language flipping. One redo at a time: the presses meanwhile are ignored."""
+    window = auto_window(qtbot, store)
+    watch = Watcher(window)
+    path = talk(tmp_path / "twenty.wav", [("我不知道。", "zh")])
+    audio, _ = soundfile.read(path, dtype="float32")
+    soundfile.write(path, np.concatenate([audio, np.zeros(12 * SAMPLE_RATE, np.float32)]), SAMPLE_RATE)
+    window.session_control.realtime = True  # the session runs on through the silence after it
+    window.session_control.play_recording(str(path))
+    ctrl(qtbot, window, Qt.Key.Key_1)  # wrongly: English
+    finals = lambda: [t for t in watch.of(ev.Translation) if not t.provisional]  # noqa: E731
+    qtbot.waitUntil(lambda: bool(finals()), timeout=120000)
+    assert window.session_control.running_session is not None, "the session must still run"
+    for _ in range(20):
+        ctrl(qtbot, window, Qt.Key.Key_3)
+    qtbot.waitUntil(lambda: len(finals()) >= 2, timeout=120000)
+    qtbot.wait(3000)  # time for more passes, had the presses been queued
+    assert [t.direction for t in finals()] == ["en-zh", "zh-en"]
+    finish(qtbot, window)
+
+
+def test_other_way_that_hears_nothing_keeps_the_row_and_says_so(qtbot, store, tmp_path):
+    """Issue 42: "Thank you." heard again as Chinese is nothing: the row kept an empty source
+    beside the old translation. Now the row stays, and a warning says nothing was heard."""
+    window = auto_window(qtbot, store)
+    watch = Watcher(window)
+    window.session_control.realtime = False
+    window.session_control.play_recording(str(talk(tmp_path / "thanks.wav", [("Thank you.", "en")])))
+    ctrl(qtbot, window, Qt.Key.Key_1)
+    finish(qtbot, window)
+    (first,) = [t for t in watch.of(ev.Translation) if not t.provisional]
+    row = row_of(window, first.utterance_id)
+    source, target = row.source.text(), row.target.text()
+    assert "Thank you." in source
+    qtbot.mouseClick(window.face_to_face.panel.other_way, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.face_to_face.hearing_again, timeout=60000)
+    assert (row.source.text(), row.target.text()) == (source, target)
+    assert window.alert.isVisible() and "Nothing was heard in Chinese" in window.alert.message
+    assert window.face_to_face.panel.turn.text() == "English"
