@@ -213,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
     from app.asr.whisper_models import check_name
 
     check_name(args.asr_model)  # as transcribe does: said now, not by the recognition thread once models load
-    directions = (direction, direction.reverse) if args.conversation or auto else (direction,)
+    directions = (direction, direction.reverse) if args.conversation or auto or args.guest_speech else (direction,)
     models = {d: model_for(d, args.nmt_model) for d in directions}
     # Our output keeps the real stdout; libraries that print (pyttsx3's espeak driver says
     # "Audio saved to ...", sometimes from its own thread) are sent to stderr meanwhile.

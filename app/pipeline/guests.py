@@ -211,14 +211,14 @@ class WithGuests:
             if isinstance(event, Level):
                 return  # the meters show the host's inputs
             utterance_id = getattr(event, "utterance_id", None)
-            if utterance_id is None:
-                name = place.speaker_name
-            else:  # the guest speaking when the utterance began, whoever has the place by its translation
-                with self._naming:
-                    name = self._names.setdefault(utterance_id, place.speaker_name or "Guest")
-                    while len(self._names) > 10_000:  # bounded: the oldest are done with
-                        del self._names[next(iter(self._names))]
-            self._emit(dataclasses.replace(event, speaker_name=name) if name else event)
+            if utterance_id is None:  # the lane's own news (loading, running): no one said it
+                self._emit(event)
+                return
+            with self._naming:  # the guest speaking when the utterance began, whoever has the place by its translation
+                name = self._names.setdefault(utterance_id, place.speaker_name or "Guest")
+                while len(self._names) > 10_000:  # bounded: the oldest are done with
+                    del self._names[next(iter(self._names))]
+            self._emit(dataclasses.replace(event, speaker_name=name))
 
         return labelled
 

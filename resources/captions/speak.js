@@ -62,17 +62,23 @@
     socket.onclose = (e) => {
       if (current === session) stop(e.reason || (e.code === 1000 ? "" : word("speakLost")));
     };
+    const waiting = []; // frames made before the socket opened: sent then, so no first word is cut
+    socket.onopen = () => { for (const frame of waiting.splice(0)) socket.send(frame); };
     try {
-      session.stream = await navigator.mediaDevices.getUserMedia({
-        audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
-      });
+      // The worklet is ready before the microphone opens: what is said from the first moment is kept.
       let context;
       try { context = new AudioContext({ sampleRate: 16000 }); } catch (e) { context = new AudioContext(); }
       session.context = context;
       await context.audioWorklet.addModule("speak-worklet.js");
+      session.stream = await navigator.mediaDevices.getUserMedia({
+        audio: { channelCount: 1, echoCancellation: false, noiseSuppression: false, autoGainControl: false },
+      });
       if (current !== session) return stop();
       const node = new AudioWorkletNode(context, "pcm-frames", { processorOptions: { frame: FRAME } });
-      node.port.onmessage = (m) => { if (socket.readyState === 1) socket.send(m.data); };
+      node.port.onmessage = (m) => {
+        if (socket.readyState === 1) socket.send(m.data);
+        else if (socket.readyState === 0 && waiting.length < 40) waiting.push(m.data); // 1.6 s: within the burst the app allows
+      };
       const mute = context.createGain(); // the graph must reach the output to run; nothing is heard
       mute.gain.value = 0;
       context.createMediaStreamSource(session.stream).connect(node);

@@ -5,6 +5,7 @@ against hostile guests, through real sockets and real TLS (aiohttp's client)."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import ssl
@@ -66,7 +67,9 @@ async def session_run(coroutine_factory):
 
 
 def run(factory):
-    return asyncio.run(session_run(factory))
+    """The client's event loop on a thread of its own (Playwright's may be running on this one)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, session_run(factory)).result()
 
 
 def test_the_speaking_link_is_https_with_its_own_key_and_the_certificate_is_kept(speaking, tmp_path):
