@@ -888,6 +888,14 @@
         <translation>请加上 --speak-into virtual-mic，或去掉 --mix-original。</translation>
     </message>
     <message>
+        <source>--guest-speech lets listeners speak through the caption page; it needs --serve.</source>
+        <translation>--guest-speech 让听众通过字幕网页说话；它需要 --serve。</translation>
+    </message>
+    <message>
+        <source>Add --serve [HOST:]PORT (0.0.0.0:8765 for phones), or leave --guest-speech out.</source>
+        <translation>请加上 --serve [HOST:]PORT（手机用 0.0.0.0:8765），或去掉 --guest-speech。</translation>
+    </message>
+    <message>
         <source>--tts-out {path} is the --input recording; writing there would replace it.</source>
         <translation>--tts-out {path} 就是 --input 的录音；写入那里会覆盖它。</translation>
     </message>
@@ -1646,6 +1654,22 @@
     <message>
         <source>The settings file cannot be used: {reason}</source>
         <translation>无法使用设置文件：{reason}</translation>
+    </message>
+    <message>
+        <source>The certificate for guest speech in {folder} cannot be used: {reason}.</source>
+        <translation>{folder} 中供来宾说话使用的证书无法使用：{reason}。</translation>
+    </message>
+    <message>
+        <source>Delete {cert} and {key}: the app makes a new certificate at the next start (phones then ask once more to trust it).</source>
+        <translation>请删除 {cert} 和 {key}：应用会在下次启动时生成新证书（手机会再询问一次是否信任它）。</translation>
+    </message>
+    <message>
+        <source>Cannot keep the certificate for guest speech in {folder}: {reason}.</source>
+        <translation>无法在 {folder} 中保存供来宾说话使用的证书：{reason}。</translation>
+    </message>
+    <message>
+        <source>Make the folder writable, or set LIVE_TRANSLATOR_TLS to one that is.</source>
+        <translation>请让该文件夹可写，或将 LIVE_TRANSLATOR_TLS 设为一个可写的文件夹。</translation>
     </message>
 </context>
 <context>
