@@ -13,9 +13,9 @@ own pipeline lane); there are only as many places as guests may speak at once, s
 presses Speak while all are taken is told so. Bounds, per guest: a frame of whole samples and at
 most MAX_FRAME_BYTES (aiohttp refuses a longer message before reading it), at most
 MAX_FRAMES_PER_S, and audio no faster than it is spoken (BURST_S ahead at most). A guest that
-breaks one is closed with a message saying what was wrong; nothing else is touched. A guest that
-stops sending for STALL_S (button released, phone locked, Wi-Fi lost) ends its utterance: the
-place gets a pause and the recognizer finalises what was said.
+breaks one is closed with a message saying what was wrong; nothing else is touched. A guest whose
+stream ends (Stop tapped, the connection lost) or stops sending for STALL_S (the phone locked)
+ends its utterance: the place gets a pause and the recognizer finalises what was said.
 """
 
 from __future__ import annotations
@@ -43,7 +43,10 @@ BYTES_PER_S = SAMPLE_RATE * 2
 MAX_FRAME_BYTES = 6400  # 200 ms: five times what the page sends
 MAX_FRAMES_PER_S = 60  # the page sends 25
 BURST_S = 2.0  # audio may run this far ahead of the clock (a phone's Wi-Fi delivers in bursts)
-STALL_S = 0.4  # no frame for this long: the guest stopped talking, the utterance ends
+# No frame for this long while the stream stays open (the phone locked, the Wi-Fi lost): the
+# utterance ends. Not shorter: frames late on a busy phone or network arrive in bursts, and a
+# pause put into the middle of a word would cut it (measured: 0.4 s cut words under load).
+STALL_S = 1.5
 MAX_NAME = 40
 CLOSE_POLICY, CLOSE_UNSUPPORTED, CLOSE_TRY_LATER, CLOSE_REMOVED = 1008, 1003, 1013, 4000
 
@@ -134,6 +137,7 @@ class GuestSpeech:
         self.max_speaking = len(self.free)
         self.guests: dict[int, Guest] = {}
         self.refused = 0  # streams closed for breaking a bound, or refused for want of a place
+        self.stalls = 0  # pauses made because a stream still open sent nothing for STALL_S
         self._numbers = itertools.count(1)
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -221,7 +225,10 @@ class GuestSpeech:
             try:
                 message = await socket.receive(timeout=STALL_S)
             except TimeoutError:
-                self._pause(guest)  # silent for a while: what was said is finalised
+                if guest.talking:  # nothing for a while: what was said is finalised
+                    self.stalls += 1
+                    log.info("captions: guest %d sent nothing for %.1f s", guest.id, STALL_S)
+                self._pause(guest)
                 continue
             if message.type is WSMsgType.BINARY:
                 problem = guest.meter.check(len(message.data))

@@ -67,7 +67,9 @@
     try {
       // The worklet is ready before the microphone opens: what is said from the first moment is kept.
       let context;
-      try { context = new AudioContext({ sampleRate: 16000 }); } catch (e) { context = new AudioContext(); }
+      // "playback": larger audio buffers, so a busy phone does not drop what it records (a few tens of ms later)
+      const options = { sampleRate: 16000, latencyHint: "playback" };
+      try { context = new AudioContext(options); } catch (e) { context = new AudioContext({ latencyHint: "playback" }); }
       session.context = context;
       await context.audioWorklet.addModule("speak-worklet.js");
       session.stream = await navigator.mediaDevices.getUserMedia({
