@@ -205,7 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         zh = talk(spoken, "zh", folder, "zh", lead_s=1.0)
-        en = talk([SPOKEN_EN[n % len(SPOKEN_EN)] for n in range(args.turns)], "en", folder, "en", lead_s=0.7)
+        english = [SPOKEN_EN[n % len(SPOKEN_EN)] for n in range(args.turns)]
+        en = talk(english, "en", folder, "en", lead_s=0.7)
         print(
             f"guest speech: {args.turns} Mandarin phrases, {sf.info(zh).duration:.1f} s; Whisper {args.asr_model}; "
             f"phrasebook translation; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start"
@@ -224,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
             report("phone (Chromium, TLS)", events, Speaker.GUEST, spoken, usage)
             events, usage = phone(room, zh, en, args.asr_model, folder, args.keep)
             report("phone + host speaking", events, Speaker.GUEST, spoken, usage)
-            report("  the host meanwhile", events, None, SPOKEN_EN[: args.turns], usage)
+            report("  the host meanwhile", events, None, english, usage)
         finally:
             room.kill()
         print(f"Load average {os.getloadavg()[0]:.1f} at the end.")

@@ -67,7 +67,8 @@
     try {
       // The worklet is ready before the microphone opens: what is said from the first moment is kept.
       let context;
-      // "playback": larger audio buffers, so a busy phone does not drop what it records (a few tens of ms later)
+      // "playback": larger audio buffers, more slack for a busy phone's audio thread (a few tens of ms
+      // later; not shown to matter: the input this bench once lost came from its sound server's clock)
       const options = { sampleRate: 16000, latencyHint: "playback" };
       try { context = new AudioContext(options); } catch (e) { context = new AudioContext({ latencyHint: "playback" }); }
       session.context = context;

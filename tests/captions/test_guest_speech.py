@@ -268,3 +268,30 @@ def test_an_unreadable_certificate_is_a_clear_error_before_anything_listens(tmp_
         server.start()
     assert str(folder) in str(caught.value) and CERT_FILE in caught.value.hint
     assert not server.running
+
+
+def test_the_host_mutes_and_removes_a_guest(speaking):
+    server, (place,) = speaking()
+    guests = server.guest_speech
+
+    async def muted_then_removed(http):
+        async with http.ws_connect(speak_url(server, name="Bo"), ssl=NO_CHECK) as ws:
+            await ws.send_bytes(tone())
+            await asyncio.sleep(0.2)
+            (guest,) = guests.speaking()
+            guests.mute(guest["id"])  # from another thread, as the window would
+            await asyncio.sleep(0.2)
+            for _ in range(5):
+                await ws.send_bytes(tone())
+            await asyncio.sleep(0.2)
+            listed = guests.speaking()
+            guests.remove(guest["id"])
+            message = await ws.receive(timeout=5)
+            return listed, message
+
+    listed, message = run(muted_then_removed)
+    assert listed == [{"id": 1, "name": "Bo", "peer": "127.0.0.1", "muted": True}]
+    assert message.data == 4000 and message.extra == "The host removed you."
+    audio = drain(place, 0.5)
+    assert len(audio) == FRAME + int(END_PAD_S * SAMPLE_RATE)  # the first frame, the pause muting made; no more
+    assert guests.speaking() == []
