@@ -115,8 +115,11 @@ class Guest:
 
 
 def guest_name(text: str | None, number: int) -> str:
-    """What the guest typed, printable and short; "Guest N" when nothing is left."""
-    kept = "".join(c for c in (text or "") if unicodedata.category(c)[0] not in "CZ" or c == " ")
+    """What the guest typed, letters, digits, spaces and . - ' _ only (it goes into transcripts,
+    subtitles and pages: no markup, no "-->", no line breaks), at most MAX_NAME; "Guest N" when
+    nothing is left."""
+    spaced = "".join(" " if c.isspace() else c for c in (text or ""))
+    kept = "".join(c for c in spaced if unicodedata.category(c)[0] in "LNM" or c in " .-'_")
     return " ".join(kept.split())[:MAX_NAME] or f"Guest {number}"
 
 

@@ -18,7 +18,7 @@ import pytest
 from app.audio.guest import END_PAD_S, GuestSource
 from app.captions import CaptionServer
 from app.captions.certificate import CERT_FILE, KEY_FILE
-from app.captions.guest_speech import MAX_FRAME_BYTES, STALL_S, GuestSpeech
+from app.captions.guest_speech import MAX_FRAME_BYTES, STALL_S, GuestSpeech, guest_name
 from app.shared.audio import SAMPLE_RATE
 from app.shared.errors import LiveTranslatorError
 
@@ -295,3 +295,23 @@ def test_the_host_mutes_and_removes_a_guest(speaking):
     audio = drain(place, 0.5)
     assert len(audio) == FRAME + int(END_PAD_S * SAMPLE_RATE)  # the first frame, the pause muting made; no more
     assert guests.speaking() == []
+
+
+@pytest.mark.parametrize(
+    "typed, shown",
+    [
+        ("Mei", "Mei"),
+        ("  李 小龙 ", "李 小龙"),
+        ("O'Neil-Smith", "O'Neil-Smith"),
+        (
+            "<b>x</b>\n00:01 --> 00:02",
+            "bxb 0001 -- 0002",
+        ),  # nothing a page, a subtitle file or a line break takes as its own
+        ("\u202eevil\u0000", "evil"),
+        ("", "Guest 7"),
+        ("<<>>", "Guest 7"),
+        ("x" * 100, "x" * 40),
+    ],
+)
+def test_a_guests_name_is_kept_to_plain_words(typed, shown):
+    assert guest_name(typed, 7) == shown
