@@ -15,6 +15,9 @@ composition layer hands in (`writers`: the same as `python -m app export`). A va
 know is a 400 naming what it takes.
 The page's files are read from resources/captions/ once, at start, by an allow-list of exact
 paths: a request path is never joined onto a folder, so nothing else on disk can be served.
+With guest speech (app.captions.guest_speech) the same routes are served on a second port with
+TLS too, plus /speak there: a guest's audio, taken with the speaking key only; the speaking key
+also opens the captions, and the hello of its /events says `speak: true` (the page's button).
 
 Security: by default it listens on 127.0.0.1 only, and then checks the Host header (a web
 page elsewhere cannot reach it through DNS rebinding). Any other address needs the session's
