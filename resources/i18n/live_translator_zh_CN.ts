@@ -1787,6 +1787,37 @@
     </message>
 </context>
 <context>
+    <name>GuestsBox</name>
+    <message>
+        <source>Guests speak from their phones</source>
+        <translation>来宾用手机说话</translation>
+    </message>
+    <message>
+        <source>Let guests speak through the page (a speaking link)</source>
+        <translation>允许来宾通过网页说话（说话链接）</translation>
+    </message>
+    <message>
+        <source>Guests speaking</source>
+        <translation>正在说话的来宾</translation>
+    </message>
+    <message>
+        <source>Mute or unmute</source>
+        <translation>静音或取消静音</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Speaking link (HTTPS: a phone asks once to trust the app&apos;s own certificate). Guests are heard from the next Start:</source>
+        <translation>说话链接（HTTPS：手机会询问一次是否信任本应用自己的证书）。下次开始时起会听到来宾：</translation>
+    </message>
+    <message>
+        <source> (muted)</source>
+        <translation>（已静音）</translation>
+    </message>
+</context>
+<context>
     <name>Languages</name>
     <message>
         <source>English → Chinese</source>

@@ -1787,6 +1787,37 @@
     </message>
 </context>
 <context>
+    <name>GuestsBox</name>
+    <message>
+        <source>Guests speak from their phones</source>
+        <translation>來賓用手機講話</translation>
+    </message>
+    <message>
+        <source>Let guests speak through the page (a speaking link)</source>
+        <translation>允許來賓透過網頁講話（講話連結）</translation>
+    </message>
+    <message>
+        <source>Guests speaking</source>
+        <translation>正在講話的來賓</translation>
+    </message>
+    <message>
+        <source>Mute or unmute</source>
+        <translation>靜音或取消靜音</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Speaking link (HTTPS: a phone asks once to trust the app&apos;s own certificate). Guests are heard from the next Start:</source>
+        <translation>講話連結（HTTPS：手機會詢問一次是否信任本應用程式自己的憑證）。下次開始時起會聽到來賓：</translation>
+    </message>
+    <message>
+        <source> (muted)</source>
+        <translation>（已靜音）</translation>
+    </message>
+</context>
+<context>
     <name>Languages</name>
     <message>
         <source>English → Chinese</source>
