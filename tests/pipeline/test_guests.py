@@ -20,7 +20,6 @@ from app.shared.languages import Direction
 
 from .conftest import SPOKEN_EN, SPOKEN_ZH, EndlessRecording, chinese, english, expected, read16k
 
-pytestmark = pytest.mark.slow
 FRAME = 640
 
 
@@ -41,6 +40,24 @@ def speak_into(place: GuestSource, wav, name: str) -> threading.Thread:
     return thread
 
 
+def test_the_laptops_own_voice_is_not_heard_again_from_a_guests_phone():
+    """The phone is in the room: while the laptop speaks to its speakers, what a guest's place
+    captures is silenced by the same gate as the laptop's microphone."""
+    from app.pipeline.speech import SpeechStage
+    from app.tts import SpeechOutput
+
+    output = SpeechOutput(enabled=True)  # not started: what is queued stays queued, counted as playing soon
+    stage = SpeechStage(PipelineConfig(), output, shared=True)
+    place = GuestSource()
+    assert stage.mutes(place)
+    now = time.monotonic()
+    quiet = np.zeros(FRAME, np.float32)
+    assert not stage.own_voice_in(place.kind, quiet, now)
+    assert output.say("I love you.", "en")
+    assert stage.own_voice_in(place.kind, quiet, time.monotonic())
+
+
+@pytest.mark.slow
 def test_a_guest_speaks_chinese_through_the_phone_while_the_host_speaks_english(phrasebook, recording, tmp_path):
     host_wav = recording("host-en", english(SPOKEN_EN[:2]))
     guest_wav = recording("guest-zh", chinese(SPOKEN_ZH[:2]))
