@@ -281,6 +281,7 @@ def test_the_issues_cases_are_refused_at_once_before_any_work(files, tripwires):
         ([*run, "--tts-out", wav], ["is the --input recording", "speech.spoken.wav"]),
         ([*run, "--mix-original", "0.3"], ["--mix-original mixes my voice", "--speak-into virtual-mic"]),
         ([*run, "--system-device", "x"], ["it needs --conversation"]),
+        ([*run, "--guest-speech"], ["--guest-speech lets listeners speak", "it needs --serve", "0.0.0.0:8765"]),
         ([*run, "--speak", "me"], ["--speak me chooses whose translations a conversation speaks", "--no-tts"]),
         (["transcribe", wav, "--model", ""], ["argument --model: The value is empty"]),
         ([*run, "--asr-model", " "], ["argument --asr-model: The value is empty"]),

@@ -15,6 +15,9 @@ composition layer hands in (`writers`: the same as `python -m app export`). A va
 know is a 400 naming what it takes.
 The page's files are read from resources/captions/ once, at start, by an allow-list of exact
 paths: a request path is never joined onto a folder, so nothing else on disk can be served.
+With guest speech (app.captions.guest_speech) the same routes are served on a second port with
+TLS too, plus /speak there: a guest's audio, taken with the speaking key only; the speaking key
+also opens the captions, and the hello of its /events says `speak: true` (the page's button).
 
 Security: by default it listens on 127.0.0.1 only, and then checks the Host header (a web
 page elsewhere cannot reach it through DNS rebinding). Any other address needs the session's
@@ -42,6 +45,7 @@ from dataclasses import dataclass, field
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
+from app.captions.guest_speech import GuestSpeech
 from app.captions.state import CAPTION_EVENTS, Captions, in_script
 from app.shared import paths
 from app.shared.chinese import CHINESE_SCRIPTS, ChineseScript
@@ -58,7 +62,10 @@ ASSETS = {
     "/captions.js": ("captions.js", "text/javascript; charset=utf-8"),
     "/captions-words.js": ("captions-words.js", "text/javascript; charset=utf-8"),
     "/captions.css": ("captions.css", "text/css; charset=utf-8"),
+    "/speak.js": ("speak.js", "text/javascript; charset=utf-8"),  # the Speak button (guest speech)
+    "/speak-worklet.js": ("speak-worklet.js", "text/javascript; charset=utf-8"),  # its AudioWorklet
 }
+SPEAK_PATH = "/speak"  # a guest's audio (app.captions.guest_speech)
 DATA_PATHS = ("/transcript", "/events")
 QUEUE_SIZE = 256  # updates waiting for one page; a page this far behind is dropped
 # A keep-alive message this often: dead connections are found, proxies keep them open, and a page
@@ -148,6 +155,12 @@ def lan_address() -> str:
         return DEFAULT_HOST
 
 
+def public_host(host: str) -> str:
+    """The host part of a URL people open: the LAN address for a wildcard, IPv6 in brackets."""
+    host = lan_address() if host in ("0.0.0.0", "::", "") else host
+    return f"[{host}]" if ":" in host else host
+
+
 def load_assets() -> dict[str, tuple[bytes, str]]:
     assets = {}
     for route, (name, content_type) in ASSETS.items():
@@ -185,9 +198,12 @@ class CaptionServer:
         queue_size: int = QUEUE_SIZE,
         writers: Mapping[str, SubtitleWriter] | None = None,
         keepalive_s: float = KEEPALIVE_S,
+        guest_speech: GuestSpeech | None = None,
     ):
         """key: None makes a random one when `host` is not a loopback address; "" means none.
-        writers: format name -> SubtitleWriter, for /transcript?format=...; none: no downloads."""
+        writers: format name -> SubtitleWriter, for /transcript?format=...; none: no downloads.
+        guest_speech: listeners may speak too, over its own TLS port (app.captions.guest_speech)."""
+        self.guest_speech = guest_speech
         self.writers = dict(writers or {})
         self.host, self.port = host, port
         self.needs_key = not is_loopback(host)
@@ -218,16 +234,20 @@ class CaptionServer:
     @property
     def url(self) -> str:
         """The page's address as people open it (with the key when one is needed)."""
-        host = lan_address() if self.host in ("0.0.0.0", "::", "") else self.host
-        if ":" in host:
-            host = f"[{host}]"
-        return f"http://{host}:{self.port}/" + (f"?key={self.key}" if self.key else "")
+        return f"http://{public_host(self.host)}:{self.port}/" + (f"?key={self.key}" if self.key else "")
+
+    @property
+    def speak_url(self) -> str | None:
+        """The speaking link (HTTPS, the speaking key), when guest speech is on."""
+        return self.guest_speech.url(public_host(self.host)) if self.guest_speech is not None else None
 
     def start(self) -> None:
         """Listen; returns once the socket is open. A port in use -> LiveTranslatorError."""
         if self.running:
             return
         self._assets = load_assets()
+        if self.guest_speech is not None:  # an unusable certificate is said here, not on the thread
+            self.guest_speech.prepare((lan_address(),) if self.needs_key else ())
         ready = threading.Event()
         failure: list[BaseException] = []
         self._thread = threading.Thread(target=self._run, args=(ready, failure), name="captions-server", daemon=True)
@@ -326,6 +346,8 @@ class CaptionServer:
             site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
             await site.start()
             self.port = runner.addresses[0][1]  # the real one when 0 was asked
+            if self.guest_speech is not None:
+                await self.guest_speech.start_site(runner, self.host)
             self._loop = asyncio.get_running_loop()
             ready.set()
             await self._stopping.wait()
@@ -367,13 +389,16 @@ class CaptionServer:
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         # The raw path as sent, exactly: "/%2e%2e/x" or "/a/../transcript" are simply not on the list.
         path = request.raw_path.split("?", 1)[0]
-        if path not in ASSETS and path not in DATA_PATHS:
+        speak = path == SPEAK_PATH and self.guest_speech is not None
+        if path not in ASSETS and path not in DATA_PATHS and not speak:
             return _plain(404, "Not found.")
         if request.method != "GET":
             return _plain(405, "Only GET.", {"Allow": "GET"})
-        refusal = self._refusal(request)
+        refusal = self._refusal(request, speak)
         if refusal is not None:
             return refusal
+        if speak:
+            return await self.guest_speech.handle(request)
         if path in DATA_PATHS:
             try:
                 options = DataOptions.of(request.query, tuple(self.writers))
@@ -381,55 +406,30 @@ class CaptionServer:
                 return _plain(400, str(error))
             if path == "/events":
                 return await self._events(request, options)
-            return await self._transcript(options)
+            return await transcript_response(self.captions, self.writers, options)
         body, content_type = self._assets[path]
         response = web.Response(body=body, headers={**HEADERS, "Content-Type": content_type})
         if self.key:  # the page's own assets then come with the key too
             response.set_cookie(KEY_COOKIE, self.key, httponly=True, samesite="Strict", path="/")
         return response
 
-    def _refusal(self, request: web.Request) -> web.Response | None:
+    def _refusal(self, request: web.Request, speak: bool = False) -> web.Response | None:
+        """Viewing: the viewing key (or the speaking key, whose guests read the captions too).
+        speak: the Host check only; the guest-speech link checks its own key."""
         if not self.needs_key:
-            allowed = {f"{name}:{self.port}" for name in ("127.0.0.1", "localhost", "[::1]", self.host)}
+            ports = (self.port, self.guest_speech.port) if self.guest_speech is not None else (self.port,)
+            allowed = {f"{name}:{port}" for name in ("127.0.0.1", "localhost", "[::1]", self.host) for port in ports}
             if request.host not in allowed:
                 return _plain(403, "This address serves this computer only.")
-        if not self.key:
+        if not self.key or speak:
             return None
         given = request.query.get("key") or request.cookies.get(KEY_COOKIE)
         if not given:
             return _plain(401, "An access key is needed: open the URL the app shows, with its ?key=...")
-        if not secrets.compare_digest(given.encode(), self.key.encode()):
+        speaking = self.guest_speech is not None and self.guest_speech.allows(given)
+        if not speaking and not secrets.compare_digest(given.encode(), self.key.encode()):
             return _plain(403, "Wrong access key: open the URL the app shows for this session.")
         return None
-
-    async def _transcript(self, options: DataOptions) -> web.Response:
-        snapshot = self.captions.snapshot()
-        if options.script is None and options.format is None:
-            return web.Response(
-                body=json.dumps(snapshot, ensure_ascii=False).encode(), content_type="application/json", headers=HEADERS
-            )
-        # Converting and writing up to MAX_CAPTIONS captions takes a while: off the loop, on copies
-        # (the loop goes on changing its captions meanwhile).
-        captions = [dict(c) for c in snapshot["captions"]]
-        snapshot["captions"] = await asyncio.get_running_loop().run_in_executor(
-            None, lambda: [options.converted(c) for c in captions]
-        )
-        if options.format is None:
-            return web.Response(
-                body=json.dumps(snapshot, ensure_ascii=False).encode(), content_type="application/json", headers=HEADERS
-            )
-        writer = self.writers[options.format]
-        text = await asyncio.get_running_loop().run_in_executor(None, writer, snapshot["captions"], options.bilingual)
-        name = f"captions-{snapshot['session']}.{options.format}"
-        content_type = mimetypes.guess_type(name)[0] or "text/plain"
-        return web.Response(
-            body=text.encode(),
-            headers={
-                **HEADERS,
-                "Content-Type": f"{content_type}; charset=utf-8",
-                "Content-Disposition": f'attachment; filename="{name}"',
-            },
-        )
 
     async def _events(self, request: web.Request, options: DataOptions) -> web.StreamResponse:
         response = web.StreamResponse(
@@ -449,6 +449,8 @@ class CaptionServer:
             "state": self.captions.state,
             "keepalive_s": self.keepalive_s,
         }
+        if request.secure and self.guest_speech is not None and self.guest_speech.allows(request.query.get("key")):
+            hello["speak"] = True  # the page shows its Speak button
         try:
             await response.write(f"retry: {RETRY_MS}\n\n".encode() + _sse(hello))
             while not client.dropped:
@@ -472,6 +474,39 @@ class CaptionServer:
 
 
 KEEPALIVE = b"event: keepalive\ndata: {}\n\n"  # a named event: a page sees it, `onmessage` does not
+
+
+async def transcript_response(
+    captions: Captions, writers: Mapping[str, SubtitleWriter], options: DataOptions
+) -> web.Response:
+    """/transcript: the session so far as JSON, or a download."""
+    snapshot = captions.snapshot()
+    if options.script is None and options.format is None:
+        return web.Response(
+            body=json.dumps(snapshot, ensure_ascii=False).encode(), content_type="application/json", headers=HEADERS
+        )
+    # Converting and writing up to MAX_CAPTIONS captions takes a while: off the loop, on copies
+    # (the loop goes on changing its captions meanwhile).
+    copies = [dict(c) for c in snapshot["captions"]]
+    snapshot["captions"] = await asyncio.get_running_loop().run_in_executor(
+        None, lambda: [options.converted(c) for c in copies]
+    )
+    if options.format is None:
+        return web.Response(
+            body=json.dumps(snapshot, ensure_ascii=False).encode(), content_type="application/json", headers=HEADERS
+        )
+    writer = writers[options.format]
+    text = await asyncio.get_running_loop().run_in_executor(None, writer, snapshot["captions"], options.bilingual)
+    name = f"captions-{snapshot['session']}.{options.format}"
+    content_type = mimetypes.guess_type(name)[0] or "text/plain"
+    return web.Response(
+        body=text.encode(),
+        headers={
+            **HEADERS,
+            "Content-Type": f"{content_type}; charset=utf-8",
+            "Content-Disposition": f'attachment; filename="{name}"',
+        },
+    )
 
 
 def _sse(update: dict) -> bytes:

@@ -90,6 +90,8 @@ class Captions:
         if not isinstance(event, (SourcePartial, SourceFinal, Translation)):
             return None
         caption = self._caption(event.utterance_id)
+        if event.speaker_name:  # a guest who spoke through the page (guest speech)
+            caption["speaker"], caption["speaker_name"] = str(event.speaker or "guest"), event.speaker_name
         if isinstance(event, SourceText):  # where it sits in the session's audio (for subtitles)
             caption["start"], caption["end"] = event.start, event.end
             if event.language is not None:  # face to face: the page labels each line by its language

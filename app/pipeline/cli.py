@@ -158,6 +158,12 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
         "any other host gets an access key; IPv6 as [::1]:8765; port 0: any free port)",
     )
     parser.add_argument(
+        "--guest-speech",
+        action="store_true",
+        help="with --serve: listeners with the speaking link (printed as 'speak: URL', HTTPS on the next "
+        "port) may speak through the caption page, their phone a second microphone, heard the other way",
+    )
+    parser.add_argument(
         "--glossary",
         action="append",
         type=arguments.glossary_file,
@@ -220,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
     from app.asr.whisper_models import check_name
 
     check_name(args.asr_model)  # as transcribe does: said now, not by the recognition thread once models load
-    directions = (direction, direction.reverse) if args.conversation or auto else (direction,)
+    directions = (direction, direction.reverse) if args.conversation or auto or args.guest_speech else (direction,)
     models = {d: model_for(d, args.nmt_model) for d in directions}
     # Our output keeps the real stdout; libraries that print (pyttsx3's espeak driver says
     # "Audio saved to ...", sometimes from its own thread) are sent to stderr meanwhile.
@@ -293,6 +299,20 @@ def check_options(args: argparse.Namespace) -> None:
             QT_TRANSLATE_NOOP("Errors", "Add --speak-into virtual-mic, or leave --mix-original out."),
             target=args.speak_into,
         )
+    _check_output_options(args)
+
+
+def _check_output_options(args: argparse.Namespace) -> None:
+    """Where the results go: nothing overwritten, guest speech only with a caption page."""
+    if args.guest_speech and not args.serve:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP(
+                "Errors", "--guest-speech lets listeners speak through the caption page; it needs --serve."
+            ),
+            QT_TRANSLATE_NOOP(
+                "Errors", "Add --serve [HOST:]PORT (0.0.0.0:8765 for phones), or leave --guest-speech out."
+            ),
+        )
     if args.tts_out and args.input and _same_file(args.tts_out, args.input):
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "--tts-out {path} is the --input recording; writing there would replace it."),
@@ -324,7 +344,8 @@ def _run(args: argparse.Namespace, models: dict, out, trace) -> int:
         for observer in observers:
             observer(event)
 
-    session = _make_session(args, models, observe)
+    places = _guest_places(args)
+    session = _make_session(args, models, observe, places)
     observers.append(_transcript_problems(trace))
     if args.glossary_files:  # edits reach the session between utterances
         from app.pipeline.glossary_watch import GlossaryWatch
@@ -334,7 +355,7 @@ def _run(args: argparse.Namespace, models: dict, out, trace) -> int:
     with stop:
         try:
             if args.serve:  # listening before the session starts, so a page sees it all
-                captions = _start_captions(args.serve)
+                captions = _start_captions(args.serve, places)
                 observers.append(captions.on_event)
             _run_until_done(session, stop, trace)
         finally:
@@ -399,7 +420,7 @@ class EventPrinter:
             self._print_error(event)
 
     def _line_start(self, event: Event, direction: Direction | None) -> str:
-        who = f"[{event.speaker}] " if event.speaker else ""
+        who = f"[{event.speaker_name or event.speaker}] " if event.speaker else ""
         way = f"[{direction.short_label}] " if self.label_direction and direction else ""
         return who + way
 
@@ -413,7 +434,7 @@ class EventPrinter:
         heard = None
         if event.stage == Stage.TRANSLATION and event.utterance_id is not None:
             heard = self._waiting.pop((event.speaker, event.utterance_id), None)
-        who = f"[{event.speaker}] " if event.speaker else ""
+        who = f"[{event.speaker_name or event.speaker}] " if event.speaker else ""
         said = f"\n  heard: {heard[1]}" if heard else ""
         print(
             f"{who}error ({event.stage}): {event.text}{said}" + (f"\n  → {event.hint}" if event.hint else ""),
@@ -441,13 +462,36 @@ def _start_clock_when_listening(stop: StopRequests):
     return observer
 
 
-def _make_session(args: argparse.Namespace, models: dict, on_event) -> Session:
-    """A Conversation (--conversation) or a Pipeline, configured from the command line.
-    One config for both kinds of session: a conversation's two sides are derived from it."""
+def _guest_places(args: argparse.Namespace) -> list:
+    """--guest-speech: the places guests speak from (app.audio.guest.GuestSource), one per guest
+    who may speak at once; none without it."""
+    if not args.guest_speech:
+        return []
+    from app.audio.guest import GuestSource
+    from app.pipeline.guests import MAX_GUESTS_SPEAKING
+
+    return [GuestSource(f"guest place {n + 1}") for n in range(MAX_GUESTS_SPEAKING)]
+
+
+def _make_session(args: argparse.Namespace, models: dict, on_event, places: list) -> Session:
+    """A Conversation (--conversation) or a Pipeline, configured from the command line, with
+    guest lanes around it when there are guest places (--guest-speech)."""
+    config = _pipeline_config(args, models)
+    if not places:
+        return _host_session(args, config, on_event)
+    from app.pipeline.guests import WithGuests
+
+    return WithGuests(
+        config, lambda host, observer, ids: _host_session(args, host, observer, ids), places, on_event=on_event
+    )
+
+
+def _host_session(args: argparse.Namespace, config, on_event, utterance_ids=None) -> Session:
+    """A Conversation (--conversation) or a Pipeline. One config for both kinds of session: a
+    conversation's two sides are derived from it."""
     from app.pipeline import Pipeline
     from app.pipeline.conversation import Conversation, ConversationConfig
 
-    config = _pipeline_config(args, models)
     if args.conversation:
         spoken = Spoken(args.speak or Spoken.THEM)
         if args.speak_into != SpeechTarget.SPEAKERS and spoken == Spoken.THEM and not args.no_tts:
@@ -459,8 +503,9 @@ def _make_session(args: argparse.Namespace, models: dict, on_event) -> Session:
         return Conversation(
             ConversationConfig(pipeline=config, system_device=args.system_device, spoken=spoken.speakers),
             on_event=on_event,
+            utterance_ids=utterance_ids,
         )
-    return Pipeline(config, on_event=on_event)
+    return Pipeline(config, on_event=on_event, utterance_ids=utterance_ids)
 
 
 def _pipeline_config(args: argparse.Namespace, models: dict):
@@ -514,12 +559,17 @@ def _finish(session: Session, captions) -> None:
         print(f"transcript saved: {transcript.path}", file=sys.stderr)
 
 
-def _start_captions(address: arguments.ServeAddress):
-    """The caption server of --serve, listening before the pipeline starts."""
+def _start_captions(address: arguments.ServeAddress, places: list):
+    """The caption server of --serve, listening before the pipeline starts; with guest places, its
+    speaking link too (HTTPS on the next port; any free one beside port 0)."""
     from app.captions import CaptionServer
+    from app.captions.guest_speech import GuestSpeech
     from app.pipeline.caption_downloads import caption_writers
 
-    server = CaptionServer(address.host, address.port, writers=caption_writers())
+    guests = GuestSpeech(places, port=address.port + 1 if address.port else 0) if places else None
+    server = CaptionServer(address.host, address.port, writers=caption_writers(), guest_speech=guests)
     server.start()
     print(f"captions: {server.url}", file=sys.stderr, flush=True)
+    if guests is not None:
+        print(f"speak: {server.speak_url}", file=sys.stderr, flush=True)
     return server

@@ -21,7 +21,7 @@ import dataclasses
 import itertools
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -82,11 +82,13 @@ class Conversation:
         sources: Mapping[Speaker, AudioSource] | None = None,
         speech_output: SpeechOutput | None = None,
         translators: Mapping[Direction | str, PipelineTranslator] | None = None,
+        utterance_ids: Iterator[int] | None = None,
     ):
         """config: copied; the conversation's switches change its copy and both sides. sources: per
         speaker, default built from the config; speech_output: an app.tts.SpeechOutput (default:
         the speakers); translators: direction -> Translator, shared. Each side makes its own
-        recognizer on the shared Whisper model, numbering utterances from one counter."""
+        recognizer on the shared Whisper model, numbering utterances from one counter
+        (`utterance_ids`, when a session with guests shares it further)."""
         self.config = config = dataclasses.replace(config, pipeline=config.pipeline.copy())
         self.on_event = on_event
         shared = config.pipeline
@@ -105,7 +107,7 @@ class Conversation:
         self.speech_output.on_event = self._emit
         self.transcript: Transcript | None = None
         self._lock = threading.Lock()
-        ids = itertools.count(1)  # one numbering for both sides
+        ids = utterance_ids if utterance_ids is not None else itertools.count(1)  # one numbering for both sides
         sources = sources or {}
         self.lanes: dict[Speaker, Pipeline] = {
             speaker: Pipeline(
@@ -155,10 +157,14 @@ class Conversation:
     def finish(self, timeout: float = 30.0) -> None:
         """End cleanly: both sides stop listening at once, then finalise and translate what
         they heard (see Pipeline.finish)."""
-        for lane in self.lanes.values():
-            lane.end_input()
+        self.end_input()
         self.wait_until_done(timeout)
         self.stop()
+
+    def end_input(self) -> None:
+        """Both sides stop listening; what they heard is finalised (returns at once)."""
+        for lane in self.lanes.values():
+            lane.end_input()
 
     def wait_until_done(self, timeout: float | None = None) -> bool:
         """Both sides have ended (live sources only end when stopped)."""

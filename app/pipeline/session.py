@@ -1,7 +1,8 @@
 """What the window and `python -m app run` do with a session, whichever kind it is.
 
-A session is a `Pipeline` (one source) or a `Conversation` (two pipelines: me on the
-microphone, them on system audio). Both follow `Session`, so a caller never asks which kind it
+A session is a `Pipeline` (one source), a `Conversation` (two pipelines: me on the
+microphone, them on system audio) or either `WithGuests` (app/pipeline/guests.py: guests speaking
+through the caption page). Both follow `Session`, so a caller never asks which kind it
 holds: it starts, stops, switches and reads the transcript the same way. `speakers` says who is
 heard (empty for a single pipeline, whose events carry no speaker).
 """
@@ -49,6 +50,9 @@ class Session(Protocol):
 
     def finish(self, timeout: float = 30.0) -> None:
         """Stop listening, translate what was heard, then stop."""
+
+    def end_input(self) -> None:
+        """Stop listening, as if the input had ended (returns at once; finish() also waits and stops)."""
 
     def wait_until_done(self, timeout: float | None = None) -> bool: ...
 

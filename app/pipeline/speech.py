@@ -72,7 +72,8 @@ class SpeechStage:
         is played rather than written to a file."""
         if self.config.mute_while_speaking is not None:
             return self.config.mute_while_speaking
-        return source.kind in (SourceKind.MICROPHONE, SourceKind.SYSTEM) and self.output.out_path is None
+        live = (SourceKind.MICROPHONE, SourceKind.SYSTEM, SourceKind.GUEST)  # a guest's phone is in the room too
+        return source.kind in live and self.output.out_path is None
 
     def own_voice_in(self, kind: SourceKind, samples: np.ndarray, captured_at: float | None) -> bool:
         """Might this block hold our own speech? While speech that reaches this kind of capture is

@@ -48,7 +48,7 @@ class TranscriptEntry:
     end: float = 0.0
     latency_ms: float | None = None
     error: str = ""
-    speaker: str = ""  # "me" / "them" in a conversation; "" otherwise
+    speaker: str = ""  # "me" / "them" in a conversation, a guest's name (guest speech); "" otherwise
     language: str = ""  # face to face: the language it was heard in, "en" / "zh"; "" otherwise
 
 
@@ -241,7 +241,7 @@ def apply_record(entries: dict[int, TranscriptEntry], data: dict) -> None:
     if utterance_id is None:
         return
     entry = entries.setdefault(utterance_id, TranscriptEntry(utterance_id))
-    entry.speaker = data.get("speaker") or entry.speaker
+    entry.speaker = data.get("speaker_name") or data.get("speaker") or entry.speaker  # a guest by name
     if data["type"] == "final":
         entry.source, entry.start, entry.end = data["text"], data["start"], data["end"]
         if data.get("language") in ("en", "zh"):  # face to face; a redo may change it

@@ -21,6 +21,7 @@ class SourceKind(StrEnum):
     MICROPHONE = "microphone"
     SYSTEM = "system"  # what the computer plays (a loopback / monitor capture)
     FILE = "file"  # a recording standing in for a live source
+    GUEST = "guest"  # a guest's phone, streaming through the caption page (app.audio.guest)
 
 
 @runtime_checkable

@@ -56,6 +56,7 @@ class Speaker(StrEnum):
 
     ME = "me"  # the microphone: the user
     THEM = "them"  # system audio: the other side of a call, a video, a stream
+    GUEST = "guest"  # a guest's phone, through the caption page (events also carry `speaker_name`)
 
 
 class Spoken(StrEnum):
@@ -147,9 +148,10 @@ class Event:
     type: ClassVar[str] = "event"
     emitted_at: float = field(default_factory=_now, kw_only=True)
     speaker: Speaker | None = field(default=None, kw_only=True)  # set in a conversation only
+    speaker_name: str | None = field(default=None, kw_only=True)  # a guest's name ("Guest 1"): guest speech only
     # Fields left out of the JSON while None, so output without them is as it always was
     # (speaker: outside a conversation; language fields: outside a face-to-face session).
-    _OPTIONAL: ClassVar[frozenset[str]] = frozenset({"speaker", "language", "language_confidence"})
+    _OPTIONAL: ClassVar[frozenset[str]] = frozenset({"speaker", "speaker_name", "language", "language_confidence"})
 
     def __init_subclass__(cls, type: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -3,7 +3,7 @@
 The user's folders come from platformdirs (per OS). Environment overrides, for tests and
 portable installs: LIVE_TRANSLATOR_HOME puts models, settings, transcripts and the cache under
 one folder; LIVE_TRANSLATOR_MODELS, LIVE_TRANSLATOR_SETTINGS, LIVE_TRANSLATOR_TRANSCRIPTS and
-LIVE_TRANSLATOR_CACHE, LIVE_TRANSLATOR_LOGS override one each (and win over HOME).
+LIVE_TRANSLATOR_CACHE, LIVE_TRANSLATOR_LOGS, LIVE_TRANSLATOR_TLS override one each (and win over HOME).
 
 The app's own assets (icons, the self-test recording and model, models bundled into a build)
 live in the repository's top-level `resources/`; `resources_dir()` finds them in a checkout,
@@ -24,6 +24,7 @@ MODELS_ENV = "LIVE_TRANSLATOR_MODELS"
 SETTINGS_ENV = "LIVE_TRANSLATOR_SETTINGS"
 TRANSCRIPTS_ENV = "LIVE_TRANSLATOR_TRANSCRIPTS"
 CACHE_ENV = "LIVE_TRANSLATOR_CACHE"
+TLS_ENV = "LIVE_TRANSLATOR_TLS"
 LOGS_ENV = "LIVE_TRANSLATOR_LOGS"
 # Tests and screenshots: the window closes itself after this many milliseconds.
 QUIT_AFTER_MS_ENV = "LIVE_TRANSLATOR_QUIT_AFTER_MS"
@@ -56,6 +57,12 @@ def transcripts_dir() -> Path:
 def logs_dir() -> Path:
     """Crash logs of the window's runs and the markers that tell a run ended unexpectedly."""
     return _folder(LOGS_ENV, "logs", platformdirs.user_log_path(APP_NAME))
+
+
+def tls_dir() -> Path:
+    """The caption server's own certificate and key (guest speech is served over HTTPS): made
+    once, kept, so a phone that trusted it once is not asked again."""
+    return _folder(TLS_ENV, "tls", platformdirs.user_data_path(APP_NAME) / "tls")
 
 
 def cache_dir() -> Path:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from app.captions import CaptionServer
 from app.pipeline.caption_downloads import caption_writers
 from app.shared.errors import LiveTranslatorError
+from app.ui.guests_box import GuestsBox
 from app.ui.i18n import QT_TRANSLATE_NOOP, error_texts, translate
 
 DEFAULT_PORT = 8765
@@ -83,6 +84,7 @@ class CaptionsPanel(QDialog):
         )
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: palette(mid)")
+        self.guests = GuestsBox(qr_pixmap)  # guest speech: the speaking link, the guests speaking
 
         form = QFormLayout()
         form.addRow(translate("CaptionsPanel", "Who can open the page:"), self.who)
@@ -96,6 +98,7 @@ class CaptionsPanel(QDialog):
         layout.addLayout(url_row)
         layout.addWidget(self.qr)
         layout.addWidget(self.note)
+        layout.addWidget(self.guests)
         self._show_state()
 
     # --- the window's calls ------------------------------------------------------------------
@@ -122,7 +125,12 @@ class CaptionsPanel(QDialog):
             self._show_state()
             return
         if on:
-            server = CaptionServer(self.who.currentData(), self.port.value(), writers=caption_writers())
+            server = CaptionServer(
+                self.who.currentData(),
+                self.port.value(),
+                writers=caption_writers(),
+                guest_speech=self.guests.speech_for_server(),
+            )
             try:
                 server.start()  # binding is quick: the serving itself runs on the server's thread
             except LiveTranslatorError as error:
@@ -151,6 +159,7 @@ class CaptionsPanel(QDialog):
         )
         self.who.setEnabled(not serving)
         self.port.setEnabled(not serving)
+        self.guests.show_server(self.server)
         self.copy.setEnabled(serving)
         if serving:
             url = self.server.url

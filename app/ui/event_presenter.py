@@ -61,7 +61,8 @@ class EventPresenter(QObject):
         (the current session's) and to `shown`'s observers (the window's events_shown: the overlay)."""
         for event in batch:
             if event.speaker is not None and getattr(event, "utterance_id", None) is not None:
-                self.window.transcript_view.set_speaker((session_number, event.utterance_id), event.speaker)
+                who = event.speaker_name or event.speaker  # a guest by the name they typed
+                self.window.transcript_view.set_speaker((session_number, event.utterance_id), who)
             draw = self._draw.get(type(event))
             if draw is not None:
                 draw(event, session_number)

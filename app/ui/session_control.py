@@ -115,7 +115,12 @@ class SessionControl(QObject):
         if chosen(settings).kind == CONVERSATION and self.input_path is None and self.audio_source is None:
             self.window.call_output.apply_to(speech)  # my translation into the call, when chosen
         return make_session(
-            settings, config, on_event=bridge.on_event, audio_source=self.audio_source, speech_output=speech
+            settings,
+            config,
+            on_event=bridge.on_event,
+            audio_source=self.audio_source,
+            speech_output=speech,
+            guest_places=self.window.captions.guests.places_for_session(),  # guests speaking through the page
         )
 
     def new_session(self) -> EventBridge:

@@ -136,11 +136,25 @@ def spoken_side(name: str) -> Spoken:
     return Spoken(name) if name in tuple(Spoken) else Spoken.THEM
 
 
-def make_session(settings, config: PipelineConfig, *, on_event, audio_source=None, speech_output=None) -> Session:
+def make_session(
+    settings, config: PipelineConfig, *, on_event, audio_source=None, speech_output=None, guest_places=()
+) -> Session:
     """A Pipeline for one source, or a Conversation (me: the microphone, them: system audio)
     when the chosen source is a conversation. `config` is the window's PipelineConfig: both
     sides of a conversation get every setting in it. A recording or a test's audio source
-    always means a single pipeline."""
+    always means a single pipeline. guest_places: guests speak through the caption page too
+    (app.pipeline.guests.WithGuests around the session, one lane per place)."""
+    if guest_places:
+        from app.pipeline.guests import WithGuests
+
+        def host(host_config, observer, ids) -> Session:
+            return _host_session(settings, host_config, observer, audio_source, speech_output, ids)
+
+        return WithGuests(config, host, list(guest_places), on_event=on_event)
+    return _host_session(settings, config, on_event, audio_source, speech_output)
+
+
+def _host_session(settings, config: PipelineConfig, on_event, audio_source, speech_output, ids=None) -> Session:
     from app.pipeline import Pipeline
 
     choice = chosen(settings)
@@ -150,7 +164,9 @@ def make_session(settings, config: PipelineConfig, *, on_event, audio_source=Non
         conversation = ConversationConfig(
             pipeline=config, system_device=settings.system_device or None, spoken=spoken_side(settings.spoken).speakers
         )
-        return Conversation(conversation, on_event=on_event, speech_output=speech_output)
+        return Conversation(conversation, on_event=on_event, speech_output=speech_output, utterance_ids=ids)
     if choice.kind == SourceKind.SYSTEM.value:
         config = config.copy(source=SourceKind.SYSTEM, input_device=choice.device or None)
-    return Pipeline(config, on_event=on_event, audio_source=audio_source, speech_output=speech_output)
+    return Pipeline(
+        config, on_event=on_event, audio_source=audio_source, speech_output=speech_output, utterance_ids=ids
+    )

@@ -96,7 +96,8 @@ class TranscriptActions(QObject):
         heard = correction.kind is CorrectionKind.HEARD
         event = ev.CaptionCorrected(
             utterance_id=utterance_id,
-            speaker=ev.Speaker(row.speaker) if row.speaker else None,
+            speaker=_speaker(row.speaker),
+            speaker_name=None if _speaker(row.speaker) is not ev.Speaker.GUEST else row.speaker,
             source=correction.fix(row.source_text) if heard else row.source_text,
             text=row.translation if heard else correction.fix(row.translation),
         )
@@ -113,3 +114,10 @@ class TranscriptActions(QObject):
         self.glossary_editor = GlossaryEditor(parent=self.window)
         self.glossary_editor.saved.connect(self.window.session_control.apply_glossary)  # from the next utterance on
         self.glossary_editor.show()
+
+
+def _speaker(label: str) -> ev.Speaker | None:
+    """Who a row's label names: me, them, or (any other label: the name a guest typed) a guest."""
+    if not label:
+        return None
+    return ev.Speaker(label) if label in tuple(ev.Speaker) else ev.Speaker.GUEST

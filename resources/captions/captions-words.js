@@ -5,6 +5,11 @@
 "use strict";
 window.CAPTION_WORDS = {
   en: {
+    speak: "Speak",
+    stop: "Stop",
+    speakName: "Your name",
+    speakLost: "The connection to the app was lost; tap Speak to try again.",
+    noMicrophone: "The microphone is not available",
     title: "Live captions",
     connecting: "Connecting…",
     waiting: "Waiting for the app…",
@@ -36,6 +41,11 @@ window.CAPTION_WORDS = {
     close: "Close",
   },
   "zh-Hans": {
+    speak: "说话",
+    stop: "停止",
+    speakName: "你的名字",
+    speakLost: "与应用的连接已断开；点“说话”重试。",
+    noMicrophone: "无法使用麦克风",
     title: "实时字幕",
     connecting: "正在连接…",
     waiting: "正在等待应用…",
@@ -67,6 +77,11 @@ window.CAPTION_WORDS = {
     close: "关闭",
   },
   "zh-Hant": {
+    speak: "講話",
+    stop: "停止",
+    speakName: "你的名字",
+    speakLost: "與應用程式的連線已中斷；點「講話」重試。",
+    noMicrophone: "無法使用麥克風",
     title: "即時字幕",
     connecting: "正在連線…",
     waiting: "正在等待應用程式…",

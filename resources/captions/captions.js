@@ -282,7 +282,7 @@
       row.translation.p.dataset.language = c.language === "en" ? "zh" : "en";
     }
     if (c.speaker) {
-      row.speaker.textContent = c.speaker;
+      row.speaker.textContent = c.speaker_name || c.speaker; // a guest's own name (guest speech)
       row.speaker.className = "speaker " + c.speaker.replace(/[^\w-]/g, "");
       row.speaker.hidden = false;
     }
@@ -344,6 +344,7 @@
       heard();
       const update = JSON.parse(message.data);
       if (update.type === "hello" && update.keepalive_s > 0) keepaliveMs = update.keepalive_s * 1000;
+      if (update.type === "hello") document.dispatchEvent(new CustomEvent("captions-hello", { detail: update }));
       apply(update);
     };
     source.addEventListener("keepalive", heard);

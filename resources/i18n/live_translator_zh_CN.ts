@@ -896,6 +896,14 @@
         <translation>请加上 --speak-into virtual-mic，或去掉 --mix-original。</translation>
     </message>
     <message>
+        <source>--guest-speech lets listeners speak through the caption page; it needs --serve.</source>
+        <translation>--guest-speech 让听众通过字幕网页说话；它需要 --serve。</translation>
+    </message>
+    <message>
+        <source>Add --serve [HOST:]PORT (0.0.0.0:8765 for phones), or leave --guest-speech out.</source>
+        <translation>请加上 --serve [HOST:]PORT（手机用 0.0.0.0:8765），或去掉 --guest-speech。</translation>
+    </message>
+    <message>
         <source>--tts-out {path} is the --input recording; writing there would replace it.</source>
         <translation>--tts-out {path} 就是 --input 的录音；写入那里会覆盖它。</translation>
     </message>
@@ -1683,6 +1691,22 @@
         <source>The window runs; remove the file when you no longer need it.</source>
         <translation>窗口照常运行；不再需要该文件时请将其删除。</translation>
     </message>
+    <message>
+        <source>The certificate for guest speech in {folder} cannot be used: {reason}.</source>
+        <translation>{folder} 中供来宾说话使用的证书无法使用：{reason}。</translation>
+    </message>
+    <message>
+        <source>Delete {cert} and {key}: the app makes a new certificate at the next start (phones then ask once more to trust it).</source>
+        <translation>请删除 {cert} 和 {key}：应用会在下次启动时生成新证书（手机会再询问一次是否信任它）。</translation>
+    </message>
+    <message>
+        <source>Cannot keep the certificate for guest speech in {folder}: {reason}.</source>
+        <translation>无法在 {folder} 中保存供来宾说话使用的证书：{reason}。</translation>
+    </message>
+    <message>
+        <source>Make the folder writable, or set LIVE_TRANSLATOR_TLS to one that is.</source>
+        <translation>请让该文件夹可写，或将 LIVE_TRANSLATOR_TLS 设为一个可写的文件夹。</translation>
+    </message>
 </context>
 <context>
     <name>FaceToFace</name>
@@ -1796,6 +1820,37 @@
     <message>
         <source>Glossary (*.tsv)</source>
         <translation>术语表 (*.tsv)</translation>
+    </message>
+</context>
+<context>
+    <name>GuestsBox</name>
+    <message>
+        <source>Guests speak from their phones</source>
+        <translation>来宾用手机说话</translation>
+    </message>
+    <message>
+        <source>Let guests speak through the page (a speaking link)</source>
+        <translation>允许来宾通过网页说话（说话链接）</translation>
+    </message>
+    <message>
+        <source>Guests speaking</source>
+        <translation>正在说话的来宾</translation>
+    </message>
+    <message>
+        <source>Mute or unmute</source>
+        <translation>静音或取消静音</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Speaking link (HTTPS: a phone asks once to trust the app&apos;s own certificate). Guests are heard from the next Start:</source>
+        <translation>说话链接（HTTPS：手机会询问一次是否信任本应用自己的证书）。下次开始时起会听到来宾：</translation>
+    </message>
+    <message>
+        <source> (muted)</source>
+        <translation>（已静音）</translation>
     </message>
 </context>
 <context>

@@ -896,6 +896,14 @@
         <translation>請加上 --speak-into virtual-mic，或拿掉 --mix-original。</translation>
     </message>
     <message>
+        <source>--guest-speech lets listeners speak through the caption page; it needs --serve.</source>
+        <translation>--guest-speech 讓聽眾透過字幕網頁講話；它需要 --serve。</translation>
+    </message>
+    <message>
+        <source>Add --serve [HOST:]PORT (0.0.0.0:8765 for phones), or leave --guest-speech out.</source>
+        <translation>請加上 --serve [HOST:]PORT（手機用 0.0.0.0:8765），或拿掉 --guest-speech。</translation>
+    </message>
+    <message>
         <source>--tts-out {path} is the --input recording; writing there would replace it.</source>
         <translation>--tts-out {path} 就是 --input 的錄音；寫入那裡會覆蓋它。</translation>
     </message>
@@ -1683,6 +1691,22 @@
         <source>The window runs; remove the file when you no longer need it.</source>
         <translation>視窗照常運作；不再需要該檔案時請將其刪除。</translation>
     </message>
+    <message>
+        <source>The certificate for guest speech in {folder} cannot be used: {reason}.</source>
+        <translation>{folder} 中供來賓講話使用的憑證無法使用：{reason}。</translation>
+    </message>
+    <message>
+        <source>Delete {cert} and {key}: the app makes a new certificate at the next start (phones then ask once more to trust it).</source>
+        <translation>請刪除 {cert} 和 {key}：應用程式會在下次啟動時產生新憑證（手機會再詢問一次是否信任它）。</translation>
+    </message>
+    <message>
+        <source>Cannot keep the certificate for guest speech in {folder}: {reason}.</source>
+        <translation>無法在 {folder} 中儲存供來賓講話使用的憑證：{reason}。</translation>
+    </message>
+    <message>
+        <source>Make the folder writable, or set LIVE_TRANSLATOR_TLS to one that is.</source>
+        <translation>請讓該資料夾可寫入，或將 LIVE_TRANSLATOR_TLS 設為一個可寫入的資料夾。</translation>
+    </message>
 </context>
 <context>
     <name>FaceToFace</name>
@@ -1796,6 +1820,37 @@
     <message>
         <source>Glossary (*.tsv)</source>
         <translation>詞彙表 (*.tsv)</translation>
+    </message>
+</context>
+<context>
+    <name>GuestsBox</name>
+    <message>
+        <source>Guests speak from their phones</source>
+        <translation>來賓用手機講話</translation>
+    </message>
+    <message>
+        <source>Let guests speak through the page (a speaking link)</source>
+        <translation>允許來賓透過網頁講話（講話連結）</translation>
+    </message>
+    <message>
+        <source>Guests speaking</source>
+        <translation>正在講話的來賓</translation>
+    </message>
+    <message>
+        <source>Mute or unmute</source>
+        <translation>靜音或取消靜音</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Speaking link (HTTPS: a phone asks once to trust the app&apos;s own certificate). Guests are heard from the next Start:</source>
+        <translation>講話連結（HTTPS：手機會詢問一次是否信任本應用程式自己的憑證）。下次開始時起會聽到來賓：</translation>
+    </message>
+    <message>
+        <source> (muted)</source>
+        <translation>（已靜音）</translation>
     </message>
 </context>
 <context>

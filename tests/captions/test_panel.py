@@ -113,3 +113,61 @@ def test_the_window_menu_toggles_the_server_and_feeds_it(qtbot, tmp_path, monkey
     window.menus.serve_captions.trigger()
     window.close()  # closing the window stops the server
     assert not window.captions.serving
+
+
+def test_guest_speech_in_the_panel_shows_the_speaking_link_and_the_guests_to_mute_or_remove(
+    panel, qtbot, tmp_path, monkeypatch
+):
+    import asyncio
+    import ssl
+    import threading
+    from types import SimpleNamespace
+
+    import aiohttp
+
+    from app.pipeline import PipelineConfig
+    from app.pipeline.guests import WithGuests
+    from app.ui.sources import make_session
+
+    monkeypatch.setenv("LIVE_TRANSLATOR_TLS", str(tmp_path / "tls"))
+    panel.port.setValue(free_port())
+    assert panel.guests.places_for_session() == []  # off until allowed and serving
+    panel.guests.allow.setChecked(True)
+    panel.set_serving(True)
+    server = panel.server
+    url = server.speak_url
+    assert url.startswith("https://") and url in panel.guests.link.text()
+    assert qr_matches(panel.guests.qr.pixmap(), url)
+    assert not panel.guests.allow.isEnabled()  # chosen before serving
+    places = panel.guests.places_for_session()
+    assert places == panel.guests.places
+    settings = SimpleNamespace(source="microphone:", input_device="", system_device="", spoken="them")
+    session = make_session(settings, PipelineConfig(tts_enabled=False), on_event=print, guest_places=places)
+    assert isinstance(session, WithGuests) and session.lanes[0].audio_source is places[0]
+
+    no_check = ssl.create_default_context()
+    no_check.check_hostname, no_check.verify_mode = False, ssl.CERT_NONE
+    closed = []
+
+    async def guest():
+        async with aiohttp.ClientSession() as http:
+            ws_url = f"wss://127.0.0.1:{server.guest_speech.port}/speak?key={server.guest_speech.key}&name=Ana"
+            async with http.ws_connect(ws_url, ssl=no_check) as ws:
+                await ws.send_bytes(bytes(1280))
+                message = await ws.receive(timeout=20)
+                closed.append((message.data, message.extra))
+
+    thread = threading.Thread(target=lambda: asyncio.run(guest()), daemon=True)
+    thread.start()
+    qtbot.waitUntil(lambda: panel.guests.guests.count() == 1, timeout=5000)
+    assert panel.guests.guests.item(0).text().startswith("Ana — 127.0.0.1")
+    panel.guests.guests.setCurrentRow(0)
+    panel.guests.mute.click()
+    qtbot.waitUntil(lambda: "(muted)" in (panel.guests.guests.item(0).text() if panel.guests.guests.count() else ""))
+    assert server.guest_speech.speaking()[0]["muted"]
+    panel.guests.remove.click()
+    thread.join(10)
+    assert closed == [(4000, "The host removed you.")]
+    qtbot.waitUntil(lambda: panel.guests.guests.count() == 0, timeout=3000)
+    panel.set_serving(False)
+    assert panel.guests.allow.isEnabled() and panel.guests.places_for_session() == []

@@ -222,3 +222,36 @@ def test_the_glossary_editor_saves_into_the_running_session(qtbot, store):
     editor.save()
     assert window.session_control.running_session.config.glossary.terms("zh") == ["老师"]
     window.session_control.running_session = None
+
+
+def test_a_guests_row_shows_the_guests_name_and_its_correction_keeps_it(qtbot, store):
+    """Guest speech (issue 43): the row says the name the guest typed; correcting it (which once
+    read the row's label as a Speaker, and a name is none) sends the caption again as the guest's."""
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    number = window.session_control.session_number
+    said = {"speaker": ev.Speaker.GUEST, "speaker_name": "Mei"}
+    window.event_presenter.on_events(
+        [
+            ev.SourceFinal(utterance_id=0, text="Jon is here.", start=0.0, end=1.0, speech_end_at=0.0, **said),
+            ev.Translation(
+                utterance_id=0,
+                source="Jon is here.",
+                text="乔恩在这里。",
+                provisional=False,
+                direction="en-zh",
+                latency_ms=1.0,
+                **said,
+            ),
+        ],
+        number,
+    )
+    row = window.transcript_view.rows[(number, 0)]
+    assert row.speaker == "Mei"
+    seen = []
+    window.events_shown.connect(seen.extend)
+    window.transcript_actions.open_correction((number, 0), "source", "Jon")
+    window.transcript_actions.correction_dialog.right.setText("John")
+    window.transcript_actions.correction_dialog.accept()
+    (corrected,) = [e for e in seen if isinstance(e, ev.CaptionCorrected)]
+    assert (corrected.source, corrected.speaker, corrected.speaker_name) == ("John is here.", ev.Speaker.GUEST, "Mei")

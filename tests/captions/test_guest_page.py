@@ -1,0 +1,124 @@
+"""The guest's phone as a second microphone, for real (issue 43): `run --serve --guest-speech` with
+the real pipeline, Debian's Chromium as the phone at 390x844 (its fake microphone plays a Chinese
+recording: --use-file-for-fake-audio-capture), pressing the page's Speak button; a second page
+and the run's output and transcript show what the guest said, translated, with the guest's name."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from app.pipeline.transcript import Transcript
+from models.phrasebook import SPOKEN_ZH
+
+from .conftest import SPOKEN_EN, english, expected
+
+pytestmark = pytest.mark.slow
+
+# espeak-ng's Chinese is at the edge of what Whisper base hears: through either path (the phone's or
+# a file's) one phrase in four may come out as another word. The test asks for three of four, each
+# with the guest's name, in order; the accuracy of the two paths is compared by bench/guest_speech.py.
+ENOUGH = 3
+
+
+class RunWithGuests:
+    """`python -m app run ... --serve 127.0.0.1:0 --guest-speech` with its lines read as they come."""
+
+    def __init__(self, wav, phrasebook, home):
+        self.proc = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "app", "run", "--input", str(wav), "--realtime", "--direction", "en-zh"),
+                *("--nmt-model", str(phrasebook["en-zh"]), "--nmt-model", str(phrasebook["zh-en"])),
+                *("--no-tts", "--json", "--serve", "127.0.0.1:0", "--guest-speech"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "LIVE_TRANSLATOR_HOME": str(home)},
+        )
+        self.stderr: list[str] = []
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stderr:
+            self.stderr.append(line)
+            self.lines.put(line)
+
+    def url(self, label: str) -> str:
+        while True:
+            line = self.lines.get(timeout=120)
+            found = re.match(rf"{label}: (\S+)$", line.strip())
+            if found:
+                return found.group(1)
+
+
+def test_a_guest_presses_speak_on_a_phone_and_everyone_reads_the_translation(browser, recording, phrasebook, tmp_path):
+    host_wav = recording("host-then-quiet", english(SPOKEN_EN[:1]), gap_s=90)  # the host, then a quiet room
+    phone_wav = recording("phone-zh", [(p, "zh") for p in SPOKEN_ZH], gap_s=1.5)  # 4 phrases, 12 s
+    run = RunWithGuests(host_wav, phrasebook, tmp_path / "home")
+    phone_browser = browser.browser_type.launch(
+        executable_path=os.environ.get("LT_TEST_CHROMIUM", "/usr/bin/chromium"),
+        args=[
+            "--no-sandbox",
+            "--use-fake-ui-for-media-stream",  # the microphone prompt says yes
+            "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-audio-capture={phone_wav}%noloop",
+            "--ignore-certificate-errors",  # the app's self-signed certificate, as the guest accepted it
+        ],
+    )
+    try:
+        captions_url, speak_url = run.url("captions"), run.url("speak")
+        assert speak_url.startswith("https://127.0.0.1:") and "?key=" in speak_url
+        viewer = browser.new_context(viewport={"width": 1000, "height": 560}).new_page()
+        viewer.goto(captions_url + "?lines=10")
+        phone = phone_browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN").new_page()
+        phone.goto(speak_url)
+        speak = phone.locator("#speak")
+        speak.wait_for(state="visible", timeout=30_000)
+        assert speak.text_content() == "说话"  # the page's language: the phone's
+        assert viewer.locator("#speak").is_hidden()  # a viewing page has no Speak button
+        box = speak.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844
+        phone.fill("#speak-name", "Mei")
+        # Speak once the session listens (the host's first sentence is translated by then).
+        viewer.wait_for_function(
+            "n => document.querySelectorAll('.caption .translation.final').length >= n", arg=1, timeout=120_000
+        )
+        speak.click()
+        assert speak.text_content() == "停止"
+        wanted = expected(SPOKEN_ZH, "zh-en")
+        viewer.wait_for_function(
+            """([wanted, enough]) => wanted.filter(w => [...document.querySelectorAll('.caption')].some(c =>
+                 c.querySelector('.speaker').textContent === 'Mei' &&
+                 c.querySelector('.translation.final') && c.querySelector('.translation').textContent === w)
+               ).length >= enough""",
+            arg=[wanted, ENOUGH],
+            timeout=90_000,
+        )
+        speak.click()  # Stop
+        assert phone.locator("#speak-note").is_hidden()  # no error was shown to the guest
+        run.proc.send_signal(signal.SIGINT)  # the host ends the session: what was heard is saved
+        stdout, _ = run.proc.communicate(timeout=120)
+    finally:
+        phone_browser.close()
+        run.proc.kill()
+    assert run.proc.returncode == 0, "".join(run.stderr)
+    events = [json.loads(line) for line in stdout.splitlines() if line.strip()]
+    finals = [e for e in events if e["type"] == "translation" and not e["provisional"]]
+    guest = [e for e in finals if e.get("speaker") == "guest"]
+    assert {e["speaker_name"] for e in guest} == {"Mei"} and len(guest) <= len(wanted)
+    heard = [e["text"] for e in guest if e["text"] in wanted]
+    assert len(heard) >= ENOUGH and heard == sorted(heard, key=wanted.index)  # in the order spoken
+    assert [e["text"] for e in finals if "speaker" not in e] == expected(SPOKEN_EN[:1], "en-zh")
+    saved = next(line for line in run.stderr if line.startswith("transcript saved: "))
+    entries = Transcript.load(saved.split(": ", 1)[1].strip()).entries
+    assert [(e.speaker, e.translation) for e in entries if e.speaker] == [("Mei", e["text"]) for e in guest]
