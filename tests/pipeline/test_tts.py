@@ -9,7 +9,8 @@ import pyttsx3
 import soundfile as sf
 
 from app.shared.events import Error, Speech
-from app.tts import SpeechOutput, pick_voice
+from app.speech_engines import pick_voice
+from app.tts import SpeechOutput
 from tests.waiting import wait_until
 
 
