@@ -25,6 +25,7 @@ COMMANDS = {
     "run": "app.pipeline.cli",
     "devices": "app.audio.cli",
     "voices": "app.voice_list",
+    "desktop": "app.desktop_entry",
     "export": "app.pipeline.export_cli",
     "models": "app.model_store.cli",
 }

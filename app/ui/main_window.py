@@ -359,6 +359,7 @@ def run_app(argv: list[str] | None = None, overlay: bool = False, lang: str | No
     """`lang`: python -m app --lang (en, zh_CN, zh_TW); else the setting, else the system locale."""
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)
     app.setApplicationName("Live Translator")
+    app.setDesktopFileName("live-translator")  # the menu's entry (python -m app desktop): its icon on Wayland
     install_translators(choose_language(lang, load_settings().language))
     app.setWindowIcon(QIcon(str(paths.resource("icon", "live-translator.png"))))
     shown = ShownWindow(open_window(overlay))

@@ -1675,6 +1675,14 @@
         <source>Pick a voice by its id (python -m app voices).</source>
         <translation>请按 ID 选择语音（python -m app voices）。</translation>
     </message>
+    <message>
+        <source>The desktop entry cannot be written to {folder}: {reason}</source>
+        <translation>无法将桌面条目写入 {folder}：{reason}</translation>
+    </message>
+    <message>
+        <source>Run it as the user the menu is for, or with --system as root.</source>
+        <translation>请以该菜单所属的用户运行，或以 root 身份加 --system 运行。</translation>
+    </message>
 </context>
 <context>
     <name>FaceToFace</name>

@@ -1675,6 +1675,14 @@
         <source>Pick a voice by its id (python -m app voices).</source>
         <translation>請按 ID 選擇語音（python -m app voices）。</translation>
     </message>
+    <message>
+        <source>The desktop entry cannot be written to {folder}: {reason}</source>
+        <translation>無法將桌面項目寫入 {folder}：{reason}</translation>
+    </message>
+    <message>
+        <source>Run it as the user the menu is for, or with --system as root.</source>
+        <translation>請以該選單所屬的使用者執行，或以 root 身分加 --system 執行。</translation>
+    </message>
 </context>
 <context>
     <name>FaceToFace</name>
