@@ -211,11 +211,11 @@ class VoiceEngines:
         if voice is None:
             self._say_once(
                 language,
-                Text(
+                text=Text(
                     QT_TRANSLATE_NOOP("Errors", "No speech voice for language '{language}'; using the default voice."),
                     {"language": language},
                 ),
-                Text(
+                hint=Text(
                     QT_TRANSLATE_NOOP("Errors", "Install a voice for it (espeak-ng has cmn-latn-pinyin for Mandarin).")
                 ),
             )
@@ -240,7 +240,7 @@ class VoiceEngines:
         found = next((v for v in self.piper_voices if v.id == voice_id), None)
         if found is None:
             missing = Text(QT_TRANSLATE_NOOP("Errors", "The voice {voice} is not installed."), {"voice": voice_id})
-            self._say_once(voice_id, missing, instead)
+            self._say_once(voice_id, text=missing, hint=instead)
             return None
         try:
             engine = self._piper[voice_id] = PiperEngine(found)
@@ -250,7 +250,7 @@ class VoiceEngines:
                 QT_TRANSLATE_NOOP("Errors", "The voice {voice} cannot be loaded ({file}): {reason}"),
                 {"voice": voice_id, "file": str(found.model), "reason": f"{type(error).__name__}: {error}"},
             )
-            self._say_once(voice_id, broken, instead)
+            self._say_once(voice_id, text=broken, hint=instead)
             return None
 
     def _say_once(self, key: str, text: Text, hint: Text) -> None:
