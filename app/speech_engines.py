@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 import re
 import sys
@@ -28,6 +29,8 @@ from app.piper_voices import PiperEngine, PiperVoiceFile, installed_piper_voices
 from app.shared.errors import QT_TRANSLATE_NOOP, Text
 from app.shared.events import Error, Event, Stage
 from app.shared.languages import Language
+
+log = logging.getLogger(__name__)
 
 # espeak-ng voices on Linux, best first: `cmn-latn-pinyin` reads Mandarin properly
 # (docs/models.md, 'Speech voices').
@@ -66,6 +69,21 @@ def pick_voice(voices, language: Language | str) -> str | None:
     return best[0].id if best else None
 
 
+def _quiet_driver(engine) -> None:
+    """pyttsx3's espeak driver prints "Audio saved to …" (and playback errors) from espeak's own
+    callback thread, sometimes after `_run`'s redirect has ended and the file name was reset:
+    "Audio saved to None" on stdout, or on stderr under `run`. Its module's `print` is pointed at
+    the log (DEBUG) instead: the driver's words are kept, off the terminal."""
+    driver = getattr(getattr(engine, "proxy", None), "_driver", None)
+    module = sys.modules.get(type(driver).__module__) if driver is not None else None
+    if module is not None and module.__name__ == "pyttsx3.drivers.espeak":
+        module.print = _driver_said
+
+
+def _driver_said(*values, **_ignored) -> None:
+    log.debug("pyttsx3: %s", " ".join(str(value) for value in values))
+
+
 class SystemEngine:
     """One pyttsx3 engine (espeak-ng, SAPI5, NSSpeechSynthesizer); made, used and dropped on the
     speech thread only (pyttsx3's rule). It plays on its own output (the speakers) or renders."""
@@ -76,6 +94,7 @@ class SystemEngine:
         import pyttsx3
 
         self.engine = pyttsx3.init(driver) if driver else pyttsx3.init()
+        _quiet_driver(self.engine)
         installed = self.engine.getProperty("voices")
         self.voices = {lang: pick_voice(installed, lang) for lang in Language}  # the automatic pick
         # pyttsx3 2.99's espeak driver loses the first text it is given when that text is

@@ -408,23 +408,26 @@ BLANK = "BLANK"  # in such a line: something a person should see is not drawn
 def what_is_seen(window, when: str) -> str:
     """One line on what the window shows: is the newest final drawn inside the transcript
     panel's visible part (with ink there), and is its translation on the overlay (drawn)?"""
-    from PySide6.QtGui import QColor
+    from PySide6.QtGui import QColor, QTextDocument
 
     from app.ui.transcript_rows import ink_share
 
     view, overlay = window.transcript_view, window.view_options.overlay
-    finals = [row for row in view.rows.values() if row.source_final]
+    finals = [row for row in view.rows.values() if row.source_final and row.target_final]
     if not finals:
-        return f"{SEEN}{when}: no final yet"
+        return f"{SEEN}{when}: no translated final yet"
     newest = max(finals, key=lambda row: row.key)
     panel = "drawn" if view.panel.drawn(newest.key) else BLANK
-    on_overlay = not newest.translation or (
-        newest.translation in overlay.label.text()
-        and ink_share(overlay.grab().toImage(), QColor(overlay.settings.background)) > 0.01
-    )
+    shown = QTextDocument()
+    shown.setHtml(overlay.label.text())  # the words, without the marks of unsure ones
+    words = " ".join(shown.toPlainText().split())
+    inked = ink_share(overlay.grab().toImage(), QColor(overlay.settings.background)) > 0.01
+    later = any(row.key > newest.key and row.translation for row in view.rows.values())  # replaced it there
+    on_overlay = "drawn" if inked and (" ".join(newest.translation.split()) in words or later) else BLANK
     return (
-        f"{SEEN}{when}: newest final (utterance {newest.key[1]}) in the panel {panel}, "
-        f"on the overlay {'drawn' if on_overlay else BLANK}; {len(view.rows)} rows drawn, {len(view.earlier)} earlier"
+        f"{SEEN}{when}: newest translated final (utterance {newest.key[1]}) in the panel {panel}, on the "
+        f"overlay {on_overlay}{'' if on_overlay == 'drawn' else f' (it shows {words[-80:]!r})'}; "
+        f"{len(view.rows)} rows drawn, {len(view.earlier)} earlier"
     )
 
 
