@@ -24,6 +24,8 @@ COMMANDS = {
     "listen": "app.asr.cli",
     "run": "app.pipeline.cli",
     "devices": "app.audio.cli",
+    "voices": "app.voice_list",
+    "desktop": "app.desktop_entry",
     "export": "app.pipeline.export_cli",
     "models": "app.model_store.cli",
 }

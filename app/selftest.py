@@ -134,7 +134,7 @@ def check_recognition() -> str:
 def check_speech_output() -> str:
     import soundfile
 
-    from app.shared.events import Error
+    from app.shared.events import Error, Speech
     from app.tts import SpeechOutput
 
     events = []
@@ -152,7 +152,8 @@ def check_speech_output() -> str:
         audio, _ = soundfile.read(path, dtype="int16")
     if info.duration < 0.3 or not abs(audio).max():
         raise CheckFailed(f"the speech file holds {info.duration:.2f} s of silence")
-    return f"pyttsx3 spoke 'Hello, everyone.' into a WAV file: {info.duration:.1f} s at {info.samplerate} Hz"
+    voice = next((e.voice for e in events if isinstance(e, Speech)), None) or "the system's default voice"
+    return f"{voice} spoke 'Hello, everyone.' into a WAV file: {info.duration:.1f} s at {info.samplerate} Hz"
 
 
 def check_qt() -> str:

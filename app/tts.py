@@ -1,8 +1,9 @@
-"""Speech output: speaks translations aloud (or into a WAV file) with pyttsx3.
+"""Speech output: speaks translations aloud (or into a WAV file) with the system's voices
+(pyttsx3) or a natural piper voice (app.speech_engines says which speaks a text).
 
 pyttsx3 engines must be created and run on one thread, so SpeechOutput owns a thread that
-creates the engine (`Engine`) and works through a small queue of texts, one `runAndWait` per
-text; no other thread creates or touches it. While it speaks, `speaking` is true, and every
+creates the engines (`VoiceEngines`) and works through a small queue of texts, one at a time;
+no other thread creates or touches them. While it speaks, `speaking` is true, and every
 stretch it played is kept (`PlaybackRecord`, read by the capture threads through
 `may_be_heard_in`): the pipeline silences what its live sources captured at those times
 (microphone and system audio alike: our voice reaches both), so the app does not translate its
@@ -10,25 +11,22 @@ own voice. A missing or broken speech engine becomes an Error event; everything 
 without speech. A text that kills the speech thread's work (an error nobody handled) is an
 Error too, and the thread goes on with the next text.
 
-Where speech goes: by default the engine's own output (the speakers). `outputs` routes a
-speaker's texts (in a conversation, mine) to another device instead, an
-app.shared.audio.AudioOutput (an output by name, or the virtual microphone a call app listens
-to): each text is rendered to audio (pyttsx3's save_to_file) and played there. Each output says
-which captures it reaches (`heard_by`): the virtual microphone reaches only system audio (the
-call app may echo it), so my microphone stays open while my translation is sent into the call.
+Where speech goes: by default the speakers (the system engine's own output; a piper voice's
+audio is played on the default output device). `outputs` routes a speaker's texts (in a
+conversation, mine) to another device instead, an app.shared.audio.AudioOutput (an output by
+name, or the virtual microphone a call app listens to): each text is rendered to audio and
+played there. Each output says which captures it reaches (`heard_by`): the virtual microphone
+reaches only system audio (the call app may echo it), so my microphone stays open while my
+translation is sent into the call.
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
-import io
 import logging
 import os
 import queue
-import re
-import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -41,48 +39,13 @@ import soundfile
 from app.shared.audio import AudioOutput, SourceKind
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
 from app.shared.events import Error, Event, SentLevel, Speaker, Speech, Stage
-from app.shared.languages import Language
+from app.speech_engines import VoiceEngine, VoiceEngines
 
 log = logging.getLogger(__name__)
 
-# espeak-ng voices on Linux, best first: `cmn-latn-pinyin` reads Mandarin properly
-# (docs/models.md, 'Speech voices').
-ESPEAK_VOICES = {Language.EN: ("gmw/en-us", "gmw/en"), Language.ZH: ("sit/cmn-latn-pinyin", "sit/cmn")}
-# Codes and words that name a language in voice language tags (or, without tags, in ids and names).
-LANGUAGE_WORDS = {Language.EN: {"en", "english"}, Language.ZH: {"zh", "cmn", "mandarin"}}
-# Chinese voices that read Mandarin text wrongly.
-NOT_MANDARIN = {"yue", "hak", "nan", "cantonese", "hakka"}
 GAP_BETWEEN_FILE_UTTERANCES_S = 0.3
 # The engine's own output (the speakers) reaches the microphone (no headphones) and system audio.
 HEARD_FROM_SPEAKERS = frozenset({SourceKind.MICROPHONE, SourceKind.SYSTEM})
-
-
-def voice_language(voice) -> Language | None:
-    """The language a pyttsx3 voice speaks, by one rule for every platform: its language tags
-    ("en-gb", "cmn", "zh_CN"), else the words of its id and name; None for other languages."""
-    tags = [str(tag).lower().replace("_", "-") for tag in voice.languages or ()]
-    described = " ".join([*tags, voice.id, voice.name or ""]).lower()
-    words = {tag.split("-")[0] for tag in tags} or set(re.findall(r"[a-z]+", described))
-    for language, names in LANGUAGE_WORDS.items():
-        if words & names:
-            if language is Language.ZH and NOT_MANDARIN & set(re.findall(r"[a-z]+", described)):
-                return None
-            return language
-    return None
-
-
-def voices_for(voices, language: Language | str) -> list:
-    """The installed voices that speak `language`, best first."""
-    language = Language(language)
-    matching = [v for v in voices if voice_language(v) is language]
-    preferred = ESPEAK_VOICES.get(language, ())
-    return sorted(matching, key=lambda v: preferred.index(v.id) if v.id in preferred else len(preferred))
-
-
-def pick_voice(voices, language: Language | str) -> str | None:
-    """The id of the best installed voice for `language`, or None."""
-    best = voices_for(voices, language)
-    return best[0].id if best else None
 
 
 class PlaybackRecord:
@@ -164,94 +127,6 @@ class _Queued(NamedTuple):
     heard: frozenset[SourceKind]  # the captures its output reaches, counted while it waits
 
 
-def _quiet_driver(engine) -> None:
-    """pyttsx3's espeak driver prints "Audio saved to …" (and playback errors) from espeak's own
-    callback thread, sometimes after `_run`'s redirect has ended and the file name was reset:
-    "Audio saved to None" on stdout, or on stderr under `run`. Its module's `print` is pointed at
-    the log (DEBUG) instead: the driver's words are kept, off the terminal."""
-    driver = getattr(getattr(engine, "proxy", None), "_driver", None)
-    module = sys.modules.get(type(driver).__module__) if driver is not None else None
-    if module is not None and module.__name__ == "pyttsx3.drivers.espeak":
-        module.print = _driver_said
-
-
-def _driver_said(*values, **_ignored) -> None:
-    log.debug("pyttsx3: %s", " ".join(str(value) for value in values))
-
-
-class Engine:
-    """One pyttsx3 engine; made, used and dropped on the speech thread only (pyttsx3's rule)."""
-
-    def __init__(self, driver: str | None):
-        import pyttsx3
-
-        self.engine = pyttsx3.init(driver) if driver else pyttsx3.init()
-        _quiet_driver(self.engine)
-        installed = self.engine.getProperty("voices")
-        self.voices = {lang: pick_voice(installed, lang) for lang in Language}  # the automatic pick
-        # pyttsx3 2.99's espeak driver loses the first text it is given when that text is
-        # long (nothing saved; played instead): a short first synthesis avoids it.
-        with contextlib.suppress(Exception):  # only a precaution: never a reason to fail
-            self._synthesize_to_file("ready")
-
-    def prepare(self, voice: str | None, rate: int | None) -> None:
-        if voice is not None:
-            self.engine.setProperty("voice", voice)
-        if rate:
-            self.engine.setProperty("rate", rate)
-        driver = getattr(getattr(self.engine, "proxy", None), "_driver", None)
-        if type(driver).__module__ == "pyttsx3.drivers.espeak":
-            # espeak-ng applies parameters through its own command queue; without waiting for
-            # it, a text is sometimes spoken at the old rate (seen here about one time in three).
-            from pyttsx3.drivers import _espeak
-
-            _espeak.Synchronize()
-
-    def speak(self, text: str) -> None:
-        self.engine.say(text)
-        self._run()
-
-    def render(self, text: str) -> tuple[np.ndarray, int]:
-        """`text` as int16 samples and their rate."""
-        # pyttsx3 2.99's espeak driver now and then writes nothing for a text (seen here about
-        # once in 40 runs, even after the warm-up): one more try before reporting a failure.
-        for _attempt in range(2):
-            try:
-                audio, rate = self._synthesize_to_file(text)
-            except soundfile.LibsndfileError:  # the driver left the WAV empty
-                audio, rate = np.zeros(0, dtype="int16"), 0
-            if len(audio):
-                return audio, rate
-        raise RuntimeError("the speech engine produced no audio")
-
-    def recover(self) -> None:
-        """After an error broke off a run, end pyttsx3's loop: it would refuse every later text."""
-        with contextlib.suppress(Exception):  # not in a loop: nothing to end
-            self.engine.endLoop()
-
-    def _run(self) -> None:
-        # pyttsx3's espeak driver prints "Audio saved to ..." on stdout, which would corrupt
-        # `run --json` output; the command line writes through its own handle to stdout.
-        with contextlib.redirect_stdout(io.StringIO()):
-            self.engine.runAndWait()
-
-    def _synthesize_to_file(self, text: str) -> tuple[np.ndarray, int]:
-        fd, tmp = tempfile.mkstemp(suffix=".wav", prefix="live-translator-tts-")
-        os.close(fd)
-        try:
-            self.engine.save_to_file(text, tmp)
-            self._run()
-            # pyttsx3 2.99's espeak driver keeps the file name after save_to_file, so a later
-            # say() would overwrite that file instead of playing: forget it.
-            driver = getattr(getattr(self.engine, "proxy", None), "_driver", None)
-            if hasattr(driver, "_save_file"):
-                driver._save_file = None
-            audio, rate = soundfile.read(tmp, dtype="int16", always_2d=True)
-            return audio[:, 0], rate
-        finally:
-            os.unlink(tmp)
-
-
 class SpeechFile:
     """The WAV every spoken text of a session is appended to (`out_path`), complete after each."""
 
@@ -266,8 +141,9 @@ class SpeechFile:
             writer = self._writer = soundfile.SoundFile(self.path, "w", samplerate=rate, channels=1, subtype="PCM_16")
         elif writer.frames:
             writer.write(np.zeros(int(writer.samplerate * GAP_BETWEEN_FILE_UTTERANCES_S), dtype="int16"))
-        if rate != writer.samplerate:
-            raise RuntimeError(f"the speech engine changed sample rate ({rate} Hz, file has {writer.samplerate} Hz)")
+        if rate != writer.samplerate:  # two voices of other rates (a piper voice, the system's) in one file
+            at = np.arange(round(len(audio) * writer.samplerate / rate)) * rate / writer.samplerate
+            audio = np.interp(at, np.arange(len(audio)), audio).astype("int16")
         writer.write(audio)
         writer.flush()  # the file is complete after every utterance
 
@@ -313,7 +189,7 @@ class SpeechOutput:
         self._thread: threading.Thread | None = None
         self._control = threading.Lock()  # start() and stop(), from any thread
         self._failed_outputs: set[int] = set()  # ids of outputs that failed to open (speech thread)
-        self._missing_voice_reported: set[str] = set()  # speech thread
+        self._speakers: AudioOutput | None = None  # where rendered speech plays without an output (speech thread)
 
     # -- control (any thread) -------------------------------------------------------------
     def start(self) -> None:
@@ -396,11 +272,11 @@ class SpeechOutput:
         try:
             self._open_outputs()
             # Speech off: no engine until it is turned on (its warm-up writes a temporary file).
-            engine = self._make_engine() if self.enabled else None
+            engines = self._make_engines() if self.enabled else None
             while (item := self._queue.get()) is not None:
-                if engine is None and self.enabled and self.available is not False:
-                    engine = self._make_engine()
-                self._serve(engine, speech_file, item)
+                if engines is None and self.enabled and self.available is not False:
+                    engines = self._make_engines()
+                self._serve(engines, speech_file, item)
         except BaseException as error:  # outside any one text: no speech until the next start()
             self.available = False
             self._died(error, speech_goes_on=False)
@@ -410,14 +286,14 @@ class SpeechOutput:
             self._drain()  # what say() queued behind the stop marker (or before the thread died)
             self.playback.stopped()
 
-    def _serve(self, engine: Engine | None, speech_file: SpeechFile | None, item: _Queued) -> None:
+    def _serve(self, engines: VoiceEngines | None, speech_file: SpeechFile | None, item: _Queued) -> None:
         """Speak one text. An error nobody handled would end the thread: it is reported, and
         the thread goes on with the next text."""
         try:
-            self._speak_item(engine, speech_file, item)
+            self._speak_item(engines, speech_file, item)
         except BaseException as error:  # whatever it is, speech must not die silently
-            if engine is not None:
-                engine.recover()
+            if engines is not None:
+                engines.recover()
             self._died(error, True, item.utterance_id, item.speaker)
         finally:
             self.playback.finished(item.heard)
@@ -442,25 +318,34 @@ class SpeechOutput:
         except BaseException:  # an observer that kills threads: speech goes on all the same
             log.exception("the speech thread's error could not be reported")
 
-    def _speak_item(self, engine: Engine | None, speech_file: SpeechFile | None, item: _Queued) -> None:
+    def _speak_item(self, engines: VoiceEngines | None, speech_file: SpeechFile | None, item: _Queued) -> None:
         """Speak one queued text where its speaker's speech goes: the session's WAV (out_path),
-        its speaker's output, or the engine's own (the speakers)."""
+        its speaker's output, or the speakers (the engine's own output, or played there)."""
         output = self._output_for(item.speaker)
-        if engine is None or not self.enabled or (output is not None and id(output) in self._failed_outputs):
+        if engines is None or not self.enabled or (output is not None and id(output) in self._failed_outputs):
             return
         try:
-            self._prepare(engine, item.language)
+            engine, voice = engines.for_text(item.language, self.chosen_voices.get(item.language), self.rate)
             if speech_file is not None:
                 speech_file.append(*engine.render(item.text))
             elif output is not None:
                 self._speak_into(engine, output, item.text)
-            else:
+            elif engine.plays_itself:
                 self.playback.playing(HEARD_FROM_SPEAKERS)
                 engine.speak(item.text)
+            else:
+                self._speak_into(engine, self._default_speakers(), item.text, metered=False)
             path = str(speech_file.path) if speech_file is not None else None
             language, speaker = item.language, item.speaker
             self._emit(
-                Speech(utterance_id=item.utterance_id, text=item.text, language=language, path=path, speaker=speaker)
+                Speech(
+                    utterance_id=item.utterance_id,
+                    text=item.text,
+                    language=language,
+                    path=path,
+                    voice=voice,
+                    speaker=speaker,
+                )
             )
         except LiveTranslatorError as error:  # its own words and hint (the virtual microphone went away)
             self._emit(Error.of(Stage.TTS, error.text, error.hint_text, item.utterance_id, speaker=item.speaker))
@@ -487,61 +372,32 @@ class SpeechOutput:
                 going_on = Text(QT_TRANSLATE_NOOP("Errors", "Translation goes on without speech."))
                 self._emit(Error.of(Stage.TTS, failed, going_on))
 
-    def _speak_into(self, engine: Engine, output: AudioOutput, text: str) -> None:
-        """Render `text` to audio, then play it on `output` (the virtual microphone, a chosen device)."""
+    def _speak_into(self, engine: VoiceEngine, output: AudioOutput, text: str, metered: bool = True) -> None:
+        """Render `text` to audio, then play it on `output` (the virtual microphone, a chosen device,
+        the speakers); `metered`: the window shows its level (what is sent into a call)."""
         audio, rate = engine.render(text)
         self.playback.playing(output.heard_by)
 
         def meter(rms: float, peak: float) -> None:
             self._emit(SentLevel(rms=rms, peak=peak, device=output.name))
 
-        output.play(audio, rate, meter)
+        output.play(audio, rate, meter if metered else None)
 
-    def _make_engine(self) -> Engine | None:
-        try:
-            engine = Engine(self.driver)
-            self.available = True
-            return engine
-        except Exception as error:  # no espeak-ng / SAPI / NSSpeech, or a broken driver
-            self.available = False
+    def _default_speakers(self) -> AudioOutput:
+        """The default output device, for an engine that only renders (a piper voice)."""
+        if self._speakers is None:
+            from app.audio.outputs import DefaultSpeakers
+
+            self._speakers = DefaultSpeakers(echo_tail_s=self.echo_tail_s)
+        return self._speakers
+
+    def _make_engines(self) -> VoiceEngines | None:
+        engines = VoiceEngines(self.driver, self._emit)
+        self.available = engines.start()
+        if not self.available:
             self._drain()
-            self._emit(
-                Error.of(
-                    Stage.TTS,
-                    Text(QT_TRANSLATE_NOOP("Errors", "Speech output is unavailable: {reason}"), {"reason": error}),
-                    Text(
-                        QT_TRANSLATE_NOOP(
-                            "Errors",
-                            "Install espeak-ng (Linux: apt-get install espeak-ng alsa-utils); "
-                            "translations are still shown.",
-                        )
-                    ),
-                )
-            )
             return None
-
-    def _prepare(self, engine: Engine, language: str) -> None:
-        """The voice and rate for a text in `language`: the chosen voice, else the automatic pick."""
-        voice = self.chosen_voices.get(language) or engine.voices.get(language)
-        if voice is None and language not in self._missing_voice_reported:
-            self._missing_voice_reported.add(language)
-            self._emit(
-                Error.of(
-                    Stage.TTS,
-                    Text(
-                        QT_TRANSLATE_NOOP(
-                            "Errors", "No speech voice for language '{language}'; using the default voice."
-                        ),
-                        {"language": language},
-                    ),
-                    Text(
-                        QT_TRANSLATE_NOOP(
-                            "Errors", "Install a voice for it (espeak-ng has cmn-latn-pinyin for Mandarin)."
-                        )
-                    ),
-                )
-            )
-        engine.prepare(voice, self.rate)
+        return engines
 
     # -- helpers --------------------------------------------------------------------------
     def _drain(self) -> None:

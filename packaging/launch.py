@@ -6,7 +6,7 @@ import sys
 from app.cli import main
 
 if __name__ == "__main__":
-    # The window lists speech voices in a spawned child (app/ui/voices.py): in a frozen build the
+    # The window lists speech voices in a spawned child (app/voice_list.py): in a frozen build the
     # child is this executable again, which must run the pool's worker, not the app.
     multiprocessing.freeze_support()
     sys.exit(main())

@@ -613,6 +613,8 @@ BAD_VALUE = {  # one refused value per row
     "listen --list-devices": ["listen", "--list-devices", "--source", "speaker"],
     "run": ["run", "--direction", "en-zh", "--serve", "::1"],
     "devices": ["devices", "--bogus"],
+    "voices": ["voices", "--bogus"],
+    "desktop": ["desktop", "--bogus"],
     "export": ["export", "x.jsonl", "--format", "mp4"],
     "models list": ["models", "list", "--bogus"],
     "models download": ["models", "download", ""],

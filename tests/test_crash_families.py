@@ -3,8 +3,8 @@ over its source: a long session must not depend on luck.
 
 - No explicit garbage collection: `gc.collect()` on some thread finalizes every reference cycle
   in the process there, PySide wrappers of the GUI thread's objects included.
-- A pyttsx3 engine is made only by the speech thread (app/tts.py), or in the child process that
-  lists the voices (app/ui/voices.py): a second engine in the process resets espeak's
+- A pyttsx3 engine is made only by the speech thread (app/speech_engines.py), or in the child process that
+  lists the voices (app/voice_list.py): a second engine in the process resets espeak's
   process-wide callback under the speech thread's feet.
 """
 
@@ -39,4 +39,4 @@ def test_the_app_never_collects_garbage_by_hand():
 
 def test_only_the_speech_thread_and_the_voice_lister_make_a_speech_engine():
     places = {place.split(":")[0] for place in calls("pyttsx3.init")}
-    assert places == {"app/tts.py", "app/ui/voices.py"}, places
+    assert places == {"app/speech_engines.py", "app/voice_list.py"}, places

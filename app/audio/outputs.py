@@ -133,3 +133,25 @@ class DeviceOutput:
 
     def close(self) -> None:
         self._speaker_id = None
+
+
+class DefaultSpeakers(DeviceOutput):
+    """Plays speech on whatever output is the default when it plays (an AudioOutput): where an
+    engine that only renders audio (a piper voice) speaks when no other output is chosen."""
+
+    def __init__(self, *, echo_tail_s: float = ROOM_ECHO_TAIL_S):
+        super().__init__("", echo_tail_s=echo_tail_s)
+        self.name = "speakers"
+
+    def open(self) -> None:
+        speaker = _soundcard_for_speech().default_speaker()
+        if speaker is None:
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "Speech cannot be played: the sound server has no output device."),
+                QT_TRANSLATE_NOOP("Errors", "Connect speakers or headphones; translation goes on without speech."),
+            )
+        self._speaker_id = speaker.id
+
+    def play(self, samples: np.ndarray, rate: int, on_level: Callable[[float, float], None] | None = None) -> None:
+        self.open()  # the default now: it may have changed since the last text
+        super().play(samples, rate, on_level)

@@ -142,6 +142,15 @@ def _add_speech_options(parser: argparse.ArgumentParser) -> None:
         help="write the spoken translations into this WAV file",
     )
     parser.add_argument("--no-tts", action="store_true", help="do not speak the translations")
+    parser.add_argument(
+        "--voice",
+        metavar="ID",
+        action="append",
+        default=[],
+        help="speak the voice's language with this voice (python -m app voices), e.g. piper:en_US-joe-medium "
+        "or gmw/en-us; once per language (default: a natural piper voice for English on Linux when "
+        "installed, else the system's best)",
+    )
 
 
 def _add_output_options(parser: argparse.ArgumentParser) -> None:
@@ -524,6 +533,7 @@ def _pipeline_config(args: argparse.Namespace, models: dict):
         realtime=args.realtime or args.input is None,
         tts_enabled=not args.no_tts,
         tts_out=args.tts_out,
+        tts_voices=_voices(args.voice),
         emit_steps=False,
         glossary=args.glossary,
         chinese=args.chinese,
@@ -531,6 +541,16 @@ def _pipeline_config(args: argparse.Namespace, models: dict):
         speak_into=args.speak_into,
         mix_original=args.mix_original,
     )
+
+
+def _voices(chosen: list[str]) -> dict[str, str]:
+    """--voice ID...: language -> voice, each checked against the installed voices (listed only when asked)."""
+    if not chosen:
+        return {}
+    from app.voice_list import language_of, list_voices
+
+    installed = list_voices()
+    return {language_of(voice, installed): voice for voice in chosen}
 
 
 def _run_until_done(session: Session, stop: StopRequests, trace) -> None:

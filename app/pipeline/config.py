@@ -37,6 +37,7 @@ class PipelineConfig:
     tts_enabled: bool = True
     tts_out: str | Path | None = None  # write speech into this WAV instead of the speakers
     tts_rate: int | None = None  # words per minute; None = the engine's default
+    tts_voices: dict[str, str] = field(default_factory=dict)  # language -> voice id (`run --voice`); else the default
     # Where speech goes: "speakers" (the engine's own output), "virtual-mic" (live_translator_mic,
     # for a call app) or an output device's name (app.audio.outputs); mix_original: my voice under
     # the translation in the virtual microphone, 0..1.
@@ -74,7 +75,13 @@ class PipelineConfig:
         """This config with `changes`, its dicts copied: a session's own, which its switches
         (verify, chinese, speech) change without touching the caller's."""
         return dataclasses.replace(
-            self, **{"nmt_models": dict(self.nmt_models), "decode_overrides": dict(self.decode_overrides), **changes}
+            self,
+            **{
+                "nmt_models": dict(self.nmt_models),
+                "decode_overrides": dict(self.decode_overrides),
+                "tts_voices": dict(self.tts_voices),
+                **changes,
+            },
         )
 
 

@@ -100,6 +100,7 @@ class Conversation:
             speech_output = SpeechOutput(
                 enabled=shared.tts_enabled,
                 rate=shared.tts_rate,
+                voices=shared.tts_voices,
                 out_path=shared.tts_out,
                 outputs={Speaker.ME: mine} if mine is not None else None,
             )

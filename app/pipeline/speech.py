@@ -36,6 +36,7 @@ class SpeechStage:
         return SpeechOutput(
             enabled=config.tts_enabled,
             rate=config.tts_rate,
+            voices=config.tts_voices,
             out_path=config.tts_out,
             outputs={None: output} if output is not None else None,
         )

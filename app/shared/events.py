@@ -288,6 +288,9 @@ class Speech(UtteranceEvent, type="speech"):
     text: str
     language: Language
     path: str | None = None
+    # The voice that spoke it (`run --voice` names: "piper:en_US-joe-medium", "gmw/en-us"); None:
+    # the system engine's own default.
+    voice: str | None = None
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 The user's folders come from platformdirs (per OS). Environment overrides, for tests and
 portable installs: LIVE_TRANSLATOR_HOME puts models, settings, transcripts and the cache under
 one folder; LIVE_TRANSLATOR_MODELS, LIVE_TRANSLATOR_SETTINGS, LIVE_TRANSLATOR_TRANSCRIPTS and
-LIVE_TRANSLATOR_CACHE, LIVE_TRANSLATOR_LOGS, LIVE_TRANSLATOR_TLS override one each (and win over HOME).
+LIVE_TRANSLATOR_CACHE, LIVE_TRANSLATOR_LOGS, LIVE_TRANSLATOR_TLS, LIVE_TRANSLATOR_VOICES override one each
+(and win over HOME).
 
 The app's own assets (icons, the self-test recording and model, models bundled into a build)
 live in the repository's top-level `resources/`; `resources_dir()` finds them in a checkout,
@@ -26,6 +27,7 @@ TRANSCRIPTS_ENV = "LIVE_TRANSLATOR_TRANSCRIPTS"
 CACHE_ENV = "LIVE_TRANSLATOR_CACHE"
 TLS_ENV = "LIVE_TRANSLATOR_TLS"
 LOGS_ENV = "LIVE_TRANSLATOR_LOGS"
+VOICES_ENV = "LIVE_TRANSLATOR_VOICES"
 # Tests and screenshots: the window closes itself after this many milliseconds.
 QUIT_AFTER_MS_ENV = "LIVE_TRANSLATOR_QUIT_AFTER_MS"
 
@@ -43,6 +45,11 @@ def _folder(env: str, home_sub: str, default: Path) -> Path:
 def user_models_dir() -> Path:
     """Where downloaded/installed translation models live, one folder per model."""
     return _folder(MODELS_ENV, "models", platformdirs.user_data_path(APP_NAME) / "models")
+
+
+def user_voices_dir() -> Path:
+    """Piper voices a person adds by hand (a voice's .onnx with its .onnx.json), beside the installed ones."""
+    return _folder(VOICES_ENV, "voices", platformdirs.user_data_path(APP_NAME) / "voices")
 
 
 def settings_dir() -> Path:

@@ -45,8 +45,8 @@ from app.ui.settings import UiSettings, load_settings, qsettings, save_settings,
 from app.ui.sources import NO_MICROPHONE, NO_MICROPHONE_HINT, chosen, source_choices
 from app.ui.transcript_actions import TranscriptActions
 from app.ui.transcript_view import TranscriptView
-from app.ui.voices import list_voices
 from app.ui.workers import Worker, WorkerPool
+from app.voice_list import list_voices
 
 
 class MainWindow(QMainWindow):
@@ -353,6 +353,7 @@ def run_app(argv: list[str] | None = None, overlay: bool = False, lang: str | No
     """`lang`: python -m app --lang (en, zh_CN, zh_TW); else the setting, else the system locale."""
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)
     app.setApplicationName("Live Translator")
+    app.setDesktopFileName("live-translator")  # the menu's entry (python -m app desktop): its icon on Wayland
     install_translators(choose_language(lang, load_settings().language))
     app.setWindowIcon(QIcon(str(paths.resource("icon", "live-translator.png"))))
     shown = ShownWindow(open_window(overlay))

@@ -1544,6 +1544,18 @@
         <translation>请为它安装一个语音（espeak-ng 有用于普通话的 cmn-latn-pinyin）。</translation>
     </message>
     <message>
+        <source>The system voice speaks instead. Install the voice again (./setup.sh app installs the English one) or choose another voice.</source>
+        <translation>改用系统语音朗读。请重新安装该语音（./setup.sh app 会安装英语语音），或选择其他语音。</translation>
+    </message>
+    <message>
+        <source>The voice {voice} is not installed.</source>
+        <translation>语音 {voice} 未安装。</translation>
+    </message>
+    <message>
+        <source>The voice {voice} cannot be loaded ({file}): {reason}</source>
+        <translation>无法加载语音 {voice}（{file}）：{reason}</translation>
+    </message>
+    <message>
         <source>line {line} of {path}: {problem} (lines with a problem: {count})</source>
         <translation>{path} 第 {line} 行：{problem}（有问题的行数：{count}）</translation>
     </message>
@@ -1594,6 +1606,14 @@
     <message>
         <source>Pick an output by its id or full name (python -m app devices); translation goes on without speech.</source>
         <translation>请按 ID 或完整名称选择一个输出（python -m app devices）；翻译会继续进行，只是不朗读。</translation>
+    </message>
+    <message>
+        <source>Speech cannot be played: the sound server has no output device.</source>
+        <translation>无法播放语音：声音服务器没有输出设备。</translation>
+    </message>
+    <message>
+        <source>Connect speakers or headphones; translation goes on without speech.</source>
+        <translation>请连接扬声器或耳机；翻译将继续，但不朗读。</translation>
     </message>
     <message>
         <source>Start the sound server (PulseAudio or PipeWire&apos;s pipewire-pulse), or speak into the speakers (--speak-into speakers); translation goes on without speech.</source>
@@ -1662,6 +1682,22 @@
     <message>
         <source>The settings file cannot be used: {reason}</source>
         <translation>无法使用设置文件：{reason}</translation>
+    </message>
+    <message>
+        <source>There is no voice {voice} for English or Chinese. Installed: {listing}.</source>
+        <translation>没有用于英语或中文的语音 {voice}。已安装：{listing}。</translation>
+    </message>
+    <message>
+        <source>Pick a voice by its id (python -m app voices).</source>
+        <translation>请按 ID 选择语音（python -m app voices）。</translation>
+    </message>
+    <message>
+        <source>The desktop entry cannot be written to {folder}: {reason}</source>
+        <translation>无法将桌面条目写入 {folder}：{reason}</translation>
+    </message>
+    <message>
+        <source>Run it as the user the menu is for, or with --system as root.</source>
+        <translation>请以该菜单所属的用户运行，或以 root 身份加 --system 运行。</translation>
     </message>
     <message>
         <source>Crash tracing is off: the log folder {folder} cannot be written ({reason}).</source>

@@ -1544,6 +1544,18 @@
         <translation>請為它安裝一個語音（espeak-ng 有用於國語的 cmn-latn-pinyin）。</translation>
     </message>
     <message>
+        <source>The system voice speaks instead. Install the voice again (./setup.sh app installs the English one) or choose another voice.</source>
+        <translation>改用系統語音朗讀。請重新安裝該語音（./setup.sh app 會安裝英語語音），或選擇其他語音。</translation>
+    </message>
+    <message>
+        <source>The voice {voice} is not installed.</source>
+        <translation>語音 {voice} 未安裝。</translation>
+    </message>
+    <message>
+        <source>The voice {voice} cannot be loaded ({file}): {reason}</source>
+        <translation>無法載入語音 {voice}（{file}）：{reason}</translation>
+    </message>
+    <message>
         <source>line {line} of {path}: {problem} (lines with a problem: {count})</source>
         <translation>{path} 第 {line} 行：{problem}（有問題的行數：{count}）</translation>
     </message>
@@ -1594,6 +1606,14 @@
     <message>
         <source>Pick an output by its id or full name (python -m app devices); translation goes on without speech.</source>
         <translation>請依 ID 或完整名稱選擇一個輸出（python -m app devices）；翻譯會繼續進行，只是不朗讀。</translation>
+    </message>
+    <message>
+        <source>Speech cannot be played: the sound server has no output device.</source>
+        <translation>無法播放語音：聲音伺服器沒有輸出裝置。</translation>
+    </message>
+    <message>
+        <source>Connect speakers or headphones; translation goes on without speech.</source>
+        <translation>請連接喇叭或耳機；翻譯將繼續，但不朗讀。</translation>
     </message>
     <message>
         <source>Start the sound server (PulseAudio or PipeWire&apos;s pipewire-pulse), or speak into the speakers (--speak-into speakers); translation goes on without speech.</source>
@@ -1662,6 +1682,22 @@
     <message>
         <source>The settings file cannot be used: {reason}</source>
         <translation>無法使用設定檔：{reason}</translation>
+    </message>
+    <message>
+        <source>There is no voice {voice} for English or Chinese. Installed: {listing}.</source>
+        <translation>沒有用於英語或中文的語音 {voice}。已安裝：{listing}。</translation>
+    </message>
+    <message>
+        <source>Pick a voice by its id (python -m app voices).</source>
+        <translation>請按 ID 選擇語音（python -m app voices）。</translation>
+    </message>
+    <message>
+        <source>The desktop entry cannot be written to {folder}: {reason}</source>
+        <translation>無法將桌面項目寫入 {folder}：{reason}</translation>
+    </message>
+    <message>
+        <source>Run it as the user the menu is for, or with --system as root.</source>
+        <translation>請以該選單所屬的使用者執行，或以 root 身分加 --system 執行。</translation>
     </message>
     <message>
         <source>Crash tracing is off: the log folder {folder} cannot be written ({reason}).</source>

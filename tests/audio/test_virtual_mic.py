@@ -194,6 +194,8 @@ def test_speech_into_a_named_device_reaches_only_that_device(sound_room):
     finally:
         output.stop()
     assert [e.text for e in events if isinstance(e, Speech)] == ["Good morning, everyone."]
+    # English is rendered by the natural (piper) voice by default and played there like any voice
+    assert [e.voice for e in events if isinstance(e, Speech)] == ["piper:en_US-joe-medium"]
     assert voiced_seconds(into_mic.audio) > 0.5
     assert voiced_seconds(speakers.audio) == 0.0, "speech went to the default output instead of the chosen one"
 

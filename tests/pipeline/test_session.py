@@ -52,6 +52,7 @@ def unusual_settings() -> dict:
         "tts_enabled": True,
         "tts_out": Path("out.wav"),
         "tts_rate": 133,
+        "tts_voices": {"en": "gmw/en-gb-scotland"},
         "verify": True,
         "num_beams": 3,
         "decode_overrides": {"max_new_tokens": 17, "repetition_penalty": 1.2},

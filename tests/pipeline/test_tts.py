@@ -9,7 +9,8 @@ import pyttsx3
 import soundfile as sf
 
 from app.shared.events import Error, Speech
-from app.tts import SpeechOutput, pick_voice
+from app.speech_engines import pick_voice
+from app.tts import SpeechOutput
 from tests.waiting import wait_until
 
 
@@ -93,9 +94,9 @@ def test_the_espeak_drivers_own_prints_never_reach_the_terminal(capfd):
     on the terminal (issue 42). Its prints go to the log instead, from whichever thread."""
     import sys as system
 
-    from app.tts import Engine
+    from app.speech_engines import SystemEngine
 
-    engine = Engine(None)
+    engine = SystemEngine(None)
     audio, _ = engine.render("Good morning.")
     assert len(audio) > 0
     driver_module = system.modules["pyttsx3.drivers.espeak"]

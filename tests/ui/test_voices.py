@@ -6,13 +6,16 @@ import soundfile
 
 from app.shared import events as ev
 from app.tts import SpeechOutput
-from app.ui.voices import list_voices
+from app.voice_list import list_voices
 
 
 def test_voices_are_listed_per_language():
     voices = list_voices()
     assert any("cmn" in voice_id for voice_id, _ in voices["zh"])
     assert voices["en"] and all("cmn" not in voice_id for voice_id, _ in voices["en"])
+    # the natural voice first, beside the system's; no Chinese piper voice is installed
+    assert voices["en"][0] == ("piper:en_US-joe-medium", "Joe (Piper, en_US, medium)")
+    assert "gmw/en-us" in dict(voices["en"]) and not any(i.startswith("piper:") for i, _ in voices["zh"])
 
 
 def test_listing_voices_makes_no_speech_engine_in_this_process():
@@ -43,11 +46,19 @@ def speak_with(voice_id: str, path) -> list:
 def test_the_chosen_voice_is_the_one_that_speaks(tmp_path):
     scottish = "gmw/en-gb-scotland"
     assert scottish in dict(list_voices()["en"])
-    lengths = {}
-    for name, voice in (("default", ""), ("again", ""), ("chosen", scottish)):
+    lengths, spoken_by = {}, {}
+    # "": the default, the natural (piper) voice for English where it is installed (Linux)
+    for name, voice in (("default", ""), ("us", "gmw/en-us"), ("again", "gmw/en-us"), ("chosen", scottish)):
         events = speak_with(voice, tmp_path / f"{name}.wav")
         assert [e.text for e in events if isinstance(e, ev.Speech)] == ["Good morning, everyone."]
+        spoken_by[name] = next(e.voice for e in events if isinstance(e, ev.Speech))
         lengths[name] = len(soundfile.read(tmp_path / f"{name}.wav")[0])
-    # the same voice twice gives (almost) the same recording; another accent does not
-    assert abs(lengths["default"] - lengths["again"]) < 200
-    assert abs(lengths["default"] - lengths["chosen"]) > 1000, lengths
+    assert spoken_by == {
+        "default": "piper:en_US-joe-medium",
+        "us": "gmw/en-us",
+        "again": "gmw/en-us",
+        "chosen": scottish,
+    }
+    # the same espeak-ng voice twice gives (almost) the same recording; another accent does not
+    assert abs(lengths["us"] - lengths["again"]) < 200
+    assert abs(lengths["us"] - lengths["chosen"]) > 1000, lengths
