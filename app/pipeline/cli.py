@@ -18,7 +18,7 @@ from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.console import OutputLost
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import DecodeStepEvent, Error, Event, Level, SentLevel, Spoken, State, Status, Translation
-from app.shared.languages import AUTO_DIRECTION, DIRECTIONS, Direction
+from app.shared.languages import AUTO_DIRECTION, DIRECTIONS, Direction, Language
 
 if TYPE_CHECKING:
     from app.pipeline.session import Session
@@ -207,6 +207,10 @@ def run(args: argparse.Namespace) -> int:
     from app.asr.whisper_models import check_name
 
     check_name(args.asr_model)  # as transcribe does: said now, not by the recognition thread once models load
+    if auto or args.conversation or direction.source == Language.ZH:  # the window's Pipeline checks the same
+        from app.asr.whisper_models import check_hears_chinese
+
+        check_hears_chinese(args.asr_model, f"--direction {args.direction}" + " --conversation" * args.conversation)
     directions = (direction, direction.reverse) if args.conversation or auto else (direction,)
     models = {d: model_for(d, args.nmt_model) for d in directions}
     # Our output keeps the real stdout; libraries that print (pyttsx3's espeak driver says

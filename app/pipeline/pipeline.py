@@ -183,11 +183,23 @@ class Pipeline:
                 ),
                 path=path,
             )
+        self._check_speech_model()
         from app.translation.search import check_setting
 
         for key, value in {"num_beams": self.config.num_beams, **self.config.decode_overrides}.items():
             if value is not None:
                 check_setting(key, value, "the pipeline's settings")
+
+    def _check_speech_model(self) -> None:
+        """An English-only Whisper where Chinese is heard: refused now (the window and `run` alike),
+        not by every decode once the model has loaded."""
+        if self._recognition.recognizer is not None:
+            return  # given ready-made: its language was checked when it was made
+        if self.config.auto_direction or self.config.direction.source == Language.ZH:
+            from app.asr.whisper_models import check_hears_chinese
+
+            heard = AUTO_DIRECTION if self.config.auto_direction else self.config.direction
+            check_hears_chinese(self.config.asr_model, f"direction {heard}")
 
     def stop(self, timeout: float = 10.0) -> None:
         """End the session: in-flight work is cancelled, threads joined. Safe to call twice."""
