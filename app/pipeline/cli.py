@@ -211,6 +211,10 @@ def run(args: argparse.Namespace) -> int:
         from app.asr.whisper_models import check_hears_chinese
 
         check_hears_chinese(args.asr_model, f"--direction {args.direction}" + " --conversation" * args.conversation)
+    from app.translation.folder import check_model_folder
+
+    for folder in args.nmt_model:  # one that is not a model would be taken for any direction
+        check_model_folder(folder)
     directions = (direction, direction.reverse) if args.conversation or auto else (direction,)
     models = {d: model_for(d, args.nmt_model) for d in directions}
     # Our output keeps the real stdout; libraries that print (pyttsx3's espeak driver says

@@ -74,3 +74,23 @@ def test_an_english_only_whisper_still_runs_english_to_chinese(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "→" in done.stdout
+
+
+# -- a translation folder that is not a model ------------------------------------------------------
+@pytest.mark.parametrize("first", [True, False], ids=["bad-first", "bad-second"])
+def test_a_folder_that_is_not_a_model_is_named_up_front(tmp_path, first):
+    notes = tmp_path / "my-notes"
+    notes.mkdir()
+    (notes / "readme.txt").write_text("not a model\n")
+    given = ["--nmt-model", str(notes)]
+    models = [*given, *BOTH[2:]] if first else [*BOTH[2:], *given]
+    said = refused("--direction", "auto", *models, "--input", str(HELLO))
+    assert f"{notes} has no config.json" in said
+
+
+def test_a_model_folder_without_its_graphs_is_named_up_front(tmp_path):
+    half = tmp_path / "half-downloaded"
+    half.mkdir()
+    (half / "config.json").write_bytes((PHRASEBOOK / "en-zh" / "config.json").read_bytes())
+    said = refused("--direction", "en-zh", "--nmt-model", str(half), "--input", str(HELLO))
+    assert f"No encoder_model.onnx in {half}" in said
