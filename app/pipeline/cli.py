@@ -200,6 +200,10 @@ def run(args: argparse.Namespace) -> int:
     auto = args.direction == AUTO_DIRECTION
     direction = Direction.EN_ZH if auto else Direction.parse(args.direction)
     check_options(args)
+    if args.input is not None:  # the check `transcribe` makes, before any model loads
+        from app.audio import FileSource
+
+        FileSource(args.input, realtime=False).check()
     from app.translation.cli import load_glossaries
 
     args.glossary_files = list(args.glossary)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.pipeline.calm import RULES, CalmText
@@ -34,7 +33,6 @@ from app.pipeline.transcript import Transcript
 from app.pipeline.translation import TranslationStage
 from app.shared.audio import AudioSource
 from app.shared.chinese import ChineseScript
-from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import CaptionCorrected, Event, Speaker, Stage, State, Status
 from app.shared.glossary import Glossary
 from app.shared.languages import AUTO_DIRECTION, Direction, Language
@@ -168,21 +166,10 @@ class Pipeline:
 
     def _check_config(self) -> None:
         """Bad input said before any thread starts or cache is allocated."""
-        path = self.config.input_path
-        if path is not None and Path(path).is_dir():
-            raise LiveTranslatorError(
-                QT_TRANSLATE_NOOP("Errors", "{path} is a folder, not a recording."),
-                QT_TRANSLATE_NOOP("Errors", "Give the path of a WAV/FLAC/OGG file inside it."),
-                path=path,
-            )
-        if path is not None and not Path(path).is_file():
-            raise LiveTranslatorError(
-                QT_TRANSLATE_NOOP("Errors", "No such recording: {path}"),
-                QT_TRANSLATE_NOOP(
-                    "Errors", "Give the path of a WAV/FLAC/OGG file, or omit --input to use the microphone."
-                ),
-                path=path,
-            )
+        if self.config.input_path is not None:  # as `transcribe` checks its file
+            from app.audio import FileSource
+
+            FileSource(self.config.input_path, realtime=False).check()
         self._check_speech_model()
         from app.translation.search import check_setting
 

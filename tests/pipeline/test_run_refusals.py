@@ -20,11 +20,11 @@ HELLO = ROOT / "resources" / "selftest" / "hello.wav"
 BOTH = ("--nmt-model", str(PHRASEBOOK / "en-zh"), "--nmt-model", str(PHRASEBOOK / "zh-en"))
 
 
-def refused(*args: str, within_s: float = 20.0) -> str:
+def refused(*args: str, within_s: float = 20.0, command: tuple[str, ...] = ("run", "--no-tts")) -> str:
     """stderr of a `run` that must end with exit status 2, a two-line message, no session."""
     began = time.monotonic()
     done = subprocess.run(
-        [sys.executable, "-m", "app", "run", "--no-tts", *args],
+        [sys.executable, "-m", "app", *command, *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -94,3 +94,33 @@ def test_a_model_folder_without_its_graphs_is_named_up_front(tmp_path):
     (half / "config.json").write_bytes((PHRASEBOOK / "en-zh" / "config.json").read_bytes())
     said = refused("--direction", "en-zh", "--nmt-model", str(half), "--input", str(HELLO))
     assert f"No encoder_model.onnx in {half}" in said
+
+
+# -- a recording that is not one: run --input and transcribe, one check ---------------------------
+def not_a_recording(tmp_path: Path, kind: str) -> Path:
+    path = tmp_path / f"{kind}.wav"
+    if kind == "fifo":
+        os.mkfifo(path)  # nobody writes into it: a reader would wait forever
+    elif kind == "empty":
+        path.write_bytes(b"")
+    else:
+        path.write_text("Minutes of the meeting: nothing here is audio.\n" * 40)
+    return path
+
+
+@pytest.mark.parametrize(
+    "kind, says",
+    [
+        ("fifo", "is not an ordinary file (it is a named pipe (FIFO))"),
+        ("empty", "is empty (0 bytes)"),
+        ("text", "is not a recording ffmpeg can decode (Invalid data found when processing input)"),
+    ],
+)
+def test_run_and_transcribe_refuse_what_is_not_a_recording_alike(tmp_path, kind, says):
+    path = not_a_recording(tmp_path, kind)
+    by_run = refused("--direction", "en-zh", *BOTH[:2], "--input", str(path))
+    by_transcribe = refused("--model", "tiny.en", str(path), command=("transcribe",))
+    assert by_run == by_transcribe, "one check for both commands"
+    first, hint = by_run.splitlines()
+    assert f"{path} {says}" in first and "Errno" not in by_run
+    assert "WAV" in hint
