@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from app.pipeline.calm import RULES, CalmText
 from app.pipeline.capture import CaptureStage
 from app.pipeline.config import PipelineConfig, PipelineTranslator, TokenCodec
+from app.pipeline.glossary_builder import GlossaryBuilder
 from app.pipeline.jobs import JobBoard
 from app.pipeline.recognition import RecognitionStage
 from app.pipeline.reporter import Reporter
@@ -79,6 +80,7 @@ class Pipeline:
             self._speech.output.on_event = self._reporter.emit
         self._capture = CaptureStage(config, self._reporter, self._speech, audio_source)
         self._recognition = RecognitionStage(config, self._reporter, self._current_direction, recognizer, utterance_ids)
+        self._glossaries = GlossaryBuilder(self._use_glossary)
         self._translation = TranslationStage(
             config,
             self._reporter,
@@ -139,6 +141,8 @@ class Pipeline:
             if self.running:
                 return
             self._check_config()
+            wanted, self.config.glossary = self.config.glossary, None  # a large one: in use once built
+            self.apply_glossary(wanted)
             board = JobBoard(
                 self._direction,
                 max_finals=self.config.max_pending_finals,
@@ -312,7 +316,11 @@ class Pipeline:
 
     def apply_glossary(self, glossary: Glossary) -> None:
         """Use `glossary` (an app.shared.glossary.Glossary) from the next utterance on, without a
-        restart: its terms in translations, as Whisper hotwords, and its corrections of heard text."""
+        restart: its terms in translations, as Whisper hotwords, and its corrections of heard text.
+        A large one is built on a thread of its own first; the glossary in use stays meanwhile."""
+        self._glossaries.offer(glossary)
+
+    def _use_glossary(self, glossary: Glossary | None) -> None:
         self.config.glossary = glossary
         self._recognition.use_glossary()  # read by each Whisper pass
 
