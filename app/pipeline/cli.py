@@ -15,6 +15,7 @@ from app.audio.cli import StopRequests, add_live_options
 from app.shared import arguments
 from app.shared.audio import SourceKind, SpeechTarget
 from app.shared.chinese import CHINESE_SCRIPTS
+from app.shared.collector import quiet_collector
 from app.shared.console import OutputLost
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import DecodeStepEvent, Error, Event, Level, SentLevel, Spoken, State, Status, Translation
@@ -207,7 +208,8 @@ def run(args: argparse.Namespace) -> int:
     from app.translation.cli import load_glossaries
 
     args.glossary_files = list(args.glossary)
-    args.glossary = load_glossaries(args.glossary)  # a bad file fails before any model loads
+    with quiet_collector():  # read, its entries leave the collector's passes (a pass over 500,000 took 1-3 s)
+        args.glossary = load_glossaries(args.glossary)  # a bad file fails before any model loads
     from app.asr.whisper_models import check_name
 
     check_name(args.asr_model)  # as transcribe does: said now, not by the recognition thread once models load

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from app.shared.collector import background_build
 from app.shared.glossary import Glossary
@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 
 # Up to this many entries a glossary is prepared where it is offered (measured: a few ms).
 PREPARED_AT_ONCE = 5_000
+LOAD_WAIT_S = 120.0  # the models a build waits for: loaded by then, or failed
 
 
 class GlossaryBuilder:
@@ -33,15 +34,18 @@ class GlossaryBuilder:
         self._lock = threading.Lock()
         self._latest: Glossary | None = None
 
-    def offer(self, glossary: Glossary | None) -> None:
+    def offer(self, glossary: Glossary | None, after: Sequence[threading.Event] = ()) -> None:
+        """A large glossary is built once each of `after` is set (or LOAD_WAIT_S has passed)."""
         with self._lock:
             self._latest = glossary
             if glossary is None or len(glossary.entries) <= PREPARED_AT_ONCE:
                 self.use(glossary.prepare() if glossary is not None else None)
                 return
-        threading.Thread(target=self._build, args=(glossary,), name="glossary-builder", daemon=True).start()
+        threading.Thread(target=self._build, args=(glossary, after), name="glossary-builder", daemon=True).start()
 
-    def _build(self, glossary: Glossary) -> None:
+    def _build(self, glossary: Glossary, after: Sequence[threading.Event]) -> None:
+        for event in after:
+            event.wait(LOAD_WAIT_S)
         began = time.monotonic()
         try:
             with background_build():

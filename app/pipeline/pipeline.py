@@ -142,7 +142,6 @@ class Pipeline:
                 return
             self._check_config()
             wanted, self.config.glossary = self.config.glossary, None  # a large one: in use once built
-            self.apply_glossary(wanted)
             board = JobBoard(
                 self._direction,
                 max_finals=self.config.max_pending_finals,
@@ -150,6 +149,9 @@ class Pipeline:
                 same_decode=self._translation.decodes_alike,
             )
             session = SessionState(board, self.config.audio_queue_blocks)
+            # A large glossary is built once the models have loaded: built meanwhile, it slowed
+            # their loading, and the first final with it (by 1-2 s at 500,000 entries).
+            self._glossaries.offer(wanted, after=(session.ready, session.translator_loaded))
             self._translation.load_errors.clear()  # a folder fixed since the last session gets another try
             self._reporter.open_transcript()
             self._speech.start()

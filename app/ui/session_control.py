@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
+from app.shared.collector import quiet_collector
 from app.shared.events import CaptionCorrected
 from app.shared.glossary import Glossary
 from app.shared.languages import Direction, Language
@@ -85,7 +86,8 @@ class SessionControl(QObject):
         self.latest_session = None  # its models go before the next session loads its own
         from app.ui.glossary_editor import load_user_glossary
 
-        config.glossary = load_user_glossary()  # the user's terms: heard as hotwords, translated as written
+        with quiet_collector():  # its entries leave the collector's passes (one over 500,000 took 1-3 s)
+            config.glossary = load_user_glossary()  # the user's terms: heard as hotwords, translated as written
         bridge = self.new_session()
         try:
             session = self._make_session(config, bridge)
