@@ -176,11 +176,11 @@ def check_qt() -> str:
 
 
 def check_audio_input() -> str:
-    import sounddevice
-
     from app.audio import list_input_devices
 
-    devices = list_input_devices()
+    devices = list_input_devices()  # first: PortAudio starts quietly there (app/audio/quiet.py)
+    import sounddevice
+
     return f"{sounddevice.get_portaudio_version()[1].split(',')[0]}; {len(devices)} input device(s)"
 
 

@@ -27,6 +27,7 @@ import logging
 import os
 import queue
 import re
+import sys
 import tempfile
 import threading
 import time
@@ -163,6 +164,21 @@ class _Queued(NamedTuple):
     heard: frozenset[SourceKind]  # the captures its output reaches, counted while it waits
 
 
+def _quiet_driver(engine) -> None:
+    """pyttsx3's espeak driver prints "Audio saved to …" (and playback errors) from espeak's own
+    callback thread, sometimes after `_run`'s redirect has ended and the file name was reset:
+    "Audio saved to None" on stdout, or on stderr under `run`. Its module's `print` is pointed at
+    the log (DEBUG) instead: the driver's words are kept, off the terminal."""
+    driver = getattr(getattr(engine, "proxy", None), "_driver", None)
+    module = sys.modules.get(type(driver).__module__) if driver is not None else None
+    if module is not None and module.__name__ == "pyttsx3.drivers.espeak":
+        module.print = _driver_said
+
+
+def _driver_said(*values, **_ignored) -> None:
+    log.debug("pyttsx3: %s", " ".join(str(value) for value in values))
+
+
 class Engine:
     """One pyttsx3 engine; made, used and dropped on the speech thread only (pyttsx3's rule)."""
 
@@ -170,6 +186,7 @@ class Engine:
         import pyttsx3
 
         self.engine = pyttsx3.init(driver) if driver else pyttsx3.init()
+        _quiet_driver(self.engine)
         installed = self.engine.getProperty("voices")
         self.voices = {lang: pick_voice(installed, lang) for lang in Language}  # the automatic pick
         # pyttsx3 2.99's espeak driver loses the first text it is given when that text is

@@ -15,8 +15,10 @@ Each path runs in its own process, one after the other; this one samples it ever
 (psutil: RSS, threads, open files, CPU time). Prints, per --bucket minutes of the run: end of
 speech -> final translation p50 / p95, RSS, threads, open files, CPU seconds per audio second;
 and at the end: utterances spoken, finals, translations, transcript lines, caption events and
-final captions each client received, error events, the exit status. Latencies come from the
-events themselves (the window's saved session transcript; `run --json`).
+final captions each client received, error events, the exit status. The window path also says,
+every bucket and at the end, whether the newest final is drawn where a person looks (inside the
+transcript panel's visible part, ink in a grab of it) and on the overlay; a blank one fails the
+run. Latencies come from the events themselves (the window's saved session transcript; `run --json`).
 """
 
 from __future__ import annotations
@@ -100,6 +102,7 @@ class RunRecord:
     exit_status: int | None = None
     started_at: float | None = None  # monotonic time the session began running (events' clock)
     spoken: int | None = None  # utterances played, when not the whole talk's (the mic path's two parts)
+    seen: list[str] = field(default_factory=list)  # the window path: what its panels showed, per bucket
 
 
 def sample_process(pid: int, record: RunRecord, stop: threading.Event) -> None:
@@ -365,7 +368,7 @@ def run_window(args, talk: Path, work: Path) -> RunRecord:
     home = work / "window-home"
     env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "LIVE_TRANSLATOR_HOME": str(home)}
     command = [sys.executable, __file__, "--window-child", str(talk), "--asr-model", args.asr_model]
-    command += ["--nmt-model", str(args.nmt_model)]
+    command += ["--nmt-model", str(args.nmt_model), "--bucket", str(args.bucket)]
     child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     stop_sampling = threading.Event()
     sampler = threading.Thread(target=sample_process, args=(child.pid, record, stop_sampling), daemon=True)
@@ -381,6 +384,7 @@ def run_window(args, talk: Path, work: Path) -> RunRecord:
     record.transcript_lines = sum(count_final_lines(path) for path in sorted((home / "transcripts").glob("*.jsonl")))
     if record.exit_status:
         print(err[-3000:], file=sys.stderr)
+    record.seen = [line for line in out.splitlines() if line.startswith(SEEN)]
     print(out.strip(), file=sys.stderr)
     return record
 
@@ -397,8 +401,39 @@ def read_transcripts(home: Path) -> list[dict]:
     return events
 
 
+SEEN = "seen: "  # the window child's lines on what a person sees
+BLANK = "BLANK"  # in such a line: something a person should see is not drawn
+
+
+def what_is_seen(window, when: str) -> str:
+    """One line on what the window shows: is the newest final drawn inside the transcript
+    panel's visible part (with ink there), and is its translation on the overlay (drawn)?"""
+    from PySide6.QtGui import QColor, QTextDocument
+
+    from app.ui.transcript_rows import ink_share
+
+    view, overlay = window.transcript_view, window.view_options.overlay
+    finals = [row for row in view.rows.values() if row.source_final and row.target_final]
+    if not finals:
+        return f"{SEEN}{when}: no translated final yet"
+    newest = max(finals, key=lambda row: row.key)
+    panel = "drawn" if view.panel.drawn(newest.key) else BLANK
+    shown = QTextDocument()
+    shown.setHtml(overlay.label.text())  # the words, without the marks of unsure ones
+    words = " ".join(shown.toPlainText().split())
+    inked = ink_share(overlay.grab().toImage(), QColor(overlay.settings.background)) > 0.01
+    later = any(row.key > newest.key and row.translation for row in view.rows.values())  # replaced it there
+    on_overlay = "drawn" if inked and (" ".join(newest.translation.split()) in words or later) else BLANK
+    return (
+        f"{SEEN}{when}: newest translated final (utterance {newest.key[1]}) in the panel {panel}, on the "
+        f"overlay {on_overlay}{'' if on_overlay == 'drawn' else f' (it shows {words[-80:]!r})'}; "
+        f"{len(view.rows)} rows drawn, {len(view.earlier)} earlier"
+    )
+
+
 def window_child(args) -> int:
-    """In the child: the real window, overlay and diagnostics shown, translating the talk."""
+    """In the child: the real window, overlay and diagnostics shown, translating the talk; every
+    bucket (and at the end) a line on what a person sees (`what_is_seen`)."""
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -415,18 +450,21 @@ def window_child(args) -> int:
     window.resize(1400, 900)
     window.show()
     window.view_options.set_overlay_visible(True)
-    state = {"started": False}
+    state = {"started": False, "checks": 0}
+    started = time.monotonic()
 
     def tick() -> None:
+        minutes = (time.monotonic() - started) / 60
         if not state["started"] and "en-zh" in window.models_bar.states:
             state["started"] = True
             window.session_control.play_recording(args.window_child)
         elif state["started"] and not window.session_control.running():
-            print(
-                f"window: {len(window.transcript_view.rows)} rows drawn, {len(window.transcript_view.earlier)} earlier"
-            )
+            print(what_is_seen(window, "the end"), flush=True)
             QTimer.singleShot(1000, window.close)
             return
+        elif minutes >= (state["checks"] + 1) * args.bucket:
+            state["checks"] += 1
+            print(what_is_seen(window, f"minute {minutes:.1f}"), flush=True)
         QTimer.singleShot(500, tick)
 
     QTimer.singleShot(500, tick)
@@ -462,6 +500,8 @@ def report(record: RunRecord, spoken: int, bucket_s: float) -> None:
     )
     for error in record.errors[:10]:
         print(f"  error: {error}")
+    for line in record.seen:
+        print(f"  {line}")
     for i, client in enumerate(record.clients):
         print(
             f"  page client {i}: {client['events']} caption events, {client['final_captions']} final captions, "
@@ -514,7 +554,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.paths.split(","):
         record = {"window": run_window, "cli": run_cli, "mic": run_mic}[name](args, talk, work)
         report(record, record.spoken or spoken, args.bucket * 60)
-        status = status or int(record.exit_status != 0 or bool(record.errors))
+        blank = any(BLANK in line for line in record.seen) or (name == "window" and not record.seen)
+        status = status or int(record.exit_status != 0 or bool(record.errors) or blank)
     print(f"\nload average at the end {os.getloadavg()}")
     return status
 

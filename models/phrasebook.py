@@ -238,6 +238,13 @@ def check_generate(model, tokenizer, pairs) -> list[tuple[str, str, str]]:
     return wrong
 
 
+def mark_phrasebook(config: Path, phrases: int) -> None:
+    """The app names such a model for what it is (app.translation.translator.model_label)."""
+    values = json.loads(config.read_text(encoding="utf-8"))
+    values["phrasebook_phrases"] = phrases
+    config.write_text(json.dumps(values, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -267,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
             target = args.out / direction
             shutil.rmtree(target, ignore_errors=True)
             export_onnx(hf_dir, target, layouts=("merged",))
+            mark_phrasebook(target / "config.json", len(phrases))
         print(f"{direction}: {target}")
     spoken = {"spoken_en": SPOKEN_EN, "spoken_zh": SPOKEN_ZH} if phrases is PHRASES else {}
     (args.out / "phrases.json").write_text(

@@ -19,6 +19,7 @@ import numpy as np
 
 from app.audio.buffer import BlockBuffer
 from app.audio.device_lookup import find_device
+from app.audio.quiet import quiet_portaudio
 from app.shared import files as careful
 from app.shared.audio import SAMPLE_RATE, SourceKind
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
@@ -39,7 +40,8 @@ class InputDevice:
 
 def _sounddevice():
     try:
-        import sounddevice
+        with quiet_portaudio():  # the first import starts PortAudio, which probes every device
+            import sounddevice
     except OSError as error:  # the PortAudio library itself is missing
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "Audio input is unavailable: {reason}."),
@@ -53,8 +55,8 @@ def list_input_devices() -> list[InputDevice]:
     """Every device PortAudio can record from (an empty list on a machine without any)."""
     sd = _sounddevice()
     try:
-        default_in = sd.default.device[0]
-        apis = sd.query_hostapis()
+        with quiet_portaudio():
+            default_in, apis, devices = sd.default.device[0], sd.query_hostapis(), sd.query_devices()
         return [
             InputDevice(
                 d["index"],
@@ -64,7 +66,7 @@ def list_input_devices() -> list[InputDevice]:
                 d["default_samplerate"],
                 d["index"] == default_in,
             )
-            for d in sd.query_devices()
+            for d in devices
             if d["max_input_channels"] > 0
         ]
     except sd.PortAudioError:
@@ -75,8 +77,9 @@ def _refresh_portaudio() -> None:
     """PortAudio lists devices once, when it starts: restart it so a device that appeared since
     (plugged in, sound server started) can be found. Only called while this source has no stream."""
     sd = _sounddevice()
-    sd._terminate()
-    sd._initialize()
+    with quiet_portaudio():
+        sd._terminate()
+        sd._initialize()
 
 
 def find_input_device(device: int | str | None) -> InputDevice:
@@ -158,19 +161,20 @@ class MicrophoneSource:
         self._resampler = av.AudioResampler(format="flt", layout="mono", rate=SAMPLE_RATE)
         self._buffer.reset(self._rate)
         try:
-            stream = sd.InputStream(
-                device=info.index,
-                samplerate=self._rate,
-                channels=min(info.channels, 2),
-                # blocksize 0: PortAudio's own choice; fixed sizes made ALSA's
-                # pulse device start ~2 s late and lose that audio (seen here).
-                dtype="float32",
-                blocksize=0,
-                callback=self._callback,
-                finished_callback=self._finished_callback,
-            )
-            self._stream = stream
-            stream.start()
+            with quiet_portaudio():  # a failed open: PortAudio's checks said at DEBUG, ours below
+                stream = sd.InputStream(
+                    device=info.index,
+                    samplerate=self._rate,
+                    channels=min(info.channels, 2),
+                    # blocksize 0: PortAudio's own choice; fixed sizes made ALSA's
+                    # pulse device start ~2 s late and lose that audio (seen here).
+                    dtype="float32",
+                    blocksize=0,
+                    callback=self._callback,
+                    finished_callback=self._finished_callback,
+                )
+                self._stream = stream
+                stream.start()
         except sd.PortAudioError as error:
             self._stream = None
             raise LiveTranslatorError(

@@ -18,7 +18,7 @@ from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.collector import quiet_collector
 from app.shared.console import OutputLost
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
-from app.shared.events import DecodeStepEvent, Error, Event, Level, SentLevel, Spoken, State, Status, Translation
+from app.shared.events import DecodeStepEvent, Error, Event, Level, SentLevel, Spoken, Stage, State, Status, Translation
 from app.shared.languages import AUTO_DIRECTION, DIRECTIONS, Direction, Language
 
 if TYPE_CHECKING:
@@ -226,10 +226,25 @@ def run(args: argparse.Namespace) -> int:
     # Our output keeps the real stdout; libraries that print (pyttsx3's espeak driver says
     # "Audio saved to ...", sometimes from its own thread) are sent to stderr meanwhile.
     out, sys.stdout = sys.stdout, sys.stderr
+    trace = _crash_trace()
     try:
-        return _run(args, models, out)
+        return _run(args, models, out, trace)
     finally:
         sys.stdout = out
+        trace.end()
+
+
+def _crash_trace():
+    """`run` is traced as the window is (app/shared/crash_trace.py): a fatal error's traceback in
+    the log folder, and a marker the window's next start reports. A log folder that cannot be
+    written: one line on stderr, and the run goes on."""
+    from app.shared.crash_trace import CrashTrace
+
+    trace = CrashTrace()
+    trace.begin(look_back=False)  # the window tells of earlier runs; nobody would see it here
+    for problem in trace.problems:
+        print(f"warning: {problem.message}", file=sys.stderr)
+    return trace
 
 
 def check_options(args: argparse.Namespace) -> None:
@@ -295,7 +310,7 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
-def _run(args: argparse.Namespace, models: dict, out) -> int:
+def _run(args: argparse.Namespace, models: dict, out, trace) -> int:
     """Build the session, run it until its input ends or a stop is asked for, then finish."""
     stop = StopRequests(args.duration)
     from app.pipeline.live_meter import LiveTextMeter
@@ -311,6 +326,7 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
             observer(event)
 
     session = _make_session(args, models, observe)
+    observers.append(_transcript_problems(trace))
     if args.glossary_files:  # edits reach the session between utterances
         from app.pipeline.glossary_watch import GlossaryWatch
 
@@ -321,7 +337,7 @@ def _run(args: argparse.Namespace, models: dict, out) -> int:
             if args.serve:  # listening before the session starts, so a page sees it all
                 captions = _start_captions(args.serve)
                 observers.append(captions.on_event)
-            _run_until_done(session, stop)
+            _run_until_done(session, stop, trace)
         finally:
             _finish(session, captions)
     printer.summary(meter.reading())
@@ -384,6 +400,16 @@ class EventPrinter:
             )
 
 
+def _transcript_problems(trace):
+    """An observer that tells the crash trace when saving the transcript fails."""
+
+    def observer(event: Event) -> None:
+        if isinstance(event, Error) and event.stage == Stage.TRANSCRIPT:
+            trace.note_transcript_problem(event.text)
+
+    return observer
+
+
 def _start_clock_when_listening(stop: StopRequests):
     def observer(event: Event) -> None:
         if isinstance(event, Status) and event.state is State.RUNNING:
@@ -439,8 +465,10 @@ def _pipeline_config(args: argparse.Namespace, models: dict):
     )
 
 
-def _run_until_done(session: Session, stop: StopRequests) -> None:
+def _run_until_done(session: Session, stop: StopRequests, trace) -> None:
     session.start()
+    if session.transcript is not None:  # named by the window's notice if this run crashes
+        trace.note_transcript(session.transcript.path)
     while not session.wait_until_done(0.2):
         if stop.requested.is_set():
             session.finish()  # what was heard is finalised, translated, printed and saved

@@ -247,7 +247,12 @@ def _model_settings(model: LoadedModel, overrides: dict, forced_bos_token_id: in
 
 def model_label(model: LoadedModel) -> str:
     """What to call a model: the Hub repo its config.json says it was made from
-    (`_name_or_path`, e.g. Helsinki-NLP/opus-mt-en-zh), else the folder that holds config.json."""
+    (`_name_or_path`, e.g. Helsinki-NLP/opus-mt-en-zh), else the folder that holds config.json.
+    The phrasebook test models (the self-test's, the README's example) say what they are: they
+    know their phrases by heart and turn anything else into confident nonsense."""
+    phrases = model.config.get("phrasebook_phrases")
+    if isinstance(phrases, int) and not isinstance(phrases, bool):
+        return f"phrasebook test model: translates only its {phrases} phrases"
     origin = model.config.get("_name_or_path")
     if isinstance(origin, str) and HUB_REPO_ID.fullmatch(origin):
         return origin

@@ -156,6 +156,8 @@ class EventPresenter(QObject):
             self.window.transcript_view.show_error((session_number, event.utterance_id), message)
         if event.stage == ev.Stage.TRANSCRIPT:  # saving failed; translation goes on
             self.window.alert.show_message(message, hint, "warning", topic="transcript")
+            if self.window.crash_trace is not None:
+                self.window.crash_trace.note_transcript_problem(message)  # for the notice, if this run crashes
             return
         kind = "warning" if event.stage == "tts" else "error"
         self.window.alert.show_message(message, hint, kind)

@@ -25,12 +25,13 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from app.shared import paths
-from app.shared.crash_trace import CrashTrace, UnexpectedEnd
+from app.shared.crash_trace import CrashTrace
 from app.shared.languages import AUTO_DIRECTION, Direction
-from app.ui.alerts import AlertBanner
+from app.ui.alerts import AlertBanner, describe
 from app.ui.call_output import CallOutputPanel, list_outputs
 from app.ui.captions_panel import CaptionsPanel
 from app.ui.controls import Controls
+from app.ui.crash_notice import CrashNotice
 from app.ui.diagnostics import DiagnosticsPanel
 from app.ui.event_presenter import EventPresenter
 from app.ui.face_to_face import FaceToFace
@@ -38,9 +39,10 @@ from app.ui.i18n import choose_language, install_translators, translate
 from app.ui.menus import WindowMenus
 from app.ui.model_control import ModelControl
 from app.ui.models_panel import ModelsBar
+from app.ui.quit_signals import QuitOnSignals
 from app.ui.session_control import STOP_TIMEOUT_S, SessionControl
 from app.ui.settings import UiSettings, load_settings, qsettings, save_settings, take_settings_problem
-from app.ui.sources import chosen, source_choices
+from app.ui.sources import NO_MICROPHONE, NO_MICROPHONE_HINT, chosen, source_choices
 from app.ui.transcript_actions import TranscriptActions
 from app.ui.transcript_view import TranscriptView
 from app.ui.voices import list_voices
@@ -59,6 +61,7 @@ class MainWindow(QMainWindow):
         self._told_unsaved_settings = False  # the settings file cannot be written: said once
         self.pool = WorkerPool(self)
         self.voices: dict[str, list[tuple[str, str]]] = {}
+        self._no_microphone = False  # the device scan found nothing to record from
         self.setWindowTitle(translate("MainWindow", "Live Translator"))
         self._build_panels()
         self._build_status_bar()
@@ -74,7 +77,9 @@ class MainWindow(QMainWindow):
         self._load_devices()
         self._load_voices()
         if (problem := take_settings_problem()) is not None:  # a settings file set aside (a FIFO, a device)
-            self.alert.show_error(problem)
+            self.alert.show_message(*describe(problem), "warning", topic="settings-file")
+        self.crash_notice = CrashNotice(self)
+        self.crash_notice.tell_trace_news()
 
     # --- set-up -----------------------------------------------------------------------------
     def _build_panels(self) -> None:
@@ -193,6 +198,17 @@ class MainWindow(QMainWindow):
         self.controls.set_devices(sources, choice.key)
         self.controls.set_conversation(choice.kind == "conversation", self.settings.spoken)
         self.call_output.setVisible(choice.kind == "conversation")
+        self._no_microphone = sources.no_microphone
+        self._say_if_no_microphone(choice.kind)
+
+    def _say_if_no_microphone(self, kind: str) -> None:
+        """No device to record from, and the choice needs one: said now, not at Start."""
+        if self._no_microphone and kind in ("microphone", "conversation"):
+            self.alert.show_message(
+                translate("Sources", NO_MICROPHONE), translate("Sources", NO_MICROPHONE_HINT), "warning", "microphone"
+            )
+        else:
+            self.alert.withdraw("microphone")
 
     def set_source(self, key: str) -> None:
         """The source chooser's pick: a microphone, system audio, or a conversation."""
@@ -204,6 +220,7 @@ class MainWindow(QMainWindow):
             self.settings.system_device = device
         self.controls.set_conversation(kind == "conversation", self.settings.spoken)
         self.call_output.setVisible(kind == "conversation")
+        self._say_if_no_microphone(kind)
 
     def set_speak_into(self, speak_into: str) -> None:
         """Where my translated speech goes in a conversation ("" = with theirs); from the next start.
@@ -312,10 +329,6 @@ class MainWindow(QMainWindow):
             topic="settings",
         )
 
-    def tell_unexpected_end(self, ended: list[UnexpectedEnd]) -> None:
-        """The last run ended without closing (killed, a fatal error): say where its words and its crash log are."""
-        self.alert.show_message(*unexpected_end_words(ended[-1]), "warning", topic="crash")
-
     # --- closing ----------------------------------------------------------------------------
     def closeEvent(self, event) -> None:
         """Closing mid-session: the session stops on a worker, as with Stop. While anything
@@ -336,25 +349,6 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
 
-def unexpected_end_words(last: UnexpectedEnd) -> tuple[str, str]:
-    """The headline and the hints that tell of a run that ended without closing."""
-    headline = translate("MainWindow", "The last session (started {started}) ended unexpectedly.").format(
-        started=last.started
-    )
-    hints = []
-    if last.transcript is not None:
-        hints.append(
-            translate("MainWindow", "Its transcript is saved up to the last sentence: {path}").format(
-                path=last.transcript
-            )
-        )
-    if last.crash_log is not None:
-        hints.append(
-            translate("MainWindow", "Please attach its crash log to a bug report: {path}").format(path=last.crash_log)
-        )
-    return headline, " ".join(hints)
-
-
 def run_app(argv: list[str] | None = None, overlay: bool = False, lang: str | None = None) -> int:
     """`lang`: python -m app --lang (en, zh_CN, zh_TW); else the setting, else the system locale."""
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)
@@ -366,7 +360,9 @@ def run_app(argv: list[str] | None = None, overlay: bool = False, lang: str | No
     quit_after_ms = paths.quit_after_ms()
     if quit_after_ms is not None:  # smoke test of packaged builds: close as a user would, after N ms
         QTimer.singleShot(quit_after_ms, lambda: shown.window.close())
+    signals = QuitOnSignals(lambda: shown.window.close() and app.quit())  # Ctrl-C, SIGTERM: as Close does
     status = app.exec()
+    signals.restore()
     trace.end()
     return status
 
@@ -388,10 +384,9 @@ def open_window(overlay: bool = False) -> MainWindow:
     earlier run that ended unexpectedly."""
     trace = CrashTrace()
     ended = trace.begin()  # from here a fatal error's traceback goes to the log folder
+    trace.told = ended  # said by the window; consumed once the user has seen it
     window = MainWindow(crash_trace=trace)
     window.show()
-    if ended:
-        window.tell_unexpected_end(ended)
     if overlay:  # python -m app --overlay
         window.view_options.set_overlay_visible(True)
     return window

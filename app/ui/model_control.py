@@ -45,17 +45,16 @@ class ModelControl(QObject):
         state = self.window.models_bar.states.get(self.window.direction())
         if state is not None and not state.can_run:
             alert.show_message(state.headline, state.hint, "warning", topic="model")
-        elif alert.topic == "model":
-            alert.hide()  # an earlier model warning no longer applies
+        else:
+            alert.withdraw("model")  # an earlier model warning no longer applies
 
     def warn_before_start(self) -> None:
         """A session starts: its model's problem said again (it starts anyway: the speech is
         still shown), or the banner cleared of the last session's news."""
         state = self.window.models_bar.states.get(self.window.direction())
+        self.window.alert.clear_session_news()  # notices of the app (a crash, the settings file) stay
         if state is not None and not state.can_run:
             self.window.alert.show_message(state.headline, state.hint, "warning", topic="model")
-        else:
-            self.window.alert.hide()
 
     def show_in_status_bar(self) -> None:
         window = self.window

@@ -152,13 +152,7 @@ def load_settings(store: QSettings | None = None) -> UiSettings:
         raw = store.value(f.name)
         value = _valid(f.name, f.type, raw)
         if value is _INVALID:
-            log.warning(
-                "settings: %s=%r in %s is not a valid value; using the default %r",
-                f.name,
-                raw,
-                store.fileName(),
-                getattr(defaults, f.name),
-            )
+            _warn_once(store.fileName(), f.name, raw, getattr(defaults, f.name))
             continue
         values[f.name] = value
     if "language" in values:  # a hand-edited value that is no language: follow the system
@@ -169,6 +163,16 @@ def load_settings(store: QSettings | None = None) -> UiSettings:
 
 
 _INVALID = object()
+_warned: set[tuple[str, str, str]] = set()  # the window reads its settings more than once a run
+
+
+def _warn_once(file: str, name: str, raw, default) -> None:
+    """A bad value's warning, once a run for each file, setting and value."""
+    if (file, name, repr(raw)) not in _warned:
+        _warned.add((file, name, repr(raw)))
+        log.warning("settings: %s=%r in %s is not a valid value; using the default %r", name, raw, file, default)
+
+
 _TRUE, _FALSE = (True, "true", "1", 1), (False, "false", "0", 0)
 
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from app.pipeline.session import Session
 
 CONVERSATION = "conversation"  # the chooser's third kind: both sources at once
+NO_MICROPHONE = QT_TRANSLATE_NOOP("Sources", "No microphone found")  # translated where shown
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class SourceChoice:
 class SourceList:
     choices: list[SourceChoice]
     system_problem: str | None = None  # why there is no system audio, and what to do
+    no_microphone: bool = False  # PortAudio finds no device to record from: said before Start
 
 
 def source_choices() -> SourceList:
@@ -52,7 +54,8 @@ def source_choices() -> SourceList:
     from app.audio.system import system_devices_or_reason
 
     systems, problem = system_devices_or_reason()
-    choices = [SourceChoice(SourceKind.MICROPHONE.value, "", translate("Sources", "Default microphone"))]
+    default = translate("Sources", "Default microphone") if microphones else translate("Sources", NO_MICROPHONE)
+    choices = [SourceChoice(SourceKind.MICROPHONE.value, "", default)]
     choices += [
         SourceChoice(SourceKind.MICROPHONE.value, name, translate("Sources", "Mic: {name}").format(name=name))
         for name in microphones
@@ -68,7 +71,13 @@ def source_choices() -> SourceList:
         choices.append(
             SourceChoice(CONVERSATION, "", translate("Sources", "Conversation: me (mic) + them (system audio)"))
         )
-    return SourceList(choices, problem)
+    return SourceList(choices, problem, no_microphone=not microphones)
+
+
+NO_MICROPHONE_HINT = QT_TRANSLATE_NOOP(
+    "Sources",
+    "Connect a microphone, choose system audio, or use File ▸ Translate a recording…",
+)
 
 
 class SourceChooser(QComboBox):
@@ -91,6 +100,9 @@ class SourceChooser(QComboBox):
         self.clear()
         for choice in sources.choices:
             self.addItem(choice.label, choice)
+        if sources.no_microphone:  # the microphone entry stays (a setting may name it), greyed
+            self.model().item(0).setEnabled(False)
+            self.setItemData(0, translate("Sources", NO_MICROPHONE_HINT), 3)  # Qt.ToolTipRole
         if sources.system_problem:
             self.addItem(translate("Sources", self.NO_SYSTEM_AUDIO), None)
             index = self.count() - 1

@@ -1,7 +1,8 @@
 """The source and target panels: one row per utterance, the translation beside its source.
 
-The two panels are the two columns of one grid, so a translation always sits level with the
-speech it translates (aligned by utterance_id) however long either text is. Provisional text
+Each utterance is one row widget holding its source and its translation side by side (two
+columns of equal stretch), so a translation always sits level with the speech it translates
+(aligned by utterance_id) however long either text is. Provisional text
 is grey italic; committed source text and final translations are plain and dark. A final
 translation is set exactly once and never touched again, so it cannot flicker.
 
@@ -16,27 +17,18 @@ the corrected row is shown again with a check.
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QGuiApplication
-from PySide6.QtWidgets import (
-    QFrame,
-    QGridLayout,
-    QHBoxLayout,
-    QLabel,
-    QMenu,
-    QPushButton,
-    QScrollArea,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPushButton, QVBoxLayout, QWidget
 
 from app.shared.languages import AUTO_DIRECTION, Direction, Language
 from app.ui.confidence import MarkedLabel, clip_spans, marked_html, unsure_tooltip
 from app.ui.face_to_face import language_badge
 from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 from app.ui.settings import TEXT_SIZES
+from app.ui.transcript_rows import MAX_ROWS, EarlierRow, TranscriptRows, UtteranceRow  # noqa: F401 (importers)
 
 PROVISIONAL_STYLE = "color:#8a8a8a; font-style:italic;"
 SETTLED_STYLE = "color:#5f6b73;"  # provisional, but settled: it stays as it is until the final
@@ -48,10 +40,6 @@ SPEAKER_NAMES = {
     "them": QT_TRANSLATE_NOOP("TranscriptView", "Them"),
 }  # translated where shown
 TEXT_POINT_SIZE = 17
-# Rows drawn as widgets at most. A row costs ~90 KB of Qt widgets (two rich-text labels): a
-# meeting of 850 utterances an hour grew the window ~75 MB an hour. Older finished rows keep
-# only their text (`earlier`): Copy still copies everything, the saved transcript has it all.
-MAX_ROWS = 200
 
 
 def reading_font(point_size: int = TEXT_POINT_SIZE) -> QFont:
@@ -149,36 +137,6 @@ def who_html(row, target: bool = False) -> str:
     return prefix
 
 
-@dataclass(frozen=True)
-class EarlierRow:
-    """A finished row no longer drawn: its words only (for Copy)."""
-
-    key: tuple | int
-    source_text: str
-    translation: str
-    speaker: str
-    language: str = ""
-
-
-@dataclass
-class UtteranceRow:
-    key: tuple | int  # (session, utterance_id) in the window; any sortable id
-    source: QLabel
-    target: QLabel
-    source_text: str = ""
-    translation: str = ""
-    source_final: bool = False
-    target_final: bool = False
-    speaker: str = ""  # "me" / "them" in a conversation
-    language: str = ""  # face to face: the language the row's speech was heard in ("en" / "zh")
-    corrected: bool = False  # the user corrected it (Correct…)
-    renders: dict = field(default_factory=lambda: {"target_after_final": 0})
-
-    def words(self) -> EarlierRow:
-        """What is kept of the row once it is no longer drawn."""
-        return EarlierRow(self.key, self.source_text, self.translation, self.speaker, self.language)
-
-
 class TranscriptView(QWidget):
     """Source and target panels with copy and clear; autoscrolls while the view is at the end."""
 
@@ -186,9 +144,6 @@ class TranscriptView(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.rows: dict = {}  # key -> UtteranceRow, in the order they appeared
-        self.earlier: dict = {}  # key -> EarlierRow: finished rows beyond MAX_ROWS, no longer drawn
-        self.max_rows = MAX_ROWS
         self.reading_mode = False  # provisional translations: settled text only
         self.source_title = QLabel(translate("TranscriptView", "Speech"))
         self.target_title = QLabel(translate("TranscriptView", "Translation"))
@@ -212,38 +167,13 @@ class TranscriptView(QWidget):
         head.addWidget(self.copy_target)
         head.addWidget(self.clear_button)
 
-        self.body = QWidget()
-        self.body.setObjectName("transcriptBody")
-        self.body.setStyleSheet("#transcriptBody { background: white; }")
-        self.grid = QGridLayout(self.body)
-        self.grid.setColumnStretch(0, 1)
-        self.grid.setColumnStretch(1, 1)
-        self.grid.setHorizontalSpacing(24)
-        self.grid.setVerticalSpacing(0)
-        self.grid.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self.placeholder = QLabel(
-            translate("TranscriptView", "Press Start (Ctrl+Return) and speak, or choose File ▸ Translate a recording…")
-        )
-        self.placeholder.setStyleSheet("color:#90a4ae; font-size:14pt; padding:24px;")
-        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.grid.addWidget(self.placeholder, 0, 0, 1, 2)
-        self.earlier_note = QLabel()  # how many earlier lines are only in Copy and the saved transcript
-        self.earlier_note.setStyleSheet("color:#90a4ae; padding:6px 4px;")
-        self.earlier_note.hide()
-        self.grid.addWidget(self.earlier_note, 1, 0, 1, 2)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setWidget(self.body)
-        self.scroll.setFrameShape(QFrame.Shape.StyledPanel)
-        self._following = True
-        bar = self.scroll.verticalScrollBar()
-        bar.valueChanged.connect(lambda v: setattr(self, "_following", v >= bar.maximum() - 4))
-        bar.rangeChanged.connect(lambda _lo, hi: bar.setValue(hi) if self._following else None)
+        self.panel = TranscriptRows(self._label)  # the rows: where they sit, which are drawn
+        self.rows, self.earlier = self.panel.rows, self.panel.earlier  # the same dicts, read here
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(head)
-        layout.addWidget(self.scroll)
+        layout.addWidget(self.panel)
 
     def set_direction(self, direction: str) -> None:
         """The titles name the languages; face to face (AUTO_DIRECTION) both, each row its own."""
@@ -267,7 +197,7 @@ class TranscriptView(QWidget):
     def set_dark(self, dark: bool) -> None:
         """Colours of the panels' own frame for a dark or light theme (text follows the palette)."""
         self.dark = dark
-        self.body.setStyleSheet(f"#transcriptBody {{ background: {'#16191c' if dark else 'white'}; }}")
+        self.panel.set_dark(dark)
         for title in (self.source_title, self.target_title):
             title.setStyleSheet(f"font-weight:bold; font-size:13pt; color:{'#b0bec5' if dark else '#37474f'};")
         for row in self.rows.values():
@@ -299,38 +229,7 @@ class TranscriptView(QWidget):
         return label
 
     def row(self, key) -> UtteranceRow:
-        row = self.rows.get(key)
-        if row is None:
-            self.placeholder.hide()
-            row = UtteranceRow(key, self._label(), self._label())
-            index = self.grid.rowCount()
-            self.grid.addWidget(row.source, index, 0)
-            self.grid.addWidget(row.target, index, 1)
-            self.rows[key] = row
-            self._retire_oldest()
-        return row
-
-    def _retire_oldest(self) -> None:
-        """Keep at most max_rows rows drawn: the oldest finished ones keep only their words."""
-        while len(self.rows) > self.max_rows:
-            oldest = next((r for r in self.rows.values() if r.source_final and r.target_final), None)
-            if oldest is None:
-                return  # every row still changes: keep drawing them
-            del self.rows[oldest.key]
-            self.earlier[oldest.key] = oldest.words()
-            self._remove_labels(oldest)
-        self.earlier_note.setText(
-            translate(
-                "TranscriptView",
-                "{count} earlier lines: in Copy and in the saved transcript (File ▸ Export transcript)",
-            ).format(count=len(self.earlier))
-        )
-        self.earlier_note.setVisible(bool(self.earlier))
-
-    def _remove_labels(self, row: UtteranceRow) -> None:
-        for label in (row.source, row.target):
-            self.grid.removeWidget(label)
-            label.deleteLater()
+        return self.panel.row(key)
 
     # --- events (GUI thread) ----------------------------------------------------------------
     def set_speaker(self, key, speaker: str | None) -> None:
@@ -469,10 +368,4 @@ class TranscriptView(QWidget):
         QGuiApplication.clipboard().setText(self.text(column))
 
     def clear(self) -> None:
-        for row in self.rows.values():
-            self._remove_labels(row)
-        self.rows.clear()
-        self.earlier.clear()
-        self.earlier_note.hide()
-        self._following = True
-        self.placeholder.show()
+        self.panel.clear()

@@ -39,11 +39,25 @@
     return "en";
   }
 
+  // The script a listener reads Chinese in, from the browser's first Chinese language:
+  // Hong Kong's for zh-HK and zh-MO, Traditional for zh-TW and zh-Hant, else "" (the
+  // session's choice, Simplified unless the host chose otherwise).
+  function browserScript() {
+    for (const tag of navigator.languages || [navigator.language || ""]) {
+      const lower = tag.toLowerCase();
+      if (/^zh-(hant-)?(hk|mo)\b/.test(lower)) return "hongkong";
+      if (/^zh-(hant|tw)\b/.test(lower)) return "traditional";
+      if (lower === "zh" || lower.startsWith("zh-")) return "";
+    }
+    return "";
+  }
+
   function fromUrl() {
     const size = params.get("size") || "";
     const lines = parseInt(params.get("lines") || "4", 10);
     const chosen = {
-      show: params.get("show"), script: params.get("script") || "", theme: "dark", language: browserLanguage(),
+      show: params.get("show"), script: params.get("script") || browserScript(), theme: "dark",
+      language: browserLanguage(),
       size: /\d$/.test(size) ? size + "px" : size, lines: Number.isNaN(lines) ? 4 : Math.min(Math.max(lines, 1), 50),
     };
     const defaults = { show: "both", script: "", theme: "dark", size: "", lines: 4, language: "en" };
@@ -63,6 +77,7 @@
   const saved = remembered();
   const settings = Object.assign(fromUrl(), saved); // a choice made on the page wins
   let languageChosen = "language" in saved; // else the browser's, as it is then
+  let scriptChosen = "script" in saved; // else the URL's or the browser's
   const root = document.documentElement;
   const font = params.get("font");
   if (font && /^[\w\s,'"-]{1,200}$/.test(font)) root.style.setProperty("--font", font + ", sans-serif");
@@ -393,8 +408,10 @@
     if (!valid(name, value) || settings[name] === value) return;
     settings[name] = value;
     languageChosen = languageChosen || name === "language";
+    scriptChosen = scriptChosen || name === "script";
     const kept = Object.assign({}, settings);
     if (!languageChosen) delete kept.language;
+    if (!scriptChosen) delete kept.script;
     try {
       localStorage.setItem(STORE, JSON.stringify(kept));
     } catch (error) { /* not remembered (storage refused); still used on this page */ }

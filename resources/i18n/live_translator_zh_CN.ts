@@ -1655,6 +1655,34 @@
         <source>The settings file cannot be used: {reason}</source>
         <translation>无法使用设置文件：{reason}</translation>
     </message>
+    <message>
+        <source>Crash tracing is off: the log folder {folder} cannot be written ({reason}).</source>
+        <translation>崩溃追踪已关闭：日志文件夹 {folder} 无法写入（{reason}）。</translation>
+    </message>
+    <message>
+        <source>If Live Translator crashes, no crash log is kept for a bug report. Make the folder writable, or set LIVE_TRANSLATOR_LOGS to a folder you may write to.</source>
+        <translation>如果 Live Translator 崩溃，将不会保留可附在问题报告中的崩溃日志。请让该文件夹可写，或将 LIVE_TRANSLATOR_LOGS 设为你有写入权限的文件夹。</translation>
+    </message>
+    <message>
+        <source>The crash marker {path} cannot be used: it is {reason}.</source>
+        <translation>崩溃标记 {path} 无法使用：它是 {reason}。</translation>
+    </message>
+    <message>
+        <source>{reason} It cannot be moved aside.</source>
+        <translation>{reason} 它无法被移到一旁。</translation>
+    </message>
+    <message>
+        <source>Remove it, or make its folder writable; the window runs meanwhile.</source>
+        <translation>请删除它，或让它所在的文件夹可写；在此期间窗口照常运行。</translation>
+    </message>
+    <message>
+        <source>{reason} It is kept as {aside}.</source>
+        <translation>{reason} 它已保留为 {aside}。</translation>
+    </message>
+    <message>
+        <source>The window runs; remove the file when you no longer need it.</source>
+        <translation>窗口照常运行；不再需要该文件时请将其删除。</translation>
+    </message>
 </context>
 <context>
     <name>FaceToFace</name>
@@ -1984,8 +2012,24 @@
         <translation>上一次会话（开始于 {started}）意外结束。</translation>
     </message>
     <message>
-        <source>Its transcript is saved up to the last sentence: {path}</source>
-        <translation>它的记录已保存到最后一句：{path}</translation>
+        <source>Its transcript was not saved: {path} is not on the disk.</source>
+        <translation>它的记录没有保存下来：磁盘上没有 {path}。</translation>
+    </message>
+    <message>
+        <source>Its transcript {path} holds no sentence.</source>
+        <translation>它的记录 {path} 中没有任何句子。</translation>
+    </message>
+    <message>
+        <source>Its transcript holds {count} sentences: {path}</source>
+        <translation>它的记录中有 {count} 句：{path}</translation>
+    </message>
+    <message>
+        <source>Its transcript is saved up to the last sentence ({count} sentences): {path}</source>
+        <translation>它的记录已保存到最后一句（共 {count} 句）：{path}</translation>
+    </message>
+    <message>
+        <source>Saving it failed during the session ({problem}): sentences still held in memory when it ended are lost.</source>
+        <translation>会话期间保存记录失败（{problem}）：会话结束时仍暂存在内存中的句子已丢失。</translation>
     </message>
     <message>
         <source>Please attach its crash log to a bug report: {path}</source>
@@ -2290,6 +2334,10 @@
 <context>
     <name>Sources</name>
     <message>
+        <source>No microphone found</source>
+        <translation>未找到麦克风</translation>
+    </message>
+    <message>
         <source>Default microphone</source>
         <translation>默认麦克风</translation>
     </message>
@@ -2308,6 +2356,10 @@
     <message>
         <source>Conversation: me (mic) + them (system audio)</source>
         <translation>对话：我（麦克风）+ 对方（系统音频）</translation>
+    </message>
+    <message>
+        <source>Connect a microphone, choose system audio, or use File ▸ Translate a recording…</source>
+        <translation>请连接麦克风、选择系统音频，或使用“文件 ▸ 翻译录音…”。</translation>
     </message>
     <message>
         <source>System audio: not available</source>

@@ -1655,6 +1655,34 @@
         <source>The settings file cannot be used: {reason}</source>
         <translation>無法使用設定檔：{reason}</translation>
     </message>
+    <message>
+        <source>Crash tracing is off: the log folder {folder} cannot be written ({reason}).</source>
+        <translation>當機追蹤已關閉：記錄檔資料夾 {folder} 無法寫入（{reason}）。</translation>
+    </message>
+    <message>
+        <source>If Live Translator crashes, no crash log is kept for a bug report. Make the folder writable, or set LIVE_TRANSLATOR_LOGS to a folder you may write to.</source>
+        <translation>如果 Live Translator 當機，將不會保留可附在問題回報中的當機記錄檔。請讓該資料夾可寫入，或將 LIVE_TRANSLATOR_LOGS 設為你有寫入權限的資料夾。</translation>
+    </message>
+    <message>
+        <source>The crash marker {path} cannot be used: it is {reason}.</source>
+        <translation>當機標記 {path} 無法使用：它是 {reason}。</translation>
+    </message>
+    <message>
+        <source>{reason} It cannot be moved aside.</source>
+        <translation>{reason} 它無法被移到一旁。</translation>
+    </message>
+    <message>
+        <source>Remove it, or make its folder writable; the window runs meanwhile.</source>
+        <translation>請刪除它，或讓它所在的資料夾可寫入；在此期間視窗照常運作。</translation>
+    </message>
+    <message>
+        <source>{reason} It is kept as {aside}.</source>
+        <translation>{reason} 它已保留為 {aside}。</translation>
+    </message>
+    <message>
+        <source>The window runs; remove the file when you no longer need it.</source>
+        <translation>視窗照常運作；不再需要該檔案時請將其刪除。</translation>
+    </message>
 </context>
 <context>
     <name>FaceToFace</name>
@@ -1984,8 +2012,24 @@
         <translation>上一次工作階段（開始於 {started}）意外結束。</translation>
     </message>
     <message>
-        <source>Its transcript is saved up to the last sentence: {path}</source>
-        <translation>它的記錄已儲存到最後一句：{path}</translation>
+        <source>Its transcript was not saved: {path} is not on the disk.</source>
+        <translation>它的逐字稿沒有儲存下來：磁碟上沒有 {path}。</translation>
+    </message>
+    <message>
+        <source>Its transcript {path} holds no sentence.</source>
+        <translation>它的逐字稿 {path} 中沒有任何句子。</translation>
+    </message>
+    <message>
+        <source>Its transcript holds {count} sentences: {path}</source>
+        <translation>它的逐字稿中有 {count} 句：{path}</translation>
+    </message>
+    <message>
+        <source>Its transcript is saved up to the last sentence ({count} sentences): {path}</source>
+        <translation>它的逐字稿已儲存到最後一句（共 {count} 句）：{path}</translation>
+    </message>
+    <message>
+        <source>Saving it failed during the session ({problem}): sentences still held in memory when it ended are lost.</source>
+        <translation>工作階段期間儲存逐字稿失敗（{problem}）：結束時仍暫存在記憶體中的句子已遺失。</translation>
     </message>
     <message>
         <source>Please attach its crash log to a bug report: {path}</source>
@@ -2290,6 +2334,10 @@
 <context>
     <name>Sources</name>
     <message>
+        <source>No microphone found</source>
+        <translation>找不到麥克風</translation>
+    </message>
+    <message>
         <source>Default microphone</source>
         <translation>預設麥克風</translation>
     </message>
@@ -2308,6 +2356,10 @@
     <message>
         <source>Conversation: me (mic) + them (system audio)</source>
         <translation>對話：我（麥克風）+ 對方（系統音訊）</translation>
+    </message>
+    <message>
+        <source>Connect a microphone, choose system audio, or use File ▸ Translate a recording…</source>
+        <translation>請連接麥克風、選擇系統音訊，或使用「檔案 ▸ 翻譯錄音…」。</translation>
     </message>
     <message>
         <source>System audio: not available</source>

@@ -1,6 +1,8 @@
 """The caption page's own words (its controls and status lines) in the listener's language, in a
 real browser (Debian's Chromium via Playwright): English, Simplified or Traditional Chinese, from
-the browser's languages, switched on the page and remembered there; the captions are untouched."""
+the browser's languages, switched on the page and remembered there. The captions' Chinese script
+follows the browser too (zh-TW Traditional, zh-HK and zh-MO Hong Kong's), unless the listener or
+the page's address chose one."""
 
 from __future__ import annotations
 
@@ -142,3 +144,60 @@ def test_every_language_has_every_word_the_page_uses(serve, new_page):  # noqa: 
     )
     assert missing == []
     assert set(page.evaluate("Object.keys(window.CAPTION_WORDS)")) == {"en", "zh-Hans", "zh-Hant"}
+
+
+SOFTWARE = {"simplified": "这个软件", "traditional": "這個軟體", "hongkong": "這個軟件"}  # s2twp and s2hk differ
+
+
+def page_with_software(serve, new_page, locale: str, path: str = ""):
+    server = serve()
+    server.on_event(translation(0, "This software.", SOFTWARE["simplified"]))
+    page = new_page(locale=locale)
+    page.goto(server.url + path)
+    return page
+
+
+@pytest.mark.parametrize(
+    ("locale", "script"),
+    [
+        ("zh-TW", "traditional"),
+        ("zh-HK", "hongkong"),
+        ("zh-MO", "hongkong"),
+        ("zh-CN", "simplified"),
+        ("en-US", "simplified"),  # the session's choice: Simplified as the app wrote it
+    ],
+)
+def test_the_captions_script_follows_the_browser(serve, new_page, locale, script):  # noqa: F811
+    # Failed before: a zh-TW or zh-HK browser got its controls in Traditional, its captions Simplified.
+    page = page_with_software(serve, new_page, locale)
+    wait_text(page, SOFTWARE[script])
+    assert captions(page)[0]["translation"] == SOFTWARE[script]
+    open_settings(page)
+    assert page.eval_on_selector("#opt-script", "e => e.value") == ("" if script == "simplified" else script)
+    assert page.evaluate(f"localStorage.getItem('{STORE}')") is None, "nothing chosen, nothing stored"
+
+
+def test_the_listeners_script_wins_over_the_browsers_and_is_remembered(serve, new_page):  # noqa: F811
+    page = page_with_software(serve, new_page, "zh-TW")
+    wait_text(page, SOFTWARE["traditional"])
+    open_settings(page)
+    page.select_option("#opt-script", "simplified")
+    wait_text(page, SOFTWARE["simplified"])
+    assert json.loads(page.evaluate(f"localStorage.getItem('{STORE}')"))["script"] == "simplified"
+    page.reload()
+    wait_text(page, SOFTWARE["simplified"])
+    assert captions(page)[0]["translation"] == SOFTWARE["simplified"]
+
+
+def test_another_choice_leaves_the_script_to_the_browser(serve, new_page):  # noqa: F811
+    page = page_with_software(serve, new_page, "zh-HK")
+    wait_text(page, SOFTWARE["hongkong"])
+    open_settings(page)
+    page.check("#settings input[name=theme][value=light]")
+    assert "script" not in json.loads(page.evaluate(f"localStorage.getItem('{STORE}')"))
+
+
+def test_the_addresss_script_wins_over_the_browsers(serve, new_page):  # noqa: F811
+    page = page_with_software(serve, new_page, "zh-TW", "?script=simplified")
+    wait_text(page, SOFTWARE["simplified"])
+    assert captions(page)[0]["translation"] == SOFTWARE["simplified"]

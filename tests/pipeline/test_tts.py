@@ -85,3 +85,23 @@ def test_off_and_unavailable(tmp_path):
     broken.stop()
     assert [e.stage for e in events if isinstance(e, Error)] == ["tts"]
     assert "unavailable" in events[0].text and "espeak-ng" in events[0].hint
+
+
+def test_the_espeak_drivers_own_prints_never_reach_the_terminal(capfd):
+    """pyttsx3's espeak driver prints "Audio saved to …" from espeak's callback thread, at times
+    after the redirect around a synthesis has ended and the name was reset: "Audio saved to None"
+    on the terminal (issue 42). Its prints go to the log instead, from whichever thread."""
+    import sys as system
+
+    from app.tts import Engine
+
+    engine = Engine(None)
+    audio, _ = engine.render("Good morning.")
+    assert len(audio) > 0
+    driver_module = system.modules["pyttsx3.drivers.espeak"]
+    said_late = 'print(f"Audio saved to {None}")'  # what the driver's callback runs, resolved in its module
+    late = threading.Thread(target=exec, args=(said_late, vars(driver_module)))
+    late.start()
+    late.join()
+    out, err = capfd.readouterr()
+    assert "Audio saved" not in out and "Audio saved" not in err

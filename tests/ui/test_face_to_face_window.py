@@ -181,7 +181,7 @@ def test_each_row_says_its_language_in_its_side_colour_light_and_dark(qtbot, sto
     # heard again the other way (Other way): the row's label follows its new language
     window.event_presenter.on_events([heard(1, "我不知道", Language.ZH, revised="Where is the station?")], number)
     assert BADGES[Language.ZH] in english.source.text() and SIDE_COLORS[Language.ZH] in english.source.text()
-    view.max_rows = 2  # bounded rows: the oldest finished row keeps only its words, and its language
+    view.panel.max_rows = 2  # bounded rows: the oldest finished row keeps only its words, and its language
     window.event_presenter.on_events([heard(4, "See you.", Language.EN)], number)
     assert (number, 1) in view.earlier and view.text("source").startswith("ZH: 我不知道\nZH: 我不知道。")
 

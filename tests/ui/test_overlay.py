@@ -118,12 +118,12 @@ def test_font_size_control_and_dark_theme(qtbot, store):
     window.view_options.set_theme(Theme.DARK)
     palette = QApplication.instance().palette()
     assert palette.color(QPalette.ColorRole.Window).lightness() < 60
-    assert "#16191c" in view.body.styleSheet()
+    assert "#16191c" in view.panel.body.styleSheet()
     window.view_options.set_theme(Theme.SYSTEM)  # unknown here (offscreen): light
     assert QApplication.instance().palette().color(QPalette.ColorRole.Window).lightness() > 180
     # The platform reports a change of scheme (offscreen Qt cannot switch its own: the signal is sent as it would be)
     QGuiApplication.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Dark)
-    assert window.view_options.dark and "#16191c" in view.body.styleSheet()
+    assert window.view_options.dark and "#16191c" in view.panel.body.styleSheet()
     assert QApplication.instance().palette().color(QPalette.ColorRole.Window).lightness() < 60
     QGuiApplication.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light)
     assert not window.view_options.dark

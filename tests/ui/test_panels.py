@@ -54,11 +54,10 @@ def test_rows_align_by_utterance_and_copy_clear(qtbot):
     view.show_translation(2, "二", provisional=False)  # a translation may come before its source
     view.show_final(2, "two")
     view.show_translation(1, "一", provisional=False)
-    grid = view.grid
-    for row in view.rows.values():
-        r_source = grid.getItemPosition(grid.indexOf(row.source))[0]
-        r_target = grid.getItemPosition(grid.indexOf(row.target))[0]
-        assert r_source == r_target
+    column = view.panel.column
+    for row in view.rows.values():  # source and translation in one row widget, in arrival order
+        assert row.source.parentWidget() is row.widget is row.target.parentWidget()
+    assert [column.indexOf(row.widget) for row in view.rows.values()] == [2, 3]  # under placeholder, note
     assert view.text("source") == "one\ntwo" and view.text("target") == "一\n二"
     view.copy("target")
     from PySide6.QtGui import QGuiApplication
@@ -148,7 +147,7 @@ def test_transcript_follows_the_talk_unless_scrolled_back(qtbot):
     qtbot.addWidget(view)
     view.resize(600, 300)
     view.show()
-    bar = view.scroll.verticalScrollBar()
+    bar = view.panel.verticalScrollBar()
     for i in range(30):
         view.show_final(i, f"sentence number {i} " * 3)
         qtbot.wait(1)
@@ -197,15 +196,15 @@ def test_a_meeting_keeps_a_bounded_number_of_rows_drawn_and_copy_keeps_every_lin
 
     view = TranscriptView()
     qtbot.addWidget(view)
-    view.max_rows = 20
+    view.panel.max_rows = 20
     for n in range(60):
         view.show_final(n, f"sentence {n}")
         view.show_translation(n, f"句子{n}", provisional=False)
     view.show_partial(60, "still speaking", "")  # an unfinished row is never retired
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
     assert len(view.rows) == 20 and 60 in view.rows
-    assert len(view.body.findChildren(QLabel)) <= 2 * 20 + 2  # the rows, the placeholder and the note
-    assert "41 earlier lines" in view.earlier_note.text()
+    assert len(view.panel.body.findChildren(QLabel)) <= 2 * 20 + 2  # the rows, the placeholder and the note
+    assert "41 earlier lines" in view.panel.earlier_note.text()
     lines = view.text("source").splitlines()
     assert lines[0] == "sentence 0" and lines[59] == "sentence 59" and lines[-1] == "still speaking"
     view.show_translation(3, "迟到的", provisional=False)  # a late event for a retired row draws nothing

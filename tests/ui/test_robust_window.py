@@ -2,6 +2,7 @@
 cannot write (issue 17, items 1, 3, 4 and 6)."""
 
 import dataclasses
+import json
 import logging
 import os
 import subprocess
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from PySide6.QtCore import QSettings
 
 from app.shared import events as ev
+from app.shared.crash_trace import CrashTrace
 from app.ui.main_window import MainWindow
 from app.ui.settings import CHOICES, TEXT_SIZES, UiSettings, load_settings, save_settings
 from tests.ui.conftest import nmt_model, phrasebook_translation, speak
@@ -87,7 +89,9 @@ def test_a_transcript_that_cannot_be_saved_is_a_banner_and_translation_goes_on(q
     recording = str(speak(tmp_path / "thanks.wav", "Thank you very much.", "en"))
     store.setValue("nmt_en_zh", str(nmt_model("en-zh")))
     store.setValue("tts_enabled", False)
-    window = MainWindow(store)
+    trace = CrashTrace(tmp_path / "logs")
+    trace.begin()
+    window = MainWindow(store, crash_trace=trace)
     qtbot.addWidget(window)
     window.show()
     qtbot.waitUntil(lambda: len(window.models_bar.states) == 2, timeout=60000)
@@ -98,6 +102,10 @@ def test_a_transcript_that_cannot_be_saved_is_a_banner_and_translation_goes_on(q
     )
     assert window.alert.isVisible() and window.alert.topic == "transcript"
     assert "The transcript cannot be saved" in window.alert.message
+    # Were this run to crash now, the next start's notice would say the records in memory are lost.
+    marker = json.loads(trace.marker.read_text(encoding="utf-8"))
+    assert marker["transcript"].startswith(str(blocker)) and "cannot be saved" in marker["transcript_problem"]
+    trace.end()
     row = next(iter(window.transcript_view.rows.values()))
     assert row.target.text() == phrasebook_translation("Thank you very much.", "en-zh")
 
