@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from app.shared.collector import background_build, quiet_collector
+from app.shared.collector import background_build
 from app.shared.events import CaptionCorrected
 from app.shared.glossary import Glossary
 from app.shared.languages import Direction, Language
@@ -88,8 +88,7 @@ class SessionControl(QObject):
         self.latest_session = None  # its models go before the next session loads its own
         large = _user_glossary_is_large()  # read on a thread, not here: 500,000 entries took 9-17 s
         if not large:
-            with quiet_collector():  # its entries leave the collector's passes (one over 500,000 took 1-3 s)
-                config.glossary = load_user_glossary()  # the user's terms: heard as hotwords, translated as written
+            config.glossary = load_user_glossary()  # the user's terms: heard as hotwords, translated as written
         bridge = self.new_session()
         try:
             session = self._make_session(config, bridge)
