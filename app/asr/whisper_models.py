@@ -28,6 +28,8 @@ from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 DEFAULT_MODEL = "base"
 REQUIRED_FILES = ("model.bin", "config.json", "tokenizer.json")
 _BASE_SIZE = 145_217_607  # bytes of the joined model.bin (docs/models.md, 'Weights that install offline')
+_MULTILINGUAL_VOCABULARY = 51_865  # tiny.en and the other English-only models have 51,864
+_VOCABULARY_LIMIT = 16 << 20  # a Whisper vocabulary is under 1 MB
 _JOIN_LOCK = threading.Lock()  # filelock's locks are per-thread re-entrant; this one orders threads
 _OFFLINE_HINT = QT_TRANSLATE_NOOP("Errors", 'Install the offline models: pip install "live-translator[offline-models]"')
 
@@ -167,6 +169,47 @@ def check_name(name_or_path: str | os.PathLike | None = None) -> None:
             QT_TRANSLATE_NOOP("Errors", "Give a model folder, or a size name such as base or tiny.en."),
             name=repr(name),
             choices=", ".join(available_models()),
+        )
+
+
+def hears_only_english(name_or_path: str | os.PathLike | None = None) -> bool:
+    """Whether the model is an English-only one (tiny.en, base.en, ...), told without loading it:
+    a size name or repo id ending in `.en`, or a folder whose vocabulary is shorter than a
+    multilingual one's (CTranslate2's own test: 51,865 entries or more is multilingual)."""
+    name = str(name_or_path or DEFAULT_MODEL)
+    path = Path(name).expanduser()
+    if not path.is_dir():
+        return name.endswith(".en")
+    size = _vocabulary_size(path)
+    return size is not None and size < _MULTILINGUAL_VOCABULARY
+
+
+def _vocabulary_size(folder: Path) -> int | None:
+    """Entries in a CTranslate2 Whisper folder's vocabulary (.txt: a line each; .json: a list)."""
+    from app.shared.files import read_json, read_text
+
+    try:
+        if (folder / "vocabulary.txt").is_file():
+            return len(read_text(folder / "vocabulary.txt", _VOCABULARY_LIMIT).splitlines())
+        if (folder / "vocabulary.json").is_file():
+            entries = read_json(folder / "vocabulary.json", _VOCABULARY_LIMIT)
+            return len(entries) if isinstance(entries, list) else None
+    except (LiveTranslatorError, ValueError, OSError):  # unreadable: loading the model says what is wrong
+        return None
+    return None
+
+
+def check_hears_chinese(name_or_path: str | os.PathLike | None, needs: str) -> None:
+    """Refuse an English-only model where Chinese must be heard (`needs`: what asks for it, e.g.
+    "--direction auto"), before anything loads: its every decode would fail later."""
+    if hears_only_english(name_or_path):
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP(
+                "Errors", "The Whisper model {name} hears English only, and {needs} needs Chinese heard too."
+            ),
+            QT_TRANSLATE_NOOP("Errors", "Use a multilingual Whisper model, such as base."),
+            name=str(name_or_path or DEFAULT_MODEL),
+            needs=needs,
         )
 
 

@@ -25,6 +25,7 @@ from app.shared.audio import SAMPLE_RATE, SourceKind
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 MAX_RECORDING_BYTES = 1 << 40  # no limit in practice: it is read as it is played
+_RECORDING_HINT = QT_TRANSLATE_NOOP("Errors", "Give a WAV, FLAC, MP3 or other file ffmpeg can decode.")
 
 
 @dataclass(frozen=True)
@@ -276,8 +277,15 @@ class FileSource:
     def finished(self) -> bool:
         return self._started and self._eof and self._pending_n == 0
 
-    def start(self) -> None:
-        """Open the recording and play it from the beginning."""
+    def check(self) -> None:
+        """The one check of a recording given by name (`transcribe FILE`, `run --input`, the
+        window's recording): the file is opened and its first audio decoded, then closed."""
+        self.start()
+        self.stop()
+
+    def _check_path(self) -> None:
+        """What the path says before a byte is decoded: a folder, nothing, a FIFO or device
+        (which would block or never end), an empty file."""
         if self.path.is_dir():
             raise LiveTranslatorError(
                 QT_TRANSLATE_NOOP("Errors", "{path} is a folder, not an audio file."),
@@ -285,13 +293,25 @@ class FileSource:
                 path=self.path,
             )
         try:
-            careful.regular_file_size(self.path, MAX_RECORDING_BYTES)  # a FIFO or a device would block or never end
+            size = careful.regular_file_size(self.path, MAX_RECORDING_BYTES)
         except FileNotFoundError:  # a dangling link too
             raise LiveTranslatorError(
                 QT_TRANSLATE_NOOP("Errors", "Audio file {path} does not exist."),
                 QT_TRANSLATE_NOOP("Errors", "Check the path."),
                 path=self.path,
             ) from None
+        except LiveTranslatorError as refused:  # its own words, a recording's hint
+            raise LiveTranslatorError(refused.text, _RECORDING_HINT) from None
+        if size == 0:
+            raise LiveTranslatorError(
+                QT_TRANSLATE_NOOP("Errors", "{path} is empty (0 bytes): there is no recording in it."),
+                _RECORDING_HINT,
+                path=self.path,
+            )
+
+    def start(self) -> None:
+        """Open the recording and play it from the beginning."""
+        self._check_path()
         self.stop()
         self._pending, self._pending_n, self._decoded, self._pos, self._eof = [], 0, 0, 0, False
         try:
@@ -370,11 +390,13 @@ class FileSource:
             self._decoded += len(chunk)
 
     def _unreadable(self, error: Exception) -> LiveTranslatorError:
+        # ffmpeg's own words without its errno and the path again ("[Errno 1094995529] Invalid data ...: 'x.wav'")
+        reason = getattr(error, "strerror", None) or error
         return LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "Cannot read audio file {path}: {reason}"),
-            QT_TRANSLATE_NOOP("Errors", "Give a WAV, FLAC, MP3 or other file ffmpeg can decode."),
+            QT_TRANSLATE_NOOP("Errors", "{path} is not a recording ffmpeg can decode ({reason})."),
+            _RECORDING_HINT,
             path=self.path,
-            reason=error,
+            reason=reason,
         )
 
 

@@ -7,7 +7,10 @@ Linux only (PulseAudio, or PipeWire's PulseAudio server), through `pulsectl` (li
 
 Both are modules of ours, loaded when the virtual microphone is opened. Two instances speak into
 one microphone: the second finds the first's, and whichever leaves last unloads it (who speaks
-into it is kept on the sound server: app.audio.mic_registry); modules of a crashed run (kill -9)
+into it is kept on the sound server: app.audio.mic_registry). Instances make, share and remove it
+one at a time, under a file lock in the app's cache folder (`virtual-mic.lock`): two runs started
+together would otherwise each see no whole microphone (the first had its sink, not yet its source)
+and make one each. Modules of a crashed run (kill -9)
 nobody speaks into are unloaded at the next open. A sink or source the user made under our name
 is never used nor removed: ours gets a free name. A microphone that goes away under a run (an
 unloaded module, a restarted server) is an error for the sentence it takes, and is made again for
@@ -21,6 +24,7 @@ Windows and macOS have no such modules: speak into a virtual cable instead (VB-C
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import os
 import sys
@@ -43,6 +47,7 @@ from app.audio.mic_registry import (
     remove_leftovers,
 )
 from app.audio.outputs import DeviceOutput
+from app.shared import paths
 from app.shared.audio import SourceKind
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
@@ -50,6 +55,8 @@ log = logging.getLogger(__name__)
 
 SINK_DESCRIPTION = "Live Translator speech"
 SOURCE_DESCRIPTION = "Live Translator microphone"
+# Making the microphone takes a few server round trips; a holder that hangs longer is not waited for.
+LOCK_WAIT_S = 10.0
 # The call app may play our voice back into system audio a while later (network round trip).
 CALL_ECHO_TAIL_S = 1.5
 _NO_SERVER_HINT = QT_TRANSLATE_NOOP(
@@ -127,6 +134,28 @@ def our_sinks() -> set[str]:
         return set()
 
 
+@contextlib.contextmanager
+def _one_instance_at_a_time():
+    """Held while an instance makes, shares or removes the microphone (filelock: flock on POSIX,
+    freed by the OS when the process dies, even on kill -9). Without a writable cache folder, or
+    past LOCK_WAIT_S, it goes on unlocked: a second microphone beats no microphone."""
+    from filelock import FileLock, Timeout
+
+    try:
+        folder = paths.cache_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(folder / "virtual-mic.lock", timeout=LOCK_WAIT_S)
+        lock.acquire()
+    except (OSError, Timeout) as error:
+        log.warning("virtual microphone: going on without the instance lock (%s)", error)
+        yield
+        return
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 class VirtualMicrophone:
     """Makes live_translator_mic (and its sink) on open(), or speaks into the one another running
     instance made; close() (also at exit) removes it when no other instance speaks into it."""
@@ -146,7 +175,7 @@ class VirtualMicrophone:
     def open(self) -> None:
         if not sys.platform.startswith("linux"):
             raise LiveTranslatorError(_NOT_LINUX, _NOT_LINUX_HINT)
-        with self._lock, _connect() as pulse:
+        with self._lock, _one_instance_at_a_time(), _connect() as pulse:
             if self._holder is not None:
                 return
             self._holder = Holder(_connect)  # first: no instance may remove what we are about to use
@@ -225,7 +254,7 @@ class VirtualMicrophone:
         restarted): the call hears nothing, and that is said. The next open() makes it again."""
         with self._lock:
             name = self.source_name
-            with _connect() as pulse:
+            with _one_instance_at_a_time(), _connect() as pulse:
                 if self._holder is None or find_ours(pulse, self.sink_name) is not None:
                     return
                 self._leave(pulse)
@@ -251,7 +280,7 @@ class VirtualMicrophone:
             if self._holder is None:
                 return
             try:
-                with _connect() as pulse:
+                with _one_instance_at_a_time(), _connect() as pulse:
                     self._leave(pulse)
             except LiveTranslatorError as error:  # the server is gone, and our modules with it
                 log.info("virtual microphone: %s", error)

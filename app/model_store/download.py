@@ -16,6 +16,7 @@ removed, so that running the command again fetches it again.
 from __future__ import annotations
 
 import contextlib
+import logging
 import sys
 import tempfile
 import threading
@@ -27,6 +28,7 @@ from app.shared import files
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 Progress = Callable[[int, int], None]
+REACH_TIMEOUT_S = 3.0  # connecting to the hub; a hub that connects but answers slowly is waited for
 
 # A model folder fetched by repo id: the graphs under onnx/ (merged decoder) plus these.
 REPO_SIDE_FILES = (
@@ -84,6 +86,12 @@ def download(
     files = files_for(key_or_repo)  # first: a bad name is refused before any folder is made
     dest = Path(dest) if dest is not None else catalog.model_dest(key_or_repo)
     revisions = {f: catalog.pinned_revision(f.repo) or revision for f in files}
+    check_reachable(endpoint)
+    with _quiet_retries():
+        return _download(files, dest, progress, endpoint, revisions)
+
+
+def _download(files, dest: Path, progress: Progress | None, endpoint: str | None, revisions: dict) -> Path:
     sizes = {f: _remote_size(f, endpoint, revisions[f]) for f in files}  # also checks all exist, before any download
     for hub_file in files:
         _check_pinned_size(hub_file, sizes[hub_file], endpoint)
@@ -101,6 +109,41 @@ def download(
         if progress:
             progress(done, total)
     return dest
+
+
+def check_reachable(endpoint: str | None = None) -> None:
+    """One request to the hub with a short timeout and no retry, before huggingface_hub's own:
+    they retry a refused or unresolved connection 5 times over 23 s, with two warnings each."""
+    import requests
+    from huggingface_hub import constants
+
+    where = endpoint or constants.ENDPOINT
+    try:
+        requests.head(where, timeout=REACH_TIMEOUT_S, allow_redirects=False)
+    except requests.exceptions.ReadTimeout:
+        return  # it took the connection: slow, not out of reach
+    except requests.exceptions.RequestException:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Cannot reach the model hub at {where}."),
+            QT_TRANSLATE_NOOP(
+                "Errors", "Check the network connection (or --endpoint), then run the same command again."
+            ),
+            where=where,
+        ) from None
+
+
+@contextlib.contextmanager
+def _quiet_retries():
+    """huggingface_hub's retry warnings (a connection that breaks mid-download) only with -v:
+    what went wrong is said once, in words, when it gives up."""
+    retries = logging.getLogger("huggingface_hub.utils._http")
+    level = retries.level
+    if not logging.getLogger().isEnabledFor(logging.INFO):
+        retries.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        retries.setLevel(level)
 
 
 def _make_dest(dest: Path) -> None:

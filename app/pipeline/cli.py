@@ -15,6 +15,7 @@ from app.audio.cli import StopRequests, add_live_options
 from app.shared import arguments
 from app.shared.audio import SourceKind, SpeechTarget
 from app.shared.chinese import CHINESE_SCRIPTS
+from app.shared.collector import quiet_collector
 from app.shared.console import OutputLost
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import (
@@ -30,7 +31,7 @@ from app.shared.events import (
     Status,
     Translation,
 )
-from app.shared.languages import AUTO_DIRECTION, DIRECTIONS, Direction
+from app.shared.languages import AUTO_DIRECTION, DIRECTIONS, Direction, Language
 
 if TYPE_CHECKING:
     from app.pipeline.session import Session
@@ -228,14 +229,29 @@ def run(args: argparse.Namespace) -> int:
     auto = args.direction == AUTO_DIRECTION
     direction = Direction.EN_ZH if auto else Direction.parse(args.direction)
     check_options(args)
+    if args.input is not None:  # the check `transcribe` makes, before any model loads
+        from app.audio import FileSource
+
+        FileSource(args.input, realtime=False).check()
     from app.translation.cli import load_glossaries
 
     args.glossary_files = list(args.glossary)
-    args.glossary = load_glossaries(args.glossary)  # a bad file fails before any model loads
+    with quiet_collector():  # read, its entries leave the collector's passes (a pass over 500,000 took 1-3 s)
+        args.glossary = load_glossaries(args.glossary)  # a bad file fails before any model loads
     from app.asr.whisper_models import check_name
 
     check_name(args.asr_model)  # as transcribe does: said now, not by the recognition thread once models load
-    directions = (direction, direction.reverse) if args.conversation or auto or args.guest_speech else (direction,)
+    both_ways = args.conversation or auto or args.guest_speech  # guests speak the other way
+    if both_ways or direction.source == Language.ZH:  # the window's Pipeline checks the same
+        from app.asr.whisper_models import check_hears_chinese
+
+        options = " --conversation" * args.conversation + " --guest-speech" * args.guest_speech
+        check_hears_chinese(args.asr_model, f"--direction {args.direction}{options}")
+    from app.translation.folder import check_model_folder
+
+    for folder in args.nmt_model:  # one that is not a model would be taken for any direction
+        check_model_folder(folder)
+    directions = (direction, direction.reverse) if both_ways else (direction,)
     models = {d: model_for(d, args.nmt_model) for d in directions}
     # Our output keeps the real stdout; libraries that print (pyttsx3's espeak driver says
     # "Audio saved to ...", sometimes from its own thread) are sent to stderr meanwhile.

@@ -2,7 +2,9 @@
 
 The files are checked between utterances (when an utterance's final text is heard, before it is
 translated): a file whose size or modification time changed is read again, and the session uses
-the result from that utterance on (`apply_glossary`, no restart). A file edited into something
+the result from that utterance on (`apply_glossary`, no restart). Files over READ_AT_ONCE_BYTES
+together are read on a thread of their own instead, and used from the utterance after they are
+read and built (the glossary in use stays meanwhile). A file edited into something
 that cannot be used (unreadable, not UTF-8, or a line that is not an entry) is reported as an
 Error and the glossary in force stays as it was, until the file is saved again.
 """
@@ -11,14 +13,18 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from app.shared.collector import background_build
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text, texts_of
 from app.shared.events import Error, Event, SourceFinal, Stage
 from app.shared.glossary import Glossary
 
 log = logging.getLogger(__name__)
+
+READ_AT_ONCE_BYTES = 1 << 20  # ~30,000 entries: read in tens of ms
 
 
 class GlossaryWatch:
@@ -31,9 +37,21 @@ class GlossaryWatch:
         self.paths = [Path(p) for p in paths]
         self.apply, self.report = apply, report
         self._stamps = self._stamp()
+        self._reader: threading.Thread | None = None
 
     def on_event(self, event: Event) -> None:
-        if isinstance(event, SourceFinal):
+        """On the recognition thread: a small file is read here, before the utterance is
+        translated; a large one (seconds to read) on a thread of its own, and used once read."""
+        if not isinstance(event, SourceFinal) or self._stamp() == self._stamps:
+            return
+        if sum(stamp[1] for stamp in self._stamp() if stamp) <= READ_AT_ONCE_BYTES:
+            self.check()
+        elif self._reader is None or not self._reader.is_alive():
+            self._reader = threading.Thread(target=self._check_quietly, name="glossary-reader", daemon=True)
+            self._reader.start()
+
+    def _check_quietly(self) -> None:
+        with background_build():  # paced, and without the collector's full passes that stop every thread
             self.check()
 
     def check(self) -> bool:

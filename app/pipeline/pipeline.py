@@ -19,12 +19,12 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.pipeline.calm import RULES, CalmText
 from app.pipeline.capture import CaptureStage
 from app.pipeline.config import PipelineConfig, PipelineTranslator, TokenCodec
+from app.pipeline.glossary_builder import GlossaryBuilder
 from app.pipeline.jobs import JobBoard
 from app.pipeline.recognition import RecognitionStage
 from app.pipeline.reporter import Reporter
@@ -34,7 +34,6 @@ from app.pipeline.transcript import Transcript
 from app.pipeline.translation import TranslationStage
 from app.shared.audio import AudioSource
 from app.shared.chinese import ChineseScript
-from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.events import CaptionCorrected, Event, Speaker, Stage, State, Status
 from app.shared.glossary import Glossary
 from app.shared.languages import AUTO_DIRECTION, Direction, Language
@@ -81,6 +80,7 @@ class Pipeline:
             self._speech.output.on_event = self._reporter.emit
         self._capture = CaptureStage(config, self._reporter, self._speech, audio_source)
         self._recognition = RecognitionStage(config, self._reporter, self._current_direction, recognizer, utterance_ids)
+        self._glossaries = GlossaryBuilder(self._use_glossary)
         self._translation = TranslationStage(
             config,
             self._reporter,
@@ -141,6 +141,7 @@ class Pipeline:
             if self.running:
                 return
             self._check_config()
+            wanted, self.config.glossary = self.config.glossary, None  # a large one: in use once built
             board = JobBoard(
                 self._direction,
                 max_finals=self.config.max_pending_finals,
@@ -148,6 +149,9 @@ class Pipeline:
                 same_decode=self._translation.decodes_alike,
             )
             session = SessionState(board, self.config.audio_queue_blocks)
+            # A large glossary is built once the models have loaded: built meanwhile, it slowed
+            # their loading, and the first final with it (by 1-2 s at 500,000 entries).
+            self._glossaries.offer(wanted, after=(session.ready, session.translator_loaded))
             self._translation.load_errors.clear()  # a folder fixed since the last session gets another try
             self._reporter.open_transcript()
             self._speech.start()
@@ -168,26 +172,27 @@ class Pipeline:
 
     def _check_config(self) -> None:
         """Bad input said before any thread starts or cache is allocated."""
-        path = self.config.input_path
-        if path is not None and Path(path).is_dir():
-            raise LiveTranslatorError(
-                QT_TRANSLATE_NOOP("Errors", "{path} is a folder, not a recording."),
-                QT_TRANSLATE_NOOP("Errors", "Give the path of a WAV/FLAC/OGG file inside it."),
-                path=path,
-            )
-        if path is not None and not Path(path).is_file():
-            raise LiveTranslatorError(
-                QT_TRANSLATE_NOOP("Errors", "No such recording: {path}"),
-                QT_TRANSLATE_NOOP(
-                    "Errors", "Give the path of a WAV/FLAC/OGG file, or omit --input to use the microphone."
-                ),
-                path=path,
-            )
+        if self.config.input_path is not None:  # as `transcribe` checks its file
+            from app.audio import FileSource
+
+            FileSource(self.config.input_path, realtime=False).check()
+        self._check_speech_model()
         from app.translation.search import check_setting
 
         for key, value in {"num_beams": self.config.num_beams, **self.config.decode_overrides}.items():
             if value is not None:
                 check_setting(key, value, "the pipeline's settings")
+
+    def _check_speech_model(self) -> None:
+        """An English-only Whisper where Chinese is heard: refused now (the window and `run` alike),
+        not by every decode once the model has loaded."""
+        if self._recognition.recognizer is not None:
+            return  # given ready-made: its language was checked when it was made
+        if self.config.auto_direction or self.config.direction.source == Language.ZH:
+            from app.asr.whisper_models import check_hears_chinese
+
+            heard = AUTO_DIRECTION if self.config.auto_direction else self.config.direction
+            check_hears_chinese(self.config.asr_model, f"direction {heard}")
 
     def stop(self, timeout: float = 10.0) -> None:
         """End the session: in-flight work is cancelled, threads joined. Safe to call twice."""
@@ -313,7 +318,11 @@ class Pipeline:
 
     def apply_glossary(self, glossary: Glossary) -> None:
         """Use `glossary` (an app.shared.glossary.Glossary) from the next utterance on, without a
-        restart: its terms in translations, as Whisper hotwords, and its corrections of heard text."""
+        restart: its terms in translations, as Whisper hotwords, and its corrections of heard text.
+        A large one is built on a thread of its own first; the glossary in use stays meanwhile."""
+        self._glossaries.offer(glossary)
+
+    def _use_glossary(self, glossary: Glossary | None) -> None:
         self.config.glossary = glossary
         self._recognition.use_glossary()  # read by each Whisper pass
 

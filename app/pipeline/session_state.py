@@ -30,6 +30,7 @@ class SessionState:
         self.end_input = threading.Event()  # set by finish() (and stop()): capture ends, the rest drains
         self.closed = False  # stop() has begun (from the caller, or from a stage that died)
         self.ready = threading.Event()  # recognizer loaded: capture may begin
+        self.translator_loaded = threading.Event()  # (or failed to): a large glossary's build may begin
         self.done = threading.Event()  # input ended and all work drained, or stopped
         self.audio: queue.Queue[Block | str] = queue.Queue(maxsize=max_blocks)  # blocks, FLUSH, END
         self.board = board

@@ -80,9 +80,12 @@ class TranslationStage:
     def run(self, session: SessionState) -> None:
         self._calm = self._new_calm()  # this session's live translations
         self._last_decode = LastDecode()
-        self._translator(self.direction())  # load now, not on the first utterance
-        if self.config.auto_direction:  # face to face: either side may speak first
-            self._translator(self.direction().reverse)
+        try:
+            self._translator(self.direction())  # load now, not on the first utterance
+            if self.config.auto_direction:  # face to face: either side may speak first
+                self._translator(self.direction().reverse)
+        finally:
+            session.translator_loaded.set()
         while (running := session.board.take()) is not None:
             job, cancel = running
             try:

@@ -32,11 +32,13 @@ from __future__ import annotations
 import itertools
 import logging
 import math
+import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app.shared import glossary_file
 from app.shared.chinese import script_of, to_script, to_simplified
+from app.shared.collector import pace, quiet_collector
 from app.shared.errors import QT_TRANSLATE_NOOP, Text
 from app.shared.glossary_file import MAX_ENTRIES, MAX_GLOSSARY_BYTES
 from app.shared.glossary_line import FLAGS, HAN, MAX_TERM_CHARS, GlossaryEntry, language_of, read_line
@@ -63,6 +65,7 @@ HOTWORD_TOKENS = 200
 # short word) and 0.5 per byte of Chinese (1.5 per character; 2 at most); each term one more for
 # its separator. Estimated from above, so the terms given fit.
 HOTWORD_TOKENS_PER_BYTE = 0.75
+_PREPARING = threading.Lock()
 
 
 # A language named inside a problem (its english_name), marked so the window says it in Chinese.
@@ -110,6 +113,8 @@ class Glossary:
     def parse(cls, text: str, origin: str = "<glossary>") -> Glossary:
         glossary = cls()
         for number, line in enumerate(text.splitlines(), start=1):
+            if number % 5_000 == 0:
+                pace()  # read in the background (a watched file changed): the live threads go on
             read = read_line(line, origin, number)
             if isinstance(read, GlossaryEntry):
                 glossary.entries.append(read)
@@ -257,7 +262,7 @@ class Glossary:
         heard form (HeardMatcher): a text costs about the same with 10,000 corrections as with 10."""
         if not text or not self.corrections():
             return text
-        spots = self._cached("heard", lambda: HeardMatcher(self.corrections())).spots(text)
+        spots = self._heard_matcher().spots(text)
         chinese = any(HAN.search(entry.chinese) for entry, _, _ in spots)
         script = script_of(text) if chinese else None  # None: as the correction writes it
         for entry, start, end in reversed(spots):
@@ -276,6 +281,21 @@ class Glossary:
             for entry, start, end in self._matcher(direction.source).occurrences(text)
         ]
         return longest_first(found)
+
+    def _heard_matcher(self) -> HeardMatcher:
+        return self._cached("heard", lambda: HeardMatcher(self.corrections()))
+
+    def prepare(self) -> Glossary:
+        """Build now what a session builds on first use (hotwords, the automata). For a large
+        glossary that takes seconds (500,000 entries: docs/glossary.md, 'How large'), so a
+        session does it on a thread of its own (app/pipeline/glossary_builder.py)."""
+        with _PREPARING, quiet_collector():  # two sides of a conversation offer one glossary: built once
+            for language in Language:
+                self.terms(language)
+                self._matcher(language)
+            if self.corrections():
+                self._heard_matcher()
+        return self
 
     def _matcher(self, language: Language) -> TermMatcher:
         """The automaton for this glossary's active entries in `language`."""

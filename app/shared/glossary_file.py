@@ -19,13 +19,12 @@ from app.shared import files
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.glossary_line import GlossaryEntry, read_line
 
-MAX_GLOSSARY_BYTES = 16 << 20  # a larger file is refused with its size, before it is read
-# Entries a glossary may hold. Reading a glossary and building its automata (once per glossary,
-# on the translation thread, holding the GIL: recognition waits too) took, on 2 shared cores at
-# load 9: 50,000 entries 0.4 s + 0.9 s (English) / 1.4 s (Chinese), hidden behind the first
-# utterance's partials (finals 0.6-1.3 s); 100,000: 1.3 + 3.4 / 5.1 s; 500,000: 6.5 + 16 / 24 s
-# (finals up to 13 s late). docs/glossary.md, "How large".
-MAX_ENTRIES = 50_000
+MAX_GLOSSARY_BYTES = 32 << 20  # a larger file is refused with its size, before it is read
+# Entries a glossary may hold: what memory allows. Its automata are built on a thread of their own
+# while recognition and translation go on (app/pipeline/glossary_builder.py), so the size no longer
+# delays finals; it costs memory: 500,000 entries took the process from 105 MB to 1.0 GB and 16 s
+# to build on 2 cores at load 13 (docs/glossary.md, "How large"; bench/glossary_size.py).
+MAX_ENTRIES = 500_000
 HEADER = "# Live Translator glossary: english<TAB>chinese[<TAB>case,off,heard]\n"
 BOM = "\ufeff"
 _NOT_SAVED = QT_TRANSLATE_NOOP("Errors", "The glossary {path} was not saved: {reason}.")
@@ -65,8 +64,8 @@ def check_count(count: int, path: str | os.PathLike | None = None) -> None:
         return
     hint = QT_TRANSLATE_NOOP(
         "Errors",
-        "More would hold up recognition and translation each time the glossary is read or changed "
-        "(500,000 entries kept finals 13 s late). Keep the terms you need; several files together count too.",
+        "A glossary's automata take about 2 KB of memory per entry (500,000 entries: 1 GB). "
+        "Keep the terms you need; several files together count too.",
     )
     if path is None:
         raise LiveTranslatorError(

@@ -160,6 +160,14 @@ def load_model(
     )
 
 
+def check_model_folder(path: Path | str) -> None:
+    """Refuse, in load_model's own words, a folder that is not a model the app runs: its config
+    and graph files are looked at, no session is opened (`run` asks before anything loads)."""
+    folder = model_root(path)
+    _model_config(folder)
+    _graphs_to_open(folder, find_onnx_files(folder))
+
+
 def _model_config(folder: Path) -> dict:
     """config.json of a folder holding a model family the app runs."""
     if folder.is_file():

@@ -17,15 +17,18 @@ WorkerPool and come home to the GUI thread when done (see app/ui/workers.py).
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
+from app.shared.collector import background_build
 from app.shared.events import CaptionCorrected
 from app.shared.glossary import Glossary
 from app.shared.languages import Direction, Language
 from app.ui import model_state
 from app.ui.bridge import EventBridge
+from app.ui.glossary_editor import load_user_glossary, user_glossary_path
 from app.ui.sources import CONVERSATION, chosen, make_session, spoken_side
 from app.ui.workers import Worker
 
@@ -83,9 +86,9 @@ class SessionControl(QObject):
         )
         config.auto_direction = window.face_to_face.on  # face to face: each sentence's language decided
         self.latest_session = None  # its models go before the next session loads its own
-        from app.ui.glossary_editor import load_user_glossary
-
-        config.glossary = load_user_glossary()  # the user's terms: heard as hotwords, translated as written
+        large = _user_glossary_is_large()  # read on a thread, not here: 500,000 entries took 9-17 s
+        if not large:
+            config.glossary = load_user_glossary()  # the user's terms: heard as hotwords, translated as written
         bridge = self.new_session()
         try:
             session = self._make_session(config, bridge)
@@ -94,6 +97,8 @@ class SessionControl(QObject):
             self.start_failed.emit(error)
             self.end_session(self.session_number)
             return
+        if large:
+            threading.Thread(target=_read_user_glossary, args=(session,), name="glossary-reader", daemon=True).start()
         self.running_session = session
         self.latest_session = session if config.auto_direction else None
         self.session_transcript = session.transcript
@@ -221,3 +226,19 @@ class SessionControl(QObject):
             return False
         self.running_session.publish_correction(event)
         return True
+
+
+def _user_glossary_is_large() -> bool:
+    from app.pipeline.glossary_watch import READ_AT_ONCE_BYTES
+
+    try:
+        return user_glossary_path().stat().st_size > READ_AT_ONCE_BYTES
+    except OSError:  # none yet, or unreadable: load_user_glossary says so
+        return False
+
+
+def _read_user_glossary(session: Session) -> None:
+    """A large user glossary, read on its own thread; the session uses it once built."""
+    with background_build():
+        glossary = load_user_glossary()
+    session.apply_glossary(glossary)

@@ -464,6 +464,14 @@
         <translation>请指定一个模型文件夹，或一个规格名称，如 base 或 tiny.en。</translation>
     </message>
     <message>
+        <source>The Whisper model {name} hears English only, and {needs} needs Chinese heard too.</source>
+        <translation>Whisper 模型 {name} 只能听懂英语，而 {needs} 还需要听懂中文。</translation>
+    </message>
+    <message>
+        <source>Use a multilingual Whisper model, such as base.</source>
+        <translation>请使用多语言的 Whisper 模型，例如 base。</translation>
+    </message>
+    <message>
         <source>Connect to the internet once, or give a local model folder.</source>
         <translation>请联网一次，或指定一个本地模型文件夹。</translation>
     </message>
@@ -560,12 +568,16 @@
         <translation>请检查路径。</translation>
     </message>
     <message>
-        <source>Cannot read audio file {path}: {reason}</source>
-        <translation>无法读取音频文件 {path}：{reason}</translation>
+        <source>{path} is not a recording ffmpeg can decode ({reason}).</source>
+        <translation>{path} 不是 ffmpeg 能解码的录音（{reason}）。</translation>
     </message>
     <message>
         <source>Give a WAV, FLAC, MP3 or other file ffmpeg can decode.</source>
         <translation>请提供 WAV、FLAC、MP3 或其他 ffmpeg 能解码的文件。</translation>
+    </message>
+    <message>
+        <source>{path} is empty (0 bytes): there is no recording in it.</source>
+        <translation>{path} 是空的（0 字节）：里面没有录音。</translation>
     </message>
     <message>
         <source>The audio file is not started.</source>
@@ -722,6 +734,14 @@
     <message>
         <source>Choose a name from `python -m app models list`, or give a repo id such as Xenova/opus-mt-en-zh.</source>
         <translation>请从 `python -m app models list` 中选一个名称，或给出仓库 ID，例如 Xenova/opus-mt-en-zh。</translation>
+    </message>
+    <message>
+        <source>Cannot reach the model hub at {where}.</source>
+        <translation>无法连接位于 {where} 的模型仓库。</translation>
+    </message>
+    <message>
+        <source>Check the network connection (or --endpoint), then run the same command again.</source>
+        <translation>请检查网络连接（或 --endpoint），然后再次运行同一命令。</translation>
     </message>
     <message>
         <source>{dest} is a file, not a folder to download the model into.</source>
@@ -960,18 +980,6 @@
         <translation>无法写入 {path}：{reason}</translation>
     </message>
     <message>
-        <source>{path} is a folder, not a recording.</source>
-        <translation>{path} 是一个文件夹，不是录音。</translation>
-    </message>
-    <message>
-        <source>Give the path of a WAV/FLAC/OGG file inside it.</source>
-        <translation>请指定其中一个 WAV/FLAC/OGG 文件的路径。</translation>
-    </message>
-    <message>
-        <source>No such recording: {path}</source>
-        <translation>没有这个录音：{path}</translation>
-    </message>
-    <message>
         <source>Give the path of a WAV/FLAC/OGG file, or omit --input to use the microphone.</source>
         <translation>请指定一个 WAV/FLAC/OGG 文件的路径，或去掉 --input 以使用麦克风。</translation>
     </message>
@@ -1048,8 +1056,8 @@
         <translation>为了不覆盖一个本应用无法读取的文件，没有保存任何内容：请把它移走或修好，然后再保存。</translation>
     </message>
     <message>
-        <source>More would hold up recognition and translation each time the glossary is read or changed (500,000 entries kept finals 13 s late). Keep the terms you need; several files together count too.</source>
-        <translation>条目再多，每次读取或修改术语表时都会拖慢识别和翻译（500,000 个条目曾让最终结果晚 13 秒）。只保留你需要的术语；多个文件的条目合计也算在内。</translation>
+        <source>A glossary&apos;s automata take about 2 KB of memory per entry (500,000 entries: 1 GB). Keep the terms you need; several files together count too.</source>
+        <translation>术语表的自动机每个条目约占 2 KB 内存（500,000 个条目：1 GB）。只保留需要的术语；多个文件合计也算在内。</translation>
     </message>
     <message>
         <source>The glossaries hold {count} entries together; the app reads at most {limit}.</source>

@@ -464,6 +464,14 @@
         <translation>請指定一個模型資料夾，或一個規格名稱，例如 base 或 tiny.en。</translation>
     </message>
     <message>
+        <source>The Whisper model {name} hears English only, and {needs} needs Chinese heard too.</source>
+        <translation>Whisper 模型 {name} 只能聽懂英語，而 {needs} 還需要聽懂中文。</translation>
+    </message>
+    <message>
+        <source>Use a multilingual Whisper model, such as base.</source>
+        <translation>請使用多語言的 Whisper 模型，例如 base。</translation>
+    </message>
+    <message>
         <source>Connect to the internet once, or give a local model folder.</source>
         <translation>請連上網路一次，或指定一個本機模型資料夾。</translation>
     </message>
@@ -560,12 +568,16 @@
         <translation>請檢查路徑。</translation>
     </message>
     <message>
-        <source>Cannot read audio file {path}: {reason}</source>
-        <translation>無法讀取音訊檔案 {path}：{reason}</translation>
+        <source>{path} is not a recording ffmpeg can decode ({reason}).</source>
+        <translation>{path} 不是 ffmpeg 能解碼的錄音（{reason}）。</translation>
     </message>
     <message>
         <source>Give a WAV, FLAC, MP3 or other file ffmpeg can decode.</source>
         <translation>請提供 WAV、FLAC、MP3 或其他 ffmpeg 能解碼的檔案。</translation>
+    </message>
+    <message>
+        <source>{path} is empty (0 bytes): there is no recording in it.</source>
+        <translation>{path} 是空的（0 位元組）：裡面沒有錄音。</translation>
     </message>
     <message>
         <source>The audio file is not started.</source>
@@ -722,6 +734,14 @@
     <message>
         <source>Choose a name from `python -m app models list`, or give a repo id such as Xenova/opus-mt-en-zh.</source>
         <translation>請從 `python -m app models list` 中選一個名稱，或提供儲存庫 ID，例如 Xenova/opus-mt-en-zh。</translation>
+    </message>
+    <message>
+        <source>Cannot reach the model hub at {where}.</source>
+        <translation>無法連線位於 {where} 的模型倉庫。</translation>
+    </message>
+    <message>
+        <source>Check the network connection (or --endpoint), then run the same command again.</source>
+        <translation>請檢查網路連線（或 --endpoint），然後再次執行同一指令。</translation>
     </message>
     <message>
         <source>{dest} is a file, not a folder to download the model into.</source>
@@ -960,18 +980,6 @@
         <translation>無法寫入 {path}：{reason}</translation>
     </message>
     <message>
-        <source>{path} is a folder, not a recording.</source>
-        <translation>{path} 是一個資料夾，不是錄音。</translation>
-    </message>
-    <message>
-        <source>Give the path of a WAV/FLAC/OGG file inside it.</source>
-        <translation>請指定其中一個 WAV/FLAC/OGG 檔案的路徑。</translation>
-    </message>
-    <message>
-        <source>No such recording: {path}</source>
-        <translation>沒有這個錄音：{path}</translation>
-    </message>
-    <message>
         <source>Give the path of a WAV/FLAC/OGG file, or omit --input to use the microphone.</source>
         <translation>請指定一個 WAV/FLAC/OGG 檔案的路徑，或拿掉 --input 以使用麥克風。</translation>
     </message>
@@ -1048,8 +1056,8 @@
         <translation>為了不覆蓋一個本應用程式無法讀取的檔案，沒有儲存任何內容：請把它移走或修好，然後再儲存。</translation>
     </message>
     <message>
-        <source>More would hold up recognition and translation each time the glossary is read or changed (500,000 entries kept finals 13 s late). Keep the terms you need; several files together count too.</source>
-        <translation>條目再多，每次讀取或修改詞彙表時都會拖慢辨識和翻譯（500,000 個條目曾讓最終結果晚 13 秒）。只保留你需要的詞彙；多個檔案的條目合計也算在內。</translation>
+        <source>A glossary&apos;s automata take about 2 KB of memory per entry (500,000 entries: 1 GB). Keep the terms you need; several files together count too.</source>
+        <translation>術語表的自動機每個條目約佔 2 KB 記憶體（500,000 個條目：1 GB）。只保留需要的術語；多個檔案合計也算在內。</translation>
     </message>
     <message>
         <source>The glossaries hold {count} entries together; the app reads at most {limit}.</source>

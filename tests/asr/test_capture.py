@@ -49,7 +49,7 @@ def test_missing_file_is_a_clear_error(tmp_path):
         FileSource(tmp_path / "nope.wav").start()
     bad = tmp_path / "bad.wav"
     bad.write_bytes(b"not audio at all")
-    with pytest.raises(LiveTranslatorError, match="Cannot read audio file"):
+    with pytest.raises(LiveTranslatorError, match="is not a recording ffmpeg can decode"):
         FileSource(bad).start()
 
 

@@ -350,3 +350,41 @@ def test_a_microphone_removed_under_a_run_is_said_and_made_again(sound_room):
     assert [e.utterance_id for e in errors] == [2] and f"virtual microphone {SOURCE_NAME} went away" in errors[0].text
     assert "made again" in errors[0].hint
     assert our_modules(sound_room) == []
+
+
+# -- many instances starting at the same moment ---------------------------------------------------
+STARTERS = 10
+RACE = (
+    "import os, sys, time; from app.audio.virtual_mic import VirtualMicrophone; go = sys.argv[1]\n"
+    "m = VirtualMicrophone(); print('ready', flush=True)\n"
+    "while not os.path.exists(go): time.sleep(0.001)\n"
+    "m.open(); print(m.source_name, flush=True); sys.stdin.readline(); m.close()"
+)
+
+
+def test_instances_starting_together_make_one_microphone(sound_room, tmp_path):
+    """Each process waits, imported and connected, for one go file, so the opens really overlap
+    (30 `run`s started at once made 2-3 microphones: the second saw the first's sink without its
+    source yet and made its own under `_2`)."""
+    go = tmp_path / "go"
+    env = {**sound_room.env, "PYTHONPATH": str(ROOT)}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", RACE, str(go)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        )
+        for _ in range(STARTERS)
+    ]
+    try:
+        assert [proc.stdout.readline().strip() for proc in procs] == ["ready"] * STARTERS
+        go.touch()
+        names = {proc.stdout.readline().strip() for proc in procs}
+        described = sound_room.pactl("list", "sources").count(f"Description: {SOURCE_DESCRIPTION}")
+        assert (names, described, len(our_modules(sound_room))) == ({SOURCE_NAME}, 1, 2)
+        for proc in procs:
+            proc.stdin.write("\n")
+            proc.stdin.flush()
+        assert [proc.wait(60) for proc in procs] == [0] * STARTERS
+    finally:
+        for proc in procs:
+            proc.kill()
+    assert our_modules(sound_room) == [], "the last to leave removes it"

@@ -132,7 +132,33 @@ def test_no_network_says_so(tmp_path):
         port = probe.getsockname()[1]
     with pytest.raises(LiveTranslatorError) as error:
         download("opus-mt-en-zh-int8", tmp_path / "x", endpoint=f"http://127.0.0.1:{port}")
-    assert "Cannot reach" in error.value.message and "resumes" in error.value.hint
+    assert "Cannot reach" in error.value.message and "network connection" in error.value.hint
+
+
+def test_no_network_fails_fast_and_quiet_on_the_command_line(tmp_path):
+    """Nothing answers at the hub's address: the two lines at once, not huggingface_hub's 22
+    retry warnings over 23 s first (issue 42)."""
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as probe:  # a port with nothing listening: each connection is refused
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    began = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "models", "download", "opus-mt-en-zh-int8", "--dest", str(tmp_path / "x")]
+        + ["--endpoint", f"http://127.0.0.1:{port}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    took = time.monotonic() - began
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 2, done.stderr
+    assert lines[0] == f"error: Cannot reach the model hub at http://127.0.0.1:{port}.", lines
+    assert "Check the network connection" in lines[1]
+    assert took < 5, f"{took:.1f} s before the message"  # the interpreter's start is ~1 s of it here
 
 
 @pytest.mark.parametrize(

@@ -224,7 +224,7 @@ def test_a_glossary_file_too_large_is_refused_with_its_size(tmp_path):
     big = tmp_path / "big.tsv"
     with big.open("wb") as f:
         f.truncate(50 << 20)
-    with pytest.raises(LiveTranslatorError, match=r"52\.4 MB.*up to 16\.8 MB"):
+    with pytest.raises(LiveTranslatorError, match=r"52\.4 MB.*up to 33\.6 MB"):
         Glossary.load(big)
 
 

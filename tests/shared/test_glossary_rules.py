@@ -54,15 +54,15 @@ def test_a_term_longer_than_the_limit_is_refused_with_its_length():
 
 def test_more_entries_than_stay_fast_are_refused_when_read_before_parsing(tmp_path):
     path = tmp_path / "big.tsv"
-    path.write_text("# many\n" + big_glossary(500_000), encoding="utf-8")
+    path.write_text("# many\n" + big_glossary(MAX_ENTRIES + 1), encoding="utf-8")
     started = time.perf_counter()
-    with pytest.raises(LiveTranslatorError, match="holds 500,000 entries; the app reads at most 50,000") as refused:
+    with pytest.raises(LiveTranslatorError, match="holds 500,001 entries; the app reads at most 500,000") as refused:
         Glossary.load(path)
     assert time.perf_counter() - started < 2 and "Keep the terms you need" in refused.value.hint
     half = tmp_path / "half.tsv"
     half.write_text(big_glossary(MAX_ENTRIES // 2 + 1), encoding="utf-8")
     assert len(Glossary.load(half).entries) == MAX_ENTRIES // 2 + 1  # one file is fine, two are too many
-    with pytest.raises(LiveTranslatorError, match="The glossaries hold 50,002 entries together"):
+    with pytest.raises(LiveTranslatorError, match="The glossaries hold 500,002 entries together"):
         Glossary.load_all([half, half])
 
 

@@ -149,7 +149,7 @@ def test_a_file_that_cannot_be_read_is_not_replaced(tmp_path):
     huge = tmp_path / "huge.tsv"  # more entries than the app reads: an editor that showed none must not empty it
     huge.write_text("".join(f"t{n}\t词{n}\n" for n in range(MAX_ENTRIES + 1)), encoding="utf-8")
     before = huge.read_bytes()
-    with pytest.raises(LiveTranslatorError, match="holds 50,001 entries; the app reads at most 50,000"):
+    with pytest.raises(LiveTranslatorError, match="holds 500,001 entries; the app reads at most 500,000"):
         Glossary([GlossaryEntry("tea", "茶")]).save(huge)
     assert huge.read_bytes() == before
 

@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor, QImage
 
 from app.audio import SAMPLE_RATE
 from app.shared import events as ev
+from app.shared import paths
 from app.shared.languages import AUTO_DIRECTION, Direction, Language
 from app.ui.face_to_face import BADGES, KEYS, SIDE_COLORS, language_badge
 from app.ui.theme import Theme
@@ -271,3 +272,15 @@ def test_other_way_that_hears_nothing_keeps_the_row_and_says_so(qtbot, store, tm
     assert (row.source.text(), row.target.text()) == (source, target)
     assert window.alert.isVisible() and "Nothing was heard in Chinese" in window.alert.message
     assert window.face_to_face.panel.turn.text() == "English"
+
+
+def test_an_english_only_whisper_is_refused_at_start_face_to_face(qtbot, store):
+    """tiny.en cannot tell or hear Chinese: Start says so, as `run` does, instead of every
+    decode failing and the window saying the recording was translated."""
+    window = auto_window(qtbot, store)
+    window.settings.asr_model = "tiny.en"
+    window.session_control.play_recording(str(paths.resource("selftest", "hello.wav")))
+    assert not window.session_control.running() and window.session_control.session_transcript is None
+    assert window.alert.isVisible()
+    shown = window.alert.label.text()
+    assert "tiny.en hears English only" in shown and "multilingual" in shown
