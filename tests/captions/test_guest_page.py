@@ -17,6 +17,7 @@ import threading
 import pytest
 
 from app.pipeline.transcript import Transcript
+from app.shared.languages import Direction
 from models.phrasebook import SPOKEN_ZH
 
 from .conftest import SPOKEN_EN, english, expected
@@ -32,10 +33,10 @@ ENOUGH = 3
 class RunWithGuests:
     """`python -m app run ... --serve 127.0.0.1:0 --guest-speech` with its lines read as they come."""
 
-    def __init__(self, wav, phrasebook, home):
+    def __init__(self, wav, phrasebook, home, direction="en-zh"):
         self.proc = subprocess.Popen(
             [
-                *(sys.executable, "-m", "app", "run", "--input", str(wav), "--realtime", "--direction", "en-zh"),
+                *(sys.executable, "-m", "app", "run", "--input", str(wav), "--realtime", "--direction", direction),
                 *("--nmt-model", str(phrasebook["en-zh"]), "--nmt-model", str(phrasebook["zh-en"])),
                 *("--no-tts", "--json", "--serve", "127.0.0.1:0", "--guest-speech"),
             ],
@@ -61,10 +62,23 @@ class RunWithGuests:
                 return found.group(1)
 
 
-def test_a_guest_presses_speak_on_a_phone_and_everyone_reads_the_translation(browser, recording, phrasebook, tmp_path):
-    host_wav = recording("host-then-quiet", english(SPOKEN_EN[:1]), gap_s=90)  # the host, then a quiet room
-    phone_wav = recording("phone-zh", [(p, "zh") for p in SPOKEN_ZH], gap_s=1.5)  # 4 phrases, 12 s
-    run = RunWithGuests(host_wav, phrasebook, tmp_path / "home")
+# The host's direction, the guest's language (the other side), the phone's locale and its Speak / Stop.
+GUESTS = {
+    "chinese-guest": ("en-zh", "zh", "zh-CN", "说话", "停止"),
+    "english-guest": ("zh-en", "en", "en-US", "Speak", "Stop"),
+}
+
+
+@pytest.mark.parametrize("guest", GUESTS)
+def test_a_guest_presses_speak_on_a_phone_and_everyone_reads_the_translation(
+    browser, recording, phrasebook, tmp_path, guest
+):
+    direction, language, locale, speak_word, stop_word = GUESTS[guest]
+    host_phrases = english(SPOKEN_EN[:1]) if language == "zh" else [(SPOKEN_ZH[0], "zh")]
+    phrases = SPOKEN_ZH if language == "zh" else SPOKEN_EN[:4]
+    host_wav = recording(f"host-{direction}", host_phrases, gap_s=90)  # the host, then a quiet room
+    phone_wav = recording(f"phone-{language}", [(p, language) for p in phrases], gap_s=1.5)  # 4 phrases
+    run = RunWithGuests(host_wav, phrasebook, tmp_path / "home", direction)
     phone_browser = browser.browser_type.launch(
         executable_path=os.environ.get("LT_TEST_CHROMIUM", "/usr/bin/chromium"),
         args=[
@@ -80,11 +94,11 @@ def test_a_guest_presses_speak_on_a_phone_and_everyone_reads_the_translation(bro
         assert speak_url.startswith("https://127.0.0.1:") and "?key=" in speak_url
         viewer = browser.new_context(viewport={"width": 1000, "height": 560}).new_page()
         viewer.goto(captions_url + "?lines=10")
-        phone = phone_browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN").new_page()
+        phone = phone_browser.new_context(viewport={"width": 390, "height": 844}, locale=locale).new_page()
         phone.goto(speak_url)
         speak = phone.locator("#speak")
         speak.wait_for(state="visible", timeout=30_000)
-        assert speak.text_content() == "说话"  # the page's language: the phone's
+        assert speak.text_content() == speak_word  # the page's language: the phone's
         assert viewer.locator("#speak").is_hidden()  # a viewing page has no Speak button
         box = speak.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844
@@ -94,8 +108,8 @@ def test_a_guest_presses_speak_on_a_phone_and_everyone_reads_the_translation(bro
             "n => document.querySelectorAll('.caption .translation.final').length >= n", arg=1, timeout=120_000
         )
         speak.click()
-        assert speak.text_content() == "停止"
-        wanted = expected(SPOKEN_ZH, "zh-en")
+        assert speak.text_content() == stop_word
+        wanted = expected(phrases, Direction(direction).reverse.value)
         viewer.wait_for_function(
             """([wanted, enough]) => wanted.filter(w => [...document.querySelectorAll('.caption')].some(c =>
                  c.querySelector('.speaker').textContent === 'Mei' &&
@@ -118,7 +132,7 @@ def test_a_guest_presses_speak_on_a_phone_and_everyone_reads_the_translation(bro
     assert {e["speaker_name"] for e in guest} == {"Mei"} and len(guest) <= len(wanted)
     heard = [e["text"] for e in guest if e["text"] in wanted]
     assert len(heard) >= ENOUGH and heard == sorted(heard, key=wanted.index)  # in the order spoken
-    assert [e["text"] for e in finals if "speaker" not in e] == expected(SPOKEN_EN[:1], "en-zh")
+    assert [e["text"] for e in finals if "speaker" not in e] == expected([host_phrases[0][0]], direction)
     saved = next(line for line in run.stderr if line.startswith("transcript saved: "))
     entries = Transcript.load(saved.split(": ", 1)[1].strip()).entries
     assert [(e.speaker, e.translation) for e in entries if e.speaker] == [("Mei", e["text"]) for e in guest]
