@@ -16,8 +16,9 @@ apt_app=(python3 python3-venv espeak-ng libportaudio2 libpulse0 alsa-utils libeg
          fonts-noto-cjk)
 # Tests also speak with espeak-ng into a PulseAudio virtual microphone, film the window on Xvfb
 # (xcompmgr composites the overlay's translucency for its screenshot)
-# and open the caption page in Chromium (driven by Playwright, which downloads no browser).
-apt_test=(sox pulseaudio pulseaudio-utils libasound2-plugins xvfb xcompmgr binutils chromium)
+# and open the caption page in Chromium (driven by Playwright, which downloads no browser);
+# bench/rooms.py reads real human English from codec2-examples (and alsa-utils, above).
+apt_test=(sox codec2-examples pulseaudio pulseaudio-utils libasound2-plugins xvfb xcompmgr binutils chromium)
 
 if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
     want=("${apt_app[@]}")

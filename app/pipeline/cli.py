@@ -17,7 +17,19 @@ from app.shared.audio import SourceKind, SpeechTarget
 from app.shared.chinese import CHINESE_SCRIPTS
 from app.shared.console import OutputLost
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
-from app.shared.events import DecodeStepEvent, Error, Event, Level, SentLevel, Spoken, State, Status, Translation
+from app.shared.events import (
+    DecodeStepEvent,
+    Error,
+    Event,
+    Level,
+    Room,
+    RoomProblem,
+    SentLevel,
+    Spoken,
+    State,
+    Status,
+    Translation,
+)
 from app.shared.languages import AUTO_DIRECTION, DIRECTIONS, Direction
 
 if TYPE_CHECKING:
@@ -368,6 +380,9 @@ class EventPrinter:
                 f"{who}error ({event.stage}): {event.text}" + (f"\n  → {event.hint}" if event.hint else ""),
                 file=sys.stderr,
             )
+        elif isinstance(event, Room) and event.problem is not RoomProblem.OK:
+            who = f"[{event.speaker}] " if event.speaker else ""
+            print(f"{who}input: {event.text}\n  → {event.hint}", file=sys.stderr)
 
 
 def _start_clock_when_listening(stop: StopRequests):
