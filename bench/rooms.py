@@ -225,8 +225,10 @@ def live_figures(events: list[dict]) -> dict:
 
 
 def room_events(events: list[dict]) -> str:
+    """The room problems told, and any error (a run that failed must not pass for a silent one)."""
     kinds = sorted({e.get("problem", "?") for e in events if e["type"] == "room"})
-    return ",".join(kinds) or "-"
+    errors = [f"ERROR {e['stage']}: {e['text'][:80]}" for e in events if e["type"] == "error"]
+    return ",".join(kinds + errors) or "-"
 
 
 # -- the grid -----------------------------------------------------------------------------------
@@ -256,7 +258,8 @@ def bench_talk(talk: Talk, args, model, folder: Path) -> list[dict]:
             if args.show_text:
                 print(f"  [{talk.name} {condition} {variant}] {text}\n  [whole] {whole}", flush=True)
         if args.realtime:
-            row["live"] = live_figures(app_run(wav, talk, args.model, args.variants[0][1], realtime=True))
+            for variant, settings in args.variants:
+                row[f"{variant} live"] = live_figures(app_run(wav, talk, args.model, settings, realtime=True))
         print_row(row, args.variants, flush=True)
         rows.append(row)
     return rows
@@ -270,9 +273,10 @@ def print_header(variants: list[tuple[str, str]]) -> None:
 def print_row(row: dict, variants: list[tuple[str, str]], flush: bool = False) -> None:
     cells = " ".join(f"{row[v]:9.3f} {row[v] - row['whole']:+6.3f}" for v, _ in variants)
     extra = row[f"{variants[0][0]} room"]
-    if "live" in row:
-        live = row["live"]
-        extra += f"  live {live['p50']:.2f} {live['p95']:.2f} {live['early']}"
+    for variant, _ in variants:
+        if f"{variant} live" in row:
+            live = row[f"{variant} live"]
+            extra += f"  {variant} live {live['p50']:.2f} {live['p95']:.2f} {live['early']}"
     print(f"{row['talk']:5} {row['condition']:30} {row['whole']:6.3f} {cells}  {extra}", flush=flush)
 
 

@@ -78,6 +78,7 @@ class Heard:
 
     text: str
     unsure: list[tuple[str, float]] = field(default_factory=list)
+    logprob: float = 0.0  # the lowest average log-probability of the segments kept: how sure the decode was
 
 
 def word_spans(text: str, unsure: list[tuple[str, float]]) -> tuple[tuple[int, int, float], ...]:
@@ -185,13 +186,14 @@ def heard_in(
     # Hotwords in the prompt raise Whisper's no-speech probability on short speech (base on
     # Mandarin "我爱你": 0.15 -> 0.62, text unchanged; on silence it still wrote nothing).
     no_speech = 0.8 if hotwords else 0.6
-    texts, unsure = [], []
+    texts, unsure, logprobs = [], [], []
     for s in segments:
         if s.no_speech_prob > no_speech and s.avg_logprob < -0.5:
             continue  # Whisper itself thinks there is no speech here
         if is_hallucination(s.text, s.avg_logprob, s.no_speech_prob, sure_logprob):
             continue
         texts.append(s.text)
+        logprobs.append(float(s.avg_logprob))
         unsure += [
             (w.word.strip(), round(float(w.probability), 3))
             for w in (s.words or [])
@@ -203,4 +205,4 @@ def heard_in(
     text = drop_repeated_sentences(collapse_loops(text))
     if language == Language.ZH:
         text, unsure = to_script(text, chinese), [(to_script(w, chinese), p) for w, p in unsure]
-    return Heard(text, unsure)
+    return Heard(text, unsure, min(logprobs, default=0.0))

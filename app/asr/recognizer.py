@@ -343,6 +343,14 @@ class StreamingRecognizer:
         """transcribe(), with the words Whisper was unsure of (finals, with options.word_confidence)."""
         margin = self.window_margin(final)
         heard = self._hear(audio, final, margin)
+        opts = self.options
+        if final and margin is not None and heard.text and heard.logprob < opts.unsure_final_logprob:
+            beam = opts.unsure_final_beam
+            if beam > _beam(opts, self.language, final, margin):
+                # A final Whisper was unsure of (a noisy room, an echo, a call's codec) is read
+                # again with a beam, as faster-whisper falls back when a decode's log-prob is bad;
+                # sure finals (most of clean speech) keep the cheaper greedy decode.
+                heard = self._hear(audio, final, margin, beam=beam)
         if final and margin is not None and not heard.text:
             # On a short window Whisper now and then writes nothing after a forced prefix, or loses
             # a short phrase the 30 s window hears (tiny.en, "Good morning."): a final that came to
@@ -350,7 +358,7 @@ class StreamingRecognizer:
             heard = self._hear(audio, final, None)
         return heard
 
-    def _hear(self, audio: np.ndarray, final: bool, margin: float | None) -> Heard:
+    def _hear(self, audio: np.ndarray, final: bool, margin: float | None, beam: int | None = None) -> Heard:
         opts = self.options
         budget = min(400, int(10 + opts.tokens_per_s * len(audio) / SAMPLE_RATE))
         hotwords = hotwords_text(opts.hotwords.get(self.language, ()), self.language)
@@ -370,6 +378,7 @@ class StreamingRecognizer:
             prompt=prompt,
             prefix=prefix,
             hotwords=hotwords,
+            beam=beam,
         )
         return heard_in(
             segments,
@@ -409,10 +418,12 @@ def whisper_segments(
     prompt: str | None,
     prefix: str | None,
     hotwords: str | None,
+    beam: int | None = None,
 ) -> list:
     """Whisper's segments for `audio`: through a window of the audio's length + `margin`
-    (app.asr.window) or, for None, through faster-whisper's transcribe (30 s window, word timestamps)."""
-    beam = _beam(options, language, final, margin)
+    (app.asr.window) or, for None, through faster-whisper's transcribe (30 s window, word timestamps).
+    `beam`: this decode's beam instead of the options' (a final read again when unsure)."""
+    beam = beam or _beam(options, language, final, margin)
     if margin is not None and len(audio) <= 30 * SAMPLE_RATE:
         decoded = decode_window(
             model,
