@@ -367,6 +367,8 @@ class StreamingRecognizer:
         # the utterance alone: no context, so the final decode reuses the decision's encoder output.
         if final and opts.context_chars.get(self.language, 0) > 0 and self.sides is None:
             audio, prompt, prefix = self._with_context(audio)
+        if final and prompt is None:
+            prompt = opts.language_prompt.get(self.language)  # e.g. keeps Mandarin finals in characters
         segments = whisper_segments(
             self.model,
             audio,

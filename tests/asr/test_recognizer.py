@@ -429,3 +429,15 @@ def test_an_unsure_greedy_final_is_read_again_with_a_beam(say, base, monkeypatch
     [final] = finals(StreamingRecognizer(base, language="en", options=options).feed(audio))
     assert beams_used == beams
     assert final.text == readings[-1]
+
+
+def test_a_language_prompt_goes_to_final_decodes_without_context_only(say, base, monkeypatch):
+    spy = PromptSpy(monkeypatch)
+    options = RecognizerOptions(final_beam={"zh": 5}, language_prompt={"zh": "以下是普通话的句子。"})
+    audio = np.concatenate([silence(0.3), read16k(say("wo3 ai4 ni3.", "cmn-latn-pinyin")), silence(1.0)])
+    assert finals(StreamingRecognizer(base, language="zh", options=options).feed(audio))
+    assert [call[1] for call in spy.calls if call[0]] == ["以下是普通话的句子。"]  # the final decode
+    assert all(call[1] is None for call in spy.calls if not call[0])  # partials: none
+    spy.calls.clear()
+    StreamingRecognizer(base, language="zh").feed(audio)  # off by default
+    assert all(call[1] is None for call in spy.calls)
