@@ -77,7 +77,7 @@ def test_speech_under_loud_noise_is_noisy_and_a_quieter_room_is_not(speech):
     fine = talk + pink(len(talk)) * np.sqrt(power / 10 ** (30 / 10))  # SNR 30 dB
     events = told(noisy)
     assert [e.problem for e in events] == [RoomProblem.NOISY]
-    assert events[0].measured < 12
+    assert events[0].measured < 15
     assert problems(fine) == []
 
 
