@@ -343,14 +343,8 @@ class StreamingRecognizer:
         """transcribe(), with the words Whisper was unsure of (finals, with options.word_confidence)."""
         margin = self.window_margin(final)
         heard = self._hear(audio, final, margin)
-        opts = self.options
-        if final and margin is not None and heard.text and heard.logprob < opts.unsure_final_logprob:
-            beam = opts.unsure_final_beam
-            if beam > _beam(opts, self.language, final, margin):
-                # A final Whisper was unsure of (a noisy room, an echo, a call's codec) is read
-                # again with a beam, as faster-whisper falls back when a decode's log-prob is bad;
-                # sure finals (most of clean speech) keep the cheaper greedy decode.
-                heard = self._hear(audio, final, margin, beam=beam)
+        if beam := _reread_beam(self.options, self.language, final, margin, heard):
+            heard = self._hear(audio, final, margin, beam=beam)  # an unsure final, read again
         if final and margin is not None and not heard.text:
             # On a short window Whisper now and then writes nothing after a forced prefix, or loses
             # a short phrase the 30 s window hears (tiny.en, "Good morning."): a final that came to
@@ -406,6 +400,16 @@ def _beam(options: RecognizerOptions, language: str, final: bool, margin: float 
     if margin is None:
         return 5  # greedy over 30 s, Whisper ran a phrase on into two more it made up (word confidence)
     return options.final_beam.get(language, 5)
+
+
+def _reread_beam(options: RecognizerOptions, language: str, final: bool, margin: float | None, heard: Heard) -> int:
+    """The beam to read a final again with, or 0. A final Whisper was unsure of (a noisy room, an
+    echo, a call's codec) is read again with a beam, as faster-whisper falls back when a decode's
+    log-prob is bad; sure finals (most of clean speech) keep their one cheaper decode."""
+    if not final or margin is None or not heard.text or heard.logprob >= options.unsure_final_logprob:
+        return 0
+    beam = options.unsure_final_beam
+    return beam if beam > _beam(options, language, final, margin) else 0
 
 
 def whisper_segments(
