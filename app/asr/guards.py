@@ -130,7 +130,19 @@ def drop_repeated_sentences(text: str) -> str:
                 del kept[-length:]
                 pieces[kept[-1]] = _ending_as(pieces[kept[-1]], pieces[run[-1]])
                 break
+    if _restarted(pieces, kept):
+        del kept[-1]
     return "".join(pieces[j] for j in kept)
+
+
+def _restarted(pieces: list[str], kept: list[int]) -> bool:
+    """The last piece starts the sentence before it over and stops short: a repeat the token
+    budget cut ("... the weeds. That frog jumped through"); as a forced prefix it went on looping."""
+    if len(kept) < 2 or _ENDS_SENTENCE.search(pieces[kept[-1]].strip()):
+        return False
+    last, before = normalized(pieces[kept[-1]]), normalized(pieces[kept[-2]])
+    words = [u for u in units_of(pieces[kept[-1]]) if normalized(u)]
+    return last != before and before.startswith(last) and len(words) >= _MIN_REPEATED_CLAUSE
 
 
 def _repeats(before: list[str], run: list[str], whole_sentences: bool) -> bool:

@@ -99,3 +99,24 @@ def test_the_guard_on_its_own():
     ):
         assert drop_repeated_sentences(said) == said
     assert "".join(sentences_of(" A b. C d? E")) == " A b. C d? E"
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        # Whisper base on a quiet real voice (codec2-examples' hts2a at -28 dB, bench/rooms.py): the
+        # sentence started over and cut by the token budget; forced as the next final's prefix, the
+        # loop went on through four more utterances.
+        ("That frog jumped through the weeds. That frog jumped through", "That frog jumped through the weeds."),
+        ("The big dog left it on the old rug. The big dog left", "The big dog left it on the old rug."),
+        # Too short to tell from speech (under four words), or a sentence that ends: kept.
+        ("Good morning. Good", "Good morning. Good"),
+        (
+            "That frog jumped through the weeds. That frog jumped",
+            "That frog jumped through the weeds. That frog jumped",
+        ),
+        ("Hello everyone. How are you", "Hello everyone. How are you"),
+    ],
+)
+def test_a_sentence_started_over_and_cut_short_is_dropped(text, kept):
+    assert drop_repeated_sentences(text) == kept
