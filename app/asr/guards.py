@@ -91,6 +91,7 @@ class Heard:
 
     text: str
     unsure: list[tuple[str, float]] = field(default_factory=list)
+    logprob: float = 0.0  # the lowest average log-probability of the segments kept: how sure the decode was
 
 
 def word_spans(text: str, unsure: list[tuple[str, float]]) -> tuple[tuple[int, int, float], ...]:
@@ -182,6 +183,8 @@ def drop_repeated_sentences(text: str) -> str:
             length, run = 1, [i]
         del kept[-length:]
         pieces[kept[-1]] = _ending_as(pieces[kept[-1]], pieces[run[-1]])
+    if _restarted(pieces, kept):
+        del kept[-1]
     return "".join(pieces[j] for j in kept)
 
 
@@ -190,6 +193,16 @@ def _ends_again(sentence: str, again: str) -> bool:
     tail = [normalized(u) for u in units_of(again) if normalized(u)]
     said = [normalized(u) for u in units_of(sentence) if normalized(u)]
     return len(tail) >= 3 and not "".join(tail).isdigit() and said[-len(tail) :] == tail
+
+
+def _restarted(pieces: list[str], kept: list[int]) -> bool:
+    """The last piece starts the sentence before it over and stops short: a repeat the token
+    budget cut ("... the weeds. That frog jumped through"); as a forced prefix it went on looping."""
+    if len(kept) < 2 or _ENDS_SENTENCE.search(pieces[kept[-1]].strip()):
+        return False
+    last, before = normalized(pieces[kept[-1]]), normalized(pieces[kept[-2]])
+    words = [u for u in units_of(pieces[kept[-1]]) if normalized(u)]
+    return last != before and before.startswith(last) and len(words) >= _MIN_REPEATED_CLAUSE
 
 
 def _repeats(before: list[str], run: list[str], whole_sentences: bool) -> bool:
@@ -248,13 +261,14 @@ def heard_in(
     # Hotwords in the prompt raise Whisper's no-speech probability on short speech (base on
     # Mandarin "我爱你": 0.15 -> 0.62, text unchanged; on silence it still wrote nothing).
     no_speech = 0.8 if hotwords else 0.6
-    texts, unsure = [], []
+    texts, unsure, logprobs = [], [], []
     for s in segments:
         if s.no_speech_prob > no_speech and s.avg_logprob < -0.5:
             continue  # Whisper itself thinks there is no speech here
         if is_hallucination(s.text, s.avg_logprob, s.no_speech_prob, sure_logprob):
             continue
         texts.append(s.text)
+        logprobs.append(float(s.avg_logprob))
         unsure += [
             (w.word.strip(), round(float(w.probability), 3))
             for w in (s.words or [])
@@ -267,4 +281,4 @@ def heard_in(
     text = drop_repeated_sentences(collapse_loops(text) if looped else text)
     if language == Language.ZH:
         text, unsure = to_script(text, chinese), [(to_script(w, chinese), p) for w, p in unsure]
-    return Heard(text, unsure)
+    return Heard(text, unsure, min(logprobs, default=0.0))

@@ -12,6 +12,7 @@ reaches Whisper.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import re
@@ -82,7 +83,7 @@ def decoded_with_glossary(heard, terms: Iterable[str], decode_hinted: Callable[[
         return heard
     hinted = decode_hinted([s.term for s in spots])
     text = with_terms(heard.text, spots, hinted)
-    return heard if text == heard.text else type(heard)(text, heard.unsure)
+    return heard if text == heard.text else dataclasses.replace(heard, text=text)  # its sureness kept
 
 
 def _english_spot(term: str, heard: str) -> Spot | None:

@@ -37,6 +37,22 @@ class RecognizerOptions:
     # Through the 30 s window (word confidence, a fallback) finals keep beam 5.
     # docs/performance.md, "Recognition window".
     final_beam: dict = field(default_factory=lambda: {"en": 1, "zh": 5})
+    # A final whose decode was unsure (a segment's average log-prob below this) is read again with
+    # this beam, when its own beam is smaller: greedy English finals in noise, echo and call audio.
+    # Greedy finals are sure of much they get wrong (-0.2 for "The most of the airport" at SNR
+    # 10 dB), so the bar is high: on clean espeak-ng speech 3 of 16 finals fall below -0.1, at SNR
+    # 10 dB most; WER clean 0.087 -> 0.079, SNR 10 dB 0.291 -> 0.205, reverberation 0.118 ->
+    # 0.087, GSM 0.291 -> 0.197 (docs/performance.md, "Rooms and calls"). -inf: never.
+    unsure_final_logprob: float = -0.1
+    unsure_final_beam: int = 5
+    # A fixed prompt per language for final decodes given no context of their own, e.g.
+    # {"zh": "以下是普通话的句子。"}. Off: on Mandarin finals of Whisper base that sentence kept
+    # text in Chinese characters where it came back in Latin letters or English ("Kin-Zian-Zian-
+    # Chi-Eun-Pau", "What are you?" for 我爱你; bench/rooms.py, 10 espeak-ng sentences: CER clean
+    # 0.532 -> 0.149, SNR 10 dB 0.766 -> 0.596, reverberation 1.319 -> 0.532, GSM 0.234 -> 0.319),
+    # but it also lengthened what base invents on backwards speech and, with glossary hotwords,
+    # turned 我爱你 into 哇你 (tests/asr): docs/performance.md, "Rooms and calls".
+    language_prompt: dict = field(default_factory=dict)
     tokens_per_s: float = 12.0  # token budget per second of audio: bounds a repetition loop
     # An utterance that is only one of the phrases Whisper invents on silence is dropped unless
     # the decode is sure of it (this avg log-prob or better, and no_speech_prob below 0.3).

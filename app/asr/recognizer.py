@@ -355,6 +355,8 @@ class StreamingRecognizer:
         """transcribe(), with the words Whisper was unsure of (finals, with options.word_confidence)."""
         margin = self.window_margin(final)
         heard = self._hear(audio, final, margin)
+        if beam := _reread_beam(self.options, self.language, final, margin, heard):
+            heard = self._hear(audio, final, margin, beam=beam)  # an unsure final, read again
         if final and margin is not None and not heard.text:
             # On a short window Whisper now and then writes nothing after a forced prefix, or loses
             # a short phrase the 30 s window hears (tiny.en, "Good morning."): a final that came to
@@ -362,17 +364,26 @@ class StreamingRecognizer:
             heard = self._hear(audio, final, None)
         return heard
 
-    def _hear(self, audio: np.ndarray, final: bool, margin: float | None) -> Heard:
+    def _hear(self, audio: np.ndarray, final: bool, margin: float | None, beam: int | None = None) -> Heard:
         """One decode, without hotwords; a final's glossary terms then only where Whisper, told
-        of the few that sound like something it heard, hears them (app.asr.hotwords)."""
+        of the few that sound like something it heard, hears them (app.asr.hotwords). `beam`:
+        a final read again with beam search (`_reread_beam`)."""
         decode = functools.partial(
-            decoded, self.model, language=self.language, chinese=self.chinese, options=self.options, final=final
+            decoded,
+            self.model,
+            language=self.language,
+            chinese=self.chinese,
+            options=self.options,
+            final=final,
+            beam=beam,
         )
         whole, prompt, prefix = audio, None, None
         # Face to face, the utterance before is often in the other language, and the decision reads
         # the utterance alone: no context, so the final decode reuses the decision's encoder output.
         if final and self.options.context_chars.get(self.language, 0) > 0 and self.sides is None:
             whole, prompt, prefix = self._with_context(audio)
+        if final and prompt is None:
+            prompt = self.options.language_prompt.get(self.language)  # e.g. keeps Mandarin finals in characters
         heard = decode(whole, margin=margin, prompt=prompt, prefix=prefix, hotwords=None)
 
         def hinted(terms: list[str]) -> str:  # the utterance alone: Whisper ignores hotwords after a prefix
@@ -402,8 +413,10 @@ def decoded(
     prompt: str | None,
     prefix: str | None,
     hotwords: str | None,
+    beam: int | None = None,
 ) -> Heard:
-    """What one Whisper decode of `audio` heard, through every guard (app.asr.guards)."""
+    """What one Whisper decode of `audio` heard, through every guard (app.asr.guards); `beam`
+    overrides the options' beam (an unsure final read again)."""
     budget = min(400, int(10 + options.tokens_per_s * len(audio) / SAMPLE_RATE))
     segments = whisper_segments(
         model,
@@ -416,6 +429,7 @@ def decoded(
         prompt=prompt,
         prefix=prefix,
         hotwords=hotwords,
+        beam=beam,
     )
     return heard_in(
         segments,
@@ -457,6 +471,16 @@ def _beam(options: RecognizerOptions, language: str, final: bool, margin: float 
     return options.final_beam.get(language, 5)
 
 
+def _reread_beam(options: RecognizerOptions, language: str, final: bool, margin: float | None, heard: Heard) -> int:
+    """The beam to read a final again with, or 0. A final Whisper was unsure of (a noisy room, an
+    echo, a call's codec) is read again with a beam, as faster-whisper falls back when a decode's
+    log-prob is bad; sure finals (most of clean speech) keep their one cheaper decode."""
+    if not final or margin is None or not heard.text or heard.logprob >= options.unsure_final_logprob:
+        return 0
+    beam = options.unsure_final_beam
+    return beam if beam > _beam(options, language, final, margin) else 0
+
+
 def whisper_segments(
     model,
     audio: np.ndarray,
@@ -469,10 +493,12 @@ def whisper_segments(
     prompt: str | None,
     prefix: str | None,
     hotwords: str | None,
+    beam: int | None = None,
 ) -> list:
     """Whisper's segments for `audio`: through a window of the audio's length + `margin`
-    (app.asr.window) or, for None, through faster-whisper's transcribe (30 s window, word timestamps)."""
-    beam = _beam(options, language, final, margin)
+    (app.asr.window) or, for None, through faster-whisper's transcribe (30 s window, word timestamps).
+    `beam`: this decode's beam instead of the options' (a final read again when unsure)."""
+    beam = beam or _beam(options, language, final, margin)
     if margin is not None and len(audio) <= 30 * SAMPLE_RATE:
         decoded = decode_window(
             model,

@@ -1,5 +1,6 @@
 """The capture stage: the `pipeline-capture` thread reads the audio source through the one capture
-loop (app.audio.capture: retries, level events, overflow reports), silences what may be our own
+loop (app.audio.capture: retries, level events, overflow reports), tells what the room sounds
+like (app.audio.room: too quiet, clipping, noisy, zeros, DC, hum), silences what may be our own
 voice (app/pipeline/speech.py) and hands the blocks to recognition through the session's
 bounded audio queue."""
 
@@ -67,11 +68,15 @@ class CaptureStage:
 
     def _capture(self, session: SessionState, source: AudioSource) -> None:
         from app.audio import SOURCE_LOST, AudioBlock, capture
+        from app.audio.room import RoomWatch
 
         mute = self.speech.mutes(source)
+        room = RoomWatch()  # what the input sounds like, measured before our own voice is silenced
         for item in capture(source, session.end_input, retry_s=RETRY_CAPTURE_EVERY_S, level_every_s=LEVEL_EVERY_S):
             if isinstance(item, AudioBlock):
                 samples = item.samples
+                for event in room.feed(samples):
+                    self.reporter.emit(event)
                 if mute and self.speech.own_voice_in(source.kind, samples, item.captured_at):
                     samples = np.zeros_like(samples)  # our own voice must not be translated again
                 session.put_audio(Block(samples, item.captured_at))

@@ -23,6 +23,8 @@ from app.shared.events import (
     Error,
     Event,
     Level,
+    Room,
+    RoomProblem,
     SentLevel,
     SourceFinal,
     Spoken,
@@ -443,6 +445,9 @@ class EventPrinter:
             self._line(f"{self._line_start(event, event.direction)}{event.source} → {event.text}")
         elif isinstance(event, Error):
             self._print_error(event)
+        elif isinstance(event, Room) and event.problem is not RoomProblem.OK:
+            who = f"[{event.speaker}] " if event.speaker else ""
+            print(f"{who}input: {event.text}\n  → {event.hint}", file=sys.stderr)
 
     def _line_start(self, event: Event, direction: Direction | None) -> str:
         who = f"[{event.speaker_name or event.speaker}] " if event.speaker else ""

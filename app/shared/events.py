@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from app.shared.errors import Text
+from app.shared.errors import QT_TRANSLATE_NOOP, Text
 from app.shared.languages import Direction, Language
 
 
@@ -350,4 +350,88 @@ class Error(Event, type="error"):
             message_text=message,
             hint_text=hint,
             **kwargs,
+        )
+
+
+class RoomProblem(StrEnum):
+    """What is wrong with the input, as a Room event names it."""
+
+    OK = "ok"  # fine again after a problem
+    QUIET = "quiet"  # speech too quiet: the talker far away or the gain low
+    CLIPPING = "clipping"  # the input is overdriven
+    NOISY = "noisy"  # noise close to the speech level
+    ZEROS = "zeros"  # only exact zeros: a muted or broken input
+    DC_OFFSET = "dc-offset"  # the signal sits off zero: a faulty microphone or sound card
+    HUM = "hum"  # mains hum (50/60 Hz) dominates: a ground loop, an unshielded cable
+
+
+# What each problem is and what to do, in English and marked for the window's translations.
+_ROOM_TEXTS = {
+    RoomProblem.OK: (
+        QT_TRANSLATE_NOOP("Errors", "The input sounds fine again."),
+        "",
+    ),
+    RoomProblem.QUIET: (
+        QT_TRANSLATE_NOOP("Errors", "The speech is very quiet ({measured} dBFS)."),
+        QT_TRANSLATE_NOOP("Errors", "Move the microphone closer or raise the input gain."),
+    ),
+    RoomProblem.CLIPPING: (
+        QT_TRANSLATE_NOOP("Errors", "The input is clipping (too loud)."),
+        QT_TRANSLATE_NOOP("Errors", "Lower the input gain or move the microphone away from the mouth."),
+    ),
+    RoomProblem.NOISY: (
+        QT_TRANSLATE_NOOP("Errors", "The room is noisy: speech is only {measured} dB above the noise."),
+        QT_TRANSLATE_NOOP(
+            "Errors", "Move the microphone closer to the speaker or away from the noise (a fan, a road)."
+        ),
+    ),
+    RoomProblem.ZEROS: (
+        QT_TRANSLATE_NOOP("Errors", "The input delivers only silence (digital zeros)."),
+        QT_TRANSLATE_NOOP("Errors", "Check that the microphone is not muted, or choose another input."),
+    ),
+    RoomProblem.DC_OFFSET: (
+        QT_TRANSLATE_NOOP("Errors", "The input signal is offset from zero (DC offset)."),
+        QT_TRANSLATE_NOOP("Errors", "The microphone or sound card may be faulty: try another input."),
+    ),
+    RoomProblem.HUM: (
+        QT_TRANSLATE_NOOP("Errors", "The input carries a loud mains hum."),
+        QT_TRANSLATE_NOOP("Errors", "Check the microphone cable and ground; try another USB port or input."),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Room(Event, type="room"):
+    """What the input sounds like when it hurts recognition (RoomProblem), measured from the
+    audio heard, with what to do; problem "ok" once it is fine again. `measured`: the figure
+    behind it (quiet: speech dBFS; noisy: SNR dB; clipping: share of samples at full scale;
+    zeros: seconds; dc-offset: the mean; hum: share of power at mains frequencies). `at_s`:
+    seconds of audio heard when it was measured."""
+
+    problem: RoomProblem
+    measured: float
+    at_s: float
+    text: str
+    hint: str
+    message_text: Text | None = field(default=None, kw_only=True, compare=False)  # for the window
+    hint_text: Text | None = field(default=None, kw_only=True, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        del data["message_text"], data["hint_text"]
+        return data
+
+    @classmethod
+    def of(cls, problem: RoomProblem, measured: float, at_s: float) -> Room:
+        message, hint = _ROOM_TEXTS[problem]
+        message_text = Text(message, {"measured": f"{measured:g}"})
+        hint_text = Text(hint)
+        return cls(
+            problem=problem,
+            measured=measured,
+            at_s=round(at_s, 2),
+            text=str(message_text),
+            hint=str(hint_text),
+            message_text=message_text,
+            hint_text=hint_text,
         )

@@ -15,6 +15,9 @@ from app.ui.sources import SourceChooser, SourceList
 METER_FLOOR_DB = -60.0
 
 
+ROOM_PROBLEM_COLOUR = "#d08000"  # amber: the input has a problem (a Room event), not an error
+
+
 def meter_value(rms: float) -> int:
     """0..100 on a dB scale: speech at -30 dBFS fills half the bar, silence none."""
     if rms <= 0:
@@ -123,6 +126,17 @@ class Controls(QWidget):
 
     def set_level(self, rms: float, them: bool = False) -> None:
         (self.level_them if them else self.level).setValue(meter_value(rms))
+
+    def show_room(self, problem: str, them: bool = False) -> None:
+        """A problem with the input (a Room event's text, in the interface's language) on its
+        meter: amber, the text as its tooltip; "" puts the meter back as it was."""
+        meter = self.level_them if them else self.level
+        if not meter.property("normal_tip"):
+            meter.setProperty("normal_tip", meter.toolTip())
+        meter.setToolTip(problem or meter.property("normal_tip"))
+        meter.setAccessibleDescription(problem)
+        meter.setStyleSheet(f"QProgressBar::chunk {{ background: {ROOM_PROBLEM_COLOUR}; }}" if problem else "")
+        meter.setProperty("room_problem", problem)
 
     def set_conversation(self, on: bool, spoken: str = "them") -> None:
         """A conversation shows a second meter (theirs, system audio, beside mine) and whose

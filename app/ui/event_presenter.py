@@ -39,6 +39,8 @@ class EventPresenter(QObject):
         self.window.diagnostics.show_live_text(self.live_text.reading())
         self.window.captions.new_session()
         self.window.face_to_face.new_session()
+        for them in (False, True):
+            self.window.controls.show_room("", them=them)  # an earlier session's room problem is over
 
     def _handlers(self) -> dict[type, Callable[..., None]]:
         """How each kind of event is drawn: handler(event, session number). Levels are not
@@ -54,6 +56,7 @@ class EventPresenter(QObject):
             ev.Error: self._show_pipeline_error,
             ev.SentLevel: self._show_sent_level,
             ev.Speech: self._show_speech,
+            ev.Room: self._show_room,
         }
 
     def on_events(self, batch: list, session_number: int) -> None:
@@ -117,6 +120,18 @@ class EventPresenter(QObject):
 
     def _show_sent_level(self, event: ev.SentLevel, _session_number: int) -> None:
         self.window.call_output.show_level(event)
+
+    def _show_room(self, event: ev.Room, session_number: int) -> None:
+        """What the input sounds like: the level meter turns amber and says why (its tooltip),
+        the status bar says what to do; "ok" puts the meter back."""
+        if session_number != self.window.session_control.session_number:
+            return
+        message, hint = error_texts(event)
+        them = event.speaker == ev.Speaker.THEM
+        problem = event.problem != ev.RoomProblem.OK
+        self.window.controls.show_room(f"{message} {hint}".strip() if problem else "", them=them)
+        if problem:
+            self.window.statusBar().showMessage(f"{message} {hint}", 10000)
 
     def _show_speech(self, event: ev.Speech, _session_number: int) -> None:
         self.window.statusBar().showMessage(translate("MainWindow", "Spoke: {text}").format(text=event.text), 4000)

@@ -1751,6 +1751,58 @@
         <source>Make the folder writable, or set LIVE_TRANSLATOR_TLS to one that is.</source>
         <translation>请让该文件夹可写，或将 LIVE_TRANSLATOR_TLS 设为一个可写的文件夹。</translation>
     </message>
+    <message>
+        <source>The input sounds fine again.</source>
+        <translation>输入的声音已恢复正常。</translation>
+    </message>
+    <message>
+        <source>The speech is very quiet ({measured} dBFS).</source>
+        <translation>说话声音很小（{measured} dBFS）。</translation>
+    </message>
+    <message>
+        <source>Move the microphone closer or raise the input gain.</source>
+        <translation>请把麦克风移近一些，或调高输入增益。</translation>
+    </message>
+    <message>
+        <source>The input is clipping (too loud).</source>
+        <translation>输入削波（声音过大）。</translation>
+    </message>
+    <message>
+        <source>Lower the input gain or move the microphone away from the mouth.</source>
+        <translation>请调低输入增益，或让麦克风离嘴远一些。</translation>
+    </message>
+    <message>
+        <source>The room is noisy: speech is only {measured} dB above the noise.</source>
+        <translation>环境嘈杂：语音只比噪声高 {measured} dB。</translation>
+    </message>
+    <message>
+        <source>Move the microphone closer to the speaker or away from the noise (a fan, a road).</source>
+        <translation>请把麦克风移近说话的人，或远离噪声源（风扇、马路）。</translation>
+    </message>
+    <message>
+        <source>The input delivers only silence (digital zeros).</source>
+        <translation>输入只有静音（数字零）。</translation>
+    </message>
+    <message>
+        <source>Check that the microphone is not muted, or choose another input.</source>
+        <translation>请检查麦克风是否被静音，或选择其他输入。</translation>
+    </message>
+    <message>
+        <source>The input signal is offset from zero (DC offset).</source>
+        <translation>输入信号偏离零点（直流偏移）。</translation>
+    </message>
+    <message>
+        <source>The microphone or sound card may be faulty: try another input.</source>
+        <translation>麦克风或声卡可能有故障：请换一个输入。</translation>
+    </message>
+    <message>
+        <source>The input carries a loud mains hum.</source>
+        <translation>输入中有很响的电源嗡嗡声。</translation>
+    </message>
+    <message>
+        <source>Check the microphone cable and ground; try another USB port or input.</source>
+        <translation>请检查麦克风线缆和接地；换一个 USB 端口或输入试试。</translation>
+    </message>
 </context>
 <context>
     <name>FaceToFace</name>

@@ -1751,6 +1751,58 @@
         <source>Make the folder writable, or set LIVE_TRANSLATOR_TLS to one that is.</source>
         <translation>請讓該資料夾可寫入，或將 LIVE_TRANSLATOR_TLS 設為一個可寫入的資料夾。</translation>
     </message>
+    <message>
+        <source>The input sounds fine again.</source>
+        <translation>輸入的聲音已恢復正常。</translation>
+    </message>
+    <message>
+        <source>The speech is very quiet ({measured} dBFS).</source>
+        <translation>說話聲音很小（{measured} dBFS）。</translation>
+    </message>
+    <message>
+        <source>Move the microphone closer or raise the input gain.</source>
+        <translation>請把麥克風移近一些，或調高輸入增益。</translation>
+    </message>
+    <message>
+        <source>The input is clipping (too loud).</source>
+        <translation>輸入削波（聲音過大）。</translation>
+    </message>
+    <message>
+        <source>Lower the input gain or move the microphone away from the mouth.</source>
+        <translation>請調低輸入增益，或讓麥克風離嘴遠一些。</translation>
+    </message>
+    <message>
+        <source>The room is noisy: speech is only {measured} dB above the noise.</source>
+        <translation>環境嘈雜：語音只比噪音高 {measured} dB。</translation>
+    </message>
+    <message>
+        <source>Move the microphone closer to the speaker or away from the noise (a fan, a road).</source>
+        <translation>請把麥克風移近說話的人，或遠離噪音來源（風扇、馬路）。</translation>
+    </message>
+    <message>
+        <source>The input delivers only silence (digital zeros).</source>
+        <translation>輸入只有靜音（數位零）。</translation>
+    </message>
+    <message>
+        <source>Check that the microphone is not muted, or choose another input.</source>
+        <translation>請檢查麥克風是否被靜音，或選擇其他輸入。</translation>
+    </message>
+    <message>
+        <source>The input signal is offset from zero (DC offset).</source>
+        <translation>輸入訊號偏離零點（直流偏移）。</translation>
+    </message>
+    <message>
+        <source>The microphone or sound card may be faulty: try another input.</source>
+        <translation>麥克風或音效卡可能有故障：請換一個輸入。</translation>
+    </message>
+    <message>
+        <source>The input carries a loud mains hum.</source>
+        <translation>輸入中有很響的電源嗡嗡聲。</translation>
+    </message>
+    <message>
+        <source>Check the microphone cable and ground; try another USB port or input.</source>
+        <translation>請檢查麥克風線材和接地；換一個 USB 連接埠或輸入試試。</translation>
+    </message>
 </context>
 <context>
     <name>FaceToFace</name>

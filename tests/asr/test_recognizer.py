@@ -401,3 +401,43 @@ def test_drop_prefix():
     assert drop_prefix(" good morning, where is it", "Good morning.") == "where is it"
     assert drop_prefix("Something else entirely.", "Good morning.") == "Something else entirely."
     assert drop_prefix("我爱你。我们走吧", "我爱你") == "我们走吧"
+
+
+@pytest.mark.parametrize("unsure_below, beams", [(0.0, [1, 5]), (float("-inf"), [1])])
+def test_an_unsure_greedy_final_is_read_again_with_a_beam(say, base, monkeypatch, unsure_below, beams):
+    """Greedy English finals that Whisper was unsure of (log-prob below `unsure_final_logprob`: a
+    noisy room, an echo, a codec) are decoded again with beam 5, and that reading is the final;
+    sure ones are decoded once. 0.0 makes every final unsure, -inf none."""
+    import app.asr.recognizer as recognizer_module
+
+    speech = read16k(say("Please open the window before we start."))
+    rng = np.random.default_rng(2)
+    noisy = speech + rng.standard_normal(len(speech)).astype(np.float32) * np.sqrt(np.mean(speech**2)) * 0.3
+    audio = np.concatenate([silence(0.3), noisy, silence(1.0)]).astype(np.float32)
+    beams_used, readings = [], []
+    window = recognizer_module.decode_window
+
+    def decode_window(model, audio, language, **options):
+        decoded = window(model, audio, language, **options)
+        beams_used.append(options["beam_size"])
+        readings.append(decoded.text.strip())
+        return decoded
+
+    monkeypatch.setattr(recognizer_module, "decode_window", decode_window)
+    options = RecognizerOptions(partial_interval_s=1e9, unsure_final_logprob=unsure_below)
+    assert options.final_beam["en"] == 1  # greedy English finals, as shipped
+    [final] = finals(StreamingRecognizer(base, language="en", options=options).feed(audio))
+    assert beams_used == beams
+    assert final.text == readings[-1]
+
+
+def test_a_language_prompt_goes_to_final_decodes_without_context_only(say, base, monkeypatch):
+    spy = PromptSpy(monkeypatch)
+    options = RecognizerOptions(final_beam={"zh": 5}, language_prompt={"zh": "以下是普通话的句子。"})
+    audio = np.concatenate([silence(0.3), read16k(say("wo3 ai4 ni3.", "cmn-latn-pinyin")), silence(1.0)])
+    assert finals(StreamingRecognizer(base, language="zh", options=options).feed(audio))
+    assert [call[1] for call in spy.calls if call[0]] == ["以下是普通话的句子。"]  # the final decode
+    assert all(call[1] is None for call in spy.calls if not call[0])  # partials: none
+    spy.calls.clear()
+    StreamingRecognizer(base, language="zh").feed(audio)  # off by default
+    assert all(call[1] is None for call in spy.calls)

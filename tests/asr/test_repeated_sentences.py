@@ -119,3 +119,24 @@ def test_a_final_never_ends_a_sentence_and_says_its_end_again(say, tiny_en):
     assert drop_repeated_sentences(" Testing 1 2 3 I love you. I love you") == " Testing 1 2 3 I love you."
     assert drop_repeated_sentences(" He said it. It.") == " He said it. It."  # under three words: as said
     assert drop_repeated_sentences(" Call 999. 999.") == " Call 999. 999."  # digits: as said
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        # Whisper base on a quiet real voice (codec2-examples' hts2a at -28 dB, bench/rooms.py): the
+        # sentence started over and cut by the token budget; forced as the next final's prefix, the
+        # loop went on through four more utterances.
+        ("That frog jumped through the weeds. That frog jumped through", "That frog jumped through the weeds."),
+        ("The big dog left it on the old rug. The big dog left", "The big dog left it on the old rug."),
+        # Too short to tell from speech (under four words), or a sentence that ends: kept.
+        ("Good morning. Good", "Good morning. Good"),
+        (
+            "That frog jumped through the weeds. That frog jumped",
+            "That frog jumped through the weeds. That frog jumped",
+        ),
+        ("Hello everyone. How are you", "Hello everyone. How are you"),
+    ],
+)
+def test_a_sentence_started_over_and_cut_short_is_dropped(text, kept):
+    assert drop_repeated_sentences(text) == kept

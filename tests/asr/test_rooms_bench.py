@@ -1,0 +1,35 @@
+"""bench/rooms.py runs (its --quick mode: the app's `run` path and faster-whisper on a short
+degraded talk) and reads the real human voices Debian's codec2-examples and alsa-utils install."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bench import degrade, rooms
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_quick_bench_reads_clean_and_noisy_speech_through_the_app_and_faster_whisper():
+    rows = rooms.main(["--quick"])
+    assert [r["condition"] for r in rows] == list(degrade.QUICK)
+    clean, noisy = rows
+    assert clean["whole"] <= 0.1 and clean["app"] <= 0.1  # tiny.en hears espeak-ng's clean English
+    assert noisy["whole"] > clean["whole"]  # pink noise at SNR 5 dB does hurt
+    assert noisy["app room"] == "noisy"  # and the app said so (a room event)
+
+
+def test_the_real_voices_are_installed_and_read_at_16_khz():
+    assert all(path.exists() for path in rooms.HUMAN), "./setup.sh test installs codec2-examples and alsa-utils"
+    clip = rooms.human_clip(rooms.HUMAN[0])  # hts1a: 3 s of a man reading Harvard sentences, 8 kHz
+    assert len(clip) == 3 * degrade.RATE and 0.05 < np.max(np.abs(clip)) <= 1.0
+
+
+@pytest.mark.parametrize("condition", ["reverb hall", "GSM", "Opus 8k", "5% frames lost", "babble 5dB"])
+def test_each_condition_keeps_length_and_changes_the_sound(condition):
+    rng = np.random.default_rng(0)
+    t = np.arange(2 * degrade.RATE) / degrade.RATE
+    clean = (0.3 * np.sin(2 * np.pi * 440 * t) * (t % 0.5 < 0.3)).astype(np.float32)
+    out = degrade.CONDITIONS[condition](clean, degrade.speech_power([clean]), rng)
+    assert len(out) == len(clean) and not np.allclose(out, clean, atol=1e-3)
