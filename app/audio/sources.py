@@ -51,8 +51,19 @@ def _sounddevice():
     return sounddevice
 
 
-def list_input_devices() -> list[InputDevice]:
-    """Every device PortAudio can record from (an empty list on a machine without any)."""
+def list_input_devices(refresh_if_none: bool = False) -> list[InputDevice]:
+    """Every device PortAudio can record from (an empty list on a machine without any).
+    `refresh_if_none`: when PortAudio lists none, restart it and look again (its list is the one
+    it made when it started: a sound server started since would not be in it). With no input
+    device there is no input stream to lose."""
+    devices = _input_devices()
+    if not devices and refresh_if_none:
+        _refresh_portaudio()
+        devices = _input_devices()
+    return devices
+
+
+def _input_devices() -> list[InputDevice]:
     sd = _sounddevice()
     try:
         with quiet_portaudio():
@@ -73,11 +84,14 @@ def list_input_devices() -> list[InputDevice]:
         return []
 
 
+_portaudio_restarts = threading.Lock()
+
+
 def _refresh_portaudio() -> None:
     """PortAudio lists devices once, when it starts: restart it so a device that appeared since
     (plugged in, sound server started) can be found. Only called while this source has no stream."""
     sd = _sounddevice()
-    with quiet_portaudio():
+    with _portaudio_restarts, quiet_portaudio():  # one restart at a time: a device scan, a source's start
         sd._terminate()
         sd._initialize()
 

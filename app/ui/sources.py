@@ -48,7 +48,7 @@ def source_choices() -> SourceList:
     try:
         from app.audio import list_input_devices
 
-        microphones = [d.name for d in list_input_devices()]
+        microphones = [d.name for d in list_input_devices(refresh_if_none=True)]
     except Exception:  # no PortAudio at all: the default entry still says what happens on start
         microphones = []
     from app.audio.system import system_devices_or_reason

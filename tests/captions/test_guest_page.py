@@ -47,7 +47,16 @@ class RunWithGuests:
         )
         self.stderr: list[str] = []
         self.lines: queue.Queue = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def finish(self) -> str:
+        """Its stdout once it has exited, and every stderr line read (communicate() would read
+        stderr too, racing the reader for the last lines: 'transcript saved' went missing)."""
+        stdout = self.proc.stdout.read()
+        self.proc.wait(timeout=120)
+        self.reader.join(timeout=30)
+        return stdout
 
     def _read(self) -> None:
         for line in self.proc.stderr:
@@ -121,7 +130,7 @@ def test_a_guest_presses_speak_on_a_phone_and_everyone_reads_the_translation(
         speak.click()  # Stop
         assert phone.locator("#speak-note").is_hidden()  # no error was shown to the guest
         run.proc.send_signal(signal.SIGINT)  # the host ends the session: what was heard is saved
-        stdout, _ = run.proc.communicate(timeout=120)
+        stdout = run.finish()
     finally:
         phone_browser.close()
         run.proc.kill()

