@@ -477,6 +477,9 @@ def conflicts(command: str, argv: list[str], values: dict[str, str]) -> list[str
             found.append("--system-device without --conversation")
         if "--speak" in values and "--conversation" not in argv:
             found.append("--speak without --conversation")
+        hears_chinese = values.get("--direction") == "zh-en" or "--conversation" in argv
+        if values.get("--asr-model") == "tiny.en" and hears_chinese:
+            found.append("an English-only Whisper where Chinese is heard")
         mix = values.get("--mix-original", "0")
         if mix not in ("", "nan") and 0 < float(mix) <= 1 and values.get("--speak-into", "speakers") != "virtual-mic":
             found.append("--mix-original without the virtual microphone")

@@ -6,16 +6,18 @@ through a window as long as the utterance rather than Whisper's 30 s (app.asr.wi
 turns on a shared model with other recognizers (app.asr.turns); the longest prefix on which the
 latest hypotheses agree (2 in English, 3 in Chinese) is committed (local agreement, as
 whisper_streaming does) and never taken back while the utterance is live (app.asr.partials).
-When the speaker pauses (or the utterance grows too long) a final decode (beam search over the
-whole utterance) settles the text: it is the truth, and may revise what partials committed (two
-agreeing greedy partials can both mishear a word); the final event's `revised` then names the
-committed text it replaced. That decode starts speculatively once the pause is `tail_pad_s`
-long, on exactly the audio the final keeps, so its result is ready when the pause reaches
-`min_silence_s`; it is sent at once as the utterance's last partial (its translation can start
-while the pause is timed); speech resuming first makes it stale and it is not used. Whisper's
-inventions on near-silence and its repetition loops are filtered (app.asr.guards), and every
-decode is bounded: no fallback cascade, a token budget proportional to the audio, earlier text
-only as a final's context (`context_chars`). This module runs the stream and the decodes.
+When the speaker pauses (or the utterance grows too long) a final decode over the whole
+utterance (greedy in English, read again with a beam when Whisper was unsure of it; beam search
+in Chinese: RecognizerOptions.final_beam, unsure_final_logprob) settles the text: it is the
+truth, and may revise what partials committed (two agreeing greedy partials can both mishear a
+word); the final event's `revised` then names the committed text it replaced. That decode starts
+speculatively once the pause is `tail_pad_s` long, on exactly the audio the final keeps, so its
+result is ready when the pause reaches `min_silence_s`; it is sent at once as the utterance's
+last partial (its translation can start while the pause is timed); speech resuming first makes
+it stale and it is not used. Whisper's inventions on near-silence and its repetition loops are
+filtered (app.asr.guards), and every decode is bounded: one beam re-read at most, a token budget
+proportional to the audio, earlier text only as a final's context (`context_chars`). This module
+runs the stream and the decodes.
 """
 
 from __future__ import annotations
@@ -303,10 +305,11 @@ class StreamingRecognizer:
         return fields
 
     def _settle(self, committed: list[str], heard: list[str]) -> tuple[str, str]:
-        """(final text, the committed text it revised or ""). The final decode reads the whole
-        utterance with beam search: it wins over the greedy partials' agreement. An empty final
-        decode (filtered as an invention) keeps what was committed rather than erase it. The final
-        as assembled is guarded against a sentence said twice too (committed text + continuation)."""
+        """(final text, the committed text it revised or ""). The final decode reads the whole utterance
+        (beam search where `_beam` and `_reread_beam` say): it wins over the partials' agreement. An
+        empty final decode (filtered as an invention) keeps what was committed rather than erase it. The
+        final as assembled is guarded against a sentence said twice too (committed text +
+        continuation)."""
         if not self.options.revise_committed or not heard or common_prefix(committed, heard) == len(committed):
             return drop_repeated_sentences(join_units(extend_committed(committed, heard))), ""
         return drop_repeated_sentences(join_units(heard)), join_units(committed)
@@ -336,7 +339,7 @@ class StreamingRecognizer:
     def transcribe(self, audio: np.ndarray, final: bool = True) -> str:
         """Whisper on one stretch of 16 kHz audio with every guard applied: the forced language,
         a token budget, hallucination and loop filters, Chinese in the chosen script. A final decode uses
-        beam search; a partial one is greedy."""
+        RecognizerOptions.final_beam (a beam again when unsure); a partial one is greedy."""
         heard = self.hear(audio, final)
         self._last_heard = heard
         return heard.text

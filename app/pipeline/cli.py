@@ -161,7 +161,9 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--realtime", action="store_true", help="feed --input at speaking speed (default: as fast as it goes)"
     )
-    parser.add_argument("--json", action="store_true", help="one JSON object per event and line")
+    parser.add_argument(
+        "--json", action="store_true", help="one JSON object per event and line (not decode steps or meter levels)"
+    )
     parser.add_argument(
         "--serve",
         metavar="[HOST:]PORT",

@@ -1,7 +1,7 @@
 """How soon live (partial) text appears, against how much it changes: one setting, three steps.
 
 The recognizer maps it to how often it re-reads the utterance and how many readings must agree
-before text is committed (app.asr.recognizer.RecognizerOptions.paced), and to how much of a
+before text is committed (app.asr.options.RecognizerOptions.paced), and to how much of a
 provisional translation is shown (app.pipeline.calm.RULES: only SOONER shows the guessed
 tail). Tuned by bench/live_text.py (docs/performance.md, "Live text").
 """
