@@ -17,6 +17,7 @@ from app.captions import CaptionServer, parse_address
 from app.captions.state import Captions
 from app.shared.errors import LiveTranslatorError
 from app.shared.events import DecodeStep, DecodeStepEvent, Level, Status
+from app.shared.paths import resources_dir
 from tests.waiting import wait_until
 
 from .conftest import Readers, final, get, open_stream, partial, translation, wait_for
@@ -332,9 +333,12 @@ def test_run_serve_prints_the_url_with_a_key_off_loopback_and_explains_bad_addre
         "--nmt-model",
         str(phrasebook["en-zh"]),
         "--input",
-        str(tmp_path / "none.wav"),
+        str(resources_dir() / "selftest" / "hello.wav"),  # a real recording: a missing one is refused before serving
+        "--asr-model",
+        "tiny.en",
+        "--no-tts",
     ]
-    result = subprocess.run([*base, "--serve", "0.0.0.0:0"], check=False, capture_output=True, text=True, timeout=120)
+    result = subprocess.run([*base, "--serve", "0.0.0.0:0"], check=False, capture_output=True, text=True, timeout=300)
     assert re.search(r"^captions: http://[\d.]+:\d+/\?key=[\w-]{20,}$", result.stderr, re.MULTILINE), result.stderr
     result = subprocess.run(
         [*base, "--serve", "somewhere:http"], check=False, capture_output=True, text=True, timeout=120
