@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import logging
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from app.pipeline.pipeline import Pipeline, PipelineConfig, PipelineTranslator
+from app.pipeline.reporter import deliver
 from app.pipeline.transcript import Transcript
 from app.shared.audio import AudioSource, SourceKind, SpeechTarget
 from app.shared.chinese import ChineseScript
@@ -35,8 +35,6 @@ from app.shared.languages import Direction, Language
 
 if TYPE_CHECKING:
     from app.tts import SpeechOutput
-
-log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -230,13 +228,4 @@ class Conversation:
 
     def _emit(self, event: Event) -> None:
         with self._lock:  # one event at a time from both sides, in order
-            if self.transcript is not None:
-                try:
-                    self.transcript.record(event)
-                except OSError as error:
-                    log.warning("transcript: could not save: %s", error)
-            if self.on_event is not None:
-                try:
-                    self.on_event(event)
-                except Exception:  # an observer's bug must not stop the conversation
-                    log.exception("an event observer failed on %s", event.type)
+            deliver(event, self.transcript, self.on_event)

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from app.pipeline.pipeline import Pipeline, PipelineConfig
+from app.pipeline.reporter import deliver
 from app.pipeline.transcript import Transcript
 from app.shared.audio import AudioSource, SourceKind, SpeechTarget
 from app.shared.chinese import ChineseScript
@@ -36,7 +36,6 @@ from app.shared.languages import Direction, Language
 if TYPE_CHECKING:
     from app.pipeline.session import Session
 
-log = logging.getLogger(__name__)
 
 # Guests speaking at once (each a lane: a recognizer on the shared Whisper model and a translation
 # thread). On 2 cores one: the host's microphone and one guest are the two lanes a conversation
@@ -224,13 +223,4 @@ class WithGuests:
 
     def _emit(self, event: Event) -> None:
         with self._lock:  # one event at a time from every lane, in order
-            if self.transcript is not None:
-                try:
-                    self.transcript.record(event)
-                except OSError as error:
-                    log.warning("transcript: could not save: %s", error)
-            if self.on_event is not None:
-                try:
-                    self.on_event(event)
-                except Exception:  # an observer's bug must not stop the session
-                    log.exception("an event observer failed on %s", event.type)
+            deliver(event, self.transcript, self.on_event)

@@ -30,6 +30,23 @@ SESSION_STOPPED = QT_TRANSLATE_NOOP(
 )
 
 
+def deliver(event: Event, transcript: Transcript | None, on_event: Callable[[Event], None] | None) -> None:
+    """A session of several lanes (a conversation's two sides, a host and its guests): `event`
+    saved in the session's one transcript, then handed to its observer. Neither a transcript that
+    cannot be written nor an observer's bug stops the session. Callers hold their lock: one event
+    at a time from every lane, in order."""
+    if transcript is not None:
+        try:
+            transcript.record(event)
+        except OSError as error:
+            log.warning("transcript: could not save: %s", error)
+    if on_event is not None:
+        try:
+            on_event(event)
+        except Exception:  # an observer's bug must not stop the session
+            log.exception("an event observer failed on %s", event.type)
+
+
 class Reporter:
     """A pipeline's events, in order; the transcript's saving problems told once."""
 

@@ -140,6 +140,12 @@ def _now() -> float:
     return time.monotonic()
 
 
+def window_text() -> Any:
+    """A field holding a sentence as a template and its values, for the window to translate
+    (app/ui/i18n.py): left out of the JSON, which stays English, and of comparisons."""
+    return field(default=None, kw_only=True, compare=False, metadata={"json": False})
+
+
 @dataclass(frozen=True)
 class Event:
     """The base of every event. A subclass names its JSON `type` in its class line:
@@ -167,6 +173,8 @@ class Event:
             value = getattr(self, f.name)
             if value is None and f.name in self._OPTIONAL:
                 continue  # e.g. outside a conversation the JSON stays as it always was
+            if not f.metadata.get("json", True):
+                continue  # for the window only (`window_text`)
             if hasattr(value, "to_json"):
                 value = value.to_json()
             elif isinstance(value, Mapping):
@@ -328,15 +336,9 @@ class Error(Event, type="error"):
     text: str
     hint: str = ""
     utterance_id: int | None = None
-    # The same two sentences as templates and values, for the window to translate (app/ui/i18n.py);
-    # not part of the JSON, which stays English.
-    message_text: Text | None = field(default=None, kw_only=True, compare=False)
-    hint_text: Text | None = field(default=None, kw_only=True, compare=False)
-
-    def to_json(self) -> dict[str, Any]:
-        data = super().to_json()
-        del data["message_text"], data["hint_text"]
-        return data
+    # The same two sentences as templates and values, for the window to translate.
+    message_text: Text | None = window_text()
+    hint_text: Text | None = window_text()
 
     @classmethod
     def of(cls, stage: Stage, message: Text, hint: Text | str = "", utterance_id: int | None = None, **kwargs) -> Error:
@@ -413,13 +415,8 @@ class Room(Event, type="room"):
     at_s: float
     text: str
     hint: str
-    message_text: Text | None = field(default=None, kw_only=True, compare=False)  # for the window
-    hint_text: Text | None = field(default=None, kw_only=True, compare=False)
-
-    def to_json(self) -> dict[str, Any]:
-        data = super().to_json()
-        del data["message_text"], data["hint_text"]
-        return data
+    message_text: Text | None = window_text()
+    hint_text: Text | None = window_text()
 
     @classmethod
     def of(cls, problem: RoomProblem, measured: float, at_s: float) -> Room:
