@@ -3,6 +3,12 @@
 faster-whisper runs the model over a whole file at once; here it runs block by block, carrying
 the recurrent state (h, c) and the 64-sample context between calls, so probabilities of a
 stream cut into any block sizes equal those of the whole file.
+
+After QUIET_RESET_FRAMES frames in a row below QUIET_PROB the recurrent state starts again from
+zero, exactly at that frame (so block sizes still do not matter): a long stretch of a bad input
+(clipping, a DC offset, then mains hum) left a state in which the next "Good morning" never rose
+above 0.4, and the sentence was lost; from a fresh state it reads 1.0. A pause that long carries
+nothing the next utterance needs.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ import numpy as np
 
 FRAME = 512  # samples per probability: 32 ms at 16 kHz
 _CONTEXT = 64
+QUIET_PROB = 0.1
+QUIET_RESET_FRAMES = 94  # 3 s
 
 
 def _model_path() -> str:
@@ -45,10 +53,14 @@ class SileroVAD:
         return cls._session
 
     def reset(self) -> None:
-        self._h = np.zeros((1, 1, 128), np.float32)
-        self._c = np.zeros((1, 1, 128), np.float32)
+        self._fresh_state()
         self._context = np.zeros(_CONTEXT, np.float32)
         self._pending = np.zeros(0, np.float32)
+
+    def _fresh_state(self) -> None:
+        self._h = np.zeros((1, 1, 128), np.float32)
+        self._c = np.zeros((1, 1, 128), np.float32)
+        self._quiet_run = 0  # frames in a row below QUIET_PROB
 
     def __call__(self, audio: np.ndarray) -> np.ndarray:
         """Probabilities of the whole frames completed by `audio`; a remainder waits for the next call."""
@@ -58,12 +70,30 @@ class SileroVAD:
         if count == 0:
             return np.zeros(0, np.float32)
         frames = audio[: count * FRAME].reshape(count, FRAME)
-        contexts = np.concatenate([self._context[None, :], frames[:-1, -_CONTEXT:]])
+        inputs = np.concatenate([np.concatenate([self._context[None, :], frames[:-1, -_CONTEXT:]]), frames], axis=1)
         self._context = frames[-1, -_CONTEXT:].copy()
-        probs, self._h, self._c = self._get_session().run(
-            None, {"input": np.concatenate([contexts, frames], axis=1), "h": self._h, "c": self._c}
-        )
-        return probs.reshape(-1)
+        kept: list[np.ndarray] = []
+        while len(inputs):
+            probs, h, c = self._get_session().run(None, {"input": inputs, "h": self._h, "c": self._c})
+            probs = probs.reshape(-1)
+            at = self._quiet_reset_at(probs)
+            if at is None:
+                kept.append(probs)
+                self._h, self._c = h, c
+                break
+            # The frames after `at` are read again from a fresh state (a reset needs no state after it).
+            kept.append(probs[: at + 1])
+            self._fresh_state()
+            inputs = inputs[at + 1 :]
+        return np.concatenate(kept)
+
+    def _quiet_reset_at(self, probs: np.ndarray) -> int | None:
+        """The frame at which the quiet run reaches QUIET_RESET_FRAMES, if it does; else counts it on."""
+        for i, prob in enumerate(probs):
+            self._quiet_run = self._quiet_run + 1 if prob < QUIET_PROB else 0
+            if self._quiet_run >= QUIET_RESET_FRAMES:
+                return i
+        return None
 
 
 class VoiceChange(StrEnum):

@@ -80,7 +80,10 @@ class Reading:
 def read(audio: np.ndarray) -> Reading:
     """The measures of one window of 16 kHz mono audio."""
     frames = audio[: len(audio) // FRAME * FRAME].reshape(-1, FRAME)
-    rms = np.sqrt(np.mean(frames.astype(np.float64) ** 2, axis=1))
+    # Level is what moves (each frame's mean taken off): an offset is told as DC, and the moment it
+    # stops must not read as a loud noise floor.
+    frames64 = frames.astype(np.float64)
+    rms = np.sqrt(np.mean((frames64 - frames64.mean(axis=1, keepdims=True)) ** 2, axis=1))
     zero_frames = np.all(frames == 0.0, axis=1)
     alive = rms[~zero_frames]
     speech, floor = (np.percentile(alive, 90), np.percentile(alive, 10)) if alive.size else (0.0, 0.0)

@@ -43,3 +43,32 @@ def test_gate_hysteresis_and_end_after_silence():
     states = [gate.update(p) for p in [0.1, 0.6, 0.4, 0.2, 0.4, 0.2, 0.2, 0.9, 0.1, 0.1, 0.1, 0.1]]
     # 0.4 right after speech keeps it; once silence began, 0.4 does not end the silence run.
     assert states == [None, "start", "speech", None, None, "end", None, "start", None, None, "end", None]
+
+
+def bad_input_then(speech: np.ndarray) -> np.ndarray:
+    """A microphone going wrong for half a minute (zeros, clipped noise, a DC offset, mains hum, each
+    with its own hiss between), then someone speaking."""
+    rng = np.random.default_rng(4)
+    seconds = np.arange(6 * 16000) / 16000
+
+    def hiss(s: float) -> np.ndarray:
+        return (rng.standard_normal(int(s * 16000)) * 1e-3).astype(np.float32)
+
+    clipped = np.clip(rng.standard_normal(6 * 16000) * 3, -1, 1)
+    hum = 0.3 * np.sin(2 * np.pi * 50 * seconds) + 0.1 * np.sin(2 * np.pi * 150 * seconds)
+    parts = [silence(6), clipped, 0.3 + hiss(6), hiss(4), hum, hiss(1.5), speech]
+    return np.concatenate(parts).astype(np.float32)
+
+
+def test_speech_after_a_long_bad_input_is_found_and_blocks_still_do_not_matter(say):
+    morning = read16k(say("Good morning."))
+    audio = bad_input_then(morning)
+    probs = SileroVAD()(audio)
+    # The state carried through the bad half minute kept this under 0.4: the sentence was lost.
+    assert probs[-(len(morning) // FRAME) :].max() > 0.9
+    vad, rng, parts, i = SileroVAD(), np.random.default_rng(5), [], 0
+    while i < len(audio):
+        step = int(rng.integers(1, 6000))
+        parts.append(vad(audio[i : i + step]))
+        i += step
+    np.testing.assert_allclose(np.concatenate(parts), probs, atol=1e-6)
