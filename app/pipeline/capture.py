@@ -1,6 +1,7 @@
 """The capture stage: the `pipeline-capture` thread reads the audio source through the one capture
 loop (app.audio.capture: retries, level events, overflow reports), tells what the room sounds
-like (app.audio.room: too quiet, clipping, noisy, zeros, DC, hum), silences what may be our own
+like (app.audio.room: too quiet, clipping, noisy, zeros, DC, hum; app.audio.rate_check: a device
+whose clock runs off its stated rate), silences what may be our own
 voice (app/pipeline/speech.py) and hands the blocks to recognition through the session's
 bounded audio queue."""
 
@@ -11,7 +12,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from app.pipeline.session_state import END, FLUSH, Block, SessionState
-from app.shared.events import Stage
+from app.shared.audio import SourceKind
+from app.shared.events import Level, Stage
 
 if TYPE_CHECKING:
     from app.pipeline.config import PipelineConfig
@@ -68,19 +70,26 @@ class CaptureStage:
 
     def _capture(self, session: SessionState, source: AudioSource) -> None:
         from app.audio import SOURCE_LOST, AudioBlock, capture
+        from app.audio.rate_check import RateCheck
         from app.audio.room import RoomWatch
 
         mute = self.speech.mutes(source)
         room = RoomWatch()  # what the input sounds like, measured before our own voice is silenced
+        # A device's own clock (a guest's phone stream may pause, which is not a wrong rate).
+        rate = RateCheck() if source.kind in (SourceKind.MICROPHONE, SourceKind.SYSTEM) else None
         for item in capture(source, session.end_input, retry_s=RETRY_CAPTURE_EVERY_S, level_every_s=LEVEL_EVERY_S):
             if isinstance(item, AudioBlock):
                 samples = item.samples
                 for event in room.feed(samples):
                     self.reporter.emit(event)
+                if rate is not None and (told := rate.feed(len(samples), item.captured_at)) is not None:
+                    self.reporter.emit(told)
                 if mute and self.speech.own_voice_in(source.kind, samples, item.captured_at):
                     samples = np.zeros_like(samples)  # our own voice must not be translated again
                 session.put_audio(Block(samples, item.captured_at))
             elif item is SOURCE_LOST:
                 session.put_audio(FLUSH)  # finalize what was heard before the device went
             else:
+                if rate is not None and not isinstance(item, Level):
+                    rate.restart()  # audio dropped (an Error), or the device came back: measure afresh
                 self.reporter.emit(item)

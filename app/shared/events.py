@@ -365,6 +365,7 @@ class RoomProblem(StrEnum):
     ZEROS = "zeros"  # only exact zeros: a muted or broken input
     DC_OFFSET = "dc-offset"  # the signal sits off zero: a faulty microphone or sound card
     HUM = "hum"  # mains hum (50/60 Hz) dominates: a ground loop, an unshielded cable
+    RATE = "rate"  # the device delivers more or fewer samples per second than its rate says
 
 
 # What each problem is and what to do, in English and marked for the window's translations.
@@ -399,6 +400,14 @@ _ROOM_TEXTS = {
         QT_TRANSLATE_NOOP("Errors", "The input carries a loud mains hum."),
         QT_TRANSLATE_NOOP("Errors", "Check the microphone cable and ground; try another USB port or input."),
     ),
+    RoomProblem.RATE: (
+        QT_TRANSLATE_NOOP("Errors", "The input delivers audio at {measured} times the sample rate it states."),
+        QT_TRANSLATE_NOOP(
+            "Errors",
+            "Its sample rate is set wrong (a driver or sound settings): choose another input, "
+            "or set the device's rate in the system's sound settings.",
+        ),
+    ),
 }
 
 
@@ -407,7 +416,8 @@ class Room(Event, type="room"):
     """What the input sounds like when it hurts recognition (RoomProblem), measured from the
     audio heard, with what to do; problem "ok" once it is fine again. `measured`: the figure
     behind it (quiet: speech dBFS; noisy: SNR dB; clipping: share of samples at full scale;
-    zeros: seconds; dc-offset: the mean; hum: share of power at mains frequencies). `at_s`:
+    zeros: seconds; dc-offset: the mean; hum: share of power at mains frequencies; rate: samples
+    delivered per second over the rate stated, app.audio.rate_check). `at_s`:
     seconds of audio heard when it was measured."""
 
     problem: RoomProblem

@@ -1803,6 +1803,14 @@
         <source>Check the microphone cable and ground; try another USB port or input.</source>
         <translation>请检查麦克风线缆和接地；换一个 USB 端口或输入试试。</translation>
     </message>
+    <message>
+        <source>The input delivers audio at {measured} times the sample rate it states.</source>
+        <translation>输入设备送来的音频速率是其标称采样率的 {measured} 倍。</translation>
+    </message>
+    <message>
+        <source>Its sample rate is set wrong (a driver or sound settings): choose another input, or set the device&apos;s rate in the system&apos;s sound settings.</source>
+        <translation>它的采样率设置有误（驱动或声音设置）：请换一个输入设备，或在系统声音设置中设定该设备的采样率。</translation>
+    </message>
 </context>
 <context>
     <name>FaceToFace</name>

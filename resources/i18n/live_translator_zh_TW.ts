@@ -1803,6 +1803,14 @@
         <source>Check the microphone cable and ground; try another USB port or input.</source>
         <translation>請檢查麥克風線材和接地；換一個 USB 連接埠或輸入試試。</translation>
     </message>
+    <message>
+        <source>The input delivers audio at {measured} times the sample rate it states.</source>
+        <translation>輸入裝置送來的音訊速率是其標稱取樣率的 {measured} 倍。</translation>
+    </message>
+    <message>
+        <source>Its sample rate is set wrong (a driver or sound settings): choose another input, or set the device&apos;s rate in the system&apos;s sound settings.</source>
+        <translation>它的取樣率設定有誤（驅動程式或音效設定）：請換一個輸入裝置，或在系統音效設定中設定該裝置的取樣率。</translation>
+    </message>
 </context>
 <context>
     <name>FaceToFace</name>
