@@ -65,6 +65,7 @@ def test_windows_folders_are_where_the_shell_says_local_app_data_is(no_overrides
 def test_macos_folders_are_in_the_library(no_overrides, monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "platform", "darwin")
     monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("USERPROFILE", str(tmp_path))  # the home Python finds when this runs on Windows
     library = tmp_path / "Library"
     assert folders() == {
         "models": library / "Application Support" / "live-translator" / "models",
