@@ -32,7 +32,8 @@ apt_app=(python3 python3-venv espeak-ng libportaudio2 libpulse0 alsa-utils libeg
 # (xcompmgr composites the overlay's translucency for its screenshot)
 # and open the caption page in Chromium (driven by Playwright, which downloads no browser).
 # bench/rooms.py reads real human English from codec2-examples (and alsa-utils, above).
-# desktop-file-utils: desktop-file-validate checks the menu entry (tests/test_desktop_entry.py).
+# desktop-file-utils: desktop-file-validate checks the menu entry (tests/test_desktop_entry.py). binutils: the
+# packaged build strips its libraries and rebuilds Qt's ICU data smaller (strip, nm, as, ld; packaging/trim_icu.py).
 apt_test=(sox codec2-examples pulseaudio pulseaudio-utils libasound2-plugins xvfb xcompmgr binutils chromium desktop-file-utils)
 
 if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then

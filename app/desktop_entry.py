@@ -12,13 +12,13 @@ packaged build's own executable.
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import shutil
 import struct
 import sys
 from pathlib import Path
 
+from app.platform import folders
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 from app.shared.paths import resource
 
@@ -51,8 +51,7 @@ StartupWMClass=live-translator
 def data_home(system: bool) -> Path:
     if system:
         return SYSTEM_DATA
-    xdg = os.environ.get("XDG_DATA_HOME", "")
-    return Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"  # the spec: relative is invalid
+    return folders.xdg_data_home()
 
 
 def launcher() -> list[str]:

@@ -26,6 +26,7 @@ import numpy as np
 import soundfile
 
 from app.piper_voices import PiperEngine, PiperVoiceFile, installed_piper_voices, is_piper, piper_voices_for
+from app.platform import voices
 from app.shared.errors import QT_TRANSLATE_NOOP, Text
 from app.shared.events import Error, Event, Stage
 from app.shared.languages import Language
@@ -178,7 +179,7 @@ def default_voice(language: Language | str, piper: list[PiperVoiceFile]) -> str 
     """The voice a text in `language` gets unless one is chosen: on Linux, where the system's
     voices are espeak-ng's, a natural (piper) voice when one is installed; None: the system's pick."""
     natural = piper_voices_for(language, piper)
-    return natural[0].id if natural and sys.platform.startswith("linux") else None
+    return natural[0].id if natural and voices.system_voices_are_robotic() else None
 
 
 class VoiceEngines:

@@ -20,6 +20,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(1, str(ROOT))  # `app`, when the project is not installed
+from app.asr.whisper_models import resolve_model  # noqa: E402  (after the path line above)
+from app.shared.errors import LiveTranslatorError  # noqa: E402
+from app.translation import inspect_model_folder  # noqa: E402
+
 SPEC = ROOT / "packaging" / "live-translator.spec"
 WHISPER_NAMES = ("tiny.en", "base")  # the sizes app.asr finds in pip packages
 
@@ -46,10 +50,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def check_models(args: argparse.Namespace) -> list[str]:
     """Problems with the models asked for, in plain words; empty when all can be bundled."""
-    from app.asr.whisper_models import resolve_model
-    from app.shared.errors import LiveTranslatorError
-    from app.translation import inspect_model_folder
-
     problems = []
     for folder in args.bundle_models:
         report = inspect_model_folder(folder)

@@ -59,9 +59,16 @@ def test_translation_imports_no_other_stage_window_or_tooling():
     assert offenders(loaded_with("app.translation"), forbidden) == []
 
 
+def test_the_platform_layer_imports_nothing_of_the_app():
+    """Every layer may ask it how the OS differs (app/platform), so it may ask none of them."""
+    modules = loaded_with("app.platform")
+    assert app_modules_beyond(modules, ("app.platform",)) == []
+    assert offenders(modules, ("models", "PySide6", "soundcard", "sounddevice")) == []
+
+
 def test_the_shared_layer_imports_no_stage():
     modules = loaded_with("app.shared")
-    assert [m for m in offenders(modules, ("app",)) if not (m == "app" or m.startswith("app.shared"))] == []
+    assert app_modules_beyond(modules, ("app.shared", "app.platform")) == []
     assert offenders(modules, ("models", "PySide6")) == []
 
 
@@ -72,14 +79,14 @@ def test_the_model_store_imports_no_pipeline_window_or_tooling():
 
 def test_audio_sources_import_only_the_shared_layer():
     modules = loaded_with("app.audio")
-    assert app_modules_beyond(modules, ("app.shared", "app.audio")) == []
+    assert app_modules_beyond(modules, ("app.shared", "app.platform", "app.audio")) == []
     assert offenders(modules, ("models", "PySide6")) == []
 
 
 def test_the_caption_server_imports_only_the_shared_layer():
     """It observes events: nothing of the pipeline, the stages or the window."""
     modules = loaded_with("app.captions")
-    assert app_modules_beyond(modules, ("app.shared", "app.captions")) == []
+    assert app_modules_beyond(modules, ("app.shared", "app.platform", "app.captions")) == []
     assert offenders(modules, ("models", "PySide6")) == []
 
 
@@ -119,7 +126,7 @@ def test_no_module_under_app_imports_the_export_tooling():
 @pytest.mark.parametrize("layer", ["audio", "captions"])
 def test_no_module_of_the_audio_sources_or_the_caption_server_imports_the_app_beyond_shared(layer):
     """The fresh interpreters above see what loads on import; this sees the imports made later."""
-    allowed = ("app.shared", f"app.{layer}")
+    allowed = ("app.shared", "app.platform", f"app.{layer}")
 
     def forbidden(name: str) -> bool:
         return inside(name, ("app", "models", "PySide6")) and not inside(name, allowed)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import logging
 import os
-import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -31,13 +30,12 @@ import numpy as np
 from app.audio.buffer import BlockBuffer
 from app.audio.device_lookup import find_device
 from app.audio.sources import MicrophoneSource, level_of, list_input_devices
+from app.platform import loopback
 from app.shared.audio import SAMPLE_RATE, SourceKind
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 log = logging.getLogger(__name__)
 
-# Input devices on macOS that carry what the computer plays (lower-case name parts).
-MAC_LOOPBACK_NAMES = ("blackhole", "loopback", "soundflower")
 MAC_HINT = QT_TRANSLATE_NOOP(
     "Errors",
     "Install a loopback device such as BlackHole (brew install blackhole-2ch), make it (or a "
@@ -91,7 +89,7 @@ def _soundcard():
                 QT_TRANSLATE_NOOP("Errors", "System audio needs the soundcard package."),
                 QT_TRANSLATE_NOOP("Errors", "pip install soundcard"),
             ) from error
-        if sys.platform.startswith("linux"):
+        if loopback.on_pulseaudio():
             pulse = soundcard.pulseaudio
             server = os.environ.get("PULSE_SERVER", "")
             if _connected_to is None:
@@ -114,7 +112,7 @@ def _soundcard():
 
 
 def _is_mac() -> bool:
-    return sys.platform == "darwin"
+    return loopback.through_input_device()
 
 
 def list_system_devices() -> list[SystemDevice]:
@@ -142,7 +140,7 @@ def _list_system_devices() -> list[SystemDevice]:
         return [
             SystemDevice(str(d.index), d.name, False)
             for d in list_input_devices()
-            if any(part in d.name.lower() for part in MAC_LOOPBACK_NAMES)
+            if loopback.is_loopback_input(d.name)
         ]
     sc = _soundcard()
     try:
@@ -154,13 +152,8 @@ def _list_system_devices() -> list[SystemDevice]:
             QT_TRANSLATE_NOOP("Errors", "Check the sound server."),
             reason=error,
         ) from error
-    default_id = _loopback_id(default.id) if default is not None else None
+    default_id = loopback.capture_id(default.id) if default is not None else None
     return [SystemDevice(m.id, m.name, m.id == default_id) for m in loopbacks]
-
-
-def _loopback_id(speaker_id: str) -> str:
-    """The id of the capture of an output: its monitor source on PulseAudio, the speaker itself on Windows."""
-    return f"{speaker_id}.monitor" if sys.platform.startswith("linux") else speaker_id
 
 
 def find_system_device(device: str | int | None) -> SystemDevice:
@@ -282,7 +275,7 @@ class SystemAudioSource:
                 while not quit.is_set():
                     data = stream.record(numframes=None)
                     now = time.monotonic()
-                    if sys.platform.startswith("linux") and now >= next_check:
+                    if loopback.on_pulseaudio() and now >= next_check:
                         next_check = now + CHECK_DEVICE_EVERY_S
                         if device_id not in {m.id for m in sc.all_microphones(include_loopback=True)}:
                             raise RuntimeError("the output device was removed")

