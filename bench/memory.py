@@ -1,7 +1,7 @@
 """Resident memory of the window with everything a session loads: both directions' translation
 models (the catalog replica of bench_model.py, optimised as the app loads it) and Whisper base.
 
-    .venv/bin/python bench/memory.py [--precisions fp32,int8,int8-wo] [--asr-model base]
+    .venv/bin/python -m bench.memory [--precisions fp32,int8,int8-wo] [--asr-model base]
 
 Each precision runs in its own process, with the environment the app sets for itself (no torch
 behind transformers' tokenizers): the window shown offscreen, then Whisper loaded, then the
@@ -25,8 +25,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench._common import ROOT, bench_command
 
 
 def rss_mb() -> float:
@@ -56,7 +55,6 @@ def child(precision: str, asr_model: str, en_zh: Path, zh_en: Path) -> None:
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     os.environ.setdefault("USE_TORCH", "0")  # as app/cli.py does for the window
     os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
-    sys.path.insert(0, str(ROOT))
     stages = {"python": rss_mb()}
     from PySide6.QtWidgets import QApplication
 
@@ -95,7 +93,7 @@ def main(argv=None) -> int:
         precision, asr_model, en_zh, zh_en = args.child
         child(precision, asr_model, Path(en_zh), Path(zh_en))
         return 0
-    from bench_model import build
+    from bench.bench_model import build
 
     models = build(log=lambda m: print(m, file=sys.stderr, flush=True))
     os.environ["LIVE_TRANSLATOR_CACHE"] = str(models.hf.parent / "app-cache")  # the same cache as translation_speed.py
@@ -112,7 +110,7 @@ def main(argv=None) -> int:
             p.stat().st_size for p in (en_zh / "onnx").glob(glob) if int8 or not p.stem.endswith("_quantized")
         )
         done = subprocess.run(
-            [sys.executable, __file__, "--child", precision, args.asr_model, str(en_zh), str(zh_en)],
+            [*bench_command(__name__), "--child", precision, args.asr_model, str(en_zh), str(zh_en)],
             capture_output=True,
             text=True,
             cwd=ROOT,

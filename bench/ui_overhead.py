@@ -1,7 +1,7 @@
 """Does the window slow translation down? Translation time with vs without the window watching.
 
-    .venv/bin/python bench/ui_overhead.py [--model DIR] [--rounds 6] [--sentences 8]
-    .venv/bin/python bench/ui_overhead.py --full-size      # the opus-mt-en-zh architecture (bench_model.py)
+    .venv/bin/python -m bench.ui_overhead [--model DIR] [--rounds 6] [--sentences 8]
+    .venv/bin/python -m bench.ui_overhead --full-size      # the opus-mt-en-zh architecture (bench_model.py)
 
 The translation worker thread runs the real engine (Translator.stream) and reports every
 decoder step and sentence exactly as the pipeline does (DecodeStepEvent / SentenceSummary
@@ -27,8 +27,8 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bench._common import ROOT
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 SENTENCES = [
@@ -82,8 +82,7 @@ def main(argv=None) -> int:
     from app.ui.main_window import MainWindow
 
     if args.full_size:
-        sys.path.insert(0, str(ROOT / "bench"))
-        from bench_model import build
+        from bench.bench_model import build
 
         model = build().onnx
     else:
