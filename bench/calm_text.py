@@ -45,6 +45,7 @@ from app.asr import StreamingRecognizer, load_whisper, recognize
 from app.audio import SAMPLE_RATE, FileSource
 from app.pipeline import Pipeline, PipelineConfig
 from app.pipeline.calm import CalmText, common_prefix, latin_word_boundary
+from app.pipeline.translation import calm_sentences
 from app.shared.events import SourceFinal, SourcePartial, Translation
 from app.translation import DecodeOptions, SentenceResult, Translator
 from bench._common import PHRASEBOOK, ROOT
@@ -158,12 +159,13 @@ def replay(source_events: list, mode: str) -> dict:
         ms.append((time.perf_counter() - started) * 1000)
         text = "".join(r.translation.strip() for r in results if r.translation.strip())
         if provisional:
-            ids = [[t for t in r.token_ids if t not in translator.codec.skipped_ids] for r in results]
-            update = calm.update(event.utterance_id, ids, text, latin_word_boundary if translator.joiner else None)
+            decoded = calm_sentences(translator, results)  # as TranslationStage hands them to CalmText
+            boundary = latin_word_boundary if translator.joiner else None
+            update = calm.update(event.utterance_id, decoded, text, boundary, key="en-zh")
             if update is not None:
                 shown.setdefault(event.utterance_id, []).append((update[0], update[1], event.end))
         else:
-            calm.finish(event.utterance_id)
+            calm.finish(event.utterance_id, calm_sentences(translator, results), "en-zh")
             finals[event.utterance_id] = (text, event.start, event.end)
     result = {
         "utterances": len(finals),

@@ -53,6 +53,7 @@ import numpy as np
 import soundfile as sf
 
 from app.asr import RecognizerOptions, StreamingRecognizer, load_whisper
+from app.pipeline import PipelineConfig
 from app.shared.audio import SAMPLE_RATE
 from app.shared.live_text import LiveText
 from bench._common import PHRASEBOOK as PHRASEBOOKS
@@ -177,7 +178,6 @@ def child(variant: str, argv: list[str]) -> int:
     from dataclasses import replace
 
     from app.cli import main  # lazy: this module's own main() has the name
-    from app.pipeline.pipeline import PipelineConfig
 
     paced = RecognizerOptions.paced
     pace = {"sooner": LiveText.SOONER, "smoother": LiveText.SMOOTHER}.get(variant)

@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 
 from bench._common import ROOT, bench_command
+from bench.bench_model import build
 
 
 def rss_mb() -> float:
@@ -58,18 +59,18 @@ def child(precision: str, asr_model: str, en_zh: Path, zh_en: Path) -> None:
     stages = {"python": rss_mb()}
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.main_window import MainWindow
+    from app.ui.main_window import MainWindow  # lazy: imported stage by stage, the memory measured after each
 
     qt = QApplication([])
     window = MainWindow()
     window.show()
     qt.processEvents()
     stages["window shown"] = rss_mb()
-    from app.asr.whisper_models import load_whisper
+    from app.asr.whisper_models import load_whisper  # lazy: stage by stage, as above
 
     loaded = [load_whisper(asr_model)]  # kept alive until the end, like the translators
     stages[f"+ Whisper {asr_model}"] = rss_mb()
-    from app.model_store.optimized import load_translator
+    from app.model_store.optimized import load_translator  # lazy: stage by stage, as above
 
     int8 = precision.startswith("int8")
     for folder, direction, text in ((en_zh, "en-zh", "Good morning, everyone."), (zh_en, "zh-en", "大家早上好。")):
@@ -93,7 +94,6 @@ def main(argv=None) -> int:
         precision, asr_model, en_zh, zh_en = args.child
         child(precision, asr_model, Path(en_zh), Path(zh_en))
         return 0
-    from bench.bench_model import build
 
     models = build(log=lambda m: print(m, file=sys.stderr, flush=True))
     os.environ["LIVE_TRANSLATOR_CACHE"] = str(models.hf.parent / "app-cache")  # the same cache as translation_speed.py

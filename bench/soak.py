@@ -408,7 +408,7 @@ def what_is_seen(window, when: str) -> str:
     panel's visible part (with ink there), and is its translation on the overlay (drawn)?"""
     from PySide6.QtGui import QColor, QTextDocument
 
-    from app.ui.transcript_rows import ink_share
+    from app.ui.transcript_rows import ink_share  # lazy: PySide6, only in the window's child process
 
     view, overlay = window.transcript_view, window.view_options.overlay
     finals = [row for row in view.rows.values() if row.source_final and row.target_final]
@@ -435,7 +435,7 @@ def window_child(args) -> int:
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.main_window import MainWindow
+    from app.ui.main_window import MainWindow  # lazy: PySide6, only in the window's child process
 
     app = QApplication([sys.argv[0]])
     work = Path(tempfile.mkdtemp(prefix="lt-soak-"))

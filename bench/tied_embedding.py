@@ -28,6 +28,7 @@ import sys
 from pathlib import Path
 
 from bench._common import ROOT, bench_command
+from bench.bench_model import build
 
 DECODER = "decoder_model_merged.onnx"
 ENCODER = "encoder_model.onnx"
@@ -44,7 +45,7 @@ def rss_mb() -> float:
 def build_variants(catalog: Path, root: Path) -> dict[str, Path]:
     """root/two and root/one: the optimised fp32 decoder without and with the shared table (and
     the encoder, external, in root/encoder)."""
-    from app.model_store.graph_tools import externalize
+    from app.model_store.graph_tools import externalize  # lazy: in the child processes whose memory is measured
     from app.model_store.optimize import fuse_attention, share_self_cache, share_tied_embedding
 
     done = root / ".done"
@@ -67,13 +68,13 @@ def build_variants(catalog: Path, root: Path) -> dict[str, Path]:
 
 
 def load(catalog: Path, decoder: Path, encoder: Path):
-    from app.translation import Translator
+    from app.translation import Translator  # lazy: in the child processes whose memory is measured
 
     return Translator.load(catalog, "en-zh", graphs={"decoder_model_merged": decoder, "encoder_model": encoder})
 
 
 def decode(translator, beams: int, tokens: int, text: str):
-    from app.translation import DecodeOptions
+    from app.translation import DecodeOptions  # lazy: in the child processes whose memory is measured
 
     options = DecodeOptions(num_beams=beams, max_new_tokens=tokens, min_new_tokens=tokens, loop_window=0)
     return translator.translate(text, options)
@@ -121,7 +122,6 @@ def main(argv=None) -> int:
     if args.speed_child:
         speed_child(*map(Path, args.speed_child), args.tokens, args.repeats)
         return 0
-    from bench.bench_model import build
 
     models = build(log=lambda m: print(m, file=sys.stderr, flush=True))
     catalog = models.onnx_catalog_copied_head  # two tables as downloaded: the "before" of this bench

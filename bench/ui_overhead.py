@@ -27,7 +27,10 @@ import threading
 import time
 from pathlib import Path
 
+from app.shared.events import DecodeStepEvent, SentenceSummary
+from app.translation import DecodeOptions, DecodeStep, SentenceResult, Translator
 from bench._common import ROOT
+from bench.bench_model import build
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -54,8 +57,6 @@ def translate_once(translator, text, options, emit) -> tuple[float, float]:
     """One sentence on the calling thread, events emitted as the pipeline emits them.
     Returns (wall ms, this thread's CPU ms): the second is blind to waiting for the GIL but
     steadier when other processes load the machine."""
-    from app.shared.events import DecodeStepEvent, SentenceSummary
-    from app.translation import DecodeStep, SentenceResult
 
     start, cpu = time.perf_counter(), time.thread_time()
     for item in translator.stream(text, options=options):
@@ -78,12 +79,9 @@ def main(argv=None) -> int:
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.translation import DecodeOptions, Translator
-    from app.ui.main_window import MainWindow
+    from app.ui.main_window import MainWindow  # lazy: PySide6 and the window, only when the bench runs
 
     if args.full_size:
-        from bench.bench_model import build
-
         model = build().onnx
     else:
         model = args.model or default_model()

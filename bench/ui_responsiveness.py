@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from app.shared import events as ev
 from bench._common import ROOT
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -43,8 +44,7 @@ def main(argv=None) -> int:
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.shared import events as ev
-    from app.ui.main_window import MainWindow
+    from app.ui.main_window import MainWindow  # lazy: PySide6 and the window, only when the bench runs
 
     work = Path(tempfile.mkdtemp(prefix="lt-bench-resp-"))
     os.environ["LIVE_TRANSLATOR_TRANSCRIPTS"] = str(work)

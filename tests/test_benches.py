@@ -21,6 +21,7 @@ BENCHES = sorted(p.stem for p in (ROOT / "bench").glob("*.py") if p.stem != "__i
 # The smallest run of each bench that has one in seconds: (arguments, a line of its figures that must be printed).
 QUICK = {
     "weight_floor": (["--quick"], "GB/s"),
+    "calm_text": (["--sentences", "3", "--modes", "off", "agree"], "agree  provisional"),
     "int8_agreement": (["--quick"], "Overall token agreement int8 vs fp32"),
     "captions_scripts": (["--rounds", "1", "--pages", "2", "--updates", "40"], "median server CPU per update"),
     "glossary": (["--scale", "--quick", "--sizes", "10", "1000"], "| 1,000 |"),
@@ -43,7 +44,6 @@ NOT_RUN = {
     "soak": "a talk of minutes through the window or `run`",
     "live_text": "trains a small model on its talk (about a minute), then `run --realtime`",
     "live_text_replay": "reads the events a live_text run kept (--keep)",
-    "calm_text": "a 77 s talk through Whisper base",
     "captions_load": "rounds of a talk at speaking speed through the pipeline",
     "glossary_size": "`run --realtime` with glossaries of 50,000 entries and more",
     "recording_memory": "transcribes a minute of recording at least",
