@@ -21,6 +21,7 @@ BENCHES = sorted(p.stem for p in (ROOT / "bench").glob("*.py") if p.stem != "__i
 # The smallest run of each bench that has one in seconds: (arguments, a line of its figures that must be printed).
 QUICK = {
     "weight_floor": (["--quick"], "GB/s"),
+    "recording_memory": (["--lengths", "1"], "| 1 min |"),
     "calm_text": (["--sentences", "3", "--modes", "off", "agree"], "agree  provisional"),
     "int8_agreement": (["--quick"], "Overall token agreement int8 vs fp32"),
     "captions_scripts": (["--rounds", "1", "--pages", "2", "--updates", "40"], "median server CPU per update"),
@@ -46,7 +47,6 @@ NOT_RUN = {
     "live_text_replay": "reads the events a live_text run kept (--keep)",
     "captions_load": "rounds of a talk at speaking speed through the pipeline",
     "glossary_size": "`run --realtime` with glossaries of 50,000 entries and more",
-    "recording_memory": "transcribes a minute of recording at least",
     "asr_accuracy": "44 sentences through every variant",
     "face_to_face": "40 clips decided in turn, Whisper base",
     "language_signals": "72 + 40 clips through several windows",
