@@ -4,7 +4,7 @@ glossary, and what the constrained search costs per token against the unconstrai
     .venv/bin/python -m bench.glossary               # phrasebook + fixtures, then the full-size model
     .venv/bin/python -m bench.glossary --quick       # fewer repeats
     .venv/bin/python -m bench.glossary --scale       # translate time per sentence, 10 / 10,000 / 100,000 entries
-    .venv/bin/python -m bench.glossary --scale --quick --sizes 10 1000   # the smallest run (tests/test_benches.py)
+    .venv/bin/python -m bench.glossary --scale --quick --sizes 100   # the smallest run (tests/test_benches.py)
 
 Term success: the held-out sentences of models/glossary_cases.py (fixture
 and phrasebook models: sentences whose glossary term the model does not write on its own),

@@ -25,7 +25,7 @@ QUICK = {
     "calm_text": (["--sentences", "3", "--modes", "off", "agree"], "agree  provisional"),
     "int8_agreement": (["--quick"], "Overall token agreement int8 vs fp32"),
     "captions_scripts": (["--rounds", "1", "--pages", "2", "--updates", "40"], "median server CPU per update"),
-    "glossary": (["--scale", "--quick", "--sizes", "10", "1000"], "| 1,000 |"),
+    "glossary": (["--scale", "--quick", "--sizes", "100"], "| 100 |"),
     "provisional_cost": (["--models", "phrasebook", "--sentences", "1", "--repeats", "1"], "phrasebook"),
     "ui_overhead": (["--rounds", "1", "--sentences", "2"], "ratio"),
     "asr_latency": (["--models", "tiny.en", "--sentences", "1"], "tiny.en"),
