@@ -14,7 +14,8 @@ FIXTURES = ROOT / "tests" / "fixtures" / "nmt"  # the committed small fixture mo
 
 
 def bench_command(module: str, *args: str) -> list[str]:
-    """The command line that runs bench `module` (its `__name__`, e.g. "bench.rooms") in a child
-    process. The child starts in this process's folder, so it finds the `bench` package where
+    """The command line that runs bench `module` in a child process: pass the bench's
+    `__spec__.name` ("bench.rooms" whether it was imported or run with -m, where `__name__` is
+    "__main__"). The child starts in this process's folder, so it finds the `bench` package where
     this one did (the checkout's root, or PYTHONPATH)."""
     return [sys.executable, "-m", module, *args]

@@ -79,7 +79,7 @@ def run_once(wav: Path, recognizer, clients: int) -> dict:
         server.start()
         observers.append(server.on_event)
         child = subprocess.Popen(
-            [*bench_command(__name__), "--pages-for", str(server.port), "--clients", str(clients)],
+            [*bench_command(__spec__.name), "--pages-for", str(server.port), "--clients", str(clients)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -214,7 +214,7 @@ def child(variant: str, argv: list[str]) -> int:
 def run_talk(wav: Path, variant: str, model: Path) -> tuple[list[dict], float]:
     """The run's events, and the CPU seconds its process used (loading included)."""
     cmd = [
-        *bench_command(__name__),
+        *bench_command(__spec__.name),
         "--child",
         variant,
         "run",

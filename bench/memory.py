@@ -110,7 +110,7 @@ def main(argv=None) -> int:
             p.stat().st_size for p in (en_zh / "onnx").glob(glob) if int8 or not p.stem.endswith("_quantized")
         )
         done = subprocess.run(
-            [*bench_command(__name__), "--child", precision, args.asr_model, str(en_zh), str(zh_en)],
+            [*bench_command(__spec__.name), "--child", precision, args.asr_model, str(en_zh), str(zh_en)],
             capture_output=True,
             text=True,
             cwd=ROOT,

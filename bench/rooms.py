@@ -181,7 +181,7 @@ def child(settings: str, argv: list[str]) -> int:
 
 def app_run(wav: Path, talk: Talk, model_name: str, settings: str, realtime: bool) -> list[dict]:
     """The events of `run --json` on `wav` (a variant's settings applied in the child)."""
-    cmd = [*bench_command(__name__), "--child", settings, "run", "--input", str(wav), "--json"]
+    cmd = [*bench_command(__spec__.name), "--child", settings, "run", "--input", str(wav), "--json"]
     cmd += ["--direction", talk.direction, "--nmt-model", str(PHRASEBOOK / talk.direction), "--no-tts"]
     cmd += ["--asr-model", model_name] + (["--realtime"] if realtime else [])
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

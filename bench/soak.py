@@ -365,7 +365,7 @@ def run_window(args, talk: Path, work: Path) -> RunRecord:
     xvfb, display = start_xvfb()
     home = work / "window-home"
     env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "LIVE_TRANSLATOR_HOME": str(home)}
-    command = [*bench_command(__name__), "--window-child", str(talk), "--asr-model", args.asr_model]
+    command = [*bench_command(__spec__.name), "--window-child", str(talk), "--asr-model", args.asr_model]
     command += ["--nmt-model", str(args.nmt_model), "--bucket", str(args.bucket)]
     child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     stop_sampling = threading.Event()

@@ -129,7 +129,7 @@ def main(argv=None) -> int:
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
     def child(*extra) -> dict:
-        command = [*bench_command(__name__), "--tokens", str(args.tokens), "--repeats", str(args.repeats), *extra]
+        command = [*bench_command(__spec__.name), "--tokens", str(args.tokens), "--repeats", str(args.repeats), *extra]
         done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
         if done.returncode != 0:
             raise SystemExit(f"{extra[0]} failed:\n{done.stderr}")

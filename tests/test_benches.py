@@ -21,6 +21,7 @@ BENCHES = sorted(p.stem for p in (ROOT / "bench").glob("*.py") if p.stem != "__i
 # The smallest run of each bench that has one in seconds: (arguments, a line of its figures that must be printed).
 QUICK = {
     "weight_floor": (["--quick"], "GB/s"),
+    "live_text": (["--models", "phrasebook", "--sentences", "2", "--no-cpu"], "phrasebook shipped"),
     "recording_memory": (["--lengths", "1"], "| 1 min |"),
     "calm_text": (["--sentences", "3", "--modes", "off", "agree"], "agree  provisional"),
     "int8_agreement": (["--quick"], "Overall token agreement int8 vs fp32"),
@@ -43,7 +44,6 @@ NOT_RUN = {
     "voices": "a private PulseAudio server and the piper voice, then Whisper base",
     "guest_speech": "PulseAudio, Chromium and a session with guests",
     "soak": "a talk of minutes through the window or `run`",
-    "live_text": "trains a small model on its talk (about a minute), then `run --realtime`",
     "live_text_replay": "reads the events a live_text run kept (--keep)",
     "captions_load": "rounds of a talk at speaking speed through the pipeline",
     "glossary_size": "`run --realtime` with glossaries of 50,000 entries and more",
