@@ -22,7 +22,7 @@ normalized erasure of the source text shown: units (words, or CJK characters) ta
 from one shown text to the next, over the units of the finals. `partials` counts only
 partial -> partial changes; `+final` adds the last partial -> final change (a revision).
 
-    .venv/bin/python bench/asr_accuracy.py [--model base] [--languages en zh] [--variants today truth agree+1]
+    .venv/bin/python -m bench.asr_accuracy [--model base] [--languages en zh] [--variants today truth agree+1]
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import re
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -39,13 +38,11 @@ import jiwer
 import numpy as np
 import soundfile as sf
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from app.asr import RecognizerOptions, StreamingRecognizer, load_whisper, recognize  # noqa: E402
-from app.asr.recognizer import common_prefix, units_of  # noqa: E402
-from app.audio import SAMPLE_RATE, FileSource  # noqa: E402
-from app.shared.chinese import to_simplified  # noqa: E402
-from app.shared.events import SourceFinal, SourcePartial  # noqa: E402
+from app.asr import RecognizerOptions, StreamingRecognizer, load_whisper, recognize
+from app.asr.recognizer import common_prefix, units_of
+from app.audio import SAMPLE_RATE, FileSource
+from app.shared.chinese import to_simplified
+from app.shared.events import SourceFinal, SourcePartial
 
 ENGLISH = [
     "The shop opens at nine o'clock every morning.",
@@ -239,13 +236,13 @@ def bench_language(model, language: str, path: Path, variants: list[str]) -> lis
     return rows
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="base")
     parser.add_argument("--languages", nargs="+", default=["en", "zh"], choices=sorted(SETS))
     parser.add_argument("--variants", nargs="+", default=["shipped", "shipped+final30s", "shipped+30s"])
     parser.add_argument("--show-text", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     model = load_whisper(args.model)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -10,7 +10,7 @@ with pauses between them:
   minus the moment speech ended (the capture clock of the last speech frame). It includes the
   0.5 s of silence that ends an utterance. Also the median gap between partials.
 
-    .venv/bin/python bench/asr_latency.py [--models tiny.en base] [--sentences 4] [--language zh]
+    .venv/bin/python -m bench.asr_latency [--models tiny.en base] [--sentences 4] [--language zh]
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,10 +25,8 @@ from pathlib import Path
 import numpy as np
 import soundfile as sf
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from app.asr import StreamingRecognizer, load_whisper, recognize  # noqa: E402
-from app.audio import SAMPLE_RATE, FileSource  # noqa: E402
+from app.asr import StreamingRecognizer, load_whisper, recognize
+from app.audio import SAMPLE_RATE, FileSource
 
 SENTENCES = {
     "en": (
@@ -109,12 +106,12 @@ def bench_model(name: str, language: str, path: Path) -> dict:
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", nargs="+", default=["tiny.en", "base"])
     parser.add_argument("--language", choices=("en", "zh"), default="en")
     parser.add_argument("--sentences", type=int, default=4)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         path = make_audio(args.language, args.sentences, Path(tmp))
         rows = [bench_model(name, args.language, path) for name in args.models]

@@ -18,7 +18,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from bench._common import ROOT as REPO
+from models.export import export_onnx, quantize_like_transformers_js, tie_head_by_transpose
+
 CORPUS = REPO / "models" / "fixture_corpus.txt"
 # Bump when the model recipe changes, so stale caches are not reused.
 RECIPE = "opus-mt-en-zh-random-v1"
@@ -167,15 +169,12 @@ def int8_problem(onnx_dir: Path) -> str | None:
 def _export_ours(hf: Path, out: Path) -> None:
     """What `python -m app models export --quantize` writes: the merged decoder, attention fused,
     int8 twins."""
-    from models.export import export_onnx
 
     export_onnx(hf, out, layouts=("merged",), quantize=True, validate=False)
 
 
 def _export_plain(hf: Path, out: Path) -> None:
     """optimum's graphs as they come (split decoders, no fusion) for optimum's own runtime."""
-    from models.export import export_onnx
-
     export_onnx(hf, out, layouts=("split",), quantize=True, validate=False, fuse=False)
 
 
@@ -183,7 +182,6 @@ def _export_catalog(hf: Path, out: Path) -> None:
     """optimum's plain graphs (merged decoder, no fusion) under onnx/, as optimum writes them
     without `accelerate` (the tied head a transposed copy of the embedding), with `_quantized`
     twins of all MatMuls; the base of the catalog replicas (_catalog_replica)."""
-    from models.export import export_onnx, quantize_like_transformers_js
 
     export_onnx(hf, out / "staging", layouts=("merged",), quantize=False, validate=False, fuse=False)
     staged = out / "staging"
@@ -200,7 +198,6 @@ def _catalog_replica(catalog: Path, out: Path, weights_only: bool) -> None:
     `Transpose(embedding)` (models.export.tie_head_by_transpose), and `_quantized` twins of all
     MatMuls (Xenova) or of the weights only (MatMulConstBOnly: transformers.js' `quantize_q8`,
     onnx-community/opus-mt-zh-en)."""
-    from models.export import quantize_like_transformers_js, tie_head_by_transpose
 
     (out / "onnx").mkdir()
     for item in catalog.iterdir():

@@ -19,7 +19,7 @@ the same run), and the first voiced 20 ms in live_translator_mic after it. Print
 of end->translation, end->first sound, and their difference (speech rendering and the sound
 server's path into the call).
 
-    .venv/bin/python bench/call_latency.py [--sentences 12] [--tokens 16] [--asr-model base] [--precision int8]
+    .venv/bin/python -m bench.call_latency [--sentences 12] [--tokens 16] [--asr-model base] [--precision int8]
         [--nmt-model DIR --nmt-model DIR | --bench-model]
 """
 
@@ -37,7 +37,14 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from app.asr import load_whisper
+from app.audio.system import _soundcard
+from app.pipeline import PipelineConfig
+from app.pipeline.conversation import Conversation, ConversationConfig
+from app.shared.events import Event, SourceFinal, Speaker, Speech, Translation
+from app.translation import Translator
+from bench import bench_model
+from bench._common import PHRASEBOOK
 
 RATE = 16_000
 BLOCK, FRAME = RATE // 20, RATE // 50
@@ -113,8 +120,6 @@ class Recorder(threading.Thread):
         self.source, self.blocks, self.quit, self.ready = source, [], threading.Event(), threading.Event()
 
     def run(self) -> None:
-        from app.audio.system import _soundcard
-
         microphone = _soundcard().get_microphone(self.source, include_loopback=True)
         with microphone.recorder(samplerate=RATE, channels=1, blocksize=BLOCK) as recorder:
             self.ready.set()
@@ -141,19 +146,15 @@ def percentile(values: list[float], q: float) -> float:
 
 def translators_for(args) -> tuple[dict, dict, str]:
     """(nmt_models, translators, description) for the conversation."""
-    from app.translation import Translator
-
     int8 = args.precision == "int8"
     if not args.nmt_model and not args.bench_model:
-        phrasebook = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "phrasebook"
-        folders = {d: phrasebook / d for d in ("en-zh", "zh-en")}
+        folders = {d: PHRASEBOOK / d for d in ("en-zh", "zh-en")}
         translators = {d: Translator.load(f, direction=d) for d, f in folders.items()}
         return folders, translators, "the phrasebook fixture models (tiny; --nmt-model for opus-mt int8)"
     if args.nmt_model:
         folders = dict(zip(("en-zh", "zh-en"), args.nmt_model * (2 if len(args.nmt_model) == 1 else 1), strict=False))
         translators = {d: Translator.load(f, direction=d, prefer_quantized=int8) for d, f in folders.items()}
         return folders, translators, f"{args.nmt_model} ({args.precision})"
-    from bench import bench_model
 
     models = bench_model.build(log=lambda m: print(m, file=sys.stderr))
     translators = {
@@ -168,11 +169,6 @@ def translators_for(args) -> tuple[dict, dict, str]:
 
 def run_call(args, folder: Path) -> tuple[list[tuple[float, float, float | None]], str]:
     """(speech end, translation, first sound) per sentence, and what translated."""
-    from app.asr import load_whisper
-    from app.pipeline import PipelineConfig
-    from app.pipeline.conversation import Conversation, ConversationConfig
-    from app.shared.events import Event, SourceFinal, Speaker, Speech, Translation
-
     nmt_models, translators, described = translators_for(args)
     load_whisper(args.asr_model)
     events: list[Event] = []

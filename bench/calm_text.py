@@ -20,7 +20,7 @@ decode times ignored, which favours finals). "live" (--live): the real Pipeline 
 speed on this machine as it is (it drops provisional translations when recognition falls
 behind, see ARCHITECTURE).
 
-    .venv/bin/python bench/calm_text.py [--modes off agree force] [--sentences 30] [--live] [--load N]
+    .venv/bin/python -m bench.calm_text [--modes off agree force] [--sentences 30] [--live] [--load N]
 
 --load N runs N busy processes alongside the live run (a loaded machine).
 """
@@ -41,15 +41,15 @@ from pathlib import Path
 import numpy as np
 import soundfile as sf
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from app.asr import StreamingRecognizer, load_whisper, recognize
+from app.audio import SAMPLE_RATE, FileSource
+from app.pipeline import Pipeline, PipelineConfig
+from app.pipeline.calm import CalmText, common_prefix, latin_word_boundary
+from app.pipeline.translation import calm_sentences
+from app.shared.events import SourceFinal, SourcePartial, Translation
+from app.translation import DecodeOptions, SentenceResult, Translator
+from bench._common import PHRASEBOOK, ROOT
 
-from app.audio import SAMPLE_RATE  # noqa: E402
-from app.pipeline import Pipeline, PipelineConfig  # noqa: E402
-from app.pipeline.calm import common_prefix  # noqa: E402
-from app.shared.events import SourceFinal, Translation  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-PHRASEBOOK = ROOT / "tests" / "fixtures" / "phrasebook"
 GROUPS = (2, 1, 3, 2, 2, 1, 3, 2, 1, 2, 3, 2, 2, 1, 3)  # sentences per utterance: 30 in all
 
 
@@ -130,10 +130,6 @@ def measure(wav: Path, mode: str, recognizer) -> dict:
 
 
 def record_source(wav: Path, recognizer) -> list:
-    from app.asr import recognize
-    from app.audio import FileSource
-    from app.shared.events import SourcePartial
-
     return [
         e for e in recognize(FileSource(wav, realtime=False), recognizer) if isinstance(e, (SourcePartial, SourceFinal))
     ]
@@ -141,10 +137,6 @@ def record_source(wav: Path, recognizer) -> list:
 
 def replay(source_events: list, mode: str) -> dict:
     """Every partial translated in order, as the translation worker does (TranslationStage._translate)."""
-    from app.pipeline.calm import CalmText, latin_word_boundary
-    from app.shared.events import SourcePartial
-    from app.translation import DecodeOptions, SentenceResult, Translator
-
     translator = Translator.load(PHRASEBOOK / "en-zh", "en-zh")
     calm = CalmText(mode)
     shown: dict[int, list[tuple[str, float]]] = {}
@@ -167,12 +159,13 @@ def replay(source_events: list, mode: str) -> dict:
         ms.append((time.perf_counter() - started) * 1000)
         text = "".join(r.translation.strip() for r in results if r.translation.strip())
         if provisional:
-            ids = [[t for t in r.token_ids if t not in translator.codec.skipped_ids] for r in results]
-            update = calm.update(event.utterance_id, ids, text, latin_word_boundary if translator.joiner else None)
+            decoded = calm_sentences(translator, results)  # as TranslationStage hands them to CalmText
+            boundary = latin_word_boundary if translator.joiner else None
+            update = calm.update(event.utterance_id, decoded, text, boundary, key="en-zh")
             if update is not None:
                 shown.setdefault(event.utterance_id, []).append((update[0], update[1], event.end))
         else:
-            calm.finish(event.utterance_id)
+            calm.finish(event.utterance_id, calm_sentences(translator, results), "en-zh")
             finals[event.utterance_id] = (text, event.start, event.end)
     result = {
         "utterances": len(finals),
@@ -215,14 +208,13 @@ def burn(stop):
         sum(i * i for i in range(10000))
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--modes", nargs="+", default=["off", "agree", "force"])
     parser.add_argument("--sentences", type=int, default=30)
     parser.add_argument("--live", action="store_true", help="also run the real pipeline at speaking speed")
     parser.add_argument("--load", type=int, default=0, help="busy processes running alongside the live run")
-    args = parser.parse_args()
-    from app.asr import StreamingRecognizer, load_whisper
+    args = parser.parse_args(argv)
 
     recognizer = StreamingRecognizer(load_whisper("base"), language="en")
     stop = multiprocessing.Event()

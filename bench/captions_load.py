@@ -8,7 +8,7 @@ and OBS are). Prints the median latency (end of speech -> final translation) of 
 run and their ratio, the process's memory (RSS) at the start and end of each run, and the CPU
 time the server's thread used (a figure that a busy machine's noise does not blur).
 
-    .venv/bin/python bench/captions_load.py [--rounds 3] [--clients 50] [--utterances 8]
+    .venv/bin/python -m bench.captions_load [--rounds 3] [--clients 50] [--utterances 8]
 """
 
 from __future__ import annotations
@@ -25,15 +25,12 @@ from pathlib import Path
 
 import psutil
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from app.asr import StreamingRecognizer, load_whisper  # noqa: E402
-from app.captions import CaptionServer  # noqa: E402
-from app.pipeline import Pipeline, PipelineConfig  # noqa: E402
-from app.shared.events import Translation  # noqa: E402
-from bench.pipeline_latency import make_recording  # noqa: E402
-
-PHRASEBOOK = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "phrasebook"
+from app.asr import StreamingRecognizer, load_whisper
+from app.captions import CaptionServer
+from app.pipeline import Pipeline, PipelineConfig
+from app.shared.events import Translation
+from bench._common import PHRASEBOOK, bench_command
+from bench.pipeline_latency import make_recording
 
 
 def stream(port: int, receive_buffer: int | None = None) -> socket.socket:
@@ -82,7 +79,7 @@ def run_once(wav: Path, recognizer, clients: int) -> dict:
         server.start()
         observers.append(server.on_event)
         child = subprocess.Popen(
-            [sys.executable, __file__, "--pages-for", str(server.port), "--clients", str(clients)],
+            [*bench_command(__spec__.name), "--pages-for", str(server.port), "--clients", str(clients)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -123,13 +120,13 @@ def run_once(wav: Path, recognizer, clients: int) -> dict:
     return {"latencies": latencies, "rss_start": rss_start, "rss_end": rss_end, **stats}
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--utterances", type=int, default=8)
     parser.add_argument("--pages-for", type=int, metavar="PORT", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.pages_for:
         return pages(args.pages_for, args.clients)
     with tempfile.TemporaryDirectory() as folder:

@@ -7,7 +7,7 @@ the app writes them, and the pages split over the three scripts (`?script=simpli
 of the server's thread per update for each kind of round (medians) and their ratio, and the time
 to download the whole session as SRT in Traditional (`/transcript?format=srt&script=...`).
 
-    .venv/bin/python bench/captions_scripts.py [--rounds 4] [--pages 30] [--updates 2000]
+    .venv/bin/python -m bench.captions_scripts [--rounds 4] [--pages 30] [--updates 2000]
 """
 
 from __future__ import annotations
@@ -20,16 +20,13 @@ import statistics
 import sys
 import threading
 import time
-from pathlib import Path
 
 import psutil
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from app.captions import CaptionServer  # noqa: E402
-from app.pipeline.caption_downloads import caption_writers  # noqa: E402
-from app.shared.events import SourceFinal, Translation  # noqa: E402
-from app.shared.languages import Direction  # noqa: E402
+from app.captions import CaptionServer
+from app.pipeline.caption_downloads import caption_writers
+from app.shared.events import SourceFinal, Translation
+from app.shared.languages import Direction
 
 SENTENCES = [
     "这个软件很好用，我们下载以后就可以开始了。",
@@ -174,7 +171,7 @@ def main(argv=None) -> int:
     download = statistics.median(r["download_s"] for r in results[False] + results[True])
     print(
         f"\nmedian server CPU per update, {args.pages} pages: as written {plain:.0f} µs, "
-        f"split over 3 scripts {split:.0f} µs (ratio {split / plain:.2f})"
+        f"split over 3 scripts {split:.0f} µs (ratio {split / max(plain, 1e-9):.2f})"
     )
     print(
         f"median SRT download (Traditional, bilingual) of a {results[True][0]['captions']}-caption session: "

@@ -18,7 +18,7 @@ SoundRoom: `mic` and `speakers` null sinks) and the conversation captures them a
 microphone and the system audio through PortAudio. `--busy-cores N` runs N busy-loop processes
 beside (the call app, a browser).
 
-    .venv/bin/python bench/conversation_latency.py [--turns 24] [--tokens 16] [--asr-model base] [--precision int8]
+    .venv/bin/python -m bench.conversation_latency [--turns 24] [--tokens 16] [--asr-model base] [--precision int8]
         [--designs two-pipelines shared-worker] [--pulse] [--busy-cores N]
 """
 
@@ -37,17 +37,16 @@ from pathlib import Path
 import numpy as np
 import soundfile as sf
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from app.audio import SAMPLE_RATE, FileSource  # noqa: E402
-from app.pipeline import Pipeline, PipelineConfig  # noqa: E402
-from app.pipeline.conversation import Conversation, ConversationConfig  # noqa: E402
-from app.shared.chinese import ChineseScript  # noqa: E402
-from app.shared.events import Error, Speaker, State, Status, Translation  # noqa: E402
-from bench import bench_model  # noqa: E402
-from bench.busy import busy_cores  # noqa: E402
-from models.phrasebook import SPOKEN_EN, SPOKEN_ZH  # noqa: E402
+from app.asr import load_whisper
+from app.audio import SAMPLE_RATE, FileSource
+from app.pipeline import Pipeline, PipelineConfig
+from app.pipeline.conversation import Conversation, ConversationConfig
+from app.shared.chinese import ChineseScript
+from app.shared.events import Error, Speaker, State, Status, Translation
+from app.translation import Translator
+from bench import bench_model
+from bench.busy import busy_cores
+from models.phrasebook import SPOKEN_EN, SPOKEN_ZH
 
 ENGLISH = SPOKEN_EN + ["Welcome to the meeting.", "We need more time."]
 MANDARIN = SPOKEN_ZH + ["我们去吃饭吧。", "谢谢你的帮助。"]
@@ -164,8 +163,7 @@ def conversation(
 def played_into_pulse(me: Path, them: Path, talk: Conversation, events: list) -> tuple[list, Usage]:
     """`talk` on its live sources (microphone, system audio) in a private PulseAudio server, with
     `me` played into the microphone's sink and `them` into the speakers, at once."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from asr.conftest import SoundRoom
+    from tests.asr.conftest import SoundRoom  # lazy: the tests' PulseAudio harness, for --pulse only
 
     room = SoundRoom()
     os.environ.update(PULSE_RUNTIME_PATH=room.runtime, PULSE_SERVER=room.env["PULSE_SERVER"])
@@ -234,9 +232,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.asr import load_whisper
-    from app.translation import Translator
-
     models = bench_model.build(log=lambda m: print(m, file=sys.stderr))
     int8 = args.precision == "int8"
     # Two copies, as a conversation with two Marian folders loads (same size as opus-mt-zh-en).

@@ -31,7 +31,7 @@ class Ours:
     loaded as `translate` loads it: with the optimised graphs from the cache when there are."""
 
     def __init__(self, onnx_dir: Path, int8: bool):
-        from app.model_store.optimized import prepare
+        from app.model_store.optimized import prepare  # lazy: in the engine's own process, whose memory is measured
         from app.translation import Translator
 
         # int8 exactly as `translate --quantized` loads it: the folder's *_quantized twins
@@ -40,11 +40,11 @@ class Ours:
         self.name = self.translator.model_name + (" optimised" if done.optimized else f" as it is: {done.reason}")
 
     def run(self, text: str, beams: int, tokens: int) -> dict:
-        from app.translation import DecodeOptions
+        from app.translation import DecodeOptions  # lazy: in the engine's own process, whose memory is measured
 
         # loop_window=0: random weights repeat tokens, and the loop guard would end them early
         options = DecodeOptions(num_beams=beams, max_new_tokens=tokens, min_new_tokens=tokens, loop_window=0)
-        from app.translation import DecodeStep
+        from app.translation import DecodeStep  # lazy: in the engine's own process, whose memory is measured
 
         # The stream the window consumes; the process CPU time between steps says what a step
         # costs whatever else the machine runs (wall time on a busy machine also counts waiting).

@@ -1,6 +1,6 @@
 """Face to face (run --direction auto): is each utterance's language decided right, and what does it cost?
 
-    .venv/bin/python bench/face_to_face.py [--model base] [--json]
+    .venv/bin/python -m bench.face_to_face [--model base] [--json]
 
 Held-out alternating talk: English sentences (espeak-ng en-us) and Mandarin ones (espeak-ng
 cmn-latn-pinyin) in turns, none of them the phrasebook's phrases that app/asr/language.py's
@@ -32,7 +32,6 @@ import os
 import re
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -40,14 +39,12 @@ from pathlib import Path
 import jiwer
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from app.asr import StreamingRecognizer, load_whisper  # noqa: E402
-from app.asr import recognizer as recognizer_module  # noqa: E402
-from app.asr.language import CLEAR, LanguageSides, read_language  # noqa: E402
-from app.shared.audio import SAMPLE_RATE  # noqa: E402
-from app.shared.chinese import to_simplified  # noqa: E402
-from app.shared.events import SourceFinal  # noqa: E402
+from app.asr import StreamingRecognizer, load_whisper
+from app.asr import recognizer as recognizer_module
+from app.asr.language import CLEAR, LanguageSides, read_language
+from app.shared.audio import SAMPLE_RATE
+from app.shared.chinese import to_simplified
+from app.shared.events import SourceFinal
 
 VOICES = {"en": "en-us", "zh": "cmn-latn-pinyin"}
 EN = [
@@ -354,11 +351,11 @@ def report(result: dict) -> None:
     print(f"load average before {before[0]:.2f} {before[1]:.2f}, after {after[0]:.2f} {after[1]:.2f} ({cores} cores)")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="base", help="Whisper size name or folder (default: base)")
     parser.add_argument("--json", action="store_true", help="print the measured rows as JSON too")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     result = run(args.model)
     report(result)
     if args.json:

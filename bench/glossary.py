@@ -1,11 +1,12 @@
 """Glossary terms in the decoder: how often the term is in the translation, with and without the
 glossary, and what the constrained search costs per token against the unconstrained one.
 
-    .venv/bin/python bench/glossary.py               # phrasebook + fixtures, then the full-size model
-    .venv/bin/python bench/glossary.py --quick       # fewer repeats
-    .venv/bin/python bench/glossary.py --scale       # translate time per sentence, 10 / 10,000 / 100,000 entries
+    .venv/bin/python -m bench.glossary               # phrasebook + fixtures, then the full-size model
+    .venv/bin/python -m bench.glossary --quick       # fewer repeats
+    .venv/bin/python -m bench.glossary --scale       # translate time per sentence, 10 / 10,000 / 100,000 entries
+    .venv/bin/python -m bench.glossary --scale --quick --sizes 100   # the smallest run (tests/test_benches.py)
 
-Term success: the held-out sentences of tests/translation/test_glossary_decoding.py (fixture
+Term success: the held-out sentences of models/glossary_cases.py (fixture
 and phrasebook models: sentences whose glossary term the model does not write on its own),
 greedy and beam 4. Cost: the full-size opus-mt-en-zh architecture with random weights
 (bench_model.py, fp32, our export), 8 sentences with a glossary term each, output length forced
@@ -22,14 +23,12 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from translation_speed import SENTENCES  # noqa: E402
-
-from app.shared.glossary import Glossary  # noqa: E402
-from app.translation import DecodeOptions, Translator  # noqa: E402
+from app.shared.glossary import Glossary
+from app.translation import DecodeOptions, Translator
+from bench._common import ROOT
+from bench.bench_model import RECIPE, _build_hf, _build_into, _export_ours, cache_root
+from bench.translation_speed import SENTENCES
+from models.glossary_cases import GLOSSARY, HELD_OUT, reference_matches
 
 # For the full-size model: English terms -> Chinese targets
 # its (padded, fixture-corpus) target vocabulary can write.
@@ -41,8 +40,6 @@ SPEED_SENTENCES = SENTENCES  # the speed bench's sentences, each with a term of 
 
 
 def term_success() -> None:
-    from tests.translation.test_glossary_decoding import GLOSSARY, HELD_OUT
-
     print("Term success (held-out sentences, terms the model does not write on its own)")
     print("| model | sentences | terms | beams | without glossary | with glossary | decoder steps without / with |")
     print("|---|---|---|---|---|---|---|")
@@ -69,8 +66,6 @@ def term_success() -> None:
 
 
 def speed(repeats: int, tokens: int) -> None:
-    from bench_model import RECIPE, _build_hf, _build_into, _export_ours, cache_root
-
     root = cache_root() / RECIPE
     hf = _build_into(root / "hf", _build_hf)
     onnx = _build_into(root / "onnx-ours-v3", lambda tmp: _export_ours(hf, tmp))
@@ -121,13 +116,11 @@ def speed(repeats: int, tokens: int) -> None:
         )
 
 
-def scale(repeats: int) -> None:
+def scale(repeats: int, sizes: list[int]) -> None:
     """Translate time per sentence with 10, 10,000 and 100,000 entries (the sentences' own terms
     plus made-up ones), on the committed fixture model (small: the glossary's share shows); the
     peer, in the same run: the matching the app did before (one expression per entry per sentence)."""
     import random
-
-    from tests.shared.test_glossary_file import reference_matches
 
     folder = ROOT / "tests" / "fixtures" / "nmt" / "marian-en-zh" / "merged"
     t = Translator.load(folder, "en-zh")
@@ -145,7 +138,7 @@ def scale(repeats: int) -> None:
         "matching ms/sentence | before (one expression per entry) ms/sentence |"
     )
     print("|---|---|---|---|---|---|---|")
-    for size in (10, 10_000, 100_000):
+    for size in sizes:
         made = [
             "".join(rng.choices(letters, k=rng.randint(5, 12))) + f" x{n}\t" + "".join(rng.choices(han, k=5))
             for n in range(size - 8)
@@ -183,10 +176,11 @@ def main(argv=None) -> int:
     parser.add_argument("--tokens", type=int, default=16, help="output tokens per sentence (forced)")
     parser.add_argument("--skip-success", action="store_true", help="only the cost per token")
     parser.add_argument("--scale", action="store_true", help="only the time per sentence by glossary size")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 10_000, 100_000], help="--scale's glossary sizes")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     if args.scale:
-        scale(2 if args.quick else 5)
+        scale(2 if args.quick else 5, args.sizes)
         return 0
     if not args.skip_success:
         term_success()

@@ -4,8 +4,8 @@ alternating rounds; the process's peak memory; and, in this process, how long a 
 be in use (built on the `glossary-builder` thread, paced) and the longest any other thread waited
 for Python's lock meanwhile.
 
-    .venv/bin/python bench/glossary_size.py                 # 0, 50,000, 200,000, 500,000; 2 rounds
-    .venv/bin/python bench/glossary_size.py --sizes 0 500000 --rounds 3
+    .venv/bin/python -m bench.glossary_size                 # 0, 50,000, 200,000, 500,000; 2 rounds
+    .venv/bin/python -m bench.glossary_size --sizes 0 500000 --rounds 3
 
 Speech: espeak-ng, the phrasebook's six English sentences 1.2 s apart (tests/pipeline/conftest.py);
 Whisper tiny.en; the phrasebook en-zh model; the glossary's terms are made up (none is spoken)
@@ -28,15 +28,13 @@ from pathlib import Path
 import numpy as np
 import soundfile as sf
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
-
-from pipeline.test_glossary_size import Ticker, big_glossary  # noqa: E402
-
-from app.audio import SAMPLE_RATE  # noqa: E402
-from app.audio.sources import FileSource  # noqa: E402
-from models.phrasebook import SPOKEN_EN  # noqa: E402
+from app.audio import SAMPLE_RATE
+from app.audio.sources import FileSource
+from app.pipeline.glossary_builder import GlossaryBuilder
+from app.shared.glossary import Glossary
+from bench._common import ROOT
+from models.glossary_cases import Ticker, big_glossary
+from models.phrasebook import SPOKEN_EN
 
 PEAK_RSS = (
     "import resource, subprocess, sys; done = subprocess.run(sys.argv[1:]); "
@@ -78,9 +76,6 @@ def one_run(wav: Path, glossary: Path | None, home: str) -> tuple[list[float], f
 
 def in_use(entries: int) -> tuple[float, float, float]:
     """(s to read, s until in use, longest wait of another thread in s) for a glossary of `entries`."""
-    from app.pipeline.glossary_builder import GlossaryBuilder
-    from app.shared.glossary import Glossary
-
     began = time.perf_counter()
     glossary = Glossary.parse(big_glossary(entries))
     read = time.perf_counter() - began

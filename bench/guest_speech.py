@@ -20,7 +20,7 @@ phone's own capture buffer and the network are not in it: ~40 ms frames on loopb
 translation. CER: edit distance over the recognised finals against the phrases spoken (punctuation
 left out). CPU: this process's CPU time / wall time (the phone's browser is another machine's).
 
-    .venv/bin/python bench/guest_speech.py [--turns 12] [--asr-model base]
+    .venv/bin/python -m bench.guest_speech [--turns 12] [--asr-model base]
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ import argparse
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -37,20 +36,17 @@ from pathlib import Path
 import numpy as np
 import soundfile as sf
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+from app.asr import load_whisper
+from app.audio.guest import GuestSource
+from app.captions import CaptionServer
+from app.captions.guest_speech import GuestSpeech
+from app.pipeline import Pipeline, PipelineConfig
+from app.pipeline.guests import WithGuests
+from app.shared.events import Error, SourceFinal, Speaker, State, Status, Translation
+from bench._common import PHRASEBOOK
+from bench.conversation_latency import Usage, clip, percentile
+from models.phrasebook import SPOKEN_EN, SPOKEN_ZH
 
-from app.audio.guest import GuestSource  # noqa: E402
-from app.captions import CaptionServer  # noqa: E402
-from app.captions.guest_speech import GuestSpeech  # noqa: E402
-from app.pipeline import Pipeline, PipelineConfig  # noqa: E402
-from app.pipeline.guests import WithGuests  # noqa: E402
-from app.shared.events import Error, SourceFinal, Speaker, State, Status, Translation  # noqa: E402
-from bench.conversation_latency import Usage, clip, percentile  # noqa: E402
-from models.phrasebook import SPOKEN_EN, SPOKEN_ZH  # noqa: E402
-
-PHRASEBOOK = ROOT / "tests" / "fixtures" / "phrasebook"
 SR = 16_000
 
 
@@ -196,9 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="a folder to save the audio that arrived from the phone in")
     parser.add_argument("--only", choices=("microphone", "phone"), help="run one path only")
     args = parser.parse_args(argv)
-    from asr.conftest import SoundRoom
-
-    from app.asr import load_whisper
+    from tests.asr.conftest import SoundRoom  # lazy: the tests' PulseAudio harness (imports pytest)
 
     load_whisper(args.asr_model)
     spoken = [SPOKEN_ZH[n % len(SPOKEN_ZH)] for n in range(args.turns)]

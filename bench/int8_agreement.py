@@ -1,6 +1,6 @@
 """The quality cost of int8: token agreement of our engine's int8 and fp32 outputs on the fixtures.
 
-    .venv/bin/python bench/int8_agreement.py
+    .venv/bin/python -m bench.int8_agreement [--quick]
 
 For each committed fixture model in the layout `models export` writes (tests/fixtures/nmt/<name>/
 merged-fused: fused attention, shared self-attention cache), quantizes a copy with the
@@ -13,6 +13,7 @@ pessimistic view of what int8 does to a trained model.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import shutil
@@ -20,24 +21,24 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-FIXTURES = REPO / "tests" / "fixtures" / "nmt"
+from app.translation import DecodeOptions, Translator
+from bench._common import FIXTURES
+from models.export import quantize_dynamic_folder
 
 
 def agreement(a: list[int], b: list[int]) -> float:
     return sum(x == y for x, y in zip(a, b)) / max(len(a), len(b), 1)
 
 
-def main() -> int:
-    sys.path.insert(0, str(REPO))
-    from app.translation import DecodeOptions, Translator
-    from models.export import quantize_dynamic_folder
-
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one fixture model, its first case in each direction")
+    args = parser.parse_args(argv)
     fields = {f.name for f in dataclasses.fields(DecodeOptions)}
     print("| model | direction | case | outputs | identical | token agreement |")
     print("|---|---|---|---|---|---|")
     totals = []
-    for refs in sorted(FIXTURES.glob("*/references.json")):
+    for refs in sorted(FIXTURES.glob("*/references.json"))[: 1 if args.quick else None]:
         family_dir = refs.parent
         with tempfile.TemporaryDirectory(prefix="lt-int8-") as tmp:
             folder = Path(tmp) / family_dir.name
@@ -46,7 +47,7 @@ def main() -> int:
             for direction in json.loads(refs.read_text())["directions"]:
                 fp32 = Translator.load(folder, direction["direction"])
                 int8 = Translator.load(folder, direction["direction"], prefer_quantized=True)
-                for case in direction["cases"]:
+                for case in direction["cases"][: 1 if args.quick else None]:
                     options = DecodeOptions(**{k: v for k, v in case["settings"].items() if k in fields})
                     scores, same = [], 0
                     for item in case["results"]:

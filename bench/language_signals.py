@@ -1,6 +1,6 @@
 """Face to face: which signals tell English from Chinese best? The experiment behind app/asr/language.py.
 
-    .venv/bin/python bench/language_signals.py [--model base] [--save FILE] [--load FILE]
+    .venv/bin/python -m bench.language_signals [--model base] [--save FILE] [--load FILE]
 
 Two sets of espeak-ng clips (en-us, cmn-latn-pinyin), each talked in turns through the app's
 recognizer so that every utterance is cut as `run --direction auto` cuts it:
@@ -22,24 +22,19 @@ import argparse
 import json
 import math
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from face_to_face import EN, ZH, recognise, speak  # noqa: E402
-
-from app.asr import StreamingRecognizer, load_whisper  # noqa: E402
-from app.asr.language import LanguageReading, LanguageSides  # noqa: E402
-from app.asr.vad import FRAME  # noqa: E402
-from app.asr.window import decode_window, encode_window  # noqa: E402
-from app.shared.audio import SAMPLE_RATE  # noqa: E402
-from models.phrasebook import PHRASES  # noqa: E402
+from app.asr import StreamingRecognizer, load_whisper
+from app.asr.language import LanguageReading, LanguageSides
+from app.asr.vad import FRAME
+from app.asr.window import decode_window, encode_window
+from app.shared.audio import SAMPLE_RATE
+from bench.face_to_face import EN, ZH, recognise, speak
+from models.phrasebook import PHRASES
 
 VOICE_BIASES = (math.log(4.0), 2.75, 3.0, 3.25)  # the app's before, and the plateau tuned on the phrasebook
 WINDOWS = {"decode": (3.0, 10.0), "five": (1.0, 5.0), "tight": (0.5, 0.0), "thirty": (0.0, 30.0)}  # margin, min
@@ -213,13 +208,13 @@ def report(data: dict) -> None:
         print(f"  cost of {name}: p50 {1000 * seconds[len(seconds) // 2]:.0f} ms")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="base")
     parser.add_argument("--save", help="write the measured signals to this JSON file")
     parser.add_argument("--load", help="score the rules on signals saved earlier (nothing is measured)")
     parser.add_argument("--add-voices", action="store_true", help="with --load: measure the other voices only")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.load:
         data = json.loads(Path(args.load).read_text(encoding="utf-8"))
         if args.add_voices:

@@ -32,7 +32,7 @@ by agreement). `--busy-cores N` runs N busy-loop processes
 beside (a browser, the call app). `--keep DIR` saves each run's events, for trying other
 rules on the same timings (bench/live_text_replay.py).
 
-    .venv/bin/python bench/live_text.py [--models memorised neighbours phrasebook] [--variants shipped smoother sooner]
+    .venv/bin/python -m bench.live_text [--models memorised neighbours phrasebook] [--variants shipped smoother sooner]
         [--busy-cores 0] [--sentences 24] [--no-cpu] [--keep DIR]
 """
 
@@ -52,13 +52,15 @@ from pathlib import Path
 import numpy as np
 import soundfile as sf
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from app.asr import RecognizerOptions, StreamingRecognizer, load_whisper
+from app.pipeline import PipelineConfig
+from app.shared.audio import SAMPLE_RATE
+from app.shared.live_text import LiveText
+from bench._common import PHRASEBOOK as PHRASEBOOKS
+from bench._common import ROOT, bench_command
+from bench.busy import busy_cores
 
-from app.shared.audio import SAMPLE_RATE  # noqa: E402
-from bench.busy import busy_cores  # noqa: E402
-
-PHRASEBOOK = ROOT / "tests" / "fixtures" / "phrasebook" / "en-zh"
+PHRASEBOOK = PHRASEBOOKS / "en-zh"  # the en-zh model of the phrasebook pair
 MODELS = ("memorised", "neighbours", "phrasebook")
 TALK = [  # (what is said, what the memorised model was taught to answer)
     ("Good afternoon and thank you all for joining this call today.", "下午好，感谢大家今天参加这次电话会议。"),
@@ -175,10 +177,7 @@ def child(variant: str, argv: list[str]) -> int:
     """In the `run` process: apply the variant, then run the app's command line as it is."""
     from dataclasses import replace
 
-    from app.asr.recognizer import RecognizerOptions
-    from app.cli import main
-    from app.pipeline.pipeline import PipelineConfig
-    from app.shared.live_text import LiveText
+    from app.cli import main  # lazy: this module's own main() has the name
 
     paced = RecognizerOptions.paced
     pace = {"sooner": LiveText.SOONER, "smoother": LiveText.SMOOTHER}.get(variant)
@@ -215,8 +214,7 @@ def child(variant: str, argv: list[str]) -> int:
 def run_talk(wav: Path, variant: str, model: Path) -> tuple[list[dict], float]:
     """The run's events, and the CPU seconds its process used (loading included)."""
     cmd = [
-        sys.executable,
-        __file__,
+        *bench_command(__spec__.name),
         "--child",
         variant,
         "run",
@@ -288,7 +286,6 @@ def summarize(events: list[dict]) -> dict:
 def recognition_cpu(wav: Path, variant: str) -> float:
     """CPU seconds per audio second of StreamingRecognizer alone, partials every 0.5 s of audio
     (read flat out, so the interval does not stretch)."""
-    from app.asr import RecognizerOptions, StreamingRecognizer, load_whisper
 
     options = RecognizerOptions()
     if variant == "30s":

@@ -8,7 +8,7 @@ bench/live_text.py's measures (early, erasure, reading). Seconds instead of a 2-
 rule; which partials get translated does not depend on the rule, so the timing is the run's.
 (A decode the final cancelled left its sentence events too: it is replayed as if shown.)
 
-    .venv/bin/python bench/live_text_replay.py DIR/neighbours-shipped.jsonl --model neighbours
+    .venv/bin/python -m bench.live_text_replay DIR/neighbours-shipped.jsonl --model neighbours
 """
 
 from __future__ import annotations
@@ -17,18 +17,16 @@ import argparse
 import fnmatch
 import itertools
 import json
-import sys
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from app.pipeline.calm import RULES, CalmMode, CalmText, ShowRule, latin_word_boundary  # noqa: E402
-from app.pipeline.translation import WITNESS_DROPS, calm_sentences  # noqa: E402
-from app.shared.live_text import LiveText  # noqa: E402
-from bench.live_text import MODELS, model_folder, summarize  # noqa: E402
+from app.pipeline.calm import RULES, CalmMode, CalmText, ShowRule, latin_word_boundary
+from app.pipeline.translation import WITNESS_DROPS, calm_sentences
+from app.shared.live_text import LiveText
+from app.translation import DecodeOptions, SentenceResult, Translator
+from app.translation.translator import join_translations
+from bench.live_text import MODELS, model_folder, summarize
 
 
 @dataclass(frozen=True)
@@ -89,8 +87,6 @@ def committed_of(source: str, partials: list[dict]) -> str:
 def decode(translator, calm: CalmText, uid: int, source: str, provisional: bool = True) -> tuple[list, str]:
     """One decode of `source` as the translation stage makes it (greedy, as `run` decodes finals
     too by default; a provisional one with CalmText's forced tokens): (sentences, text)."""
-    from app.translation import DecodeOptions, SentenceResult
-    from app.translation.translator import join_translations
 
     forced = calm.forced(uid) if provisional else []
     items = translator.stream(source, DecodeOptions(num_beams=1), forced=forced)
@@ -218,7 +214,6 @@ def main(argv: list[str] | None = None) -> int:
         "--strategies", nargs="+", default=["shipped"], choices=list(STRATEGIES), help="what is decoded (Strategy)"
     )
     args = parser.parse_args(argv)
-    from app.translation import Translator
 
     translator = Translator.load(model_folder(args.model), "en-zh")
     rules = {k: v for k, v in grid().items() if not args.rules or any(fnmatch.fnmatch(k, r) for r in args.rules)}

@@ -1,7 +1,7 @@
 """Resident memory of the window with everything a session loads: both directions' translation
 models (the catalog replica of bench_model.py, optimised as the app loads it) and Whisper base.
 
-    .venv/bin/python bench/memory.py [--precisions fp32,int8,int8-wo] [--asr-model base]
+    .venv/bin/python -m bench.memory [--precisions fp32,int8,int8-wo] [--asr-model base]
 
 Each precision runs in its own process, with the environment the app sets for itself (no torch
 behind transformers' tokenizers): the window shown offscreen, then Whisper loaded, then the
@@ -25,8 +25,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench._common import ROOT, bench_command
+from bench.bench_model import build
 
 
 def rss_mb() -> float:
@@ -56,22 +56,21 @@ def child(precision: str, asr_model: str, en_zh: Path, zh_en: Path) -> None:
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     os.environ.setdefault("USE_TORCH", "0")  # as app/cli.py does for the window
     os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
-    sys.path.insert(0, str(ROOT))
     stages = {"python": rss_mb()}
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.main_window import MainWindow
+    from app.ui.main_window import MainWindow  # lazy: imported stage by stage, the memory measured after each
 
     qt = QApplication([])
     window = MainWindow()
     window.show()
     qt.processEvents()
     stages["window shown"] = rss_mb()
-    from app.asr.whisper_models import load_whisper
+    from app.asr.whisper_models import load_whisper  # lazy: stage by stage, as above
 
     loaded = [load_whisper(asr_model)]  # kept alive until the end, like the translators
     stages[f"+ Whisper {asr_model}"] = rss_mb()
-    from app.model_store.optimized import load_translator
+    from app.model_store.optimized import load_translator  # lazy: stage by stage, as above
 
     int8 = precision.startswith("int8")
     for folder, direction, text in ((en_zh, "en-zh", "Good morning, everyone."), (zh_en, "zh-en", "大家早上好。")):
@@ -95,7 +94,6 @@ def main(argv=None) -> int:
         precision, asr_model, en_zh, zh_en = args.child
         child(precision, asr_model, Path(en_zh), Path(zh_en))
         return 0
-    from bench_model import build
 
     models = build(log=lambda m: print(m, file=sys.stderr, flush=True))
     os.environ["LIVE_TRANSLATOR_CACHE"] = str(models.hf.parent / "app-cache")  # the same cache as translation_speed.py
@@ -112,7 +110,7 @@ def main(argv=None) -> int:
             p.stat().st_size for p in (en_zh / "onnx").glob(glob) if int8 or not p.stem.endswith("_quantized")
         )
         done = subprocess.run(
-            [sys.executable, __file__, "--child", precision, args.asr_model, str(en_zh), str(zh_en)],
+            [*bench_command(__spec__.name), "--child", precision, args.asr_model, str(en_zh), str(zh_en)],
             capture_output=True,
             text=True,
             cwd=ROOT,

@@ -9,7 +9,7 @@ final source text) and its translation part, with and without provisional transl
 partial text (fp32; int8 on request); the ratio is the whole chain against recognition alone,
 measured in the same run.
 
-    .venv/bin/python bench/pipeline_latency.py [--utterances 8] [--tokens 16] [--precision fp32 int8]
+    .venv/bin/python -m bench.pipeline_latency [--utterances 8] [--tokens 16] [--precision fp32 int8]
         [--partials on off] [--asr-models base tiny.en]
 """
 
@@ -27,13 +27,12 @@ from pathlib import Path
 import numpy as np
 import soundfile as sf
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from app.audio import SAMPLE_RATE  # noqa: E402
-from app.pipeline import Pipeline, PipelineConfig  # noqa: E402
-from app.shared.events import Error, SourceFinal, Translation  # noqa: E402
-from bench import bench_model  # noqa: E402
-from models.phrasebook import SPOKEN_EN  # noqa: E402
+from app.audio import SAMPLE_RATE
+from app.pipeline import Pipeline, PipelineConfig
+from app.shared.events import Error, SourceFinal, Translation
+from app.translation import Translator
+from bench import bench_model
+from models.phrasebook import SPOKEN_EN
 
 SENTENCES = SPOKEN_EN + ["Welcome to the meeting.", "We need more time."]
 
@@ -56,8 +55,6 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def measure(model_dir: Path, int8: bool, wav: Path, tokens: int, partials: bool, asr_model: str) -> dict:
-    from app.translation import Translator
-
     translator = Translator.load(model_dir, direction="en-zh", prefer_quantized=int8)
     events: list = []
     config = PipelineConfig(

@@ -10,7 +10,7 @@ random weights that bench/translation_speed.py builds, its output cut at 48 toke
 `--root` times another checkout's code with the same script (an A/B against an earlier commit:
 `git worktree add --detach /tmp/before COMMIT`, then `--root /tmp/before`).
 
-    .venv/bin/python bench/provisional_cost.py [--models phrasebook memorised neighbours random]
+    .venv/bin/python -m bench.provisional_cost [--models phrasebook memorised neighbours random]
         [--sentences 12] [--repeats 3] [--root DIR]
 """
 
@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parents[1]
+from bench._common import ROOT as HERE
 
 
 def partials(sentences: list[str]) -> list[list[str]]:
@@ -38,14 +38,14 @@ def partials(sentences: list[str]) -> list[list[str]]:
 def folder(name: str) -> Path:
     if name == "random":
         return Path(os.path.expanduser("~/.cache/live-translator-bench/opus-mt-en-zh-random-v1/onnx-catalog-v2"))
-    from bench.live_text import model_folder
+    from bench.live_text import model_folder  # lazy: it imports app, which --root chose in main()
 
     return model_folder(name)
 
 
 def one_pass(translator, grown: list[list[str]]) -> dict:
     """CPU and wall seconds of the provisional decodes (with CalmText) and of the finals."""
-    from app.pipeline.calm import RULES, CalmText, latin_word_boundary
+    from app.pipeline.calm import RULES, CalmText, latin_word_boundary  # lazy: the checkout --root chose
     from app.pipeline.translation import calm_sentences
     from app.shared.live_text import LiveText
     from app.translation import DecodeOptions, SentenceResult
@@ -85,9 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="passes; the median pass is reported")
     parser.add_argument("--root", type=Path, default=HERE, help="the checkout whose app/ is timed")
     args = parser.parse_args(argv)
-    sys.path.insert(0, str(HERE))  # bench.live_text (the talk, the models)
-    sys.path.insert(0, str(args.root.resolve()))  # its app/ first
-    import app
+    sys.path.insert(0, str(args.root.resolve()))  # the timed checkout's app/ before this one's (an A/B)
+    import app  # lazy: after --root put the timed checkout's app/ first
     from app.translation import Translator
     from bench.live_text import TALK
 

@@ -1,7 +1,7 @@
 """Peak resident memory of `transcribe` on a 1-minute and a 1-hour recording: a recording is
 decoded as it is played, so the peak should not grow with its length.
 
-    .venv/bin/python bench/recording_memory.py [--model tiny.en] [--lengths 1,60] [--format flac]
+    .venv/bin/python -m bench.recording_memory [--model tiny.en] [--lengths 1,60] [--format flac]
 
 The recordings are made here at run time: one spoken sentence (espeak-ng) at the start of each
 minute, silence for the rest of it (16 kHz mono; FLAC by default, WAV with --format wav).
@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench._common import ROOT
+
 RATE = 16000
 SENTENCE = "Good morning everyone, the meeting starts at nine o'clock."
 WHOLE = "import sys; from faster_whisper import decode_audio; a = decode_audio(sys.argv[1]); print(len(a))"

@@ -24,8 +24,8 @@ music, typing, a door and dishes (no one talking); the target is none.
 `--set key=value` (repeatable) changes a RecognizerOptions field for the app (a variant), e.g.
 `--set pad_s=0.6`; several `--variant NAME:key=value,key=value` compare variants in one run.
 
-    .venv/bin/python bench/rooms.py [--talks en zh human] [--conditions clean "pink 5dB"] [--model base]
-    .venv/bin/python bench/rooms.py --quick        # 3 English sentences, clean and pink 5 dB, tiny.en (<1 min)
+    .venv/bin/python -m bench.rooms [--talks en zh human] [--conditions clean "pink 5dB"] [--model base]
+    .venv/bin/python -m bench.rooms --quick        # 3 English sentences, clean and pink 5 dB, tiny.en (<1 min)
 """
 
 from __future__ import annotations
@@ -44,14 +44,14 @@ from pathlib import Path
 import numpy as np
 import soundfile as sf
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bench import degrade  # noqa: E402
-from bench.asr_accuracy import error_rate, spoken  # noqa: E402
+from app import cli
+from app.asr import RecognizerOptions, StreamingRecognizer, load_whisper
+from bench import degrade
+from bench._common import PHRASEBOOK, ROOT, bench_command
+from bench.asr_accuracy import error_rate, spoken
 
 RATE = degrade.RATE
-PHRASEBOOK = ROOT / "tests" / "fixtures" / "phrasebook"
+
 ENGLISH = [  # held out: in no test and no other bench
     "Thank you for coming to the conference.",
     "Music helps me relax after work.",
@@ -174,17 +174,14 @@ def apply_settings(options, settings: dict):
 
 def child(settings: str, argv: list[str]) -> int:
     """In the `run` process: apply the variant's settings, then the app's command line as it is."""
-    from app.asr.options import RecognizerOptions
-    from app.cli import main
-
     paced = RecognizerOptions.paced
     RecognizerOptions.paced = lambda self, live_text: apply_settings(paced(self, live_text), parse_settings(settings))
-    return main(argv)
+    return cli.main(argv)
 
 
 def app_run(wav: Path, talk: Talk, model_name: str, settings: str, realtime: bool) -> list[dict]:
     """The events of `run --json` on `wav` (a variant's settings applied in the child)."""
-    cmd = [sys.executable, __file__, "--child", settings, "run", "--input", str(wav), "--json"]
+    cmd = [*bench_command(__spec__.name), "--child", settings, "run", "--input", str(wav), "--json"]
     cmd += ["--direction", talk.direction, "--nmt-model", str(PHRASEBOOK / talk.direction), "--no-tts"]
     cmd += ["--asr-model", model_name] + (["--realtime"] if realtime else [])
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -196,7 +193,6 @@ def app_run(wav: Path, talk: Talk, model_name: str, settings: str, realtime: boo
 
 def recognizer_finals(audio: np.ndarray, talk: Talk, model, settings: str) -> list[dict]:
     """The finals of StreamingRecognizer fed `audio` in this process, as `run` feeds a recording."""
-    from app.asr import RecognizerOptions, StreamingRecognizer
 
     # No partials: the final decode is the truth (its text does not depend on them), and a sweep
     # of variants goes three times as fast without them.
@@ -316,7 +312,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> list[dict]:
     args = parse_args(argv)
-    from app.asr import load_whisper
 
     model = load_whisper(args.model)
     load = os.getloadavg()

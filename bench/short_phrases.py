@@ -7,7 +7,7 @@ faster-whisper's transcribe (30 s) and through app.asr.window with the margin of
 minimum window lengths. Prints per model and window: phrases heard exactly, heard word for word
 (case and punctuation aside), WER, and the misheard ones.
 
-    .venv/bin/python bench/short_phrases.py [--models base tiny.en] [--min-windows 10 20 30]
+    .venv/bin/python -m bench.short_phrases [--models base tiny.en] [--min-windows 10 20 30] [--phrases N]
 """
 
 from __future__ import annotations
@@ -15,19 +15,16 @@ from __future__ import annotations
 import argparse
 import re
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import jiwer
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from app.asr import load_whisper  # noqa: E402
-from app.asr.window import decode_window  # noqa: E402
-from app.shared.audio import SAMPLE_RATE  # noqa: E402
-from models.phrasebook import PHRASES  # noqa: E402
+from app.asr import load_whisper
+from app.asr.window import decode_window
+from app.shared.audio import SAMPLE_RATE
+from models.phrasebook import PHRASES
 
 
 def spoken(texts: list[str], folder: Path) -> list[np.ndarray]:
@@ -59,8 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", nargs="+", default=["base", "tiny.en"])
     parser.add_argument("--min-windows", nargs="+", type=float, default=[10.0, 20.0, 30.0])
+    parser.add_argument("--phrases", type=int, default=None, help="the first N phrases only (default: all)")
     args = parser.parse_args(argv)
-    texts = sorted({english for english, _ in PHRASES})
+    texts = sorted({english for english, _ in PHRASES})[: args.phrases]
     with tempfile.TemporaryDirectory() as tmp:
         clips = spoken(texts, Path(tmp))
     seconds = np.median([len(c) / SAMPLE_RATE for c in clips])

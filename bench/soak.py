@@ -1,6 +1,6 @@
 """A meeting-length run: a long talk played at speaking speed through the window and the command line.
 
-    .venv/bin/python bench/soak.py [--minutes 60] [--bucket 10] [--paths window,cli] [--clients 10]
+    .venv/bin/python -m bench.soak [--minutes 60] [--bucket 10] [--paths window,cli] [--clients 10]
                                    [--away-every MINUTES] [--unplug-at MINUTES] [--asr-model base] [--nmt-model DIR]
 
 The talk is the 24 sentences of bench/live_text.py's held-out talk, spoken by espeak-ng, over
@@ -40,13 +40,12 @@ from pathlib import Path
 import numpy as np
 import psutil
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bench.live_text import TALK  # noqa: E402
+from bench._common import PHRASEBOOK as PHRASEBOOKS
+from bench._common import ROOT, bench_command
+from bench.live_text import TALK
 
 RATE = 16000
-PHRASEBOOK = ROOT / "tests" / "fixtures" / "phrasebook" / "en-zh"
+PHRASEBOOK = PHRASEBOOKS / "en-zh"  # the en-zh model of the phrasebook pair
 SAMPLE_EVERY_S = 5.0
 AWAY_S = 5.0  # how long a page that leaves (--away-every) stays away
 UNPLUGGED_S = 10.0  # how long the microphone stays unplugged (--unplug-at)
@@ -294,8 +293,7 @@ def run_cli(args, talk: Path, work: Path) -> RunRecord:
 def run_mic(args, talk: Path, work: Path) -> RunRecord:
     """The talk into the microphone; with --unplug-at, in two parts with the microphone unplugged
     and plugged back between them (in a pause: nothing is said while it is away)."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from asr.conftest import SoundRoom
+    from tests.asr.conftest import SoundRoom  # lazy: the tests' PulseAudio harness, for --paths mic only
 
     record = RunRecord("mic")
     parts = [talk]
@@ -367,7 +365,7 @@ def run_window(args, talk: Path, work: Path) -> RunRecord:
     xvfb, display = start_xvfb()
     home = work / "window-home"
     env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "LIVE_TRANSLATOR_HOME": str(home)}
-    command = [sys.executable, __file__, "--window-child", str(talk), "--asr-model", args.asr_model]
+    command = [*bench_command(__spec__.name), "--window-child", str(talk), "--asr-model", args.asr_model]
     command += ["--nmt-model", str(args.nmt_model), "--bucket", str(args.bucket)]
     child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     stop_sampling = threading.Event()
@@ -410,7 +408,7 @@ def what_is_seen(window, when: str) -> str:
     panel's visible part (with ink there), and is its translation on the overlay (drawn)?"""
     from PySide6.QtGui import QColor, QTextDocument
 
-    from app.ui.transcript_rows import ink_share
+    from app.ui.transcript_rows import ink_share  # lazy: PySide6, only in the window's child process
 
     view, overlay = window.transcript_view, window.view_options.overlay
     finals = [row for row in view.rows.values() if row.source_final and row.target_final]
@@ -437,7 +435,7 @@ def window_child(args) -> int:
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.main_window import MainWindow
+    from app.ui.main_window import MainWindow  # lazy: PySide6, only in the window's child process
 
     app = QApplication([sys.argv[0]])
     work = Path(tempfile.mkdtemp(prefix="lt-soak-"))

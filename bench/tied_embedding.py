@@ -1,6 +1,6 @@
 """The tied embedding stored once vs twice: disk, resident memory and step time of the fp32 decoder.
 
-    .venv/bin/python bench/tied_embedding.py [--rounds 3] [--repeats 6] [--tokens 40]
+    .venv/bin/python -m bench.tied_embedding [--rounds 3] [--repeats 6] [--tokens 40]
 
 On the catalog replica (bench_model.py: the full-size opus-mt-en-zh architecture, vocab 65001),
 the fp32 merged decoder is optimised as the app optimised it before (attention fused,
@@ -27,8 +27,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(Path(__file__).resolve().parent), str(ROOT)]  # this checkout's app, not the installed one
+from bench._common import ROOT, bench_command
+from bench.bench_model import build
+
 DECODER = "decoder_model_merged.onnx"
 ENCODER = "encoder_model.onnx"
 SENTENCES = (
@@ -44,7 +45,7 @@ def rss_mb() -> float:
 def build_variants(catalog: Path, root: Path) -> dict[str, Path]:
     """root/two and root/one: the optimised fp32 decoder without and with the shared table (and
     the encoder, external, in root/encoder)."""
-    from app.model_store.graph_tools import externalize
+    from app.model_store.graph_tools import externalize  # lazy: in the child processes whose memory is measured
     from app.model_store.optimize import fuse_attention, share_self_cache, share_tied_embedding
 
     done = root / ".done"
@@ -67,13 +68,13 @@ def build_variants(catalog: Path, root: Path) -> dict[str, Path]:
 
 
 def load(catalog: Path, decoder: Path, encoder: Path):
-    from app.translation import Translator
+    from app.translation import Translator  # lazy: in the child processes whose memory is measured
 
     return Translator.load(catalog, "en-zh", graphs={"decoder_model_merged": decoder, "encoder_model": encoder})
 
 
 def decode(translator, beams: int, tokens: int, text: str):
-    from app.translation import DecodeOptions
+    from app.translation import DecodeOptions  # lazy: in the child processes whose memory is measured
 
     options = DecodeOptions(num_beams=beams, max_new_tokens=tokens, min_new_tokens=tokens, loop_window=0)
     return translator.translate(text, options)
@@ -121,7 +122,6 @@ def main(argv=None) -> int:
     if args.speed_child:
         speed_child(*map(Path, args.speed_child), args.tokens, args.repeats)
         return 0
-    from bench_model import build
 
     models = build(log=lambda m: print(m, file=sys.stderr, flush=True))
     catalog = models.onnx_catalog_copied_head  # two tables as downloaded: the "before" of this bench
@@ -129,7 +129,7 @@ def main(argv=None) -> int:
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
     def child(*extra) -> dict:
-        command = [sys.executable, __file__, "--tokens", str(args.tokens), "--repeats", str(args.repeats), *extra]
+        command = [*bench_command(__spec__.name), "--tokens", str(args.tokens), "--repeats", str(args.repeats), *extra]
         done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
         if done.returncode != 0:
             raise SystemExit(f"{extra[0]} failed:\n{done.stderr}")

@@ -1,7 +1,7 @@
 """Translation speed: our ONNX engine vs CTranslate2, PyTorch generate and optimum, interleaved.
 
-    .venv/bin/python bench/translation_speed.py --quick     # a couple of minutes
-    .venv/bin/python bench/translation_speed.py             # the table in docs/performance.md
+    .venv/bin/python -m bench.translation_speed --quick     # a couple of minutes
+    .venv/bin/python -m bench.translation_speed             # the table in docs/performance.md
 
 Builds (once, cached) the full-size opus-mt-en-zh architecture with random weights, replicas
 of what the catalog downloads (optimum's plain merged graphs under onnx/, the tied head reading
@@ -32,10 +32,9 @@ import time
 import traceback
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import engines  # noqa: E402
-from bench_model import build  # noqa: E402
+from bench import engines
+from bench._common import ROOT
+from bench.bench_model import build
 
 SENTENCES = [
     "Good morning everyone, and thank you for joining the meeting today.",
@@ -315,7 +314,7 @@ def first_loads(folders: dict[str, Path], precisions: list[str]) -> list[dict]:
                 SENTENCES[0],
             ] + (["--quantized"] if int8 else [])
             start = time.perf_counter()
-            done = subprocess.run(command, cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True)
+            done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
             seconds = time.perf_counter() - start
             if done.returncode != 0:
                 print(f"[{precision}] translate failed:\n{done.stderr}", file=sys.stderr)

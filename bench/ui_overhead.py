@@ -1,7 +1,7 @@
 """Does the window slow translation down? Translation time with vs without the window watching.
 
-    .venv/bin/python bench/ui_overhead.py [--model DIR] [--rounds 6] [--sentences 8]
-    .venv/bin/python bench/ui_overhead.py --full-size      # the opus-mt-en-zh architecture (bench_model.py)
+    .venv/bin/python -m bench.ui_overhead [--model DIR] [--rounds 6] [--sentences 8]
+    .venv/bin/python -m bench.ui_overhead --full-size      # the opus-mt-en-zh architecture (bench_model.py)
 
 The translation worker thread runs the real engine (Translator.stream) and reports every
 decoder step and sentence exactly as the pipeline does (DecodeStepEvent / SentenceSummary
@@ -27,8 +27,11 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from app.shared.events import DecodeStepEvent, SentenceSummary
+from app.translation import DecodeOptions, DecodeStep, SentenceResult, Translator
+from bench._common import ROOT
+from bench.bench_model import build
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 SENTENCES = [
@@ -54,8 +57,6 @@ def translate_once(translator, text, options, emit) -> tuple[float, float]:
     """One sentence on the calling thread, events emitted as the pipeline emits them.
     Returns (wall ms, this thread's CPU ms): the second is blind to waiting for the GIL but
     steadier when other processes load the machine."""
-    from app.shared.events import DecodeStepEvent, SentenceSummary
-    from app.translation import DecodeStep, SentenceResult
 
     start, cpu = time.perf_counter(), time.thread_time()
     for item in translator.stream(text, options=options):
@@ -78,13 +79,9 @@ def main(argv=None) -> int:
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.translation import DecodeOptions, Translator
-    from app.ui.main_window import MainWindow
+    from app.ui.main_window import MainWindow  # lazy: PySide6 and the window, only when the bench runs
 
     if args.full_size:
-        sys.path.insert(0, str(ROOT / "bench"))
-        from bench_model import build
-
         model = build().onnx
     else:
         model = args.model or default_model()

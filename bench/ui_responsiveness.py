@@ -1,6 +1,6 @@
 """Does the window stay responsive while a session loads its models?
 
-    .venv/bin/python bench/ui_responsiveness.py [--asr-model base] [--seconds 4]
+    .venv/bin/python -m bench.ui_responsiveness [--asr-model base] [--seconds 4]
 
 A 10 ms QTimer on the window's thread records the gap between its ticks: first for a few
 seconds with the window idle (the peer), then from pressing Start until the pipeline reports
@@ -20,8 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from app.shared import events as ev
+from bench._common import ROOT
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
@@ -43,8 +44,7 @@ def main(argv=None) -> int:
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.shared import events as ev
-    from app.ui.main_window import MainWindow
+    from app.ui.main_window import MainWindow  # lazy: PySide6 and the window, only when the bench runs
 
     work = Path(tempfile.mkdtemp(prefix="lt-bench-resp-"))
     os.environ["LIVE_TRANSLATOR_TRANSCRIPTS"] = str(work)

@@ -11,7 +11,7 @@ a recorder on the sink's monitor stamps when sound arrives. Per voice:
 - CPU seconds (this process and its children: espeak-ng's `aplay`) per second of speech heard;
 - memory: this process's resident set after the voice was loaded and spoke, over before.
 
-    .venv/bin/python bench/voices.py [--sentences 12] [--voice piper:en_US-joe-medium --voice gmw/en-us]
+    .venv/bin/python -m bench.voices [--sentences 12] [--voice piper:en_US-joe-medium --voice gmw/en-us]
 """
 
 from __future__ import annotations
@@ -20,15 +20,14 @@ import argparse
 import os
 import re
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.call_latency import FRAME, RATE, Recorder, SoundServer  # noqa: E402  (after the path)
+from app.asr import load_whisper
+from app.shared.events import Error, Speech
+from app.tts import SpeechOutput
+from bench.call_latency import FRAME, RATE, Recorder, SoundServer
 
 SENTENCES = [
     "Good morning, everyone, and welcome to the meeting.",
@@ -105,9 +104,6 @@ def wait_for_quiet(recorder: Recorder, since: float, quiet_s: float = 0.5, timeo
 
 def speak_all(voice: str, sentences: list[str], recorder: Recorder) -> dict:
     """One voice speaks every sentence to the speakers; what it cost, per sentence."""
-    from app.shared.events import Error, Speech
-    from app.tts import SpeechOutput
-
     events: list = []
     before = rss_mb()
     output = SpeechOutput(voices={"en": voice}, on_event=events.append, echo_tail_s=0.0)
@@ -138,8 +134,6 @@ def speak_all(voice: str, sentences: list[str], recorder: Recorder) -> dict:
 
 def word_error_rates(results: list[dict], sentences: list[str]) -> None:
     import jiwer
-
-    from app.asr import load_whisper
 
     model = load_whisper("base")
     for result in results:

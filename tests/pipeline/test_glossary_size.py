@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import subprocess
 import sys
 import threading
@@ -16,46 +15,11 @@ from pathlib import Path
 
 from app.pipeline.glossary_builder import GlossaryBuilder
 from app.shared.glossary import Glossary
+from models.glossary_cases import Ticker, big_glossary
 
 from .conftest import PHRASEBOOK, english
 
 ROOT = Path(__file__).resolve().parents[2]
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
-HAN = "的一是不了人我在有他这中大来上个国到说们为子和你地出道也时年得就那要下以生会"
-
-
-def big_glossary(entries: int) -> str:
-    """Made-up terms, English and Chinese (none of them in the sentences spoken), and one real one."""
-    rng = random.Random(42)
-    made = (
-        "".join(rng.choices(LETTERS, k=rng.randint(5, 12))) + f" x{n}\t" + "".join(rng.choices(HAN, k=5))
-        for n in range(entries - 1)
-    )
-    return "\n".join(made) + "\nKubernetes\t库伯内特斯\n"
-
-
-class Ticker:
-    """A thread that wakes every 5 ms, as recognition's Python code needs Python's lock between
-    Whisper passes; the longest it had to wait is the longest any thread was held up."""
-
-    def __init__(self):
-        self.longest, self._stop = 0.0, threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        last = time.perf_counter()
-        while not self._stop.is_set():
-            time.sleep(0.005)
-            now = time.perf_counter()
-            self.longest, last = max(self.longest, now - last), now
-
-    def __enter__(self):
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self._stop.set()
-        self._thread.join()
 
 
 def test_a_large_glossary_is_built_without_holding_up_other_threads():

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from app.shared.errors import LiveTranslatorError
 from app.shared.glossary import HAN, Glossary, GlossaryEntry
+from models.glossary_cases import reference_matches
 
 TEXT = """# a comment
 Beijing\t北京
@@ -139,46 +140,6 @@ def test_any_entries_survive_a_round_trip_through_the_file(rows):
 
 
 # -- one automaton for every term, the same matches as one expression per entry (issue 27) -----
-
-
-def reference_matches(glossary: Glossary, text: str, direction: str) -> list[tuple[str, str, int, int]]:
-    """The matching this module did before: one regular expression per entry per sentence."""
-    import re
-
-    from app.shared.chinese import to_simplified
-    from app.shared.glossary_match import chinese_key, english_key
-    from app.shared.languages import Direction, Language
-
-    direction = Direction.parse(direction)
-    key_of = english_key if direction.source is Language.EN else chinese_key
-    chosen = {}
-    for entry in glossary.active():
-        chosen.setdefault(key_of(entry), entry)
-    found = []
-    for entry in chosen.values():
-        if direction.source is Language.EN:
-            words = [re.escape(w) for w in entry.english.split()]
-            pattern = r"(?<![A-Za-z0-9])" + r"\s+".join(words) + r"(?![A-Za-z0-9])"
-            spans = [(m.start(), m.end()) for m in re.finditer(pattern, text, 0 if entry.case_sensitive else re.I)]
-        else:
-            term, spans = chinese_key(entry), set()
-            for form in dict.fromkeys((term, to_simplified(term))):
-                start = text.find(form)
-                while form and start >= 0:
-                    spans.add((start, start + len(form)))
-                    start = text.find(form, start + 1)
-            spans = sorted(spans)
-        found += [(entry, start, end) for start, end in spans]
-    found.sort(key=lambda m: (m[1], -(m[2] - m[1])))
-    result, covered_to, used = [], -1, set()
-    for entry, start, end in found:
-        if start >= covered_to and id(entry) not in used:
-            result.append((entry.side(direction.source), entry.side(direction.target), start, end))
-            used.add(id(entry))
-            covered_to = end
-        elif start >= covered_to:
-            covered_to = end
-    return result
 
 
 def ours(glossary, text, direction):

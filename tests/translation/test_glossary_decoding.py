@@ -6,70 +6,14 @@ generate's references with a glossary active)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from app.shared.chinese import ChineseScript
 from app.shared.glossary import Glossary
 from app.translation import DecodeOptions, Translator
+from models.glossary_cases import GLOSSARY, HELD_OUT, PHRASEBOOK
 
 from .conftest import family_dir, translator
-
-PHRASEBOOK = Path(__file__).resolve().parents[1] / "fixtures" / "phrasebook"
-
-GLOSSARY = Glossary.parse(
-    "\n".join(
-        [
-            "weather\t天气",
-            "Chinese\t中文",
-            "meeting\t会议",
-            "report\t报告",
-            "everyone\t大家",
-            "coffee\t茶",
-            "morning\t晚上",
-            "computer\t老师",  # phrasebook: targets its vocabulary can write, not its answers
-            "Peking\t北京",
-            "laptop\t电脑",
-            "espresso\t咖啡",
-            "fellow\t朋友",
-        ]
-    )
-)
-
-# (model folder, direction, held-out sentence, the targets that must appear)
-HELD_OUT = [
-    *[
-        (family_dir(f) / "merged", "en-zh", text, targets)
-        for f in ("marian-en-zh", "m2m100")
-        for text, targets in [
-            ("The weather is nice today.", ["天气"]),
-            ("I am learning Chinese.", ["中文"]),
-            ("Hello, everyone.", ["大家"]),
-            (
-                "Good morning, everyone, and welcome to the meeting; today we will talk about the report.",
-                ["晚上", "大家", "会议", "报告"],
-            ),
-        ]
-    ],
-    *[
-        (family_dir(f) / "merged", "zh-en", text, targets)
-        for f in ("marian-zh-en", "m2m100")
-        for text, targets in [
-            ("今天天气很好。", ["weather"]),
-            ("我在学中文。", ["Chinese"]),
-            ("欢迎参加会议。", ["meeting"]),
-            ("报告写完了，请把文件发给我。", ["report"]),
-        ]
-    ],
-    (PHRASEBOOK / "en-zh", "en-zh", "She likes coffee.", ["茶"]),
-    (PHRASEBOOK / "en-zh", "en-zh", "I drink tea every morning.", ["晚上"]),
-    (PHRASEBOOK / "en-zh", "en-zh", "The computer is broken.", ["老师"]),
-    (PHRASEBOOK / "zh-en", "zh-en", "我来自北京。", ["Peking"]),
-    (PHRASEBOOK / "zh-en", "zh-en", "电脑坏了。", ["laptop"]),
-    (PHRASEBOOK / "zh-en", "zh-en", "她喜欢咖啡。", ["espresso"]),
-    (PHRASEBOOK / "zh-en", "zh-en", "他是我的朋友。", ["fellow"]),
-]
 
 
 def _id(case) -> str:
