@@ -113,9 +113,9 @@ class Recorder(threading.Thread):
         self.source, self.blocks, self.quit, self.ready = source, [], threading.Event(), threading.Event()
 
     def run(self) -> None:
-        from app.audio.system import _soundcard
+        from app.audio.system import connected_soundcard
 
-        microphone = _soundcard().get_microphone(self.source, include_loopback=True)
+        microphone = connected_soundcard().get_microphone(self.source, include_loopback=True)
         with microphone.recorder(samplerate=RATE, channels=1, blocksize=BLOCK) as recorder:
             self.ready.set()
             first = recorder.record(numframes=BLOCK)[:, 0]
