@@ -13,7 +13,6 @@ does not load is said once (an Error event), and the system voice speaks instead
 from __future__ import annotations
 
 import contextlib
-import io
 import logging
 import os
 import re
@@ -71,13 +70,14 @@ def pick_voice(voices, language: Language | str) -> str | None:
 
 
 def _quiet_driver(engine) -> None:
-    """pyttsx3's espeak driver prints "Audio saved to …" (and playback errors) from espeak's own
-    callback thread, sometimes after `_run`'s redirect has ended and the file name was reset:
-    "Audio saved to None" on stdout, or on stderr under `run`. Its module's `print` is pointed at
-    the log (DEBUG) instead: the driver's words are kept, off the terminal."""
+    """pyttsx3's drivers print: espeak's "Audio saved to …" (and playback errors) from espeak's
+    own callback thread, SAPI5's and NSSS's notes on unsupported settings. Printed on stdout,
+    they would corrupt `run --json`'s output. The driver module's own `print` is pointed at the
+    log (DEBUG), once, when the engine is made: the driver's words are kept, off the terminal,
+    and sys.stdout, which the whole process shares, is never swapped from the speech thread."""
     driver = getattr(getattr(engine, "proxy", None), "_driver", None)
     module = sys.modules.get(type(driver).__module__) if driver is not None else None
-    if module is not None and module.__name__ == "pyttsx3.drivers.espeak":
+    if module is not None and module.__name__.startswith("pyttsx3.drivers."):
         module.print = _driver_said
 
 
@@ -139,10 +139,7 @@ class SystemEngine:
             self.engine.endLoop()
 
     def _run(self) -> None:
-        # pyttsx3's espeak driver prints "Audio saved to ..." on stdout, which would corrupt
-        # `run --json` output; the command line writes through its own handle to stdout.
-        with contextlib.redirect_stdout(io.StringIO()):
-            self.engine.runAndWait()
+        self.engine.runAndWait()  # the driver's prints go to the log (_quiet_driver)
 
     def _synthesize_to_file(self, text: str) -> tuple[np.ndarray, int]:
         fd, tmp = tempfile.mkstemp(suffix=".wav", prefix="live-translator-tts-")

@@ -40,12 +40,11 @@ from app.shared.audio import AudioOutput, SourceKind
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
 from app.shared.events import Error, Event, SentLevel, Speaker, Speech, Stage
 from app.speech_engines import VoiceEngine, VoiceEngines
+from app.speech_routes import HEARD_FROM_SPEAKERS, SpeechRoutes
 
 log = logging.getLogger(__name__)
 
 GAP_BETWEEN_FILE_UTTERANCES_S = 0.3
-# The engine's own output (the speakers) reaches the microphone (no headphones) and system audio.
-HEARD_FROM_SPEAKERS = frozenset({SourceKind.MICROPHONE, SourceKind.SYSTEM})
 
 
 class PlaybackRecord:
@@ -181,15 +180,11 @@ class SpeechOutput:
         self.on_event = on_event
         self.echo_tail_s = echo_tail_s  # room echo after the last word: keep the mic closed a bit
         self.available: bool | None = None  # unknown until the engine thread has tried
-        # speaker -> where its texts are played (None: every speaker without its own entry);
-        # missing: the engine's own output. An output that failed to open stays silent.
-        self.outputs: dict[Speaker | None, AudioOutput] = dict(outputs or {})
+        self.routes = SpeechRoutes(outputs, echo_tail_s, self._emit)
         self.playback = PlaybackRecord()
         self._queue: queue.Queue[_Queued | None] = queue.Queue(maxsize=max_queued)
         self._thread: threading.Thread | None = None
         self._control = threading.Lock()  # start() and stop(), from any thread
-        self._failed_outputs: set[int] = set()  # ids of outputs that failed to open (speech thread)
-        self._speakers: AudioOutput | None = None  # where rendered speech plays without an output (speech thread)
 
     # -- control (any thread) -------------------------------------------------------------
     def start(self) -> None:
@@ -208,9 +203,13 @@ class SpeechOutput:
             self._queue.put(None)  # the stop marker, after what say() queued meanwhile
             thread.join(timeout)
             self._thread = None
-            for output in self.outputs.values():
-                output.close()
-            self._failed_outputs.clear()
+            self.routes.close_all()
+
+    @property
+    def outputs(self) -> dict[Speaker | None, AudioOutput]:
+        """speaker -> where its texts are played (None: every speaker without its own entry);
+        missing: the engine's own output. Set before start()."""
+        return self.routes.outputs
 
     def set_voice(self, language: str, voice_id: str | None) -> None:
         """Speak `language` with this voice from the next text on (None: the automatic pick)."""
@@ -226,7 +225,7 @@ class SpeechOutput:
         conversation. False when it will not be spoken."""
         if not (self.enabled and text.strip()) or self.available is False:
             return False
-        item = _Queued(text, language, utterance_id, speaker, self._heard_by(speaker))
+        item = _Queued(text, language, utterance_id, speaker, self.routes.heard_by(speaker))
         self.playback.queued(item.heard)  # before the speech thread can take it: counted from now
         try:
             self._queue.put_nowait(item)
@@ -259,18 +258,11 @@ class SpeechOutput:
         """Wait until everything queued has been spoken. False on timeout."""
         return self.playback.wait_idle(timeout)
 
-    def _heard_by(self, speaker: Speaker | None) -> frozenset[SourceKind]:
-        output = self._output_for(speaker)
-        return HEARD_FROM_SPEAKERS if output is None else output.heard_by
-
-    def _output_for(self, speaker: Speaker | None) -> AudioOutput | None:
-        return self.outputs.get(speaker, self.outputs.get(None))
-
     # -- the speech thread ----------------------------------------------------------------
     def _run(self) -> None:
         speech_file = SpeechFile(self.out_path) if self.out_path is not None else None
         try:
-            self._open_outputs()
+            self.routes.open_all()
             # Speech off: no engine until it is turned on (its warm-up writes a temporary file).
             engines = self._make_engines() if self.enabled else None
             while (item := self._queue.get()) is not None:
@@ -321,8 +313,8 @@ class SpeechOutput:
     def _speak_item(self, engines: VoiceEngines | None, speech_file: SpeechFile | None, item: _Queued) -> None:
         """Speak one queued text where its speaker's speech goes: the session's WAV (out_path),
         its speaker's output, or the speakers (the engine's own output, or played there)."""
-        output = self._output_for(item.speaker)
-        if engines is None or not self.enabled or (output is not None and id(output) in self._failed_outputs):
+        output = self.routes.output_for(item.speaker)
+        if engines is None or not self.enabled or (output is not None and self.routes.failed(output)):
             return
         try:
             engine, voice = engines.for_text(item.language, self.chosen_voices.get(item.language), self.rate)
@@ -334,7 +326,7 @@ class SpeechOutput:
                 self.playback.playing(HEARD_FROM_SPEAKERS)
                 engine.speak(item.text)
             else:
-                self._speak_into(engine, self._default_speakers(), item.text, metered=False)
+                self._speak_into(engine, self.routes.default_speakers(), item.text, metered=False)
             path = str(speech_file.path) if speech_file is not None else None
             language, speaker = item.language, item.speaker
             self._emit(
@@ -356,22 +348,6 @@ class SpeechOutput:
         finally:
             self.playback.ended(output.echo_tail_s if output is not None else self.echo_tail_s)
 
-    def _open_outputs(self) -> None:
-        for output in set(self.outputs.values()):
-            try:
-                output.open()
-            except LiveTranslatorError as error:  # no sound server, no such device, a module refused
-                self._failed_outputs.add(id(output))
-                self._emit(Error.of(Stage.TTS, error.text, error.hint_text))
-            except Exception as error:  # a library failing its own way
-                self._failed_outputs.add(id(output))
-                failed = Text(
-                    QT_TRANSLATE_NOOP("Errors", "Speech cannot be played on {device}: {reason}"),
-                    {"device": output.name, "reason": error},
-                )
-                going_on = Text(QT_TRANSLATE_NOOP("Errors", "Translation goes on without speech."))
-                self._emit(Error.of(Stage.TTS, failed, going_on))
-
     def _speak_into(self, engine: VoiceEngine, output: AudioOutput, text: str, metered: bool = True) -> None:
         """Render `text` to audio, then play it on `output` (the virtual microphone, a chosen device,
         the speakers); `metered`: the window shows its level (what is sent into a call)."""
@@ -382,14 +358,6 @@ class SpeechOutput:
             self._emit(SentLevel(rms=rms, peak=peak, device=output.name))
 
         output.play(audio, rate, meter if metered else None)
-
-    def _default_speakers(self) -> AudioOutput:
-        """The default output device, for an engine that only renders (a piper voice)."""
-        if self._speakers is None:
-            from app.audio.outputs import DefaultSpeakers
-
-            self._speakers = DefaultSpeakers(echo_tail_s=self.echo_tail_s)
-        return self._speakers
 
     def _make_engines(self) -> VoiceEngines | None:
         engines = VoiceEngines(self.driver, self._emit)

@@ -47,8 +47,8 @@ def installed_voices() -> dict[str, list[tuple[str, str]]]:
     """The voices as the speech engine of this process lists them (runs in the child)."""
     import pyttsx3
 
-    from app.piper_voices import piper_voices_for
-    from app.speech_engines import voices_for
+    from app.piper_voices import piper_voices_for  # lazy: in the child only
+    from app.speech_engines import voices_for  # lazy: soundfile (a C library) stays off --help
 
     engine = pyttsx3.init()
     voices = engine.getProperty("voices")
@@ -90,8 +90,8 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.piper_voices import installed_piper_voices, is_piper
-    from app.speech_engines import default_voice
+    from app.piper_voices import installed_piper_voices, is_piper  # lazy: as in installed_voices
+    from app.speech_engines import default_voice  # lazy: soundfile stays off --help
 
     voices = list_voices()
     piper = installed_piper_voices()

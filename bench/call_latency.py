@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from app.asr import load_whisper
-from app.audio.system import _soundcard
+from app.audio.system import connected_soundcard
 from app.pipeline import PipelineConfig
 from app.pipeline.conversation import Conversation, ConversationConfig
 from app.shared.events import Event, SourceFinal, Speaker, Speech, Translation
@@ -120,7 +120,7 @@ class Recorder(threading.Thread):
         self.source, self.blocks, self.quit, self.ready = source, [], threading.Event(), threading.Event()
 
     def run(self) -> None:
-        microphone = _soundcard().get_microphone(self.source, include_loopback=True)
+        microphone = connected_soundcard().get_microphone(self.source, include_loopback=True)
         with microphone.recorder(samplerate=RATE, channels=1, blocksize=BLOCK) as recorder:
             self.ready.set()
             first = recorder.record(numframes=BLOCK)[:, 0]

@@ -46,7 +46,9 @@ def build_variants(catalog: Path, root: Path) -> dict[str, Path]:
     """root/two and root/one: the optimised fp32 decoder without and with the shared table (and
     the encoder, external, in root/encoder)."""
     from app.model_store.graph_tools import externalize  # lazy: in the child processes whose memory is measured
-    from app.model_store.optimize import fuse_attention, share_self_cache, share_tied_embedding
+    from app.model_store.optimize import fuse_attention
+    from app.model_store.self_cache import share_self_cache
+    from app.model_store.tied_embedding import share_tied_embedding
 
     done = root / ".done"
     if not done.exists():

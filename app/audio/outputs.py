@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.audio.sources import level_of
-from app.audio.system import _soundcard
+from app.audio.system import connected_soundcard
 from app.shared.audio import SourceKind
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
@@ -33,7 +33,7 @@ def _soundcard_for_speech():
     """soundcard, connected, for playing speech: no sound server is said in words about speech
     (system.py's own words are about capturing system audio, with a hint to use a microphone)."""
     try:
-        return _soundcard()
+        return connected_soundcard()
     except LiveTranslatorError as error:
         raise LiveTranslatorError(
             QT_TRANSLATE_NOOP("Errors", "Speech cannot be played: no sound server answered."),
@@ -55,7 +55,7 @@ class OutputDevice:
 def list_output_devices() -> list[OutputDevice]:
     """Every output device; [] without a sound server."""
     try:
-        sc = _soundcard()
+        sc = connected_soundcard()
         default = sc.default_speaker()
         speakers = sc.all_speakers()
     except LiveTranslatorError as error:

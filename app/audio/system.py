@@ -14,7 +14,7 @@ device, and is recorded like a microphone (sounddevice). Without one, starting t
 raises a LiveTranslatorError saying to install one.
 
 soundcard connects to PulseAudio once, when it is first imported; if that server went away
-(restarted, or a test's private server replaced), `_soundcard()` connects again.
+(restarted, or a test's private server replaced), `connected_soundcard()` connects again.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ _connected_to: str | None = None  # the PULSE_SERVER soundcard's connection was 
 _connect_lock = threading.Lock()
 
 
-def _soundcard():
+def connected_soundcard():
     """The soundcard module, connected to the current sound server; LiveTranslatorError if none answers."""
     global _connected_to
     hint = QT_TRANSLATE_NOOP(
@@ -142,7 +142,7 @@ def _list_system_devices() -> list[SystemDevice]:
             for d in list_input_devices()
             if loopback.is_loopback_input(d.name)
         ]
-    sc = _soundcard()
+    sc = connected_soundcard()
     try:
         default = sc.default_speaker()
         loopbacks = [m for m in sc.all_microphones(include_loopback=True) if m.isloopback]
@@ -220,7 +220,7 @@ class SystemAudioSource:
             self._mac = MicrophoneSource(int(info.id), stall_s=self.stall_s)
             self._mac.start()
             return
-        sc = _soundcard()
+        sc = connected_soundcard()
         try:
             microphone = sc.get_microphone(info.id, include_loopback=True)
             recorder = microphone.recorder(samplerate=SAMPLE_RATE, channels=1, blocksize=int(BLOCK_S * SAMPLE_RATE))

@@ -1,5 +1,5 @@
 """Live captions in a browser: a small web server observing the pipeline (issue 16)."""
 
-from app.captions.server import CaptionServer, parse_address
+from app.captions.server import CaptionServer
 
-__all__ = ["CaptionServer", "parse_address"]
+__all__ = ["CaptionServer"]

@@ -16,8 +16,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from app.model_store import catalog, download
 from app.shared import arguments
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
+from app.shared.paths import user_models_dir
 
 # models.export.LAYOUTS' names (tests/model_store/test_cli.py checks they agree).
 EXPORT_LAYOUTS = ("merged", "split", "both", "onnx-subdir", "legacy")
@@ -157,8 +159,6 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_download(args: argparse.Namespace) -> int:
-    from app.model_store.download import download
-
     last = [-1]
 
     def show(done: int, total: int) -> None:
@@ -167,22 +167,19 @@ def run_download(args: argparse.Namespace) -> int:
             last[0] = percent
             print(f"\r{done / 1e6:8.1f} / {total / 1e6:.1f} MB ({percent}%)", end="", file=sys.stderr, flush=True)
 
-    dest = download(args.name, args.dest, progress=show, endpoint=args.endpoint)
+    dest = download.download(args.name, args.dest, progress=show, endpoint=args.endpoint)
     print(file=sys.stderr)
     print(dest)
     return 0
 
 
 def run_doctor(args: argparse.Namespace) -> int:
-    from app.model_store.doctor import run_doctor as doctor  # the engine's finding, in words
+    from app.model_store.doctor import run_doctor as doctor  # lazy: app.translation loads onnxruntime
 
     return doctor(args.dir)
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from app.model_store import catalog
-    from app.shared.paths import user_models_dir
-
     installed = {m.key: m for m in catalog.installed_models() if m.key}
     print("Downloadable (python -m app models download NAME):")
     for item in catalog.CATALOG:

@@ -9,11 +9,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from app.model_store.int8_twins import describe
+from app.model_store.optimized_cache import check_entry, entries_for
+from app.translation import inspect_model_folder
+from app.translation.folder import DECODER_FILES, find_onnx_files, variant_of
+
 
 def run_doctor(path: str | Path) -> int:
     """Print the finding; exit code 0 when the app can run the folder, 1 when it cannot."""
-    from app.translation import inspect_model_folder
-
     report = inspect_model_folder(path)
     print(report.text)  # noqa: T201 (the command's output)
     for line in cache_findings(path) + int8_findings(report.path):
@@ -23,8 +26,6 @@ def run_doctor(path: str | Path) -> int:
 
 def cache_findings(path: str | Path) -> list[str]:
     """One line per cache entry made from this folder: whole, or damaged (and removed)."""
-    from app.model_store.optimized import check_entry, entries_for
-
     try:
         entries = entries_for(path)
     except OSError:
@@ -45,9 +46,6 @@ def cache_findings(path: str | Path) -> list[str]:
 
 def int8_findings(folder: Path) -> list[str]:
     """ "int8 twin (<file>): <kind>" for the decoder twin `translate --quantized` would load."""
-    from app.model_store.int8_twins import describe
-    from app.translation.folder import DECODER_FILES, find_onnx_files, variant_of
-
     files = find_onnx_files(folder, prefer_quantized=True) if Path(folder).is_dir() else {}
     decoder = next((files[s] for s in DECODER_FILES if s in files and variant_of(files[s])), None)
     if decoder is None:

@@ -6,8 +6,9 @@ with the past, Softmax, a MatMul with v) by one `com.microsoft.MultiHeadAttentio
 A cached decoder step then runs ~350 nodes instead of ~1000: fewer dispatches, no
 intermediate transposes of the growing cache (docs/performance.md). onnxruntime's own
 transformer optimizer does not match these graphs (it fuses only the LayerNorms).
-`share_self_cache` turns the cached self-attention into GroupQueryAttention over a buffer
-written in place; `share_tied_embedding` stores a tied LM head's table once.
+The other rewrites, run after this one: app.model_store.self_cache (the cached self-attention
+as GroupQueryAttention over a buffer written in place) and app.model_store.tied_embedding
+(a tied LM head's table stored once).
 
 The rewrite is checked, not assumed: every piece of a block is matched by op type, perm and
 constant, anything unexpected leaves that block as it is, and the inputs, outputs and cache
@@ -20,25 +21,18 @@ load (app.model_store.optimized), so `onnx` is a runtime dependency (pyproject.t
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from app.model_store.graph_tools import (
     MS_DOMAIN,
     GraphIndex,
-    all_graphs,
     attr,
     declare_float,
-    drop_dead_nodes,
-    gather_tables,
-    replace_nodes,
-    save,
     save_rewritten,
     set_nodes,
     subgraphs,
     topological,
-    transpose_of,
 )
 
 # The decoder graphs that hold attention over a cache; the encoder is compute-bound (no gain).
@@ -48,7 +42,7 @@ KEY_T = [0, 1, 3, 2]
 KEY_FROM_PROJECTION = [0, 2, 3, 1]
 
 
-def _decoder_paths(folder: str | Path, names=DECODER_FILES) -> list[Path]:
+def decoder_paths(folder: str | Path, names=DECODER_FILES) -> list[Path]:
     """The decoder graphs of a model folder (or of its onnx/ subfolder)."""
     folder = Path(folder)
     onnx_dir = folder / "onnx" if (folder / "onnx").is_dir() else folder
@@ -102,7 +96,7 @@ def fuse_attention_folder(folder: str | Path, config_dir: str | Path | None = No
     heads = config.get("decoder_attention_heads") or config.get("num_attention_heads")
     if not heads:
         raise ValueError(f"{config_dir / 'config.json'} names no decoder_attention_heads")
-    return {path.name: fuse_attention(path, int(heads)) for path in _decoder_paths(folder)}
+    return {path.name: fuse_attention(path, int(heads)) for path in decoder_paths(folder)}
 
 
 @dataclass
@@ -284,255 +278,3 @@ def _unscaled(g: GraphIndex, name):
     if value is None or value.size != 1:
         return None, None
     return mul.input[0], float(value.reshape(()))
-
-
-# -- the shared self-attention cache -------------------------------------------------------------
-
-# The inputs a shared-cache decoder takes besides optimum's (GroupQueryAttention's own names):
-# per row, the number of cached positions before this step; and that number + 1.
-SEQLENS_K, TOTAL_LENGTH = "seqlens_k", "total_sequence_length"
-SELF_PAST = re.compile(r"^past_key_values\.\d+\.decoder\.(key|value)$")
-
-
-def share_self_cache(path: str | Path) -> int:
-    """Turn each fused self-attention over a cache (MultiHeadAttention with past_key/past_value)
-    into a `com.microsoft.GroupQueryAttention` that writes the new position into the past buffer
-    itself, in place, when the caller binds the same buffer as past and present. A step then
-    copies one position per layer instead of the whole cache (the copy grew with every step).
-
-    The graph gains two int32 inputs, `seqlens_k` (batch,) and `total_sequence_length` (scalar),
-    and its self-attention pasts/presents become buffers (batch, heads, capacity, head_dim) of
-    which the first `seqlens_k` positions are valid. The engine reads this protocol from the
-    inputs (app.translation.onnx_model). Blocks without a past (the first step) stay as they are.
-
-    optimum's graphs take the number of cached positions (for the position embeddings) from the
-    past's shape; with a buffer that is its capacity, so that Shape is replaced by
-    `total_sequence_length - new tokens`. Anything else that reads a self-attention past would
-    see the capacity too: then nothing is changed. Returns how many blocks changed; 0 leaves the
-    file untouched."""
-    import onnx
-    from onnx import TensorProto, helper
-
-    path = Path(path)
-    model = onnx.load(str(path))
-    past_names = {i.name for i in model.graph.input if SELF_PAST.match(i.name)}
-    # Branches first: rewriting the outer graph's node list would detach them.
-    graphs = [sub for node in model.graph.node for sub in subgraphs(node)] + [model.graph]
-    plans = []  # (graph, its new nodes or None, blocks changed)
-    for k, graph in enumerate(graphs):
-        plan = _shared_cache_plan(graph, past_names, f"shared_cache_{k}_")
-        if plan is None:
-            return 0  # a past read for something else: leave the file as it is
-        plans.append((graph, *plan))
-    changed = sum(made for _, _, made in plans)
-    if not changed:
-        return 0
-    for graph, nodes, _ in plans:
-        if nodes is not None:
-            set_nodes(graph, nodes)
-    drop_dead_nodes(model.graph)
-    model.graph.input.extend(
-        [
-            helper.make_tensor_value_info(SEQLENS_K, TensorProto.INT32, ["batch_size"]),
-            helper.make_tensor_value_info(TOTAL_LENGTH, TensorProto.INT32, []),
-        ]
-    )
-    save(model, path)
-    return changed
-
-
-def share_self_cache_folder(folder: str | Path) -> dict[str, int]:
-    """`share_self_cache` on every decoder graph of a model folder (or its onnx/ subfolder);
-    run it after `fuse_attention_folder`, before making int8 twins."""
-    return {path.name: share_self_cache(path) for path in _decoder_paths(folder)}
-
-
-def _shared_cache_plan(graph, past_names: set, prefix: str):
-    """(the graph's new nodes, or None when nothing changes in it; blocks changed), or None when
-    something reads a self-attention past other than a cached attention or its length."""
-    g = GraphIndex(graph)
-    nodes, made, lengths = [], 0, []  # lengths: Gather(Shape(past), 2) outputs, the cached length
-    for node in graph.node:
-        if _is_cached_self_attention(node, past_names):
-            node = group_query_attention(node)
-            made += 1
-        elif node.op_type == "Shape" and node.input[0] in past_names:
-            gathers = _cached_length_readers(g, node)
-            if gathers is None:
-                return None
-            lengths += [n.output[0] for n in gathers]
-            continue
-        elif any(i in past_names for i in node.input):
-            return None  # another reader of a past (or an attention not converted) would see the capacity
-        nodes.append(node)
-    if lengths:
-        nodes = [n for n in nodes if not (n.op_type == "Gather" and n.output[0] in lengths)]
-        nodes[:0] = _cached_length_from_total(prefix, lengths)
-    return (nodes if made or lengths else None), made
-
-
-def _is_cached_self_attention(node, past_names: set) -> bool:
-    inputs = list(node.input) + [""] * (8 - len(node.input))
-    return (
-        node.op_type == "MultiHeadAttention"
-        and node.domain == MS_DOMAIN
-        and bool(attr(node, "unidirectional", 0))
-        and inputs[6] in past_names
-        and inputs[7] in past_names
-        and not any(inputs[3:6])
-    )
-
-
-def group_query_attention(node):
-    """A causal MultiHeadAttention over past_key/past_value as a GroupQueryAttention over the same
-    past, which it extends in place (seqlens_k and total_sequence_length say how far)."""
-    from onnx import helper
-
-    heads = attr(node, "num_heads")
-    return helper.make_node(
-        "GroupQueryAttention",
-        list(node.input[:3]) + list(node.input[6:8]) + [SEQLENS_K, TOTAL_LENGTH],
-        list(node.output),
-        domain=MS_DOMAIN,
-        name=node.name + "_shared_cache",
-        num_heads=heads,
-        kv_num_heads=heads,
-        scale=attr(node, "scale"),
-    )
-
-
-def _cached_length_readers(g: GraphIndex, shape):
-    """The Gathers that read only the sequence length (index 2) of Shape(past), or None when the
-    shape is used for anything else."""
-    gathers = g.consumers[shape.output[0]]
-    if not gathers or any(
-        n.op_type != "Gather"
-        or attr(n, "axis", 0) != 0
-        or g.constant(n.input[1]) is None
-        or int(g.constant(n.input[1])) != 2
-        for n in gathers
-    ):
-        return None
-    return gathers
-
-
-def _cached_length_from_total(prefix: str, lengths: list[str]) -> list:
-    """Nodes making each of `lengths` = total_sequence_length - the step's new tokens."""
-    from onnx import TensorProto, helper
-
-    p = prefix
-    return [
-        helper.make_node("Shape", ["input_ids"], [p + "ids_shape"]),
-        helper.make_node("Constant", [], [p + "one"], value=helper.make_tensor(p + "one", TensorProto.INT64, [], [1])),
-        helper.make_node("Gather", [p + "ids_shape", p + "one"], [p + "new_tokens"], axis=0),
-        helper.make_node("Cast", [TOTAL_LENGTH], [p + "total"], to=TensorProto.INT64),
-        helper.make_node("Sub", [p + "total", p + "new_tokens"], [lengths[0]]),
-    ] + [helper.make_node("Identity", [lengths[0]], [name]) for name in lengths[1:]]
-
-
-# -- the tied embedding stored once --------------------------------------------------------------
-
-
-def share_tied_embedding(path: str | Path) -> int:
-    """Store a tied embedding once. optimum writes the decoder's token embedding (the Gather's
-    table E, [vocab, d]) and the LM head (a MatMul with the constant E transposed, [d, vocab])
-    as two initializers even when the model ties them: in opus-mt 2 x 133 MB of a 368 MB decoder.
-    Each head MatMul whose constant is exactly (value for value) the transpose of a Gather's table,
-    or a Transpose node of that table, becomes `com.microsoft.FusedMatMul(x, E', transB=1)`, where
-    E' is a new initializer (`<table>.lm_head`) holding the table's values, not the table itself;
-    the transposed constant is dropped. The file still stores those values once: `save_external`
-    points both initializers at the same bytes of the external-data file. The head keeps its own
-    initializer because onnxruntime pre-packs a MatMul's B and then releases it: a copy of its
-    own is unmapped without taking the Gather's pages with it. The packed panels are the ones the
-    MatMul had (so the same numbers), and a step takes as long (docs/performance.md, "Memory").
-
-    Only fp32 tables are shared: an int8 twin quantizes the two differently (per row, per column),
-    so they are not the same numbers. The merged decoder's initializers live in the outer graph
-    and are read in its If branches: both are searched. Returns how many heads now read the table;
-    0 leaves the file untouched."""
-    import onnx
-
-    path = Path(path)
-    model = onnx.load(str(path))
-    graphs = all_graphs(model.graph)
-    heads = _TiedHeads(graphs)
-    if not heads.tables:
-        return 0
-    shared = 0
-    for g in reversed(graphs):  # branches first: rewriting the outer graph's nodes would detach them
-        shared += replace_nodes(g, {n.output[0]: new for n in g.node if (new := tied_head(heads, n)) is not None})
-    if not shared:
-        return 0
-    save_rewritten(model, path, external=True)  # the table and the head's copy of it: the same bytes, stored once
-    return shared
-
-
-def share_tied_embedding_folder(folder: str | Path) -> dict[str, int]:
-    """`share_tied_embedding` on every fp32 decoder graph of a model folder (or its onnx/
-    subfolder). Run it after making int8 twins: the quantizer knows MatMul, not FusedMatMul."""
-    return {path.name: share_tied_embedding(path) for path in _decoder_paths(folder)}
-
-
-def tied_head(heads: _TiedHeads, node):
-    """MatMul(x, Eᵀ) of a tied table E -> FusedMatMul(x, E', transB=1), else None."""
-    from onnx import helper
-
-    table = heads.table_of(node.input[1]) if node.op_type == "MatMul" and len(node.input) == 2 else None
-    if table is None:
-        return None
-    return helper.make_node(
-        "FusedMatMul",
-        [node.input[0], heads.head_weight(table)],
-        list(node.output),
-        domain=MS_DOMAIN,
-        name=(node.name or "lm_head") + "_tied",
-        transB=1,
-        alpha=1.0,
-    )
-
-
-class _TiedHeads:
-    """The fp32 embedding tables of a model's graphs, which head weights are one of them
-    transposed, and the head's own copy of each table (added to the graph holding it)."""
-
-    def __init__(self, graphs):
-        from onnx import TensorProto
-
-        # Every initializer by name, with the graph holding it (a branch may read the outer graph's).
-        self.initializers = {i.name: (i, g) for g in graphs for i in g.initializer}
-        tensors = {name: tensor for name, (tensor, _) in self.initializers.items()}
-        self.tables = gather_tables(graphs, tensors, {TensorProto.FLOAT})  # name -> values
-        self.transposes = {  # output of Transpose(table) -> table
-            node.output[0]: node.input[0]
-            for g in graphs
-            for node in g.node
-            if node.op_type == "Transpose"
-            and node.input[0] in self.tables
-            and list(attr(node, "perm", [1, 0])) == [1, 0]
-        }
-        self._same = {}  # a head weight's name -> the table it is the transpose of, or None
-        self._copies = {}  # table -> the head's own initializer holding the same values
-
-    def table_of(self, weight: str) -> str | None:
-        if weight in self.transposes:
-            return self.transposes[weight]
-        if weight not in self.initializers or weight in self.tables:
-            return None
-        if weight not in self._same:
-            from onnx import TensorProto
-
-            tensor = self.initializers[weight][0]
-            fp32_matrix = tensor.data_type == TensorProto.FLOAT and len(tensor.dims) == 2
-            self._same[weight] = transpose_of(tensor, self.tables) if fp32_matrix else None
-        return self._same[weight]
-
-    def head_weight(self, table: str) -> str:
-        from onnx import numpy_helper
-
-        if table not in self._copies:
-            name = f"{table}.lm_head"
-            while name in self.initializers:
-                name += "_"
-            self.initializers[table][1].initializer.append(numpy_helper.from_array(self.tables[table], name))
-            self._copies[table] = name
-        return self._copies[table]

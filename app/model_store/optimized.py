@@ -13,42 +13,46 @@ The key is a hash of each source graph's name, size, modification time and first
 with the rewrite's version: a changed graph gets a new entry (and the old one is removed), an
 unchanged one is found again without reading more than that.
 
-The cache heals itself. An entry is made under a temporary name and renamed into place whole;
-its record names every file it holds with its size, a SHA-256 and a hash of blocks sampled
-across the file. Each load checks the sizes and the samples (a few MiB read, whatever the
-model's size); an entry that fails (overwritten, cut short, a name outside the entry) is
-removed and made again. `models doctor` checks the full checksums. One first load of a folder
-runs at a time across processes (a lock file per entry); the others wait and reuse it.
+The cache heals itself (its entries: app.model_store.optimized_cache): an entry that fails the
+check on load (overwritten, cut short, a name outside the entry) is removed and made again. One
+first load of a folder runs at a time across processes; the others wait and reuse it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import logging
 import os
 import shutil
-import stat as stat_mode
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from app.model_store.graph_tools import all_graphs, externalize
+from app.model_store.int8_twins import describe, int8_head_from_table
+from app.model_store.optimize import fuse_attention
+from app.model_store.optimized_cache import (
+    VERSION,
+    Preparation,
+    keep_decision,
+    optimized_root,
+    process_lock,
+    read_record,
+    thread_lock,
+)
+from app.model_store.self_cache import share_self_cache
+from app.model_store.tied_embedding import share_tied_embedding
 from app.shared import files as careful
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
 from app.shared.languages import Direction, Language
-from app.shared.paths import cache_dir
+from app.translation import DecodeOptions, Translator
+from app.translation.folder import find_onnx_files, model_root
 
 log = logging.getLogger(__name__)
 
-# Of the rewrites and of the record: a change re-optimises every model (2: tied embedding stored
-# once; 3: an int8 twin's tied head reads the embedding's int8 table, or the record lists each
-# file's size and checksums, made on two branches; 4: both).
-VERSION = 4
-RECORD = "optimized.json"
-RECORD_LIMIT = 1 << 20
 HEAD_BYTES = 1 << 20
 # Probe sentences per source language: decoded greedy and with 4 beams, forced to PROBE_TOKENS
 # tokens (EOS cannot end it early), by the original graphs and by the rewritten ones.
@@ -57,26 +61,8 @@ PROBES = {
     Language.ZH: ("请问最近的火车站在哪里？", "大家早上好。"),
 }
 PROBE_TOKENS = 16
-SAMPLE_BLOCKS, SAMPLE_BYTES = 64, 64 << 10  # the per-load check: 64 blocks of 64 KiB spread over each file
-LOCK_WAIT_S = 600.0  # another process's first load of the same folder (minutes for a large model)
-_locks: dict[str, threading.Lock] = {}
-_locks_guard = threading.Lock()
 
 Progress = Callable[[Text], None]  # a line for people: str() is English, the window translates it
-
-
-@dataclass
-class Preparation:
-    """What `prepare` found: the optimised graphs to load instead of the folder's, or why none."""
-
-    graphs: dict[str, Path] = field(default_factory=dict)  # stem -> optimised copy; empty: the folder's own
-    reason: str = ""  # why the folder's own graphs are used ("" when optimised)
-    reused: bool = False  # taken from the cache: nothing was rewritten this time
-    entry: Path | None = None  # the cache entry
-
-    @property
-    def optimized(self) -> bool:
-        return bool(self.graphs)
 
 
 @dataclass
@@ -93,14 +79,8 @@ class _Job:
     say: Progress
 
 
-def optimized_root() -> Path:
-    return cache_dir() / "optimized"
-
-
 def graphs_to_load(folder: Path, prefer_quantized: bool) -> dict[str, Path]:
     """The decoder graphs `load_model` would open for this folder (the ones worth rewriting)."""
-    from app.translation.folder import find_onnx_files
-
     files = find_onnx_files(folder, prefer_quantized)
     if "decoder_model_merged" in files:
         return {"decoder_model_merged": files["decoder_model_merged"]}
@@ -128,8 +108,6 @@ def prepare(
     the reason the folder's own graphs are to be used. Never raises for a graph it cannot
     rewrite; a folder the app cannot load at all gives an empty Preparation (loading it then
     reports what is wrong)."""
-    from app.translation.folder import model_root
-
     folder = model_root(folder)
     say = progress or (lambda message: None)
     try:
@@ -146,9 +124,9 @@ def prepare(
     encoder = _encoder_file(folder, prefer_quantized)
     key = source_key({**graphs, **({"encoder_model": encoder} if encoder else {})})
     entry = optimized_root() / key
-    with _lock(key):
+    with thread_lock(key):
         try:
-            held = _process_lock(entry)
+            held = process_lock(entry)
         except OSError as error:  # the cache cannot be written (or the lock not taken): run as it is
             return Preparation(reason=f"optimisation failed ({type(error).__name__}: {error})")
         try:
@@ -161,7 +139,7 @@ def _find_or_make(job: _Job) -> Preparation:
     """prepare()'s work, with the entry's lock held."""
     folder, entry = job.folder, job.entry
     if entry.exists():
-        found, damage = _read_record(entry, job.graphs)
+        found, damage = read_record(entry, job.graphs)
         if found is not None:
             if found.reason:
                 log.info("%s: using the folder's own graphs (%s; decided on first load)", folder, found.reason)
@@ -222,8 +200,6 @@ def load_translator(
     progress: Progress | None = None,
 ):
     """Translator.load on the optimised graphs when there are some (see prepare)."""
-    from app.translation import Translator
-
     graphs = prepare(folder, direction, prefer_quantized, progress).graphs if optimize else {}
     return Translator.load(
         folder, direction=direction, prefer_quantized=prefer_quantized, threads=threads, graphs=graphs
@@ -248,12 +224,10 @@ def prepare_on_stderr(
 
 
 def _optimise(job: _Job) -> Preparation:
-    from app.model_store.graph_tools import externalize
-
     graphs, entry, say = job.graphs, job.entry, job.say
     heads = job.config.get("decoder_attention_heads") or job.config.get("num_attention_heads")
     if not heads:
-        return _decided(entry, graphs, {}, "config.json names no decoder_attention_heads")
+        return keep_decision(entry, graphs, {}, "config.json names no decoder_attention_heads")
     work = entry.with_name(f"{entry.name}.partial-{os.getpid()}-{threading.get_ident()}")
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -273,7 +247,7 @@ def _optimise(job: _Job) -> Preparation:
                 without_int8_head[stem] = result.before_int8_head
         if not rewritten:
             shutil.rmtree(work, ignore_errors=True)
-            return _decided(entry, graphs, {}, "; ".join(notes))
+            return keep_decision(entry, graphs, {}, "; ".join(notes))
         # Weights in external-data files, which onnxruntime maps instead of copying (the
         # encoder too, unchanged otherwise): a loaded model then holds its weights about once.
         say(Text(QT_TRANSLATE_NOOP("Errors", "Laying out the weights for a lean load…")))
@@ -286,8 +260,8 @@ def _optimise(job: _Job) -> Preparation:
         mismatch = _checked(job, rewritten, without_int8_head)
         if mismatch:
             shutil.rmtree(work, ignore_errors=True)
-            return _decided(entry, graphs, {}, mismatch)
-        return _decided(entry, graphs, rewritten, "", work=work)
+            return keep_decision(entry, graphs, {}, mismatch)
+        return keep_decision(entry, graphs, rewritten, "", work=work)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
@@ -307,9 +281,6 @@ def _rewrite(source: Path, work: Path, heads: int) -> _Rewritten:
     """Copy `source` (and its external data) into `work` and apply the rewrites in order:
     attention fused, self-attention cache shared, then the tied head (fp32: it reads the
     embedding table; an int8 twin's: an int8 MatMul of its table, app.model_store.int8_twins)."""
-    from app.model_store.int8_twins import describe, int8_head_from_table
-    from app.model_store.optimize import fuse_attention, share_self_cache, share_tied_embedding
-
     copy = work / source.name
     for part in [source, *_external_data(source)]:
         shutil.copyfile(part, work / part.name)
@@ -347,8 +318,6 @@ def _rewrite(source: Path, work: Path, heads: int) -> _Rewritten:
 def _checked(job: _Job, rewritten: dict, without_int8_head: dict) -> str:
     """_probe's answer ("" when the ids match). A weights-only twin's head was float: when the
     int8 head's numbers are what differs, the probe runs again with the twin's own head."""
-    from app.model_store.graph_tools import externalize
-
     mismatch = _probe(job.folder, job.direction, job.prefer_quantized, rewritten)
     if mismatch and without_int8_head:
         log.info("%s: %s with the int8 head; trying again without it", job.folder.name, mismatch)
@@ -364,8 +333,6 @@ def _checked(job: _Job, rewritten: dict, without_int8_head: dict) -> str:
 def _probe(folder: Path, direction: Direction, prefer_quantized: bool, rewritten: dict[str, Path]) -> str:
     """ "" when the rewritten graphs give the originals' token ids on every probe, else what
     differed. One model at a time: the first load's memory peak stays that of one model."""
-    from app.translation import DecodeOptions, Translator
-
     cases = [(beams, text) for beams in (1, 4) for text in PROBES[direction.source]]
     ids = {}
     for which, graphs in (("original", None), ("rewritten", rewritten)):
@@ -390,153 +357,8 @@ def _probe(folder: Path, direction: Direction, prefer_quantized: bool, rewritten
     return ""
 
 
-def _decided(
-    entry: Path, graphs: dict[str, Path], rewritten: dict[str, Path], reason: str, work: Path | None = None
-) -> Preparation:
-    """Keep the decision (optimised graphs, or the reason not to) in the cache entry: written
-    under a temporary name, then renamed into place whole (the caller holds the entry's lock)."""
-    target = work or entry.with_name(f"{entry.name}.partial-{os.getpid()}-{threading.get_ident()}")
-    target.mkdir(parents=True, exist_ok=True)
-    files = {p.name: _file_record(p) for p in sorted(target.iterdir()) if p.is_file()}
-    record = {
-        "version": VERSION,
-        "sources": {stem: str(path) for stem, path in graphs.items()},
-        "graphs": {stem: path.name for stem, path in rewritten.items()},
-        "files": files,
-        "reason": reason,
-    }
-    (target / RECORD).write_text(json.dumps(record, indent=1), encoding="utf-8")
-    _forget_older(entry, graphs)
-    shutil.rmtree(entry, ignore_errors=True)  # a damaged entry (a whole one was found and returned)
-    try:
-        target.rename(entry)
-    except OSError:  # another process finished first (a cache without the lock): use its entry
-        shutil.rmtree(target, ignore_errors=True)
-        return _read_record(entry, graphs)[0] or Preparation(reason=reason or "the cache could not be written")
-    return Preparation(
-        graphs={stem: entry / name for stem, name in record["graphs"].items()}, reason=reason, entry=entry
-    )
-
-
 def _encoder_file(folder: Path, prefer_quantized: bool) -> Path | None:
-    from app.translation.folder import find_onnx_files
-
     return find_onnx_files(folder, prefer_quantized).get("encoder_model")
-
-
-def _read_record(entry: Path, graphs: dict[str, Path]) -> tuple[Preparation | None, str]:
-    """The entry's decision when the entry is whole, else (None, what is wrong with it)."""
-    try:
-        record = careful.read_json(entry / RECORD, RECORD_LIMIT)
-    except (OSError, ValueError, LiveTranslatorError) as error:
-        return None, f"its record cannot be read ({type(error).__name__})"
-    if not isinstance(record, dict) or record.get("version") != VERSION:
-        return None, "its record is from another version"
-    names, files = record.get("graphs"), record.get("files")
-    if not isinstance(names, dict) or not isinstance(files, dict) or not (names or record.get("reason")):
-        return None, "its record is incomplete"
-    if not all(isinstance(n, str) and n in files for n in names.values()):
-        return None, "its record names a graph it does not list"
-    damage = next(filter(None, (_file_damage(entry, name, want) for name, want in files.items())), "")
-    if damage:
-        return None, damage
-    made = {stem: entry / name for stem, name in names.items()}
-    return Preparation(graphs=made, reason=str(record.get("reason", "")), reused=True, entry=entry), ""
-
-
-def check_entry(entry: Path) -> str:
-    """'' when every file of a cache entry has its recorded size and full SHA-256, else what is
-    wrong (`models doctor`: the whole files are read, unlike on each load)."""
-    found, damage = _read_record(entry, {})
-    if found is None:
-        return damage
-    files = careful.read_json(entry / RECORD, RECORD_LIMIT)["files"]
-    for name, want in files.items():
-        if _sha256(entry / name) != want.get("sha256"):
-            return f"{name} is not the file that was written (its checksum differs)"
-    return ""
-
-
-def entries_for(folder: Path | str) -> list[Path]:
-    """The cache entries made from the graphs of `folder`."""
-    from app.translation.folder import model_root
-
-    root = model_root(folder).resolve()
-    found = []
-    for entry in sorted(optimized_root().glob("*")):
-        try:
-            sources = careful.read_json(entry / RECORD, RECORD_LIMIT).get("sources", {})
-        except (OSError, ValueError, AttributeError, LiveTranslatorError):
-            continue
-        if isinstance(sources, dict) and any(Path(str(s)).resolve().is_relative_to(root) for s in sources.values()):
-            found.append(entry)
-    return found
-
-
-def discard(graphs: dict[str, Path]) -> None:
-    """Remove the cache entry these graphs came from (they failed to load): the next load makes it again."""
-    for path in graphs.values():
-        entry = path.parent
-        if entry.parent == optimized_root() and (entry / RECORD).is_file():
-            log.warning("removing the optimised copy %s: it does not load; the next load makes it again", entry)
-            shutil.rmtree(entry, ignore_errors=True)
-            return
-
-
-def _file_damage(entry: Path, name: object, want: object) -> str:
-    """'' when entry/name is a regular file inside the entry with the recorded size and samples."""
-    if not isinstance(name, str) or Path(name).name != name or name in ("", ".", "..") or not isinstance(want, dict):
-        return f"its record names {name!r}, which is not a file of the entry"
-    path = entry / name
-    try:
-        info = path.lstat()
-    except OSError:
-        return f"{name} is missing"
-    if not stat_mode.S_ISREG(info.st_mode):
-        return f"{name} is not a regular file"
-    if info.st_size != want.get("size"):
-        return f"{name} has {info.st_size} bytes, not the {want.get('size')} written"
-    if _sampled_sha256(path, info.st_size) != want.get("sampled"):
-        return f"{name} is not the file that was written"
-    return ""
-
-
-def _file_record(path: Path) -> dict:
-    size = path.stat().st_size
-    return {"size": size, "sha256": _sha256(path), "sampled": _sampled_sha256(path, size)}
-
-
-def _sha256(path: Path) -> str:
-    with path.open("rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
-
-
-def _sampled_sha256(path: Path, size: int) -> str:
-    """SHA-256 of SAMPLE_BLOCKS blocks spread evenly from the file's start to its end (the whole
-    file when it is small): an overwrite or a cut anywhere but in a few bytes changes it."""
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        if size <= SAMPLE_BLOCKS * SAMPLE_BYTES:
-            digest.update(f.read())
-            return digest.hexdigest()
-        step = (size - SAMPLE_BYTES) / (SAMPLE_BLOCKS - 1)
-        for n in range(SAMPLE_BLOCKS):
-            f.seek(int(n * step))
-            digest.update(f.read(SAMPLE_BYTES))
-    return digest.hexdigest()
-
-
-def _forget_older(entry: Path, graphs: dict[str, Path]) -> None:
-    """Remove entries made from an earlier version of the same files (the source changed)."""
-    sources = {stem: str(path) for stem, path in graphs.items()}
-    for other in entry.parent.glob("*"):
-        if other == entry or ".partial-" in other.name or not other.is_dir():
-            continue
-        try:
-            if careful.read_json(other / RECORD, RECORD_LIMIT).get("sources") == sources:
-                shutil.rmtree(other, ignore_errors=True)
-        except (OSError, ValueError, LiveTranslatorError):
-            continue
 
 
 def _external_data(path: Path) -> list[Path]:
@@ -551,29 +373,9 @@ def _external_data(path: Path) -> list[Path]:
 def _has_fused_attention(path: Path) -> bool:
     import onnx
 
-    from app.model_store.graph_tools import all_graphs
-
     model = onnx.load(str(path), load_external_data=False)
     ops = {n.op_type for g in all_graphs(model.graph) for n in g.node}
     return bool(ops & {"MultiHeadAttention", "GroupQueryAttention", "Attention"})
-
-
-def _process_lock(entry: Path):
-    """A lock file for the entry, held while the entry is checked or made (filelock: flock
-    on POSIX, msvcrt on Windows; released by the OS if the process dies)."""
-    from filelock import FileLock
-
-    locks = cache_dir() / "optimized.locks"  # beside the entries, not among them (a lock file is never removed)
-    locks.mkdir(parents=True, exist_ok=True)
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(locks / f"{entry.name}.lock", timeout=LOCK_WAIT_S)
-    lock.acquire()  # here, so that an unwritable cache shows as OSError to the caller
-    return lock
-
-
-def _lock(key: str) -> threading.Lock:
-    with _locks_guard:
-        return _locks.setdefault(key, threading.Lock())
 
 
 def _ort_version() -> str:

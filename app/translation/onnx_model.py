@@ -20,7 +20,7 @@ from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 PAST = re.compile(r"^past_key_values\.(\d+)\.(decoder|encoder)\.(key|value)$")
 PRESENT = re.compile(r"^present\.(\d+)\.(decoder|encoder)\.(key|value)$")
-# The shared-cache protocol's inputs (app.model_store.optimize.share_self_cache): per row, the positions
+# The shared-cache protocol's inputs (app.model_store.self_cache.share_self_cache): per row, the positions
 # cached before this step, and that + the step's new tokens.
 SHARED_CACHE_INPUTS = {"seqlens_k", "total_sequence_length"}
 PLAIN_DECODER_INPUTS = {

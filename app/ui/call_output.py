@@ -11,6 +11,9 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QProgressBar, QWidget
 
+from app.audio.outputs import list_output_devices
+from app.audio.speech_targets import open_output
+from app.audio.virtual_mic import our_sinks
 from app.platform import call_microphone
 from app.shared.audio import SpeechTarget
 from app.shared.events import SentLevel, Speaker
@@ -19,9 +22,6 @@ from app.ui.i18n import translate
 
 def list_outputs() -> list:
     """Every output device (runs on a worker: it asks the sound server)."""
-    from app.audio.outputs import list_output_devices
-    from app.audio.virtual_mic import our_sinks
-
     ours = our_sinks()
     return [d for d in list_output_devices() if d.id not in ours]
 
@@ -92,8 +92,6 @@ class CallOutputPanel(QWidget):
 
     def apply_to(self, speech_output) -> None:
         """Route my side of `speech_output` (an app.tts.SpeechOutput, not started yet) to the choice."""
-        from app.audio.speech_targets import open_output
-
         output = open_output(self.speak_into() or None)
         if output is not None:
             speech_output.outputs[Speaker.ME] = output

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QL
 from app.shared.errors import LiveTranslatorError
 from app.shared.glossary import HAN, Glossary, GlossaryEntry
 from app.shared.languages import Language
+from app.ui.glossary_editor import user_glossary_path
 from app.ui.i18n import translate, translate_text
 
 
@@ -122,8 +123,6 @@ class CorrectionDialog(QDialog):
 
     def glossary(self) -> Glossary:
         if self._glossary is None:
-            from app.ui.glossary_editor import user_glossary_path
-
             path = user_glossary_path()
             try:
                 self._glossary = Glossary.load(path) if path.is_file() else Glossary()

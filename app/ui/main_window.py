@@ -8,6 +8,7 @@ wires its parts:
   their events on through one `EventBridge` each; direction and speech switches are calls on it.
 - `EventPresenter` (event_presenter.py) draws each batch of events: one handler per event type.
 - `ModelControl` (model_control.py): the translation models, checked on a worker;
+  `InputsControl` (inputs_control.py): the sources, the call output and the voices;
   `TranscriptActions` (transcript_actions.py): export, corrections, the glossary;
   `WindowMenus` (menus.py): the menu bar, with the reading options of `ViewOptions`.
 
@@ -28,7 +29,7 @@ from app.shared import paths
 from app.shared.crash_trace import CrashTrace
 from app.shared.languages import AUTO_DIRECTION, Direction
 from app.ui.alerts import AlertBanner, describe
-from app.ui.call_output import CallOutputPanel, list_outputs
+from app.ui.call_output import CallOutputPanel
 from app.ui.captions_panel import CaptionsPanel
 from app.ui.controls import Controls
 from app.ui.crash_notice import CrashNotice
@@ -36,17 +37,16 @@ from app.ui.diagnostics import DiagnosticsPanel
 from app.ui.event_presenter import EventPresenter
 from app.ui.face_to_face import FaceToFace
 from app.ui.i18n import choose_language, install_translators, translate
+from app.ui.inputs_control import InputsControl
 from app.ui.menus import WindowMenus
 from app.ui.model_control import ModelControl
 from app.ui.models_panel import ModelsBar
 from app.ui.quit_signals import QuitOnSignals
 from app.ui.session_control import STOP_TIMEOUT_S, SessionControl
 from app.ui.settings import UiSettings, load_settings, qsettings, save_settings, take_settings_problem
-from app.ui.sources import NO_MICROPHONE, NO_MICROPHONE_HINT, chosen, source_choices
 from app.ui.transcript_actions import TranscriptActions
 from app.ui.transcript_view import TranscriptView
-from app.ui.workers import Worker, WorkerPool
-from app.voice_list import list_voices
+from app.ui.workers import WorkerPool
 
 
 class MainWindow(QMainWindow):
@@ -60,8 +60,6 @@ class MainWindow(QMainWindow):
         self.settings: UiSettings = load_settings(self.store)
         self._told_unsaved_settings = False  # the settings file cannot be written: said once
         self.pool = WorkerPool(self)
-        self.voices: dict[str, list[tuple[str, str]]] = {}
-        self._no_microphone = False  # the device scan found nothing to record from
         self.setWindowTitle(translate("MainWindow", "Live Translator"))
         self._build_panels()
         self._build_status_bar()
@@ -69,13 +67,13 @@ class MainWindow(QMainWindow):
         self.event_presenter = EventPresenter(self)
         self.model_control = ModelControl(self)
         self.transcript_actions = TranscriptActions(self)
+        self.inputs = InputsControl(self)
         self.menus = WindowMenus(self)
         self.view_options = self.menus.view_options  # the View menu's reading options
         self._apply_settings()
         self._connect()
         self.model_control.refresh()
-        self._load_devices()
-        self._load_voices()
+        self.inputs.load()
         if (problem := take_settings_problem()) is not None:  # a settings file set aside (a FIFO, a device)
             self.alert.show_message(*describe(problem), "warning", topic="settings-file")
         self.crash_notice = CrashNotice(self)
@@ -130,10 +128,10 @@ class MainWindow(QMainWindow):
         self.controls.direction_changed.connect(self.set_direction)
         self.controls.tts_toggled.connect(sessions.set_tts_enabled)
         self.controls.voice_changed.connect(sessions.set_voice)
-        self.controls.device_changed.connect(self.set_source)
+        self.controls.device_changed.connect(self.inputs.set_source)
         self.controls.spoken_changed.connect(sessions.set_spoken)
         self.call_output.set_choice(self.settings.speak_into)
-        self.call_output.changed.connect(self.set_speak_into)
+        self.call_output.changed.connect(self.inputs.set_speak_into)
         self.diagnostics.verify_toggled.connect(sessions.set_verify)
 
     def _apply_settings(self) -> None:
@@ -183,64 +181,6 @@ class MainWindow(QMainWindow):
         self.settings.splitter = self.split.saveState()
         self.settings.direction = self.controls.current_direction()  # "auto" stays auto
 
-    # --- sources and voices -----------------------------------------------------------------
-    def _load_devices(self) -> None:
-        """PortAudio's device scan can take a moment: do it on a worker."""
-        worker = Worker(source_choices)
-        worker.finished.connect(self._show_sources)
-        self.pool.start(worker)
-        outputs = Worker(list_outputs)
-        outputs.finished.connect(lambda found: self.call_output.set_outputs(found, self.settings.speak_into))
-        self.pool.start(outputs)
-
-    def _show_sources(self, sources) -> None:
-        choice = chosen(self.settings)
-        self.controls.set_devices(sources, choice.key)
-        self.controls.set_conversation(choice.kind == "conversation", self.settings.spoken)
-        self.call_output.setVisible(choice.kind == "conversation")
-        self._no_microphone = sources.no_microphone
-        self._say_if_no_microphone(choice.kind)
-
-    def _say_if_no_microphone(self, kind: str) -> None:
-        """No device to record from, and the choice needs one: said now, not at Start."""
-        if self._no_microphone and kind in ("microphone", "conversation"):
-            self.alert.show_message(
-                translate("Sources", NO_MICROPHONE), translate("Sources", NO_MICROPHONE_HINT), "warning", "microphone"
-            )
-        else:
-            self.alert.withdraw("microphone")
-
-    def set_source(self, key: str) -> None:
-        """The source chooser's pick: a microphone, system audio, or a conversation."""
-        self.settings.source = key
-        kind, _, device = key.partition(":")
-        if kind == "microphone":
-            self.settings.input_device = device
-        elif kind == "system":
-            self.settings.system_device = device
-        self.controls.set_conversation(kind == "conversation", self.settings.spoken)
-        self.call_output.setVisible(kind == "conversation")
-        self._say_if_no_microphone(kind)
-
-    def set_speak_into(self, speak_into: str) -> None:
-        """Where my translated speech goes in a conversation ("" = with theirs); from the next start.
-        Sending it into the call means my translations are spoken: the spoken side includes me."""
-        self.settings.speak_into = speak_into
-        if speak_into and self.settings.spoken == "them":
-            self.controls.set_conversation(True, "me")
-            self.session_control.set_spoken("me")
-
-    def _load_voices(self) -> None:
-        worker = Worker(list_voices)
-        worker.finished.connect(self._show_voices)
-        self.pool.start(worker)
-
-    def _show_voices(self, voices: dict | None = None) -> None:
-        if voices is not None:
-            self.voices = voices
-        language = Direction(self.direction()).target
-        self.controls.set_voices(self.voices.get(language, []), self.settings.voice(language))
-
     # --- direction and the panels -----------------------------------------------------------
     def direction(self) -> str:
         """The direction chosen; face to face (Auto), the side a session starts from (en-zh)."""
@@ -259,7 +199,7 @@ class MainWindow(QMainWindow):
         else:
             self.transcript_view.set_direction(code)
         self.model_control.show_in_status_bar()
-        self._show_voices()
+        self.inputs.show_voices()
         self.model_control.warn_if_unusable()  # and switch anyway: the speech is still shown
         if code != AUTO_DIRECTION:
             self.session_control.set_direction(direction)

@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject
 from app.shared.languages import Direction
 from app.ui import model_state
 from app.ui.i18n import translate
+from app.ui.model_dialog import ModelDialog
 from app.ui.workers import Worker
 
 
@@ -66,8 +67,6 @@ class ModelControl(QObject):
 
     def open_dialog(self, direction: str) -> None:
         """Get or change the model for `direction` (Models ▸ Manage models…, the models bar's buttons)."""
-        from app.ui.model_dialog import ModelDialog
-
         window = self.window
         dialog = ModelDialog(direction, window.models_bar.states.get(direction), window.settings.hub_endpoint, window)
         dialog.model_chosen.connect(self.use_model)

@@ -11,8 +11,13 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.model_store import catalog
+from app.model_store.catalog import default_nmt_dir, model_dest
+from app.model_store.download import download as fetch
+from app.pipeline import PipelineConfig
 from app.shared.errors import LiveTranslatorError
 from app.shared.languages import Direction
+from app.shared.live_text import LiveText
 from app.ui.i18n import direction_words, error_texts, translate, translate_text
 
 log = logging.getLogger(__name__)
@@ -46,8 +51,6 @@ def nmt_dir(direction: str, configured: str = "") -> str | None:
     """The folder chosen in the settings, else the installed model the catalog finds."""
     if configured:
         return configured
-    from app.model_store.catalog import default_nmt_dir
-
     found = default_nmt_dir(direction)
     return str(found) if found else None
 
@@ -84,7 +87,7 @@ def check_nmt(direction: str, path: str | None, progress=None) -> ModelState:
     missing = _missing_folder(direction, path)
     if missing is not None:
         return missing
-    from app.translation import inspect_model_folder
+    from app.translation import inspect_model_folder  # lazy: onnxruntime stays off the window's start
 
     try:
         report = inspect_model_folder(path)
@@ -177,7 +180,7 @@ def _judged(direction: str, path: str, report, progress) -> ModelState:
 
 def _optimised(path: str, direction: str, progress) -> str:
     """The optimisation's outcome as a line of the finding (made now on first use, else cached)."""
-    from app.model_store.optimized import prepare
+    from app.model_store.optimized import prepare  # lazy: onnxruntime stays off the window's start
 
     try:
         # Said here, on the worker thread (Qt's translate is thread-safe): a plain str crosses to the window.
@@ -194,9 +197,6 @@ def _optimised(path: str, direction: str, progress) -> str:
 def pipeline_config(
     settings, direction: str, states: dict[str, ModelState], input_path: str | None, realtime: bool = True
 ):
-    from app.pipeline import PipelineConfig
-    from app.shared.live_text import LiveText
-
     # Every folder found goes in, usable or not: a broken one then fails with the engine's own
     # words for each utterance, while the speech is still recognised and shown.
     models = {d: s.path for d, s in states.items() if s.path}
@@ -209,7 +209,7 @@ def pipeline_config(
                 path = None
             if path:
                 models[d.value] = path
-    from app.model_store.optimized import prepare_graphs
+    from app.model_store.optimized import prepare_graphs  # lazy: onnxruntime stays off the window's start
 
     return PipelineConfig(
         direction=direction,
@@ -229,8 +229,6 @@ def pipeline_config(
 
 def downloadable(direction: str) -> list[tuple[str, str]]:
     """(key, label) of the catalog's downloadable models for `direction`."""
-    from app.model_store import catalog
-
     return [(entry.key, catalog_label(entry.label)) for entry in catalog.for_direction(direction)]
 
 
@@ -250,8 +248,6 @@ def download(key: str, cancel, progress, endpoint: str = "") -> str:
     """Download catalog model `key` into the user model folder (from `endpoint`, a hub mirror,
     if given); returns its folder. `cancel` (threading.Event) stops it at the next progress
     report; what arrived stays, and the next download resumes it."""
-    from app.model_store.catalog import model_dest
-    from app.model_store.download import download as fetch
 
     def report(done, total=None):
         if cancel.is_set():

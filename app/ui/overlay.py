@@ -272,8 +272,14 @@ class SubtitleOverlay(QWidget):
 
     def hideEvent(self, event) -> None:
         super().hideEvent(event)
-        if not self._closing_app:
+        if not self._closing_with_app:
             self.settings.visible = False
         self.remember()
 
-    _closing_app = False
+    def close_with_app(self) -> None:
+        """The main window closes: the overlay closes too, and is remembered as shown (it comes
+        back next time), unlike when the user closes the overlay alone."""
+        self._closing_with_app = True
+        self.close()
+
+    _closing_with_app = False

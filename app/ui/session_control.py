@@ -22,10 +22,12 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
+from app.pipeline.glossary_watch import READ_AT_ONCE_BYTES
 from app.shared.collector import background_build
 from app.shared.events import CaptionCorrected
 from app.shared.glossary import Glossary
 from app.shared.languages import Direction, Language
+from app.tts import SpeechOutput
 from app.ui import model_state
 from app.ui.bridge import EventBridge
 from app.ui.glossary_editor import load_user_glossary, user_glossary_path
@@ -108,8 +110,6 @@ class SessionControl(QObject):
 
     def _make_session(self, config, bridge: EventBridge) -> Session:
         """A Pipeline, or a Conversation of two (me: microphone, them: system audio)."""
-        from app.tts import SpeechOutput
-
         settings = self.window.settings
         speech = SpeechOutput(
             voices={language: settings.voice(language) for language in Language},
@@ -229,8 +229,6 @@ class SessionControl(QObject):
 
 
 def _user_glossary_is_large() -> bool:
-    from app.pipeline.glossary_watch import READ_AT_ONCE_BYTES
-
     try:
         return user_glossary_path().stat().st_size > READ_AT_ONCE_BYTES
     except OSError:  # none yet, or unreadable: load_user_glossary says so

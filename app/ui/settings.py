@@ -25,6 +25,7 @@ from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
 from app.shared.events import Spoken
 from app.shared.languages import AUTO_DIRECTION, Direction, Language
 from app.shared.paths import settings_dir
+from app.ui.i18n import parse_language
 from app.ui.theme import Theme
 
 log = logging.getLogger(__name__)
@@ -156,8 +157,6 @@ def load_settings(store: QSettings | None = None) -> UiSettings:
             continue
         values[f.name] = value
     if "language" in values:  # a hand-edited value that is no language: follow the system
-        from app.ui.i18n import parse_language
-
         values["language"] = parse_language(str(values["language"]))
     return UiSettings(**values)
 

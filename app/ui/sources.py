@@ -13,6 +13,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QComboBox
 
+from app.audio import list_input_devices
+from app.audio.system import system_devices_or_reason
+from app.pipeline import Pipeline
+from app.pipeline.conversation import Conversation, ConversationConfig
+from app.pipeline.guests import WithGuests
 from app.shared.audio import SourceKind
 from app.shared.events import Spoken
 from app.ui.i18n import QT_TRANSLATE_NOOP, translate
@@ -46,13 +51,9 @@ class SourceList:
 def source_choices() -> SourceList:
     """Every source the window offers (runs on a worker thread)."""
     try:
-        from app.audio import list_input_devices
-
         microphones = [d.name for d in list_input_devices(refresh_if_none=True)]
     except Exception:  # no PortAudio at all: the default entry still says what happens on start
         microphones = []
-    from app.audio.system import system_devices_or_reason
-
     systems, problem = system_devices_or_reason()
     default = translate("Sources", "Default microphone") if microphones else translate("Sources", NO_MICROPHONE)
     choices = [SourceChoice(SourceKind.MICROPHONE.value, "", default)]
@@ -145,7 +146,6 @@ def make_session(
     always means a single pipeline. guest_places: guests speak through the caption page too
     (app.pipeline.guests.WithGuests around the session, one lane per place)."""
     if guest_places:
-        from app.pipeline.guests import WithGuests
 
         def host(host_config, observer, ids) -> Session:
             return _host_session(settings, host_config, observer, audio_source, speech_output, ids)
@@ -155,12 +155,8 @@ def make_session(
 
 
 def _host_session(settings, config: PipelineConfig, on_event, audio_source, speech_output, ids=None) -> Session:
-    from app.pipeline import Pipeline
-
     choice = chosen(settings)
     if choice.kind == CONVERSATION and config.input_path is None and audio_source is None:
-        from app.pipeline.conversation import Conversation, ConversationConfig
-
         conversation = ConversationConfig(
             pipeline=config, system_device=settings.system_device or None, spoken=spoken_side(settings.spoken).speakers
         )

@@ -13,6 +13,7 @@ from app.shared import events as ev
 from app.shared.errors import LiveTranslatorError
 from app.shared.glossary import Glossary
 from app.ui.correction_dialog import Correction, CorrectionDialog, CorrectionKind
+from app.ui.glossary_editor import GlossaryEditor, user_glossary_path
 from app.ui.i18n import translate
 
 
@@ -77,8 +78,6 @@ class TranscriptActions(QObject):
     def apply_correction(self, key, correction: Correction) -> bool:
         """Save the correction in the user's glossary, use it from the running session's next
         utterance on, and send the corrected caption to the panels, the overlay and every caption page."""
-        from app.ui.glossary_editor import user_glossary_path
-
         window = self.window
         path = user_glossary_path()
         try:
@@ -109,8 +108,6 @@ class TranscriptActions(QObject):
 
     # --- the glossary -----------------------------------------------------------------------
     def open_glossary_editor(self) -> None:
-        from app.ui.glossary_editor import GlossaryEditor
-
         self.glossary_editor = GlossaryEditor(parent=self.window)
         self.glossary_editor.saved.connect(self.window.session_control.apply_glossary)  # from the next utterance on
         self.glossary_editor.show()

@@ -23,6 +23,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPushButton, QVBoxLayout, QWidget
 
+from app.asr.recognizer import units_of
 from app.shared.languages import AUTO_DIRECTION, Direction, Language
 from app.ui.confidence import MarkedLabel, clip_spans, marked_html, unsure_tooltip
 from app.ui.face_to_face import language_badge
@@ -87,8 +88,6 @@ def revision_html(text: str, revised: str) -> str:
     """A final that changed committed text: the words that differ from what was shown are
     underlined, so the eye finds the correction (the row keeps its place)."""
     import difflib
-
-    from app.asr.recognizer import units_of
 
     new, old = units_of(text), units_of(revised)
     key = [u.strip().lower() for u in new]

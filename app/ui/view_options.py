@@ -16,6 +16,7 @@ from app.shared.live_text import LiveText
 from app.ui.accessibility import name_controls
 from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 from app.ui.overlay import SubtitleOverlay
+from app.ui.overlay_dialog import OverlayDialog
 from app.ui.theme import Theme, apply_theme
 
 OVERLAY_SHORTCUT = "Ctrl+Shift+O"
@@ -147,8 +148,6 @@ class ViewOptions(QObject):
             self.overlay.raise_()
 
     def open_overlay_settings(self) -> None:
-        from app.ui.overlay_dialog import OverlayDialog
-
         self.overlay_dialog = OverlayDialog(self.overlay, self.window)
         name_controls(self.overlay_dialog)
         self.overlay_dialog.show()
@@ -157,8 +156,7 @@ class ViewOptions(QObject):
         """The main window closes (its closeEvent calls this): the overlay closes with it and
         comes back next time. A direct call, not an event filter: a filter ran Python on every
         event of the window, and one segfaulted when it ran while a window was torn down."""
-        self.overlay._closing_app = True
-        self.overlay.close()
+        self.overlay.close_with_app()
 
     # --- text size, theme, accessibility -----------------------------------------------------
     def _build_text(self, menu: QMenu) -> None:

@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from app.audio.system import _soundcard
+from app.audio.system import connected_soundcard
 from app.shared.audio import SAMPLE_RATE
 from tests.waiting import wait_until
 
@@ -37,7 +37,7 @@ class Recorder:
         self._thread.join(5)
 
     def _run(self) -> None:
-        microphone = _soundcard().get_microphone(self.source, include_loopback=True)
+        microphone = connected_soundcard().get_microphone(self.source, include_loopback=True)
         with microphone.recorder(samplerate=SAMPLE_RATE, channels=1, blocksize=BLOCK) as recorder:
             self._ready.set()
             clock = None

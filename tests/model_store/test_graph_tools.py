@@ -10,14 +10,9 @@ import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 
 from app.model_store.graph_tools import GraphIndex, drop_dead_nodes, replace_nodes, used_names
-from app.model_store.optimize import (
-    _TiedHeads,
-    fuse_attention,
-    group_query_attention,
-    match_attention,
-    share_tied_embedding,
-    tied_head,
-)
+from app.model_store.optimize import fuse_attention, match_attention
+from app.model_store.self_cache import group_query_attention
+from app.model_store.tied_embedding import TiedHeads, share_tied_embedding, tied_head
 
 FLOAT = TensorProto.FLOAT
 
@@ -178,7 +173,7 @@ def tied_model(head: np.ndarray, table: np.ndarray) -> onnx.ModelProto:
 def test_a_head_that_is_the_tables_transpose_reads_the_table_with_the_same_logits(tmp_path):
     table = np.random.default_rng(1).standard_normal((40, 300)).astype(np.float32)  # 48 kB: stored outside
     model = tied_model(np.ascontiguousarray(table.T), table)
-    heads = _TiedHeads([model.graph])
+    heads = TiedHeads([model.graph])
     matmul = model.graph.node[1]
     assert heads.table_of("head") == "table"
     fused = tied_head(heads, matmul)
@@ -197,6 +192,6 @@ def test_a_head_with_other_values_is_not_tied():
     table = np.random.default_rng(2).standard_normal((40, 300)).astype(np.float32)
     head = np.ascontiguousarray(table.T).copy()
     head[0, 0] += 1.0
-    heads = _TiedHeads([tied_model(head, table).graph])
+    heads = TiedHeads([tied_model(head, table).graph])
     assert heads.table_of("head") is None
     assert tied_head(heads, tied_model(head, table).graph.node[1]) is None

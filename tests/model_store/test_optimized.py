@@ -462,7 +462,7 @@ def give_the_head_an_outlier_feature(merged: Path) -> None:
     import numpy as np
     from onnx import numpy_helper
 
-    from app.model_store.optimize import all_graphs
+    from app.model_store.graph_tools import all_graphs
 
     model = onnx.load(str(merged))
     graphs = all_graphs(model.graph)
@@ -531,6 +531,6 @@ def test_a_weights_only_twin_whose_int8_head_changes_the_ids_keeps_its_own_head(
 
 
 def all_graphs_of(path: Path) -> list:
-    from app.model_store.optimize import all_graphs
+    from app.model_store.graph_tools import all_graphs
 
     return all_graphs(onnx.load(str(path), load_external_data=False).graph)

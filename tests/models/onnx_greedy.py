@@ -21,7 +21,7 @@ def _empty(session, name, batch=1):
 
 
 def lengths(past_len: int, new_tokens: int, batch: int = 1) -> dict[str, np.ndarray]:
-    """The shared-cache decoder's extra inputs (app.model_store.optimize.share_self_cache). Fed plain
+    """The shared-cache decoder's extra inputs (app.model_store.self_cache.share_self_cache). Fed plain
     arrays, not one buffer bound as past and present, it returns presents of past + new
     positions like any decoder: this loop drives it unchanged."""
     total = past_len + new_tokens

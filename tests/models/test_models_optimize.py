@@ -12,16 +12,11 @@ import pytest
 from conftest import FIXTURES, references
 from onnx import numpy_helper
 
+from app.model_store.graph_tools import all_graphs
 from app.model_store.int8_twins import Int8Kind, describe, int8_head_from_table
-from app.model_store.optimize import (
-    all_graphs,
-    fuse_attention,
-    fuse_attention_folder,
-    share_self_cache,
-    share_self_cache_folder,
-    share_tied_embedding,
-    share_tied_embedding_folder,
-)
+from app.model_store.optimize import fuse_attention, fuse_attention_folder
+from app.model_store.self_cache import share_self_cache, share_self_cache_folder
+from app.model_store.tied_embedding import share_tied_embedding, share_tied_embedding_folder
 from app.translation import DecodeOptions, Translator
 from models.export import (
     _quantized_twins,

@@ -106,3 +106,24 @@ def test_the_espeak_drivers_own_prints_never_reach_the_terminal(capfd):
     late.join()
     out, err = capfd.readouterr()
     assert "Audio saved" not in out and "Audio saved" not in err
+
+
+def test_speaking_leaves_the_process_stdout_to_other_threads(tmp_path, capsys):
+    """sys.stdout belongs to the whole process (run --json prints there from other threads): the
+    speech thread never swaps it while it speaks, so nothing printed meanwhile is lost."""
+    import sys as system
+
+    output = SpeechOutput(out_path=tmp_path / "s.wav")
+    output.start()
+    for n in range(3):
+        assert output.say("Where is the station? Thank you very much.", "en", n)
+    printed, streams = 0, set()
+    while not output.wait_idle(0):
+        streams.add(id(system.stdout))
+        print(f"line {printed}")
+        printed += 1
+        time.sleep(0.001)
+    output.stop()
+    assert printed > 10  # the printing overlapped the speaking
+    assert capsys.readouterr().out.splitlines() == [f"line {n}" for n in range(printed)]
+    assert len(streams) == 1
