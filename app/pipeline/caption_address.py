@@ -9,9 +9,14 @@ import errno
 import os
 import socket
 
-from app.shared.arguments import HOST_HINT, BadValue, ServeAddress
+from app.shared.arguments import BadValue, ServeAddress
 from app.shared.arguments import serve_address as written_address
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
+
+# The words app.shared.arguments uses for a host that is not one: one entry in the translations.
+_HOST_HINT = QT_TRANSLATE_NOOP(
+    "Errors", "Give an address of this computer (127.0.0.1; 0.0.0.0 for every network) or its name."
+)
 
 
 def serve_address(text: str) -> ServeAddress:
@@ -30,7 +35,7 @@ def _try_binding(address: ServeAddress) -> None:
         raise BadValue(
             LiveTranslatorError(
                 QT_TRANSLATE_NOOP("Errors", "Cannot find the host {host} to serve captions on: {reason}."),
-                HOST_HINT,
+                _HOST_HINT,
                 host=repr(host),
                 reason=getattr(error, "strerror", None) or error,
             )
@@ -61,8 +66,8 @@ def _binding_error(address: ServeAddress, error: OSError) -> LiveTranslatorError
         )
     if error.errno == errno.EADDRNOTAVAIL:
         return LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "{host} is not an address of this computer: {reason}."), HOST_HINT, **values
+            QT_TRANSLATE_NOOP("Errors", "{host} is not an address of this computer: {reason}."), _HOST_HINT, **values
         )
     return LiveTranslatorError(
-        QT_TRANSLATE_NOOP("Errors", "Cannot serve captions on {host}:{port}: {reason}."), HOST_HINT, **values
+        QT_TRANSLATE_NOOP("Errors", "Cannot serve captions on {host}:{port}: {reason}."), _HOST_HINT, **values
     )

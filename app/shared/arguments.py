@@ -27,7 +27,7 @@ from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 MAX_DURATION_S = 30 * 24 * 3600.0  # 30 days: every platform's timers can wait that long (Windows ~49 days)
 DEFAULT_SERVE_HOST = "127.0.0.1"  # the caption server's own default (app.captions.server.DEFAULT_HOST)
 _EMPTY = QT_TRANSLATE_NOOP("Errors", "The value is empty.")
-HOST_HINT = QT_TRANSLATE_NOOP(
+_HOST_HINT = QT_TRANSLATE_NOOP(
     "Errors", "Give an address of this computer (127.0.0.1; 0.0.0.0 for every network) or its name."
 )
 _DEST_HINT = QT_TRANSLATE_NOOP("Errors", "Give --dest a folder you may write to (it is made if it does not exist).")
@@ -222,7 +222,7 @@ def serve_address(text: str) -> ServeAddress:
         raise BadValue(
             LiveTranslatorError(
                 QT_TRANSLATE_NOOP("Errors", "{host} is neither a host name nor an address."),
-                HOST_HINT,
+                _HOST_HINT,
                 host=repr(host),
             )
         )
