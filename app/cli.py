@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Callable
 
+from app.selftest import run_self_test
 from app.shared.arguments import CommandLineParser
 from app.shared.console import GuardedOutput, OutputLost, guarded_streams
 from app.shared.errors import LiveTranslatorError
@@ -83,7 +84,7 @@ def _compose(args: argparse.Namespace) -> None:
         os.environ.setdefault("USE_TORCH", "0")
         os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")  # its "no PyTorch found" notice
     if getattr(args, "prepare_graphs", False) is None:
-        from app.model_store.optimized import prepare_on_stderr
+        from app.model_store.optimized import prepare_on_stderr  # lazy: only `translate` asks for it
 
         args.prepare_graphs = prepare_on_stderr
 
@@ -101,15 +102,13 @@ def _dispatch(args: argparse.Namespace, stdout: GuardedOutput) -> int:
     configure_logging(args.verbose)
     _compose(args)
     if args.command is None and not args.self_test:
-        from app.ui.main_window import run_app
+        from app.ui.main_window import run_app  # lazy: Qt, loaded only for the window
 
         sys.stdout = stdout.stream  # the window prints nothing of its own: the real stream (None under pythonw)
         return run_app(overlay=args.overlay, lang=args.lang)
     if stdout.closed_at_start and not (args.command == "export" and args.out):
         raise OutputLost("standard output is closed")  # every other command prints its results there
     if args.self_test:
-        from app.selftest import run_self_test
-
         code = run_self_test()
     else:
         code = args.run(args)

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.shared import paths
+from app.shared.errors import LiveTranslatorError
+from app.shared.events import Error, SourceFinal, Speech
 
 SELFTEST = paths.resource("selftest")
 BUNDLED_WHISPER = paths.bundled_whisper_dir()  # `packaging/build.py --with-whisper DIR` puts a model here
@@ -54,7 +56,7 @@ def recording():
 def check_onnxruntime() -> str:
     import onnxruntime
 
-    from app.asr.vad import FRAME, SileroVAD
+    from app.asr.vad import FRAME, SileroVAD  # lazy: see CHECKS
 
     audio, rate = recording()
     probabilities = SileroVAD()(audio)
@@ -65,7 +67,7 @@ def check_onnxruntime() -> str:
 
 
 def check_translation() -> str:
-    from app.translation import Translator
+    from app.translation import Translator  # lazy: see CHECKS
 
     want = expected()["translation"]
     translator = Translator.load(SELFTEST / want["model"], direction=want["direction"])
@@ -86,8 +88,7 @@ def check_simplified_chinese() -> str:
 
 def whisper_model() -> Path:
     """The first Whisper model this install has: bundled into the build, the app's default, tiny.en."""
-    from app.asr.whisper_models import DEFAULT_MODEL, resolve_model
-    from app.shared.errors import LiveTranslatorError
+    from app.asr.whisper_models import DEFAULT_MODEL, resolve_model  # lazy: see CHECKS
 
     # Never download here: a missing model must fail fast, not wait on a network.
     os.environ["HF_HUB_OFFLINE"] = "1"
@@ -111,9 +112,8 @@ def words(text: str) -> list[str]:
 
 
 def check_recognition() -> str:
-    from app.asr import StreamingRecognizer, recognize
-    from app.audio import FileSource
-    from app.shared.events import Error, SourceFinal
+    from app.asr import StreamingRecognizer, recognize  # lazy: see CHECKS
+    from app.audio import FileSource  # lazy: see CHECKS
 
     want = expected()["recognition"]
     model = whisper_model()
@@ -134,8 +134,7 @@ def check_recognition() -> str:
 def check_speech_output() -> str:
     import soundfile
 
-    from app.shared.events import Error, Speech
-    from app.tts import SpeechOutput
+    from app.tts import SpeechOutput  # lazy: see CHECKS
 
     events = []
     with tempfile.TemporaryDirectory(prefix="live-translator-selftest-") as folder:
@@ -161,7 +160,7 @@ def check_qt() -> str:
     from PySide6.QtGui import QColor, QIcon
     from PySide6.QtWidgets import QApplication, QLabel
 
-    import app.ui.main_window  # noqa: F401  every window module and the Qt modules it needs load
+    import app.ui.main_window  # noqa: F401  lazy (see CHECKS): every window module and the Qt modules it needs load
 
     # Off screen: the self-test draws, but never shows a window.
     qt_app = QApplication.instance() or QApplication(["live-translator", "-platform", "offscreen"])
@@ -177,7 +176,7 @@ def check_qt() -> str:
 
 
 def check_audio_input() -> str:
-    from app.audio import list_input_devices
+    from app.audio import list_input_devices  # lazy: see CHECKS
 
     devices = list_input_devices()  # first: PortAudio starts quietly there (app/audio/quiet.py)
     import sounddevice
@@ -185,6 +184,8 @@ def check_audio_input() -> str:
     return f"{sounddevice.get_portaudio_version()[1].split(',')[0]}; {len(devices)} input device(s)"
 
 
+# Each check imports the part it checks inside itself: a part that fails to import (a library a
+# packaged build lacks) fails its own check, and the others still run.
 CHECKS: list[tuple[str, Callable[[], str]]] = [
     ("onnxruntime + VAD", check_onnxruntime),
     ("translation", check_translation),

@@ -191,23 +191,21 @@ def child(variant: str, argv: list[str]) -> int:
         return options
 
     RecognizerOptions.paced = variant_paced  # the pipeline builds its recognizer's options through paced()
-    if variant == "force" or pace:  # `run` has no switch for them
+    if variant in ("force", "guesses") or pace:  # `run` has no switch for them: its PipelineConfig gets them
+        from app.pipeline.calm import RULES, CalmMode
+
         post_init = PipelineConfig.__post_init__
 
         def adjusted(self) -> None:
             post_init(self)
             if variant == "force":
-                self.calm = "force"
+                self.calm = CalmMode.FORCE
             if pace:
                 self.live_text = pace  # also shows (sooner) or hides guessed translation tails
+            if variant == "guesses":  # as shipped, but the guessed tails of provisional translations shown
+                self.show_rule = replace(RULES[LiveText.BALANCED], show_guesses=True)
 
         PipelineConfig.__post_init__ = adjusted
-    if variant == "guesses":  # as shipped, but the guessed tails of provisional translations shown
-        from app.pipeline.calm import RULES, CalmText
-        from app.pipeline.pipeline import Pipeline
-
-        guessing = replace(RULES[LiveText.BALANCED], show_guesses=True)
-        Pipeline._new_calm_text = lambda self: CalmText(self.config.calm, guessing)
     return main(argv)
 
 

@@ -168,3 +168,25 @@ def test_the_scan_leaves_other_names_alone(tmp_path, code):
     probe = tmp_path / "probe.py"
     probe.write_text(f"def f():\n    {code}\n", encoding="utf-8")
     assert imports_of_models(probe, tmp_path) == []
+
+
+def test_only_the_entry_imports_the_window():
+    """app.ui is imported by app/cli.py (the window) and app/selftest.py (its Qt check) alone."""
+    entry = {REPO / "app" / "cli.py", REPO / "app" / "selftest.py"}
+    modules = [
+        p for p in sorted((REPO / "app").rglob("*.py")) if not inside(".".join(p.relative_to(REPO).parts), ("app.ui",))
+    ]
+    found = [hit for path in modules for hit in imports_of(path, lambda name: inside(name, ("app.ui",)))]
+    assert found and all(REPO / hit.split(":")[0] in entry for hit in found), found
+
+
+def test_the_shared_layer_neither_looks_up_hosts_nor_opens_sockets():
+    """Trying a caption address (DNS, a socket bound) is the caption server's side (app/pipeline/caption_address.py)."""
+
+    def network(name: str) -> bool:
+        return inside(name, ("socket", "ssl", "http", "urllib.request", "aiohttp", "requests"))
+
+    modules = sorted((REPO / "app" / "shared").rglob("*.py"))
+    assert len(modules) > 10
+    assert [hit for path in modules for hit in imports_of(path, network)] == []
+    assert imports_of(REPO / "app" / "pipeline" / "caption_address.py", network)  # the scan does see one

@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from app.cli import COMMANDS, main
+from app.pipeline import caption_address
 from app.shared import arguments
 from app.shared.arguments import MAX_DURATION_S, BadValue, ServeAddress
 
@@ -83,8 +84,7 @@ def tripwires(files):
         import app.model_store.doctor
         import app.model_store.download
         import app.model_store.optimized
-        import app.pipeline
-        import app.pipeline.conversation
+        import app.pipeline.cli
         import app.translation
 
         patch.setattr(app.translation.Translator, "load", reached)
@@ -92,8 +92,8 @@ def tripwires(files):
         patch.setattr(app.asr, "StreamingRecognizer", reached)
         patch.setattr(app.audio, "list_input_devices", reached)
         patch.setattr(app.audio.devices, "list_sources", reached)
-        patch.setattr(app.pipeline, "Pipeline", reached)
-        patch.setattr(app.pipeline.conversation, "Conversation", reached)
+        patch.setattr(app.pipeline.cli, "Pipeline", reached)
+        patch.setattr(app.pipeline.cli, "Conversation", reached)
         patch.setattr(app.model_store.download, "download", reached)
         patch.setattr(app.model_store.doctor, "run_doctor", reached)
         patch.setattr(app.model_store.cli, "run_export", reached)
@@ -177,7 +177,7 @@ def test_the_default_serve_host_is_the_caption_servers():
     ],
 )
 def test_serve_addresses_parse_and_bind(text, address):
-    assert arguments.serve_address(text) == address
+    assert caption_address.serve_address(text) == address
 
 
 @pytest.mark.parametrize(
@@ -197,7 +197,7 @@ def test_serve_addresses_parse_and_bind(text, address):
 )
 def test_bad_serve_addresses_get_the_hint_that_fits(text, message, hint):
     with pytest.raises(BadValue) as refused:
-        arguments.serve_address(text)
+        caption_address.serve_address(text)
     assert message in refused.value.error.message and hint in refused.value.error.hint
     assert "Pick another port" not in str(refused.value)
 
@@ -208,7 +208,7 @@ def test_a_port_in_use_is_said_to_be_in_use():
         busy.listen()
         port = busy.getsockname()[1]
         with pytest.raises(BadValue) as refused:
-            arguments.serve_address(f"127.0.0.1:{port}")
+            caption_address.serve_address(f"127.0.0.1:{port}")
     assert refused.value.error.message == f"Port {port} on 127.0.0.1 is in use."
     assert refused.value.error.hint == "Pick another port, or stop the program using this one."
 
@@ -657,7 +657,7 @@ def test_run_stops_printing_and_asks_to_stop_when_its_stdout_goes():
     import errno
     import threading
 
-    from app.pipeline.cli import EventPrinter
+    from app.pipeline.event_printer import EventPrinter
     from app.shared.console import GuardedOutput, OutputLost
     from app.shared.errors import Text
     from app.shared.events import Error, Stage, Translation

@@ -209,7 +209,8 @@ class _LiveTranslation:
 class CalmText:
     """The translation worker's memory of live translations (one thread uses it)."""
 
-    def __init__(self, mode: CalmMode | str = CalmMode.FORCE, rule: ShowRule | None = None):
+    def __init__(self, mode: CalmMode | str, rule: ShowRule | None = None):
+        """mode: how settled text is kept (a session's is PipelineConfig.calm)."""
         self.mode = CalmMode(mode)
         self.rule = rule or RULES[LiveText.BALANCED]
         self._live: dict[int, _LiveTranslation] = {}

@@ -11,6 +11,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from app.audio import SOURCE_LOST, AudioBlock, FileSource, capture
+from app.audio.devices import open_source
+from app.audio.rate_check import RateCheck
+from app.audio.room import RoomWatch
 from app.pipeline.session_state import END, FLUSH, Block, SessionState
 from app.shared.audio import SourceKind
 from app.shared.events import Level, Stage
@@ -52,9 +56,6 @@ class CaptureStage:
     def _make_source(self) -> AudioSource:
         if self.audio_source is not None:
             return self.audio_source
-        from app.audio import FileSource
-        from app.audio.devices import open_source
-
         if self.config.input_path is not None:
             return FileSource(self.config.input_path, realtime=self.config.realtime)
         return open_source(self.config.source, self.config.input_device)
@@ -69,10 +70,6 @@ class CaptureStage:
         return True
 
     def _capture(self, session: SessionState, source: AudioSource) -> None:
-        from app.audio import SOURCE_LOST, AudioBlock, capture
-        from app.audio.rate_check import RateCheck
-        from app.audio.room import RoomWatch
-
         mute = self.speech.mutes(source)
         room = RoomWatch()  # what the input sounds like, measured before our own voice is silenced
         # A device's own clock (a guest's phone stream may pause, which is not a wrong rate).

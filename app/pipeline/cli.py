@@ -4,42 +4,27 @@ system audio; `--conversation` listens to the microphone and system audio at onc
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
-from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from app.audio.cli import StopRequests, add_live_options
+from app.audio.devices import parse_device
+from app.audio.guest import GuestSource
+from app.pipeline import caption_address
+from app.pipeline.caption_downloads import caption_writers
+from app.pipeline.config import PipelineConfig
+from app.pipeline.conversation import Conversation, ConversationConfig
+from app.pipeline.event_printer import EventPrinter
+from app.pipeline.glossary_watch import GlossaryWatch
+from app.pipeline.guests import MAX_GUESTS_SPEAKING, WithGuests
+from app.pipeline.live_meter import LiveTextMeter
+from app.pipeline.pipeline import Pipeline
+from app.pipeline.run_checks import check_run
+from app.pipeline.session import Session
 from app.shared import arguments
 from app.shared.audio import SourceKind, SpeechTarget
 from app.shared.chinese import CHINESE_SCRIPTS
-from app.shared.collector import quiet_collector
-from app.shared.console import OutputLost
-from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
-from app.shared.events import (
-    DecodeStepEvent,
-    Error,
-    Event,
-    Level,
-    Room,
-    RoomProblem,
-    SentLevel,
-    SourceFinal,
-    Spoken,
-    Stage,
-    State,
-    Status,
-    Translation,
-)
-from app.shared.languages import AUTO_DIRECTION, DIRECTIONS, Direction, Language
-
-if TYPE_CHECKING:
-    from app.pipeline.session import Session
-
-QUIET_IN_JSON = (DecodeStepEvent, Level, SentLevel)  # per-token and meter events: for the window, not for scripts
-NOT_TRANSLATED = "(not translated)"  # a plain line's translation when it failed (the error is on stderr)
+from app.shared.events import Error, Event, Spoken, Stage, State, Status
+from app.shared.languages import AUTO_DIRECTION, DIRECTIONS, Direction
 
 
 def add_parser(subparsers) -> None:
@@ -167,7 +152,7 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--serve",
         metavar="[HOST:]PORT",
-        type=arguments.serve_address,
+        type=caption_address.serve_address,
         help="show live captions in a browser at http://HOST:PORT/ (default host 127.0.0.1; "
         "any other host gets an access key; IPv6 as [::1]:8765; port 0: any free port)",
     )
@@ -194,77 +179,12 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def model_for(direction: Direction, folders: list[str]):
-    """The first folder given that translates `direction`; without --nmt-model, the installed one."""
-    from app.model_store.catalog import default_nmt_dir
-    from app.translation.folder import folder_directions
-
-    for folder in folders:
-        try:
-            translates = direction in folder_directions(folder)
-        except LiveTranslatorError:
-            translates = len(folders) == 1  # unreadable: the translation stage says what is wrong with it
-        if translates:
-            return folder
-    model = None if folders else default_nmt_dir(str(direction))
-    if model is None:
-        hint = QT_TRANSLATE_NOOP(
-            "Errors",
-            "Pass --nmt-model DIR (once per direction, or an M2M100 folder for both), or install one: "
-            "python -m app models download (see docs/models.md, 'Translation models').",
-        )
-        if folders:
-            raise LiveTranslatorError(
-                QT_TRANSLATE_NOOP(
-                    "Errors",
-                    "No translation model for {direction} is installed. None of {folders} translates {direction}.",
-                ),
-                hint,
-                direction=direction,
-                folders=", ".join(folders),
-            )
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "No translation model for {direction} is installed."), hint, direction=direction
-        )
-    return model
-
-
 def run(args: argparse.Namespace) -> int:
-    auto = args.direction == AUTO_DIRECTION
-    direction = Direction.EN_ZH if auto else Direction.parse(args.direction)
-    check_options(args)
-    if args.input is not None:  # the check `transcribe` makes, before any model loads
-        from app.audio import FileSource
-
-        FileSource(args.input, realtime=False).check()
-    from app.translation.cli import load_glossaries
-
-    args.glossary_files = list(args.glossary)
-    with quiet_collector():  # read, its entries leave the collector's passes (a pass over 500,000 took 1-3 s)
-        args.glossary = load_glossaries(args.glossary)  # a bad file fails before any model loads
-    from app.asr.whisper_models import check_name
-
-    check_name(args.asr_model)  # as transcribe does: said now, not by the recognition thread once models load
-    both_ways = args.conversation or auto or args.guest_speech  # guests speak the other way
-    if both_ways or direction.source == Language.ZH:  # the window's Pipeline checks the same
-        from app.asr.whisper_models import check_hears_chinese
-
-        options = " --conversation" * args.conversation + " --guest-speech" * args.guest_speech
-        check_hears_chinese(args.asr_model, f"--direction {args.direction}{options}")
-    from app.translation.folder import check_model_folder
-
-    for folder in args.nmt_model:  # one that is not a model would be taken for any direction
-        check_model_folder(folder)
-    directions = (direction, direction.reverse) if both_ways else (direction,)
-    models = {d: model_for(d, args.nmt_model) for d in directions}
-    # Our output keeps the real stdout; libraries that print (pyttsx3's espeak driver says
-    # "Audio saved to ...", sometimes from its own thread) are sent to stderr meanwhile.
-    out, sys.stdout = sys.stdout, sys.stderr
+    models = check_run(args)  # before anything loads
     trace = _crash_trace()
     try:
-        return _run(args, models, out, trace)
+        return _run(args, models, sys.stdout, trace)  # the events are printed to the stream handed on, only
     finally:
-        sys.stdout = out
         trace.end()
 
 
@@ -272,7 +192,7 @@ def _crash_trace():
     """`run` is traced as the window is (app/shared/crash_trace.py): a fatal error's traceback in
     the log folder, and a marker the window's next start reports. A log folder that cannot be
     written: one line on stderr, and the run goes on."""
-    from app.shared.crash_trace import CrashTrace
+    from app.shared.crash_trace import CrashTrace  # lazy: psutil, kept off `run --help` and the window's start
 
     trace = CrashTrace()
     trace.begin(look_back=False)  # the window tells of earlier runs; nobody would see it here
@@ -281,88 +201,9 @@ def _crash_trace():
     return trace
 
 
-def check_options(args: argparse.Namespace) -> None:
-    """What no single option's value says: options that do not go together. Each value has been
-    checked while parsing (app.shared.arguments)."""
-    if args.conversation and args.direction == AUTO_DIRECTION:
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP(
-                "Errors",
-                "--direction auto is for one microphone shared face to face; a conversation's sides are fixed.",
-            ),
-            QT_TRANSLATE_NOOP(
-                "Errors", "Give --conversation a direction (en-zh or zh-en), or leave --conversation out."
-            ),
-        )
-    if args.conversation and args.input:
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "--conversation listens to live sources; it cannot take --input."),
-            QT_TRANSLATE_NOOP("Errors", "Leave out --input (or --conversation)."),
-        )
-    if args.system_device is not None and not args.conversation:
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP(
-                "Errors", "--system-device is the system audio of a conversation; it needs --conversation."
-            ),
-            QT_TRANSLATE_NOOP(
-                "Errors", "Add --conversation, or listen to system audio alone: --source system --device NAME|ID."
-            ),
-        )
-    if args.speak is not None and not args.conversation:
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP(
-                "Errors", "--speak {who} chooses whose translations a conversation speaks; it needs --conversation."
-            ),
-            QT_TRANSLATE_NOOP(
-                "Errors",
-                "Add --conversation, or leave --speak out: a single source speaks every translation "
-                "(--no-tts speaks none).",
-            ),
-            who=args.speak,
-        )
-    if args.mix_original > 0 and args.speak_into != SpeechTarget.VIRTUAL_MIC:
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP(
-                "Errors", "--mix-original mixes my voice into the virtual microphone, but speech goes to {target}."
-            ),
-            QT_TRANSLATE_NOOP("Errors", "Add --speak-into virtual-mic, or leave --mix-original out."),
-            target=args.speak_into,
-        )
-    _check_output_options(args)
-
-
-def _check_output_options(args: argparse.Namespace) -> None:
-    """Where the results go: nothing overwritten, guest speech only with a caption page."""
-    if args.guest_speech and not args.serve:
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP(
-                "Errors", "--guest-speech lets listeners speak through the caption page; it needs --serve."
-            ),
-            QT_TRANSLATE_NOOP(
-                "Errors", "Add --serve [HOST:]PORT (0.0.0.0:8765 for phones), or leave --guest-speech out."
-            ),
-        )
-    if args.tts_out and args.input and _same_file(args.tts_out, args.input):
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "--tts-out {path} is the --input recording; writing there would replace it."),
-            QT_TRANSLATE_NOOP("Errors", "Choose another file for --tts-out, e.g. {suggestion}."),
-            path=args.tts_out,
-            suggestion=Path(args.input).with_suffix(".spoken.wav").name,
-        )
-
-
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:  # one of them is not there (yet)
-        return False
-
-
 def _run(args: argparse.Namespace, models: dict, out, trace) -> int:
     """Build the session, run it until its input ends or a stop is asked for, then finish."""
     stop = StopRequests(args.duration)
-    from app.pipeline.live_meter import LiveTextMeter
-
     printer = EventPrinter(  # no one reads: end as Ctrl-C does
         out, as_json=args.json, on_lost=stop.requested.set, label_direction=args.direction == AUTO_DIRECTION
     )
@@ -377,8 +218,6 @@ def _run(args: argparse.Namespace, models: dict, out, trace) -> int:
     session = _make_session(args, models, observe, places)
     observers.append(_transcript_problems(trace))
     if args.glossary_files:  # edits reach the session between utterances
-        from app.pipeline.glossary_watch import GlossaryWatch
-
         observers.append(GlossaryWatch(args.glossary_files, session.apply_glossary, printer).on_event)
     captions = None
     with stop:
@@ -393,87 +232,6 @@ def _run(args: argparse.Namespace, models: dict, out, trace) -> int:
     if printer.lost is not None:
         raise printer.lost
     return 1 if printer.errors else 0
-
-
-class EventPrinter:
-    """What `run` prints of each event: a JSON line (--json), or a `source → translation` line per
-    utterance (`source → (not translated)` when its translation failed) and errors on stderr. It
-    keeps the errors: any makes the exit status 1. When stdout cannot take a line (OutputLost) it
-    prints no more and calls `on_lost`."""
-
-    def __init__(self, out, as_json: bool, on_lost: Callable[[], object] = lambda: None, label_direction: bool = False):
-        """label_direction: start each plain line with its direction ("[EN→ZH] "), face to face."""
-        self.out = out
-        self.as_json = as_json
-        self.label_direction = label_direction
-        self.on_lost = on_lost
-        self.errors: list[Error] = []
-        self.lost: OutputLost | None = None
-        # Plain output: the line start and text of each final not yet printed with its translation.
-        self._waiting: dict[tuple, tuple[str, str]] = {}
-
-    def __call__(self, event: Event) -> None:
-        if isinstance(event, Error):
-            self.errors.append(event)
-        if self.lost is not None and (self.as_json or not isinstance(event, Error)):
-            return  # stdout is gone; errors still go to stderr
-        try:
-            self._print(event)
-        except OutputLost as lost:
-            self.lost = lost
-            self.on_lost()
-
-    def summary(self, live_text) -> None:
-        """--json's last line: what the session's live text cost (a LiveTextReading)."""
-        if not self.as_json or self.lost is not None:
-            return
-        line = {"type": "summary", "live_text": live_text.to_json()}
-        try:
-            self.out.write(json.dumps(line) + "\n")
-            self.out.flush()
-        except OutputLost as lost:
-            self.lost = lost
-
-    def _print(self, event: Event) -> None:
-        if self.as_json:
-            if not isinstance(event, QUIET_IN_JSON):
-                self.out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
-                self.out.flush()
-        elif isinstance(event, SourceFinal) and event.text:
-            start = self._line_start(event, Direction.spoken(event.language) if event.language else None)
-            self._waiting[(event.speaker, event.utterance_id)] = (start, event.text)
-        elif isinstance(event, Translation) and not event.provisional:
-            self._waiting.pop((event.speaker, event.utterance_id), None)
-            self._line(f"{self._line_start(event, event.direction)}{event.source} → {event.text}")
-        elif isinstance(event, Error):
-            self._print_error(event)
-        elif isinstance(event, Room) and event.problem is not RoomProblem.OK:
-            who = f"[{event.speaker}] " if event.speaker else ""
-            print(f"{who}input: {event.text}\n  → {event.hint}", file=sys.stderr)
-
-    def _line_start(self, event: Event, direction: Direction | None) -> str:
-        who = f"[{event.speaker_name or event.speaker}] " if event.speaker else ""
-        way = f"[{direction.short_label}] " if self.label_direction and direction else ""
-        return who + way
-
-    def _line(self, text: str) -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
-
-    def _print_error(self, event: Error) -> None:
-        """The error on stderr; an utterance whose translation failed keeps its line on stdout,
-        and stderr says what was heard (docs/cli.md: every utterance is still in the output)."""
-        heard = None
-        if event.stage == Stage.TRANSLATION and event.utterance_id is not None:
-            heard = self._waiting.pop((event.speaker, event.utterance_id), None)
-        who = f"[{event.speaker_name or event.speaker}] " if event.speaker else ""
-        said = f"\n  heard: {heard[1]}" if heard else ""
-        print(
-            f"{who}error ({event.stage}): {event.text}{said}" + (f"\n  → {event.hint}" if event.hint else ""),
-            file=sys.stderr,
-        )
-        if heard and self.lost is None:
-            self._line(f"{heard[0]}{heard[1]} → {NOT_TRANSLATED}")
 
 
 def _transcript_problems(trace):
@@ -499,9 +257,6 @@ def _guest_places(args: argparse.Namespace) -> list:
     who may speak at once; none without it."""
     if not args.guest_speech:
         return []
-    from app.audio.guest import GuestSource
-    from app.pipeline.guests import MAX_GUESTS_SPEAKING
-
     return [GuestSource(f"guest place {n + 1}") for n in range(MAX_GUESTS_SPEAKING)]
 
 
@@ -511,8 +266,6 @@ def _make_session(args: argparse.Namespace, models: dict, on_event, places: list
     config = _pipeline_config(args, models)
     if not places:
         return _host_session(args, config, on_event)
-    from app.pipeline.guests import WithGuests
-
     return WithGuests(
         config, lambda host, observer, ids: _host_session(args, host, observer, ids), places, on_event=on_event
     )
@@ -521,9 +274,6 @@ def _make_session(args: argparse.Namespace, models: dict, on_event, places: list
 def _host_session(args: argparse.Namespace, config, on_event, utterance_ids=None) -> Session:
     """A Conversation (--conversation) or a Pipeline. One config for both kinds of session: a
     conversation's two sides are derived from it."""
-    from app.pipeline import Pipeline
-    from app.pipeline.conversation import Conversation, ConversationConfig
-
     if args.conversation:
         spoken = Spoken(args.speak or Spoken.THEM)
         if args.speak_into != SpeechTarget.SPEAKERS and spoken == Spoken.THEM and not args.no_tts:
@@ -540,10 +290,8 @@ def _host_session(args: argparse.Namespace, config, on_event, utterance_ids=None
     return Pipeline(config, on_event=on_event, utterance_ids=utterance_ids)
 
 
-def _pipeline_config(args: argparse.Namespace, models: dict):
-    from app.audio.devices import parse_device
-    from app.model_store.optimized import prepare_on_stderr
-    from app.pipeline import PipelineConfig
+def _pipeline_config(args: argparse.Namespace, models: dict) -> PipelineConfig:
+    from app.model_store.optimized import prepare_on_stderr  # lazy: kept off `run --help` and the window's start
 
     return PipelineConfig(
         direction=Direction.EN_ZH if args.direction == AUTO_DIRECTION else args.direction,
@@ -570,7 +318,7 @@ def _voices(chosen: list[str]) -> dict[str, str]:
     """--voice ID...: language -> voice, each checked against the installed voices (listed only when asked)."""
     if not chosen:
         return {}
-    from app.voice_list import language_of, list_voices
+    from app.voice_list import language_of, list_voices  # lazy: multiprocessing, only for --voice
 
     installed = list_voices()
     return {language_of(voice, installed): voice for voice in chosen}
@@ -605,9 +353,8 @@ def _finish(session: Session, captions) -> None:
 def _start_captions(address: arguments.ServeAddress, places: list):
     """The caption server of --serve, listening before the pipeline starts; with guest places, its
     speaking link too (HTTPS on the next port; any free one beside port 0)."""
-    from app.captions import CaptionServer
-    from app.captions.guest_speech import GuestSpeech
-    from app.pipeline.caption_downloads import caption_writers
+    from app.captions import CaptionServer  # lazy: aiohttp, loaded only when --serve is given
+    from app.captions.guest_speech import GuestSpeech  # lazy: as above
 
     guests = GuestSpeech(places, port=address.port + 1 if address.port else 0) if places else None
     server = CaptionServer(address.host, address.port, writers=caption_writers(), guest_speech=guests)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from app.pipeline.calm import CalmMode, ShowRule
 from app.shared.audio import SourceKind, SpeechTarget
 from app.shared.chinese import ChineseScript
 from app.shared.events import Speaker
@@ -56,20 +57,24 @@ class PipelineConfig:
     audio_queue_blocks: int = 256
     max_pending_finals: int = 32
     glossary: Glossary | None = None  # its terms are translated as it says, and heard as hotwords
-    chinese: str = "simplified"  # script of all Chinese shown, spoken and saved (app.shared.chinese)
+    chinese: ChineseScript = ChineseScript.SIMPLIFIED  # script of all Chinese shown, spoken and saved
     source_confidence: bool = False  # mark the words Whisper was unsure of (slower finals: RecognizerOptions)
     live_text: LiveText = LiveText.BALANCED  # smoother <-> sooner partials (app.shared.live_text)
-    calm: str = (
-        "agree"  # how provisional translations settle: agree | force | off (app/pipeline/calm.py; bench/calm_text.py)
-    )
+    calm: CalmMode = CalmMode.AGREE  # how provisional translations settle (app/pipeline/calm.py; bench/calm_text.py)
+    # What of a provisional translation is shown, and when it settles; None: the live-text
+    # choice's rule (calm.RULES). A bench tries other rules through it (bench/live_text.py).
+    show_rule: ShowRule | None = None
     # (folder, direction, prefer_quantized) -> {stem: path}: optimised graphs to load instead of
     # the folder's (app.model_store.optimized.prepare_graphs); None loads the folder as it is.
     prepare_graphs: Callable[[str | Path, Direction, bool], dict[str, Path]] | None = None
 
     def __post_init__(self) -> None:
-        """Directions given as strings ("en-zh", as on the command line) become Directions."""
+        """Values given as strings ("en-zh", "traditional", as on the command line) become their enums."""
         self.direction = Direction.parse(self.direction)
         self.nmt_models = {Direction.parse(d): folder for d, folder in self.nmt_models.items()}
+        self.chinese = ChineseScript.parse(self.chinese)
+        self.calm = CalmMode(self.calm)
+        self.live_text = LiveText(self.live_text)
 
     def copy(self, **changes) -> PipelineConfig:
         """This config with `changes`, its dicts copied: a session's own, which its switches

@@ -91,8 +91,8 @@ class Conversation:
         self.on_event = on_event
         shared = config.pipeline
         if speech_output is None:
-            from app.audio.speech_targets import open_output
-            from app.tts import SpeechOutput
+            from app.audio.speech_targets import open_output  # lazy: as app/pipeline/speech.py
+            from app.tts import SpeechOutput  # lazy: soundfile, kept off the window's start and `run --help`
 
             mine = open_output(shared.speak_into, shared.mix_original)  # where MY translated speech goes
             speech_output = SpeechOutput(

@@ -7,8 +7,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from app.pipeline.subtitles import check_destination, export, load, write_export
 from app.shared import arguments
 from app.shared.chinese import CHINESE_SCRIPTS
+from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
 
 
 def add_parser(subparsers) -> None:
@@ -34,9 +36,6 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.pipeline.subtitles import check_destination, export, load, write_export
-    from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
-
     if args.out is not None:
         check_destination(args.out, args.transcript)
     entries = load(args.transcript, args.chinese, warn=lambda line: sys.stderr.write(f"warning: {line}\n"))

@@ -5,11 +5,12 @@
     pipeline-capture                        pipeline-recognition              pipeline-translation speech-output
 
 Pipeline wires the stages for each start() .. stop() (session_state.py) and is the API the
-window and `run` use (app/pipeline/session.py). Every stage reports through one Reporter
-(reporter.py): the transcript, then `on_event`. When a recognised text is translated is
-decided in one place, the job board (jobs.py). A failure in an utterance is an Error and the
-chain goes on with the next; a stage thread that dies of an error nobody handled is an Error
-naming the stage, then the session stops (STOPPED). Direction changes are tagged onto the
+window and `run` use (app/pipeline/session.py); its settings are refused before anything starts
+(preflight.py). Every stage reports through one Reporter (reporter.py): the transcript, then
+`on_event`. When a recognised text is translated is decided in one place, the job board
+(jobs.py). A failure in an utterance is an Error and the chain goes on with the next; a stage
+thread that dies of an error nobody handled is an Error naming the stage, then the session stops
+(STOPPED; stage_threads.py starts, stops and watches the threads). Direction changes are tagged onto the
 source text: a text recognised as English is only ever translated en->zh, so no English
 reaches the Chinese stream after a switch.
 """
@@ -17,7 +18,6 @@ reaches the Chinese stream after a switch.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
@@ -26,10 +26,12 @@ from app.pipeline.capture import CaptureStage
 from app.pipeline.config import PipelineConfig, PipelineTranslator, TokenCodec
 from app.pipeline.glossary_builder import GlossaryBuilder
 from app.pipeline.jobs import JobBoard
+from app.pipeline.preflight import check_before_start
 from app.pipeline.recognition import RecognitionStage
 from app.pipeline.reporter import Reporter
 from app.pipeline.session_state import SessionState
 from app.pipeline.speech import SpeechStage
+from app.pipeline.stage_threads import StageThreads
 from app.pipeline.transcript import Transcript
 from app.pipeline.translation import TranslationStage
 from app.shared.audio import AudioSource
@@ -37,7 +39,6 @@ from app.shared.chinese import ChineseScript
 from app.shared.events import CaptionCorrected, Event, Speaker, Stage, State, Status
 from app.shared.glossary import Glossary
 from app.shared.languages import AUTO_DIRECTION, Direction, Language
-from app.shared.live_text import LiveText
 
 if TYPE_CHECKING:
     from app.asr import StreamingRecognizer
@@ -87,11 +88,9 @@ class Pipeline:
             self._speech,
             translators,
             self._current_direction,
-            lambda: self._new_calm_text(),  # looked up each session (bench/live_text.py replaces it)
+            lambda: CalmText(config.calm, config.show_rule or RULES[config.live_text]),  # a fresh one per session
         )
-        self._on_failure = on_failure
-        self._session: SessionState | None = None
-        self._control = threading.Lock()
+        self._threads = StageThreads(self._reporter, self._speech, on_failure)
 
     # -- what the stages hold, as the API has always named it ------------------------------
     @property
@@ -115,16 +114,8 @@ class Pipeline:
     def audio_source(self) -> AudioSource | None:
         return self._capture.audio_source
 
-    @property
-    def _translators(self) -> dict[Direction, PipelineTranslator]:  # what a window test checks
-        return self._translation.translators
-
     def _current_direction(self) -> Direction:
         return self._direction
-
-    def _new_calm_text(self) -> CalmText:
-        """Memory of live translations, showing what the live-text choice's rule trusts (calm.RULES)."""
-        return CalmText(self.config.calm, RULES[LiveText(self.config.live_text)])
 
     # -- control --------------------------------------------------------------------------
     @property
@@ -133,14 +124,14 @@ class Pipeline:
 
     @property
     def running(self) -> bool:
-        return self._session is not None and not self._session.closed
+        return self._threads.running
 
     def start(self) -> None:
         """Begin a session (returns at once; models load on the stage threads)."""
-        with self._control:
+        with self._threads.control:
             if self.running:
                 return
-            self._check_config()
+            check_before_start(self.config, recognizer_given=self._recognition.recognizer is not None)
             wanted, self.config.glossary = self.config.glossary, None  # a large one: in use once built
             board = JobBoard(
                 self._direction,
@@ -155,96 +146,22 @@ class Pipeline:
             self._translation.load_errors.clear()  # a folder fixed since the last session gets another try
             self._reporter.open_transcript()
             self._speech.start()
-            for stage, name, loop in (
+            stages = (
                 (Stage.CAPTURE, "capture", self._capture.run),
                 (Stage.ASR, "recognition", self._recognition.run),
                 (Stage.TRANSLATION, "translation", self._translation.run),
-            ):
-                thread = threading.Thread(
-                    target=self._run_stage, args=(stage, loop, session), name=f"pipeline-{name}", daemon=True
-                )
-                session.threads.append(thread)
-            self._session = session
+            )
             heard = AUTO_DIRECTION if self.config.auto_direction else self._direction
-            self._reporter.emit(Status(state=State.LOADING, detail=f"direction {heard}"))
-            for thread in session.threads:
-                thread.start()
-
-    def _check_config(self) -> None:
-        """Bad input said before any thread starts or cache is allocated."""
-        if self.config.input_path is not None:  # as `transcribe` checks its file
-            from app.audio import FileSource
-
-            FileSource(self.config.input_path, realtime=False).check()
-        self._check_speech_model()
-        from app.translation.search import check_setting
-
-        for key, value in {"num_beams": self.config.num_beams, **self.config.decode_overrides}.items():
-            if value is not None:
-                check_setting(key, value, "the pipeline's settings")
-
-    def _check_speech_model(self) -> None:
-        """An English-only Whisper where Chinese is heard: refused now (the window and `run` alike),
-        not by every decode once the model has loaded."""
-        if self._recognition.recognizer is not None:
-            return  # given ready-made: its language was checked when it was made
-        if self.config.auto_direction or self.config.direction.source == Language.ZH:
-            from app.asr.whisper_models import check_hears_chinese
-
-            heard = AUTO_DIRECTION if self.config.auto_direction else self.config.direction
-            check_hears_chinese(self.config.asr_model, f"direction {heard}")
+            self._threads.launch(session, stages, announce=Status(state=State.LOADING, detail=f"direction {heard}"))
 
     def stop(self, timeout: float = 10.0) -> None:
         """End the session: in-flight work is cancelled, threads joined. Safe to call twice."""
-        with self._control:
-            session = self._session
-            if session is not None and not session.closed:
-                self._close(session, timeout)
-
-    def _close(self, session: SessionState, timeout: float) -> None:
-        """Stop `session` (the caller holds _control); the calling thread, if a stage's, is not joined."""
-        session.closed = True
-        session.end_input.set()
-        session.stop.set()
-        session.board.close()  # cancels the decode in flight
-        for thread in session.threads:
-            if thread is not threading.current_thread():
-                thread.join(timeout)
-        self._speech.stop()
-        session.done.set()
-        self._reporter.emit(Status(state=State.STOPPED))
-        self._reporter.close_transcript()
-
-    def _run_stage(self, stage: Stage, loop: Callable[[SessionState], None], session: SessionState) -> None:
-        """A stage's thread: its loop; if an error nobody handled ends it, an Error naming the
-        stage, then the session stops (no half-working chain: nothing would drain the queues)."""
-        try:
-            loop(session)
-        except BaseException as error:  # whatever it is, the thread is gone: say so, and stop
-            self._reporter.stage_died(stage, error)
-            if self._stop_after_failure(session) and self._on_failure is not None:
-                self._on_failure()
-
-    def _stop_after_failure(self, session: SessionState) -> bool:
-        """stop(), from a stage thread, unless stop() is under way on another thread (which is
-        then joining this one: waiting for its lock would hold it up). True if this one stopped it."""
-        while not self._control.acquire(timeout=0.1):
-            if session.closed:
-                return False
-        try:
-            if session.closed:
-                return False
-            self._close(session, timeout=10.0)
-            return True
-        finally:
-            self._control.release()
+        self._threads.stop(timeout)
 
     def end_input(self) -> None:
         """Stop listening, as if the input had ended: the utterance in progress is finalised and
         translated, and the session drains (wait_until_done, then stop()). Returns at once."""
-        session = self._session
-        if session is not None:
-            session.end_input.set()
+        self._threads.end_input()
 
     def finish(self, timeout: float = 30.0) -> None:
         """End a live session cleanly (Ctrl-C, --duration): what was heard is finalised,
@@ -255,8 +172,7 @@ class Pipeline:
 
     def wait_until_done(self, timeout: float | None = None) -> bool:
         """Wait until a recording has been fully processed and spoken (or the session stopped)."""
-        session = self._session
-        return True if session is None else session.done.wait(timeout)
+        return self._threads.wait_until_done(timeout)
 
     def set_direction(self, direction: Direction | str) -> None:
         """Switch mid-session: the utterance in progress is finished in the old direction,
@@ -270,7 +186,7 @@ class Pipeline:
         if direction == self._direction:
             return
         self._direction = direction
-        session = self._session
+        session = self._threads.session
         if session is not None:
             session.board.switch_direction(direction)
         self._reporter.emit(Status(state=State.DIRECTION, detail=direction))
@@ -292,7 +208,7 @@ class Pipeline:
         final, translation and corrected caption are appended to the session's transcript and
         returned, not sent to `on_event` (the session's observers stopped with it), nor spoken.
         Nothing while the session runs (use redo_utterance) or once the utterance is not kept."""
-        with self._control:
+        with self._threads.control:
             if self.running:
                 return []
             heard: list[Event] = []
@@ -313,8 +229,8 @@ class Pipeline:
 
     def set_chinese(self, script: ChineseScript | str) -> None:
         """Write Chinese in `script` from the next recognised text and translation on."""
-        self.config.chinese = ChineseScript.parse(script).value
-        self._recognition.set_chinese(ChineseScript.parse(script))
+        self.config.chinese = ChineseScript.parse(script)
+        self._recognition.set_chinese(self.config.chinese)
 
     def apply_glossary(self, glossary: Glossary) -> None:
         """Use `glossary` (an app.shared.glossary.Glossary) from the next utterance on, without a

@@ -29,8 +29,8 @@ class SpeechStage:
 
     @staticmethod
     def default_output(config: PipelineConfig) -> SpeechOutput:
-        from app.audio.speech_targets import open_output
-        from app.tts import SpeechOutput
+        from app.audio.speech_targets import open_output  # lazy: the outputs' machinery, off the window's start
+        from app.tts import SpeechOutput  # lazy: soundfile, kept off the window's start and `run --help`
 
         output = open_output(config.speak_into, config.mix_original)
         return SpeechOutput(

@@ -16,7 +16,6 @@ import ipaddress
 import math
 import os
 import re
-import socket
 import sys
 from pathlib import Path
 from typing import NamedTuple
@@ -198,16 +197,10 @@ class ServeAddress(NamedTuple):
 
 
 def serve_address(text: str) -> ServeAddress:
-    """--serve [HOST:]PORT: a port alone is 127.0.0.1; an IPv6 address goes in brackets
-    ([::1]:8765); port 0 is any free port. The host must be found and be this computer's, and
-    the port free: tried with a socket that is closed at once, so the right hint comes before
-    any model loads."""
-    address = _split_address(text)
-    _try_binding(address)
-    return address
-
-
-def _split_address(text: str) -> ServeAddress:
+    """--serve [HOST:]PORT, as written: a port alone is 127.0.0.1; an IPv6 address goes in
+    brackets ([::1]:8765); port 0 is any free port; a host is a name or an address. Nothing is
+    looked up here: whether the host is this computer's and the port free is for the caption
+    server's side to try (app.pipeline.caption_address)."""
     match = re.fullmatch(r"\s*(?:\[(?P<ipv6>[^\]]*)\]:|(?P<host>[^:\[\]]*):)?(?P<port>[0-9]{1,5})\s*", text)
     if match is None or int(match["port"]) > 65535 or (match["ipv6"] is not None and not _is_ipv6(match["ipv6"])):
         if text.count(":") > 1 or "[" in text:  # an IPv6 address, without brackets or a port: ::1, [::1]
@@ -242,52 +235,6 @@ def _is_ipv6(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def _try_binding(address: ServeAddress) -> None:
-    host, port = address
-    try:
-        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    except (socket.gaierror, UnicodeError) as error:
-        raise BadValue(
-            LiveTranslatorError(
-                QT_TRANSLATE_NOOP("Errors", "Cannot find the host {host} to serve captions on: {reason}."),
-                _HOST_HINT,
-                host=repr(host),
-                reason=getattr(error, "strerror", None) or error,
-            )
-        ) from None
-    family, kind, proto, _, where = found[0]
-    try:
-        with socket.socket(family, kind, proto) as probe:
-            if os.name == "posix":  # as the server binds (aiohttp): a port in TIME_WAIT is free
-                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind(where)
-    except OSError as error:
-        raise BadValue(_binding_error(address, error)) from None
-
-
-def _binding_error(address: ServeAddress, error: OSError) -> LiveTranslatorError:
-    values = {"host": address.host, "port": address.port, "reason": error.strerror or error}
-    if error.errno == errno.EADDRINUSE:
-        return LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "Port {port} on {host} is in use."),
-            QT_TRANSLATE_NOOP("Errors", "Pick another port, or stop the program using this one."),
-            **values,
-        )
-    if error.errno in (errno.EACCES, errno.EPERM):
-        return LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "Captions cannot be served on port {port}: {reason}."),
-            QT_TRANSLATE_NOOP("Errors", "Pick a port from 1024 to 65535."),
-            **values,
-        )
-    if error.errno == errno.EADDRNOTAVAIL:
-        return LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "{host} is not an address of this computer: {reason}."), _HOST_HINT, **values
-        )
-    return LiveTranslatorError(
-        QT_TRANSLATE_NOOP("Errors", "Cannot serve captions on {host}:{port}: {reason}."), _HOST_HINT, **values
-    )
 
 
 def speech_file(text: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,8 +17,11 @@ from app.pipeline.calm import (
     decoded_sentences,
     latin_word_boundary,
 )
+from app.pipeline.config import PipelineConfig
 from app.pipeline.translation import calm_sentences, less_last_words
-from app.shared.events import Translation
+from app.shared.chinese import ChineseScript
+from app.shared.errors import LiveTranslatorError
+from app.shared.events import SourcePartial, Translation
 from app.shared.live_text import LiveText
 from app.translation import DecodeOptions, SentenceResult, Translator
 from app.translation.search import SURE_P
@@ -152,6 +156,31 @@ def test_provisional_translations_never_change_settled_text(recording, run_pipel
     assert [t.text for t in run.translations()] == [
         Translator.load(PHRASEBOOK / "en-zh", "en-zh").translate(f.text).text for f in run.finals()
     ]
+
+
+def test_the_config_holds_enums_and_is_the_one_default_of_the_calm_mode():
+    config = PipelineConfig(chinese="traditional", calm="force", live_text="sooner")  # as a command line gives them
+    assert (config.chinese, config.calm, config.live_text) == (ChineseScript.TRADITIONAL, CalmMode.FORCE, "sooner")
+    assert all(
+        isinstance(v, type(d)) for v, d in ((config.chinese, ChineseScript.SIMPLIFIED), (config.calm, CalmMode.OFF))
+    )
+    assert config.copy().chinese is ChineseScript.TRADITIONAL and config.copy().calm is CalmMode.FORCE
+    assert PipelineConfig().calm is CalmMode.AGREE and PipelineConfig().chinese is ChineseScript.SIMPLIFIED
+    assert inspect.signature(CalmText).parameters["mode"].default is inspect.Parameter.empty  # no second default
+    with pytest.raises(LiveTranslatorError, match="Unknown Chinese script"):
+        PipelineConfig(chinese="klingon")
+
+
+def test_a_session_shows_by_the_rule_its_config_gives(recording, run_pipeline):
+    """What a bench tries (bench/live_text.py, "guesses") comes through the constructor, no hook: a
+    rule that trusts no token shows no provisional text (the phrasebook, sure of this sentence,
+    shows most of it by the live-text choice's rule); finals are translated as always."""
+    wav = recording("blind", english(["The children are playing outside in the rain with their friends."]))
+    blind = ShowRule(sure_p=1.01, agree_p=1.01, witness_p=1.01, settle_p=1.01)
+    run = run_pipeline(wav, "en-zh", calm=CalmMode.OFF, show_rule=blind)
+    assert run.of(SourcePartial) and not [t.text for t in run.translations(provisional=True) if t.text]
+    phrasebook = Translator.load(PHRASEBOOK / "en-zh", "en-zh")
+    assert [t.text for t in run.translations()] == [phrasebook.translate(f.text).text for f in run.finals()]
 
 
 # -- real decodes: the phrasebook model on growing halves of sentences it does not know ------------

@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -218,7 +219,7 @@ def test_plain_output_keeps_an_utterance_whose_translation_failed(recording, phr
 def test_the_printer_keeps_a_line_for_a_translation_that_failed_mid_run(capsys):
     import io
 
-    from app.pipeline.cli import EventPrinter
+    from app.pipeline.event_printer import EventPrinter
     from app.shared.events import Error, SourceFinal, Stage, Translation
     from app.shared.languages import Direction
 
@@ -242,6 +243,33 @@ def test_the_printer_keeps_a_line_for_a_translation_that_failed_mid_run(capsys):
     assert out.getvalue() == "Good morning. → 早上好。\nIt costs 100000 yuan. → (not translated)\n"
     assert "heard: It costs 100000 yuan." in capsys.readouterr().err
     assert len(printer.errors) == 2
+
+
+def test_run_prints_to_the_stream_it_was_handed_and_leaves_sys_stdout_alone(recording, phrasebook, capsys):
+    """In this process, as a script or a bench would call it: `run` writes its JSON to the stdout it
+    was handed, and never points the process's sys.stdout elsewhere meanwhile (it did: stderr for
+    the whole run, for every thread; issue 44)."""
+    from app.cli import main
+
+    wav = recording("streams", english(SPOKEN_EN[:1]))
+    moved, done = [], threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.005):
+            if sys.stdout is sys.stderr:
+                moved.append(True)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        argv = ["run", "--input", str(wav), "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"])]
+        status = main([*argv, "--asr-model", "tiny.en", "--no-tts", "--json"])
+    finally:
+        done.set()
+        watcher.join()
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status == 0 and not moved
+    assert final_translations(lines) and lines[-1]["type"] == "summary"
 
 
 def norm_words(text: str) -> str:

@@ -8,6 +8,7 @@ import dataclasses
 from pathlib import Path
 
 from app.pipeline import Pipeline, PipelineConfig
+from app.pipeline.calm import ShowRule
 from app.pipeline.conversation import Conversation, ConversationConfig
 from app.pipeline.session import Session
 from app.shared.audio import SourceKind
@@ -67,6 +68,7 @@ def unusual_settings() -> dict:
         "chinese": "traditional",
         "source_confidence": True,
         "calm": "force",
+        "show_rule": ShowRule(sure_p=0.5, show_guesses=True),
         "prepare_graphs": prepare_graphs,
         "speak_into": "virtual-mic",
         "mix_original": 0.25,
