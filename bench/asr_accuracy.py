@@ -42,7 +42,7 @@ import soundfile as sf
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.asr import RecognizerOptions, StreamingRecognizer, load_whisper, recognize  # noqa: E402
-from app.asr.recognizer import common_prefix, units_of  # noqa: E402
+from app.asr.units import common_prefix, units_of  # noqa: E402
 from app.audio import SAMPLE_RATE, FileSource  # noqa: E402
 from app.shared.chinese import to_simplified  # noqa: E402
 from app.shared.events import SourceFinal, SourcePartial  # noqa: E402

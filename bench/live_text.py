@@ -175,7 +175,7 @@ def child(variant: str, argv: list[str]) -> int:
     """In the `run` process: apply the variant, then run the app's command line as it is."""
     from dataclasses import replace
 
-    from app.asr.recognizer import RecognizerOptions
+    from app.asr.options import RecognizerOptions
     from app.cli import main
     from app.pipeline.pipeline import PipelineConfig
     from app.shared.live_text import LiveText

@@ -11,10 +11,16 @@ import argparse
 import json
 import sys
 
+from app.asr.live import recognize
+from app.asr.options import RecognizerOptions
+from app.asr.recognizer import StreamingRecognizer
 from app.asr.whisper_models import DEFAULT_MODEL
+from app.audio import FileSource, list_input_devices
 from app.audio.cli import StopRequests, add_live_options
+from app.audio.devices import open_source
 from app.shared import arguments
 from app.shared.chinese import CHINESE_SCRIPTS
+from app.shared.glossary import Glossary
 from app.shared.languages import Language
 
 
@@ -79,12 +85,8 @@ def _print_events(events, as_json: bool) -> int:
 
 def _options(args):
     """RecognizerOptions with the --glossary files' terms as hotwords."""
-    from app.asr.recognizer import RecognizerOptions
-
     if not args.glossary:
         return None
-    from app.shared.glossary import Glossary
-
     glossary = Glossary.load_all(args.glossary)
     for problem in glossary.problems:
         print(f"warning: glossary {problem}", file=sys.stderr)
@@ -92,9 +94,6 @@ def _options(args):
 
 
 def run_transcribe(args) -> int:
-    from app.asr import StreamingRecognizer, recognize
-    from app.audio import FileSource
-
     source = FileSource(args.file, realtime=args.realtime)
     source.start()  # a missing or unreadable file is an error before any model loads
     recognizer = StreamingRecognizer(args.model, language=args.language, options=_options(args), chinese=args.chinese)
@@ -102,10 +101,6 @@ def run_transcribe(args) -> int:
 
 
 def run_listen(args) -> int:
-    from app.asr import StreamingRecognizer, recognize
-    from app.audio import list_input_devices
-    from app.audio.devices import open_source
-
     if args.list_devices:
         for d in list_input_devices():
             print(

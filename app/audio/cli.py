@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 import signal
+import sys
 import threading
 
+from app.audio.devices import list_outputs, list_sources
 from app.shared import arguments
 from app.shared.audio import SourceKind
 
@@ -32,10 +34,6 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
-    from app.audio.devices import list_outputs, list_sources
-
     sources = list_sources()
     if not sources:
         print(

@@ -88,7 +88,7 @@ def revision_html(text: str, revised: str) -> str:
     underlined, so the eye finds the correction (the row keeps its place)."""
     import difflib
 
-    from app.asr.recognizer import units_of
+    from app.asr.units import units_of
 
     new, old = units_of(text), units_of(revised)
     key = [u.strip().lower() for u in new]
