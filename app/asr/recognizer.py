@@ -81,9 +81,10 @@ class Requests:
 class StreamingRecognizer:
     """Feed 16 kHz mono float32 blocks; get SourcePartial / SourceFinal events back.
 
-    feed() and flush() run Whisper on the calling thread and must be called from one thread.
-    set_language() and reset() may be called from any thread: they take effect at the start of
-    the next feed() or flush(). Audio times in events count the samples fed since creation.
+    feed() and flush() run Whisper on the calling thread and must be called from one thread, as
+    start_session(). set_language() and reset() may be called from any thread: they take effect
+    at the start of the next feed() or flush(); set_chinese() and use_hotwords() too, from the
+    next decode. Audio times in events count the samples fed since creation.
     """
 
     def __init__(
