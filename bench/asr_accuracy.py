@@ -39,7 +39,7 @@ import numpy as np
 import soundfile as sf
 
 from app.asr import RecognizerOptions, StreamingRecognizer, load_whisper, recognize
-from app.asr.recognizer import common_prefix, units_of
+from app.asr.units import common_prefix, units_of
 from app.audio import SAMPLE_RATE, FileSource
 from app.shared.chinese import to_simplified
 from app.shared.events import SourceFinal, SourcePartial

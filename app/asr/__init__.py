@@ -5,7 +5,8 @@ from app.audio's sources through its capture loop.
 """
 
 from app.asr.live import recognize
-from app.asr.recognizer import RecognizerOptions, StreamingRecognizer
+from app.asr.options import RecognizerOptions
+from app.asr.recognizer import StreamingRecognizer
 from app.asr.whisper_models import DEFAULT_MODEL, load_whisper, resolve_model
 
 __all__ = ["recognize", "RecognizerOptions", "StreamingRecognizer", "DEFAULT_MODEL", "load_whisper", "resolve_model"]

@@ -11,10 +11,15 @@ import argparse
 import json
 import sys
 
+# The packages, not their names: a command's work is looked up when it runs (a test trips on it).
+from app import asr, audio
+from app.asr.options import RecognizerOptions
 from app.asr.whisper_models import DEFAULT_MODEL
+from app.audio import devices
 from app.audio.cli import StopRequests, add_live_options
 from app.shared import arguments
 from app.shared.chinese import CHINESE_SCRIPTS
+from app.shared.glossary import Glossary
 from app.shared.languages import Language
 
 
@@ -79,12 +84,8 @@ def _print_events(events, as_json: bool) -> int:
 
 def _options(args):
     """RecognizerOptions with the --glossary files' terms as hotwords."""
-    from app.asr.recognizer import RecognizerOptions
-
     if not args.glossary:
         return None
-    from app.shared.glossary import Glossary
-
     glossary = Glossary.load_all(args.glossary)
     for problem in glossary.problems:
         print(f"warning: glossary {problem}", file=sys.stderr)
@@ -92,34 +93,31 @@ def _options(args):
 
 
 def run_transcribe(args) -> int:
-    from app.asr import StreamingRecognizer, recognize
-    from app.audio import FileSource
-
-    source = FileSource(args.file, realtime=args.realtime)
+    source = audio.FileSource(args.file, realtime=args.realtime)
     source.start()  # a missing or unreadable file is an error before any model loads
-    recognizer = StreamingRecognizer(args.model, language=args.language, options=_options(args), chinese=args.chinese)
-    return _print_events(recognize(source, recognizer), args.json)
+    recognizer = asr.StreamingRecognizer(
+        args.model, language=args.language, options=_options(args), chinese=args.chinese
+    )
+    return _print_events(asr.recognize(source, recognizer), args.json)
 
 
 def run_listen(args) -> int:
-    from app.asr import StreamingRecognizer, recognize
-    from app.audio import list_input_devices
-    from app.audio.devices import open_source
-
     if args.list_devices:
-        for d in list_input_devices():
+        for d in audio.list_input_devices():
             print(
                 f"{d.index:3d}{' *' if d.is_default else '  '} {d.name} ({d.host_api}, {d.channels} ch, {d.default_samplerate:g} Hz)"  # noqa: E501
             )
         return 0
-    recognizer = StreamingRecognizer(args.model, language=args.language, options=_options(args), chinese=args.chinese)
-    source = open_source(args.source, args.device)
+    recognizer = asr.StreamingRecognizer(
+        args.model, language=args.language, options=_options(args), chinese=args.chinese
+    )
+    source = devices.open_source(args.source, args.device)
     if not args.json:
         print(f"Listening to {args.source}… (Ctrl-C to stop)", file=sys.stderr)
     # Ctrl-C, SIGTERM or --duration end the capture; the utterance in progress is still finalised and printed.
     with StopRequests(args.duration) as stop:
         stop.start_clock()
         try:
-            return _print_events(recognize(source, recognizer, stop=stop.requested, retry_s=2.0), args.json)
+            return _print_events(asr.recognize(source, recognizer, stop=stop.requested, retry_s=2.0), args.json)
         except KeyboardInterrupt:  # asked twice: stopped at once, the utterance in progress is lost
             return 130

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from app.asr.window import encode_window
 from app.shared.events import SourceFinal
 from app.shared.languages import Language
 
@@ -68,8 +69,6 @@ class LanguageReading:
 def read_language(model, audio: np.ndarray, *, margin_s: float, min_s: float) -> LanguageReading:
     """Whisper's detector on the window the next decode of `audio` reads (whose encoder output is
     handed over to it), restricted to English and Chinese."""
-    from app.asr.window import encode_window
-
     encoded = encode_window(model, audio, margin_s=margin_s, min_s=min_s, hand_over=True)
     probs = {token.strip("<|>"): p for token, p in model.model.detect_language(encoded)[0]}
     return reading_of(probs.get("en", 0.0), probs.get("zh", 0.0))
@@ -95,6 +94,17 @@ class LanguageDecision:
     kept: bool = False
     by_hand: bool = False
     short: bool = False  # too short an utterance to move the side
+
+
+def decided_fields(decision: LanguageDecision | None, final: bool) -> dict:
+    """The decided language on a face-to-face event (and, on a final, how sure it is); {} when
+    nothing was decided (not face to face)."""
+    if decision is None:
+        return {}
+    fields = {"language": decision.language}
+    if final:
+        fields["language_confidence"] = decision.confidence
+    return fields
 
 
 class LanguageSides:

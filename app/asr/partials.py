@@ -5,14 +5,15 @@ stretched while decodes are slow; never in a pause (the final may be near: Whisp
 for it), and not while recognition lags behind the capture. The longest prefix on which the
 latest hypotheses agree is committed and never taken back while the utterance is live (local
 agreement, as whisper_streaming does). In a pause the final decode runs early, on exactly the
-audio the final will keep, and its text is shown as the utterance's last partial.
+audio the final will keep, and its text is shown as the utterance's last partial. The final's
+text then settles what partials committed (`settle`).
 """
 
 from __future__ import annotations
 
 import time
 
-from app.asr.guards import off_language
+from app.asr.guards import drop_repeated_sentences, off_language
 from app.asr.options import RecognizerOptions
 from app.asr.segmenter import Segmenter, Utterance
 from app.asr.units import common_prefix, extend_committed, join_units, units_of
@@ -80,6 +81,16 @@ class PartialSchedule:
         if not heard or off_language(u.early[1].text, language) or common_prefix(u.committed, heard) < len(u.committed):
             return []
         return self._shown(u, extend_committed(u.committed, heard), fields)
+
+    def settle(self, committed: list[str], heard: list[str]) -> tuple[str, str]:
+        """(final text, the committed text it revised or ""). The final decode reads the whole utterance
+        (beam search where app.asr.decoding says): it wins over the partials' agreement. An empty
+        final decode (filtered as an invention) keeps what was committed rather than erase it. The
+        final as assembled is guarded against a sentence said twice too (committed text +
+        continuation)."""
+        if not self.options.revise_committed or not heard or common_prefix(committed, heard) == len(committed):
+            return drop_repeated_sentences(join_units(extend_committed(committed, heard))), ""
+        return drop_repeated_sentences(join_units(heard)), join_units(committed)
 
     def _shown(self, u: Utterance, hypothesis: list[str], fields: dict) -> list:
         """A partial event for `hypothesis`, unless it shows nothing new."""

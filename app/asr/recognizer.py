@@ -17,12 +17,12 @@ last partial (its translation can start while the pause is timed); speech resumi
 it stale and it is not used. Whisper's inventions on near-silence and its repetition loops are
 filtered (app.asr.guards), and every decode is bounded: one beam re-read at most, a token budget
 proportional to the audio, earlier text only as a final's context (`context_chars`). This module
-runs the stream and the decodes.
+runs the stream; the decodes are app.asr.decoding's, the context kept between utterances
+app.asr.context's.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 import os
 import threading
@@ -32,52 +32,23 @@ from dataclasses import replace
 
 import numpy as np
 
-from app.asr.guards import (
-    Heard,
-    collapse_loops,
-    drop_repeated_sentences,
-    heard_in,
-    is_hallucination,
-    undouble,
-    window_heard_no_speech,
-    word_spans,
-)
-from app.asr.hotwords import decoded_with_glossary, hotwords_text
-from app.asr.language import KeptUtterances, LanguageDecision, LanguageSides, read_language
+from app.asr.context import FinalContext
+from app.asr.decoding import Hearing, window_margin
+from app.asr.guards import Heard, word_spans
+from app.asr.language import KeptUtterances, LanguageDecision, LanguageSides, decided_fields, read_language
 from app.asr.options import RecognizerOptions
 from app.asr.partials import PartialSchedule
 from app.asr.segmenter import Ended, Segmenter, Utterance
 from app.asr.turns import turns_for
-from app.asr.units import common_prefix, drop_prefix, extend_committed, join_units, units_of
+from app.asr.units import units_of
 from app.asr.vad import FRAME
-from app.asr.window import decode_window
+from app.asr.whisper_models import check_language, load_whisper
 from app.shared.audio import SAMPLE_RATE
 from app.shared.chinese import ChineseScript
-from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
+from app.shared.errors import QT_TRANSLATE_NOOP, Text
 from app.shared.events import Error, SourceFinal, Stage
 from app.shared.languages import Language
 
-# What other modules and tests import from here (each lives in its own module now).
-__all__ = [
-    "Heard",
-    "RecognizerOptions",
-    "StreamingRecognizer",
-    "collapse_loops",
-    "common_prefix",
-    "drop_prefix",
-    "extend_committed",
-    "hotwords_text",
-    "is_hallucination",
-    "join_units",
-    "undouble",
-    "units_of",
-    "word_spans",
-]
-
-_CONTEXT_WINDOW = 28 * SAMPLE_RATE  # the previous utterance + this one, within Whisper's 30 s
-_CONTEXT_GAP = int(0.3 * SAMPLE_RATE)  # silence between them
-
-LANGUAGES = tuple(Language)
 # A language named in a message (the glossary's words: translated once for both).
 _LANGUAGE_WORDS = {
     Language.EN: QT_TRANSLATE_NOOP("Errors", "English"),
@@ -85,30 +56,35 @@ _LANGUAGE_WORDS = {
 }
 
 
-def check_language(model, language: str) -> None:
-    """A language `model` can be asked to hear, or a LiveTranslatorError saying what to do."""
-    if language not in LANGUAGES:
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP("Errors", "Speech language {language} is not supported."),
-            QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
-            language=repr(language),
-            choices=", ".join(LANGUAGES),
-        )
-    if language != Language.EN and not model.model.is_multilingual:
-        raise LiveTranslatorError(
-            QT_TRANSLATE_NOOP(
-                "Errors", "This Whisper model (an English-only one such as tiny.en) cannot hear Chinese."
-            ),
-            QT_TRANSLATE_NOOP("Errors", "Use a multilingual model, e.g. --model base."),
-        )
+class Requests:
+    """What other threads ask of a recognizer (another language, a reset), taken at the start of
+    its next feed() or flush()."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._language: str | None = None
+        self._reset = False
+
+    def ask(self, *, language: str | None = None, reset: bool = False) -> None:
+        with self._lock:
+            self._language = language if language is not None else self._language
+            self._reset = self._reset or reset
+
+    def take(self) -> tuple[str | None, bool]:
+        """(the language asked for last or None, whether a reset was asked), and forgets them."""
+        with self._lock:
+            asked = self._language, self._reset
+            self._language, self._reset = None, False
+        return asked
 
 
 class StreamingRecognizer:
     """Feed 16 kHz mono float32 blocks; get SourcePartial / SourceFinal events back.
 
-    feed() and flush() run Whisper on the calling thread and must be called from one thread.
-    set_language() and reset() may be called from any thread: they take effect at the start of
-    the next feed() or flush(). Audio times in events count the samples fed since creation.
+    feed() and flush() run Whisper on the calling thread and must be called from one thread, as
+    start_session(). set_language() and reset() may be called from any thread: they take effect
+    at the start of the next feed() or flush(); set_chinese() and use_hotwords() too, from the
+    next decode. Audio times in events count the samples fed since creation.
     """
 
     def __init__(
@@ -126,8 +102,6 @@ class StreamingRecognizer:
         counter never number two utterances alike (a conversation's two sides). sides: face to
         face, each utterance's language is decided (app.asr.language) and `language` follows it."""
         if model is None or isinstance(model, (str, os.PathLike)):
-            from app.asr.whisper_models import load_whisper
-
             model = load_whisper(model, compute_type=compute_type)
         self.model = model
         self.options = options or RecognizerOptions()
@@ -138,36 +112,51 @@ class StreamingRecognizer:
         self._turns = turns_for(self.model)  # Whisper's turns, shared with other recognizers on this model
         self._segments = Segmenter(self.options, ids if ids is not None else itertools.count(1))
         self._partials = PartialSchedule(self.options, self._segments)
-        self._requests = threading.Lock()  # set_language/reset may come from other threads
-        self._pending_language: str | None = None
-        self._reset_requested = False
-        self._context = ""  # final text before the previous utterance: the prompt of the next final decode
-        self._previous: tuple[np.ndarray, str] | None = None  # the last utterance's audio and final text
+        self._requests = Requests()  # set_language/reset may come from other threads
+        self._finals_before = FinalContext()  # the context of the next final decode
         self.sides = sides
         self._kept = KeptUtterances()  # face to face: the latest utterances' audio, for redo()
+
+    # -- what a session sets ----------------------------------------------------------------------
+    def start_session(
+        self, language: str, *, sides: LanguageSides | None, chinese: ChineseScript | str, word_confidence: bool
+    ) -> None:
+        """A new session on this recognizer (on the thread that feeds it, before it feeds): face to
+        face or not (`sides`), the script Chinese is written in, whether a final marks its unsure
+        words (RecognizerOptions.word_confidence); the utterance in progress is dropped and
+        `language` heard from the next feed()."""
+        self.sides = sides
+        self.chinese = ChineseScript.parse(chinese)
+        self.options.word_confidence = word_confidence
+        self.reset()
+        self.set_language(language)
+
+    def set_chinese(self, script: ChineseScript) -> None:
+        """Chinese heard from the next decode on is written in `script`."""
+        self.chinese = script
+
+    def use_hotwords(self, hotwords: dict) -> None:
+        """Terms per language (a glossary's) for Whisper to hear as written, from the next final decode on."""
+        self.options.hotwords = hotwords
 
     # -- requests from any thread ---------------------------------------------------------------
     def set_language(self, language: str) -> None:
         """Recognise `language` from now on; a changed language drops the utterance in progress."""
         check_language(self.model, language)
-        with self._requests:
-            self._pending_language = language
+        self._requests.ask(language=language)
 
     def reset(self) -> None:
         """Drop the utterance in progress (the session clock keeps counting)."""
-        with self._requests:
-            self._reset_requested = True
+        self._requests.ask(reset=True)
 
     def _apply_requests(self) -> None:
-        with self._requests:
-            language, self._pending_language = self._pending_language, None
-            reset, self._reset_requested = self._reset_requested, False
+        language, reset = self._requests.take()
         if language is not None and language != self.language:
             self.language = Language(language)
             reset = True
         if reset:
             self._segments.reset()
-            self._context, self._previous = "", None
+            self._finals_before.forget()
 
     # -- the stream -----------------------------------------------------------------------------
     def feed(self, block: np.ndarray, captured_at: float | None = None) -> list:
@@ -185,7 +174,7 @@ class StreamingRecognizer:
             events += self._partial(u)
         elif (end := self._partials.speculation_end(u, captured_at)) is not None:
             u.early = (end, self._hear_final(self._segments.audio(u.start, end), u))
-            events += self._partials.show_early(u, self.language, self._language_fields(u, final=False))
+            events += self._partials.show_early(u, self.language, decided_fields(u.decision, final=False))
         return events
 
     def flush(self) -> list:
@@ -220,7 +209,7 @@ class StreamingRecognizer:
             heard = self.transcribe(audio, final=False)
             cost = time.monotonic() - began
         self._partials.note_cost(cost)
-        return self._partials.read(u, heard, self.language, self._language_fields(u, final=False))
+        return self._partials.read(u, heard, self.language, decided_fields(u.decision, final=False))
 
     # -- finals ---------------------------------------------------------------------------------
     def _finish(self, ended: Ended) -> list:
@@ -232,7 +221,7 @@ class StreamingRecognizer:
         text, revised = self._settle(u.committed, units_of(heard.text))
         if text and self.sides is not None and u.decision is not None:
             self.sides.settle(u.decision)
-        self._remember(ended.audio, text)
+        self._finals_before.remember(ended.audio, text, self.options.context_chars.get(self.language, 0))
         if not text and u.shown is None:
             return []
         # An empty final after partials tells observers that utterance came to nothing.
@@ -244,7 +233,7 @@ class StreamingRecognizer:
             speech_end_at=u.speech_end_at,
             low_confidence=word_spans(text, heard.unsure),
             revised=revised,
-            **self._language_fields(u, final=True),
+            **decided_fields(u.decision, final=True),
         )
         if self.sides is not None and text:
             self._kept.keep(final, ended.audio)
@@ -285,7 +274,7 @@ class StreamingRecognizer:
         agreed with: the utterance's live text starts again in the new one."""
         if self.sides is None:
             return
-        margin = self.window_margin(final)
+        margin = window_margin(self.options, final)
         reading = read_language(
             self.model, audio, margin_s=3.0 if margin is None else margin, min_s=self.options.min_window_s
         )
@@ -295,45 +284,19 @@ class StreamingRecognizer:
         u.decision = decision
         self.language = decision.language
 
-    def _language_fields(self, u: Utterance, final: bool) -> dict:
-        """The decided language on a face-to-face event (and, on a final, how sure it is)."""
-        if self.sides is None or u.decision is None:
-            return {}
-        fields = {"language": u.decision.language}
-        if final:
-            fields["language_confidence"] = u.decision.confidence
-        return fields
-
     def _settle(self, committed: list[str], heard: list[str]) -> tuple[str, str]:
-        """(final text, the committed text it revised or ""). The final decode reads the whole utterance
-        (beam search where `_beam` and `_reread_beam` say): it wins over the partials' agreement. An
-        empty final decode (filtered as an invention) keeps what was committed rather than erase it. The
-        final as assembled is guarded against a sentence said twice too (committed text +
-        continuation)."""
-        if not self.options.revise_committed or not heard or common_prefix(committed, heard) == len(committed):
-            return drop_repeated_sentences(join_units(extend_committed(committed, heard))), ""
-        return drop_repeated_sentences(join_units(heard)), join_units(committed)
+        """(final text, the committed text it revised or ""): PartialSchedule.settle."""
+        return self._partials.settle(committed, heard)
 
-    def _remember(self, audio: np.ndarray, text: str) -> None:
-        """A final as the next final decode's context (`context_chars`)."""
-        keep = self.options.context_chars.get(self.language, 0)
-        if text and keep > 0:
-            if self._previous is not None:
-                self._context = (self._context + " " + self._previous[1]).strip()[-keep:]
-            self._previous = (audio, text)
+    @property
+    def _context(self) -> str:
+        """The finals before the previous utterance, as the next final's prompt (tests read it)."""
+        return self._finals_before.text
 
-    def _with_context(self, audio: np.ndarray) -> tuple[np.ndarray, str | None, str | None]:
-        """A final decode's (audio, prompt, forced prefix), as a whole-file pass has them: the
-        previous utterance's audio goes first and its text is forced, the finals before are the prompt."""
-        prompt, prefix = self._context or None, None
-        if self._previous is not None:
-            before, said = self._previous
-            if len(before) + len(audio) <= _CONTEXT_WINDOW - _CONTEXT_GAP:  # Whisper reads 30 s at most
-                audio = np.concatenate([before, np.zeros(_CONTEXT_GAP, np.float32), audio])
-                prefix = said  # forced: the decoder goes on from there, and returns only what follows
-            else:
-                prompt = f"{self._context} {said}".strip()[-self.options.context_chars[self.language] :]
-        return audio, prompt, prefix
+    @property
+    def _previous(self) -> tuple[np.ndarray, str] | None:
+        """The previous utterance's audio and final text (tests read it)."""
+        return self._finals_before.previous
 
     # -- decodes --------------------------------------------------------------------------------
     def transcribe(self, audio: np.ndarray, final: bool = True) -> str:
@@ -356,95 +319,10 @@ class StreamingRecognizer:
 
     def hear(self, audio: np.ndarray, final: bool = True) -> Heard:
         """transcribe(), with the words Whisper was unsure of (finals, with options.word_confidence)."""
-        margin = self.window_margin(final)
-        heard = self._hear(audio, final, margin)
-        if beam := _reread_beam(self.options, self.language, final, margin, heard):
-            heard = self._hear(audio, final, margin, beam=beam)  # an unsure final, read again
-        if final and margin is not None and not heard.text:
-            # On a short window Whisper now and then writes nothing after a forced prefix, or loses
-            # a short phrase the 30 s window hears (tiny.en, "Good morning."): a final that came to
-            # nothing is read again through the 30 s window (a noise burst costs one more decode).
-            heard = self._hear(audio, final, None)
-        return heard
-
-    def _hear(self, audio: np.ndarray, final: bool, margin: float | None, beam: int | None = None) -> Heard:
-        """One decode, without hotwords; a final's glossary terms then only where Whisper, told
-        of the few that sound like something it heard, hears them (app.asr.hotwords). `beam`:
-        a final read again with beam search (`_reread_beam`)."""
-        decode = functools.partial(
-            decoded,
-            self.model,
-            language=self.language,
-            chinese=self.chinese,
-            options=self.options,
-            final=final,
-            beam=beam,
-        )
-        whole, prompt, prefix = audio, None, None
         # Face to face, the utterance before is often in the other language, and the decision reads
         # the utterance alone: no context, so the final decode reuses the decision's encoder output.
-        if final and self.options.context_chars.get(self.language, 0) > 0 and self.sides is None:
-            whole, prompt, prefix = self._with_context(audio)
-        if final and prompt is None:
-            prompt = self.options.language_prompt.get(self.language)  # e.g. keeps Mandarin finals in characters
-        heard = decode(whole, margin=margin, prompt=prompt, prefix=prefix, hotwords=None)
-
-        def hinted(terms: list[str]) -> str:  # the utterance alone: Whisper ignores hotwords after a prefix
-            return decode(
-                audio, margin=margin, prompt=None, prefix=None, hotwords=hotwords_text(terms, self.language)
-            ).text
-
-        return decoded_with_glossary(heard, self.options.hotwords.get(self.language, ()) if final else (), hinted)
-
-    def window_margin(self, final: bool) -> float | None:
-        """Seconds of padding after the audio in a decode's window; None: Whisper's whole 30 s."""
-        opts = self.options
-        if final and opts.word_confidence:
-            return None  # word probabilities come from transcribe's alignment pass
-        return opts.final_window_margin_s if final else opts.partial_window_margin_s
-
-
-def decoded(
-    model,
-    audio: np.ndarray,
-    *,
-    language: Language,
-    chinese: ChineseScript,
-    options: RecognizerOptions,
-    final: bool,
-    margin: float | None,
-    prompt: str | None,
-    prefix: str | None,
-    hotwords: str | None,
-    beam: int | None = None,
-) -> Heard:
-    """What one Whisper decode of `audio` heard, through every guard (app.asr.guards); `beam`
-    overrides the options' beam (an unsure final read again)."""
-    budget = min(400, int(10 + options.tokens_per_s * len(audio) / SAMPLE_RATE))
-    segments = whisper_segments(
-        model,
-        audio,
-        language,
-        options,
-        final=final,
-        margin=margin,
-        budget=budget,
-        prompt=prompt,
-        prefix=prefix,
-        hotwords=hotwords,
-        beam=beam,
-    )
-    return heard_in(
-        segments,
-        language,
-        chinese,
-        sure_logprob=options.sure_logprob,
-        unsure_word_p=options.unsure_word_p,
-        hotwords=hotwords,
-        prefix=prefix,
-        audio_s=len(audio) / SAMPLE_RATE,
-        hit_budget=any(_ran_to(budget, s) for s in segments),
-    )
+        context = self._finals_before if self.sides is None else None
+        return Hearing(self.model, self.options, self.language, self.chinese, final, context).heard(audio)
 
 
 def _nothing_heard_again(before: SourceFinal) -> Error:
@@ -458,84 +336,3 @@ def _nothing_heard_again(before: SourceFinal) -> Error:
         Text(QT_TRANSLATE_NOOP("Errors", "Use Other way only for a sentence heard in the wrong language.")),
         before.utterance_id,
     )
-
-
-def _ran_to(budget: int, segment) -> bool:
-    """Whether the decoder wrote its whole token budget for `segment` (a window's Decoded says so;
-    transcribe's segments carry their tokens)."""
-    return getattr(segment, "hit_budget", False) or len(getattr(segment, "tokens", None) or ()) >= budget
-
-
-def _beam(options: RecognizerOptions, language: str, final: bool, margin: float | None) -> int:
-    if not final:
-        return 1
-    if margin is None:
-        return 5  # greedy over 30 s, Whisper ran a phrase on into two more it made up (word confidence)
-    return options.final_beam.get(language, 5)
-
-
-def _reread_beam(options: RecognizerOptions, language: str, final: bool, margin: float | None, heard: Heard) -> int:
-    """The beam to read a final again with, or 0. A final Whisper was unsure of (a noisy room, an
-    echo, a call's codec) is read again with a beam, as faster-whisper falls back when a decode's
-    log-prob is bad; sure finals (most of clean speech) keep their one cheaper decode."""
-    if not final or margin is None or not heard.text or heard.logprob >= options.unsure_final_logprob:
-        return 0
-    beam = options.unsure_final_beam
-    return beam if beam > _beam(options, language, final, margin) else 0
-
-
-def whisper_segments(
-    model,
-    audio: np.ndarray,
-    language: str,
-    options: RecognizerOptions,
-    *,
-    final: bool,
-    margin: float | None,
-    budget: int,
-    prompt: str | None,
-    prefix: str | None,
-    hotwords: str | None,
-    beam: int | None = None,
-) -> list:
-    """Whisper's segments for `audio`: through a window of the audio's length + `margin`
-    (app.asr.window) or, for None, through faster-whisper's transcribe (30 s window, word timestamps).
-    `beam`: this decode's beam instead of the options' (a final read again when unsure)."""
-    beam = beam or _beam(options, language, final, margin)
-    if margin is not None and len(audio) <= 30 * SAMPLE_RATE:
-        decoded = decode_window(
-            model,
-            audio,
-            language,
-            margin_s=margin,
-            min_s=options.min_window_s,
-            beam_size=beam,
-            max_new_tokens=budget,
-            prompt=prompt,
-            prefix=prefix,
-            hotwords=hotwords,
-        )
-        if window_heard_no_speech(decoded.no_speech_prob, decoded.avg_logprob, hotwords):
-            return []
-        return [replace(decoded, text=undouble(decoded.text))]
-    segments, _ = model.transcribe(
-        audio,
-        language=language,
-        task="transcribe",
-        beam_size=beam,
-        # No temperature fallback: each retry costs a whole decode, and sampling makes the
-        # same speech come out differently from run to run; loops are cut after (app.asr.guards).
-        temperature=0.0,
-        condition_on_previous_text=False,
-        without_timestamps=True,
-        max_new_tokens=budget,
-        compression_ratio_threshold=2.4,
-        log_prob_threshold=-1.0,
-        no_speech_threshold=0.6,
-        initial_prompt=prompt,
-        prefix=prefix,
-        hotwords=hotwords,
-        vad_filter=False,
-        word_timestamps=final and options.word_confidence,
-    )
-    return list(segments)

@@ -24,8 +24,11 @@ from filelock import FileLock
 
 from app.shared import paths
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError
+from app.shared.files import read_json, read_text
+from app.shared.languages import Language
 
 DEFAULT_MODEL = "base"
+_LANGUAGES = tuple(Language)  # what a Whisper model can be asked to hear
 REQUIRED_FILES = ("model.bin", "config.json", "tokenizer.json")
 _BASE_SIZE = 145_217_607  # bytes of the joined model.bin (docs/models.md, 'Weights that install offline')
 _MULTILINGUAL_VOCABULARY = 51_865  # tiny.en and the other English-only models have 51,864
@@ -186,8 +189,6 @@ def hears_only_english(name_or_path: str | os.PathLike | None = None) -> bool:
 
 def _vocabulary_size(folder: Path) -> int | None:
     """Entries in a CTranslate2 Whisper folder's vocabulary (.txt: a line each; .json: a list)."""
-    from app.shared.files import read_json, read_text
-
     try:
         if (folder / "vocabulary.txt").is_file():
             return len(read_text(folder / "vocabulary.txt", _VOCABULARY_LIMIT).splitlines())
@@ -210,6 +211,24 @@ def check_hears_chinese(name_or_path: str | os.PathLike | None, needs: str) -> N
             QT_TRANSLATE_NOOP("Errors", "Use a multilingual Whisper model, such as base."),
             name=str(name_or_path or DEFAULT_MODEL),
             needs=needs,
+        )
+
+
+def check_language(model, language: str) -> None:
+    """A language `model` (a loaded Whisper) can be asked to hear, or a LiveTranslatorError saying what to do."""
+    if language not in _LANGUAGES:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP("Errors", "Speech language {language} is not supported."),
+            QT_TRANSLATE_NOOP("Errors", "Use one of: {choices}."),
+            language=repr(language),
+            choices=", ".join(_LANGUAGES),
+        )
+    if language != Language.EN and not model.model.is_multilingual:
+        raise LiveTranslatorError(
+            QT_TRANSLATE_NOOP(
+                "Errors", "This Whisper model (an English-only one such as tiny.en) cannot hear Chinese."
+            ),
+            QT_TRANSLATE_NOOP("Errors", "Use a multilingual model, e.g. --model base."),
         )
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 import signal
+import sys
 import threading
 
+from app.audio import devices  # the module: its functions looked up when `devices` runs (a test trips on them)
 from app.shared import arguments
 from app.shared.audio import SourceKind
 
@@ -32,17 +34,13 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
-    from app.audio.devices import list_outputs, list_sources
-
-    sources = list_sources()
+    sources = devices.list_sources()
     if not sources:
         print(
             "No audio sources found: no microphone, and no system audio (is the sound server running?).",
             file=sys.stderr,
         )
-    for device in sources + list_outputs():
+    for device in sources + devices.list_outputs():
         if args.json:
             print(json.dumps(device.to_json(), ensure_ascii=False), flush=True)
         else:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.audio.outputs import list_output_devices
 from app.audio.sources import MicrophoneSource, list_input_devices
 from app.audio.system import SystemAudioSource, list_system_devices
+from app.audio.virtual_mic import existing_microphone, our_sinks
 from app.shared.audio import AudioSource, OutputKind, SourceKind
 
 
@@ -27,8 +29,6 @@ class SourceDevice:
 def list_sources() -> list[SourceDevice]:
     """Microphones first, then system audio; [] of a kind the machine does not have."""
     microphones = [SourceDevice(d.index, d.name, SourceKind.MICROPHONE, d.is_default) for d in list_input_devices()]
-    from app.audio.virtual_mic import our_sinks
-
     ours = {f"{sink}.monitor" for sink in our_sinks()}  # what the app itself speaks into the call
     system = [
         SourceDevice(d.id, d.name, SourceKind.SYSTEM, d.is_default) for d in list_system_devices() if d.id not in ours
@@ -39,9 +39,6 @@ def list_sources() -> list[SourceDevice]:
 def list_outputs() -> list[SourceDevice]:
     """Where speech can go: every output device (the virtual microphone's own sink left out), then
     the virtual microphone when it exists (a run with --speak-into virtual-mic made it)."""
-    from app.audio.outputs import list_output_devices
-    from app.audio.virtual_mic import existing_microphone, our_sinks
-
     ours = our_sinks()
     speakers = [
         SourceDevice(d.id, d.name, OutputKind.SPEAKER, d.is_default) for d in list_output_devices() if d.id not in ours

@@ -54,7 +54,7 @@ class RecognitionStage:
         self._utterance_ids = utterance_ids
         self.sides = None  # face to face: whose turn it is (app.asr.language.LanguageSides)
         if config.auto_direction:
-            from app.asr.language import LanguageSides
+            from app.asr.language import LanguageSides  # lazy: app.asr (and app.audio) stay off `import app.pipeline`
 
             self.sides = LanguageSides(config.direction.source)
         self._redo: queue.SimpleQueue[int] = queue.SimpleQueue()  # utterances to hear again the other way
@@ -97,15 +97,15 @@ class RecognitionStage:
 
     def set_chinese(self, script: ChineseScript) -> None:
         if self.recognizer is not None:
-            self.recognizer.chinese = script
+            self.recognizer.set_chinese(script)
 
     def use_glossary(self) -> None:
         """The config's glossary as Whisper's hotwords, from its next pass on."""
         if self.recognizer is not None:
-            self.recognizer.options.hotwords = self.options().hotwords
+            self.recognizer.use_hotwords(self.options().hotwords)
 
     def options(self):
-        from app.asr.recognizer import RecognizerOptions
+        from app.asr.options import RecognizerOptions  # lazy: app.asr stays off `import app.pipeline`
 
         glossary = self.config.glossary
         hotwords = {lang: glossary.terms(lang) for lang in ("en", "zh")} if glossary else {}
@@ -146,7 +146,7 @@ class RecognitionStage:
 
     def _load(self, language: str) -> StreamingRecognizer:
         if self.recognizer is None:
-            from app.asr import StreamingRecognizer, load_whisper
+            from app.asr import StreamingRecognizer, load_whisper  # lazy: app.asr stays off `import app.pipeline`
 
             self.reporter.emit(Status(state=State.LOADING, detail=f"speech recognition ({self.config.asr_model})"))
             model = load_whisper(self.config.asr_model)  # loaded on app.asr's process-long thread
@@ -156,11 +156,9 @@ class RecognitionStage:
         if self.sides is not None:
             self.sides.side = Language(language)  # a new session starts from the first side
         self._heard_in = None
-        self.recognizer.sides = self.sides
-        self.recognizer.chinese = ChineseScript.parse(self.config.chinese)
-        self.recognizer.options.word_confidence = self.config.source_confidence
-        self.recognizer.reset()
-        self.recognizer.set_language(language)
+        self.recognizer.start_session(
+            language, sides=self.sides, chinese=self.config.chinese, word_confidence=self.config.source_confidence
+        )
         return self.recognizer
 
     @staticmethod

@@ -23,7 +23,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QPushButton, QVBoxLayout, QWidget
 
-from app.asr.recognizer import units_of
+from app.asr.units import units_of
 from app.shared.languages import AUTO_DIRECTION, Direction, Language
 from app.ui.confidence import MarkedLabel, clip_spans, marked_html, unsure_tooltip
 from app.ui.face_to_face import language_badge

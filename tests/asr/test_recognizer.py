@@ -12,15 +12,8 @@ import numpy as np
 import pytest
 
 from app.asr import RecognizerOptions, StreamingRecognizer, recognize
-from app.asr.recognizer import (
-    collapse_loops,
-    drop_prefix,
-    extend_committed,
-    is_hallucination,
-    join_units,
-    undouble,
-    units_of,
-)
+from app.asr.guards import collapse_loops, is_hallucination, undouble
+from app.asr.units import drop_prefix, extend_committed, join_units, units_of
 from app.audio import FileSource
 from app.shared.events import SourceFinal, SourcePartial
 
@@ -354,7 +347,7 @@ class PromptSpy:
     (transcribe) or the utterance's window (app.asr.window.decode_window)."""
 
     def __init__(self, monkeypatch):
-        import app.asr.recognizer as recognizer_module
+        import app.asr.decoding as recognizer_module
 
         self.calls = []
         window = recognizer_module.decode_window
@@ -408,7 +401,7 @@ def test_an_unsure_greedy_final_is_read_again_with_a_beam(say, base, monkeypatch
     """Greedy English finals that Whisper was unsure of (log-prob below `unsure_final_logprob`: a
     noisy room, an echo, a codec) are decoded again with beam 5, and that reading is the final;
     sure ones are decoded once. 0.0 makes every final unsure, -inf none."""
-    import app.asr.recognizer as recognizer_module
+    import app.asr.decoding as recognizer_module
 
     speech = read16k(say("Please open the window before we start."))
     rng = np.random.default_rng(2)

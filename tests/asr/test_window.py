@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from app.asr import RecognizerOptions, StreamingRecognizer
-from app.asr.recognizer import Heard
+from app.asr.guards import Heard
 from app.asr.turns import WhisperTurns
 from app.asr.window import FULL_FRAMES, window_frames
 from app.shared.events import SourceFinal, SourcePartial

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from app.asr import StreamingRecognizer
-from app.asr.recognizer import RecognizerOptions, word_spans
+from app.asr.guards import word_spans
+from app.asr.options import RecognizerOptions
 from app.shared.events import SourceFinal
 
 from .conftest import read16k, silence

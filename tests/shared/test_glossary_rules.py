@@ -103,7 +103,7 @@ def whisper_tokenizer():
 def test_the_hotwords_chosen_fit_in_what_faster_whisper_keeps(whisper_tokenizer, language):
     """faster-whisper keeps 223 tokens of hotwords and cuts the rest mid-term: counted with the
     real tokenizer, on real-looking names, jargon and short words (the dearest per byte)."""
-    from app.asr.recognizer import hotwords_text
+    from app.asr.hotwords import hotwords_text
 
     english = ["NVIDIA GeForce", "Kubernetes", "ok", "Xi", "OpenAI", "Hsinchu", "TSMC", "e-mail", "Jon", "Smythe"]
     chinese = ["北京", "库伯内特斯", "王薇", "中华人民共和国", "鑫", "龘", "台积电", "軟體", "小米", "苹果"]

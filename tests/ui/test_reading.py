@@ -100,7 +100,7 @@ def test_settled_text_is_steady_and_reading_mode_shows_only_it(qtbot, store):
 
 
 def test_live_text_choice_is_saved_and_paces_the_recognizer(qtbot, store):
-    from app.asr.recognizer import RecognizerOptions
+    from app.asr.options import RecognizerOptions
     from app.shared.live_text import LiveText
 
     window = make_window(qtbot, store)

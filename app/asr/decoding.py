@@ -1,0 +1,211 @@
+"""Whisper's decodes of a stretch of audio, every guard applied: the forced language, a token
+budget, the beam (greedy partials; finals as RecognizerOptions.final_beam says, read again with
+`unsure_final_beam` when Whisper was unsure), the final's context and language prompt, the
+glossary's second decode (app.asr.hotwords), and the filters of what Whisper invents
+(app.asr.guards). Each decode reads a window as long as the audio (app.asr.window), or Whisper's
+whole 30 s through faster-whisper's `transcribe` (word confidence, and a final that came to
+nothing on the short window)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from app.asr.context import FinalContext
+from app.asr.guards import Heard, heard_in, undouble, window_heard_no_speech
+from app.asr.hotwords import decoded_with_glossary, hotwords_text
+from app.asr.options import RecognizerOptions
+from app.asr.window import decode_window
+from app.shared.audio import SAMPLE_RATE
+from app.shared.chinese import ChineseScript
+from app.shared.languages import Language
+
+
+@dataclass(frozen=True)
+class Hearing:
+    """How one stretch of audio is heard: a final or a partial decode, in `language`, Chinese
+    written in `chinese`; `context`: the finals before, for a final (None: none)."""
+
+    model: Any
+    options: RecognizerOptions
+    language: Language
+    chinese: ChineseScript
+    final: bool
+    context: FinalContext | None = None
+
+    def heard(self, audio: np.ndarray) -> Heard:
+        """What Whisper heard in `audio`, with the words it was unsure of (finals, with
+        options.word_confidence)."""
+        margin = window_margin(self.options, self.final)
+        heard = self._decode(audio, margin)
+        if beam := _reread_beam(self.options, self.language, self.final, margin, heard):
+            heard = self._decode(audio, margin, beam=beam)  # an unsure final, read again
+        if self.final and margin is not None and not heard.text:
+            # On a short window Whisper now and then writes nothing after a forced prefix, or loses
+            # a short phrase the 30 s window hears (tiny.en, "Good morning."): a final that came to
+            # nothing is read again through the 30 s window (a noise burst costs one more decode).
+            heard = self._decode(audio, None)
+        return heard
+
+    def _decode(self, audio: np.ndarray, margin: float | None, beam: int | None = None) -> Heard:
+        """One decode, without hotwords; a final's glossary terms then only where Whisper, told
+        of the few that sound like something it heard, hears them (app.asr.hotwords). `beam`:
+        a final read again with beam search (`_reread_beam`)."""
+        decode = functools.partial(
+            decoded,
+            self.model,
+            language=self.language,
+            chinese=self.chinese,
+            options=self.options,
+            final=self.final,
+            beam=beam,
+        )
+        whole, prompt, prefix = audio, None, None
+        keep = self.options.context_chars.get(self.language, 0)
+        if self.final and keep > 0 and self.context is not None:
+            whole, prompt, prefix = self.context.around(audio, keep)
+        if self.final and prompt is None:
+            prompt = self.options.language_prompt.get(self.language)  # e.g. keeps Mandarin finals in characters
+        heard = decode(whole, margin=margin, prompt=prompt, prefix=prefix, hotwords=None)
+
+        def hinted(terms: list[str]) -> str:  # the utterance alone: Whisper ignores hotwords after a prefix
+            return decode(
+                audio, margin=margin, prompt=None, prefix=None, hotwords=hotwords_text(terms, self.language)
+            ).text
+
+        terms = self.options.hotwords.get(self.language, ()) if self.final else ()
+        return decoded_with_glossary(heard, terms, hinted)
+
+
+def window_margin(options: RecognizerOptions, final: bool) -> float | None:
+    """Seconds of padding after the audio in a decode's window; None: Whisper's whole 30 s."""
+    if final and options.word_confidence:
+        return None  # word probabilities come from transcribe's alignment pass
+    return options.final_window_margin_s if final else options.partial_window_margin_s
+
+
+def decoded(
+    model,
+    audio: np.ndarray,
+    *,
+    language: Language,
+    chinese: ChineseScript,
+    options: RecognizerOptions,
+    final: bool,
+    margin: float | None,
+    prompt: str | None,
+    prefix: str | None,
+    hotwords: str | None,
+    beam: int | None = None,
+) -> Heard:
+    """What one Whisper decode of `audio` heard, through every guard (app.asr.guards); `beam`
+    overrides the options' beam (an unsure final read again)."""
+    budget = min(400, int(10 + options.tokens_per_s * len(audio) / SAMPLE_RATE))
+    segments = whisper_segments(
+        model,
+        audio,
+        language,
+        options,
+        final=final,
+        margin=margin,
+        budget=budget,
+        prompt=prompt,
+        prefix=prefix,
+        hotwords=hotwords,
+        beam=beam,
+    )
+    return heard_in(
+        segments,
+        language,
+        chinese,
+        sure_logprob=options.sure_logprob,
+        unsure_word_p=options.unsure_word_p,
+        hotwords=hotwords,
+        prefix=prefix,
+        audio_s=len(audio) / SAMPLE_RATE,
+        hit_budget=any(_ran_to(budget, s) for s in segments),
+    )
+
+
+def _ran_to(budget: int, segment) -> bool:
+    """Whether the decoder wrote its whole token budget for `segment` (a window's Decoded says so;
+    transcribe's segments carry their tokens)."""
+    return getattr(segment, "hit_budget", False) or len(getattr(segment, "tokens", None) or ()) >= budget
+
+
+def _beam(options: RecognizerOptions, language: str, final: bool, margin: float | None) -> int:
+    if not final:
+        return 1
+    if margin is None:
+        return 5  # greedy over 30 s, Whisper ran a phrase on into two more it made up (word confidence)
+    return options.final_beam.get(language, 5)
+
+
+def _reread_beam(options: RecognizerOptions, language: str, final: bool, margin: float | None, heard: Heard) -> int:
+    """The beam to read a final again with, or 0. A final Whisper was unsure of (a noisy room, an
+    echo, a call's codec) is read again with a beam, as faster-whisper falls back when a decode's
+    log-prob is bad; sure finals (most of clean speech) keep their one cheaper decode."""
+    if not final or margin is None or not heard.text or heard.logprob >= options.unsure_final_logprob:
+        return 0
+    beam = options.unsure_final_beam
+    return beam if beam > _beam(options, language, final, margin) else 0
+
+
+def whisper_segments(
+    model,
+    audio: np.ndarray,
+    language: str,
+    options: RecognizerOptions,
+    *,
+    final: bool,
+    margin: float | None,
+    budget: int,
+    prompt: str | None,
+    prefix: str | None,
+    hotwords: str | None,
+    beam: int | None = None,
+) -> list:
+    """Whisper's segments for `audio`: through a window of the audio's length + `margin`
+    (app.asr.window) or, for None, through faster-whisper's transcribe (30 s window, word timestamps).
+    `beam`: this decode's beam instead of the options' (a final read again when unsure)."""
+    beam = beam or _beam(options, language, final, margin)
+    if margin is not None and len(audio) <= 30 * SAMPLE_RATE:
+        decoded = decode_window(
+            model,
+            audio,
+            language,
+            margin_s=margin,
+            min_s=options.min_window_s,
+            beam_size=beam,
+            max_new_tokens=budget,
+            prompt=prompt,
+            prefix=prefix,
+            hotwords=hotwords,
+        )
+        if window_heard_no_speech(decoded.no_speech_prob, decoded.avg_logprob, hotwords):
+            return []
+        return [replace(decoded, text=undouble(decoded.text))]
+    segments, _ = model.transcribe(
+        audio,
+        language=language,
+        task="transcribe",
+        beam_size=beam,
+        # No temperature fallback: each retry costs a whole decode, and sampling makes the
+        # same speech come out differently from run to run; loops are cut after (app.asr.guards).
+        temperature=0.0,
+        condition_on_previous_text=False,
+        without_timestamps=True,
+        max_new_tokens=budget,
+        compression_ratio_threshold=2.4,
+        log_prob_threshold=-1.0,
+        no_speech_threshold=0.6,
+        initial_prompt=prompt,
+        prefix=prefix,
+        hotwords=hotwords,
+        vad_filter=False,
+        word_timestamps=final and options.word_confidence,
+    )
+    return list(segments)
