@@ -14,6 +14,9 @@ a quiet or far speaker, clipping, telephone band, GSM, Opus, lost frames). For e
   as it goes: its text does not depend on the machine's load), or with `--path recognizer`
   StreamingRecognizer fed the file in this process (the same recognizer and finals, without
   partials: quicker for sweeps of variants);
+  `--path microphone` / `--path system` play the degraded talk through a private PulseAudio
+  server into the microphone or as system audio (a call's far side) and run `run --source ...`
+  on it at speaking speed: the capture path people use;
 - whole: faster-whisper's own reading of the whole file, same model, beam 5, its VAD filter
   (the defaults: temperature fallback, previous text as context), in the same run.
 WER (en, human) / CER (zh); `gap` = app - whole. `--realtime` also runs `run --realtime` (speaking
@@ -191,6 +194,37 @@ def app_run(wav: Path, talk: Talk, model_name: str, settings: str, realtime: boo
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
 
+def pulse_run(wav: Path, talk: Talk, model_name: str, settings: str, via: str) -> list[dict]:
+    """The events of `run --source microphone|system --json` while the talk plays, at speaking
+    speed, through a private PulseAudio server: into its `mic` null sink (the microphone) or its
+    default sink `speakers` (system audio, a call's far side). The capture path people use:
+    PortAudio or the loopback, the device's own blocks and clock."""
+    from tests.asr.conftest import SoundRoom  # lazy: the tests' PulseAudio harness, for these paths only
+
+    room = SoundRoom()
+    room.start()
+    cmd = [*bench_command(__spec__.name), "--child", settings, "run", "--source", via, "--json"]
+    cmd += ["--direction", talk.direction, "--nmt-model", str(PHRASEBOOK / talk.direction), "--no-tts"]
+    cmd += ["--asr-model", model_name, "--duration", f"{sf.info(str(wav)).duration + 8:.1f}"]
+    env = {**os.environ, **room.env, "PYTHONPATH": str(ROOT)}
+    child_run = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    events: list[dict] = []
+    try:
+        for line in child_run.stdout:
+            if line.startswith("{"):
+                events.append(json.loads(line))
+                if events[-1].get("state") == "running":
+                    break
+        time.sleep(2.5)  # a null sink's monitor delivers its first audio ~2 s after it is opened
+        room.play_to("mic" if via == "microphone" else "speakers", wav)
+        events += [json.loads(line) for line in child_run.stdout if line.startswith("{")]
+        child_run.wait(120)
+    finally:
+        child_run.kill()
+        room.kill()
+    return events
+
+
 def recognizer_finals(audio: np.ndarray, talk: Talk, model, settings: str) -> list[dict]:
     """The finals of StreamingRecognizer fed `audio` in this process, as `run` feeds a recording."""
 
@@ -245,6 +279,8 @@ def bench_talk(talk: Talk, args, model, folder: Path) -> list[dict]:
             began = time.perf_counter()
             if args.path == "run":
                 events = app_run(wav, talk, args.model, settings, realtime=False)
+            elif args.path in ("microphone", "system"):
+                events = pulse_run(wav, talk, args.model, settings, args.path)
             else:
                 events = recognizer_finals(audio, talk, model, settings)
             text = finals_text(events)
@@ -296,7 +332,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--talks", nargs="+", default=["en", "zh", "human"], choices=["en", "zh", "human"])
     parser.add_argument("--conditions", nargs="+", default=list(degrade.CONDITIONS), choices=list(degrade.CONDITIONS))
     parser.add_argument("--sentences", type=int, default=None, help="first N clips of each talk")
-    parser.add_argument("--path", choices=["run", "recognizer"], default="run")
+    parser.add_argument(
+        "--path",
+        choices=["run", "recognizer", "microphone", "system"],
+        default="run",
+        help="run: --input, as fast as it goes; recognizer: in this process; microphone/system: played "
+        "through a private PulseAudio server at speaking speed",
+    )
     parser.add_argument("--set", action="append", default=[], help="key=value for the app's RecognizerOptions")
     parser.add_argument("--variant", action="append", default=[], help="NAME:key=value,... (repeatable)")
     parser.add_argument("--realtime", action="store_true", help="also run at speaking speed: latency, early share")
