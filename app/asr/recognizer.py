@@ -46,6 +46,7 @@ from app.asr.hotwords import decoded_with_glossary, hotwords_text
 from app.asr.language import KeptUtterances, LanguageDecision, LanguageSides, read_language
 from app.asr.options import RecognizerOptions
 from app.asr.partials import PartialSchedule
+from app.asr.script_reread import read_in_characters
 from app.asr.segmenter import Ended, Segmenter, Utterance
 from app.asr.turns import turns_for
 from app.asr.units import common_prefix, drop_prefix, extend_committed, join_units, units_of
@@ -357,9 +358,10 @@ class StreamingRecognizer:
     def hear(self, audio: np.ndarray, final: bool = True) -> Heard:
         """transcribe(), with the words Whisper was unsure of (finals, with options.word_confidence)."""
         margin = self.window_margin(final)
-        heard = self._hear(audio, final, margin)
+        heard, again = self._hear(audio, final, margin), functools.partial(self._hear, audio, final, margin)
         if beam := _reread_beam(self.options, self.language, final, margin, heard):
-            heard = self._hear(audio, final, margin, beam=beam)  # an unsure final, read again
+            heard = again(beam=beam)  # an unsure final, read again
+        heard = read_in_characters(self.options, self.language, final, heard, again)  # Chinese in Latin letters
         if final and margin is not None and not heard.text:
             # On a short window Whisper now and then writes nothing after a forced prefix, or loses
             # a short phrase the 30 s window hears (tiny.en, "Good morning."): a final that came to
@@ -367,10 +369,10 @@ class StreamingRecognizer:
             heard = self._hear(audio, final, None)
         return heard
 
-    def _hear(self, audio: np.ndarray, final: bool, margin: float | None, beam: int | None = None) -> Heard:
-        """One decode, without hotwords; a final's glossary terms then only where Whisper, told
-        of the few that sound like something it heard, hears them (app.asr.hotwords). `beam`:
-        a final read again with beam search (`_reread_beam`)."""
+    def _hear(self, audio: np.ndarray, final: bool, margin: float | None, beam: int = 0, prompt: str = "") -> Heard:
+        """One decode, without hotwords; a final's glossary terms then only where Whisper, told of the
+        few that sound like something it heard, hears them (app.asr.hotwords). Read again: with a `beam`
+        (`_reread_beam`), or a `prompt` instead of its context's (app.asr.script_reread)."""
         decode = functools.partial(
             decoded,
             self.model,
@@ -380,14 +382,14 @@ class StreamingRecognizer:
             final=final,
             beam=beam,
         )
-        whole, prompt, prefix = audio, None, None
+        whole, context, prefix = audio, None, None
         # Face to face, the utterance before is often in the other language, and the decision reads
         # the utterance alone: no context, so the final decode reuses the decision's encoder output.
         if final and self.options.context_chars.get(self.language, 0) > 0 and self.sides is None:
-            whole, prompt, prefix = self._with_context(audio)
-        if final and prompt is None:
-            prompt = self.options.language_prompt.get(self.language)  # e.g. keeps Mandarin finals in characters
-        heard = decode(whole, margin=margin, prompt=prompt, prefix=prefix, hotwords=None)
+            whole, context, prefix = self._with_context(audio)
+        if final and not prompt:
+            prompt = context or self.options.language_prompt.get(self.language)  # e.g. Mandarin in characters
+        heard = decode(whole, margin=margin, prompt=prompt or None, prefix=prefix, hotwords=None)
 
         def hinted(terms: list[str]) -> str:  # the utterance alone: Whisper ignores hotwords after a prefix
             return decode(
