@@ -516,6 +516,7 @@ def whisper_segments(
             prompt=prompt,
             prefix=prefix,
             hotwords=hotwords,
+            keep_encoded=final,  # an unsure final is read again on the same window (`hear`)
         )
         if window_heard_no_speech(decoded.no_speech_prob, decoded.avg_logprob, hotwords):
             return []

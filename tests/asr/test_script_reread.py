@@ -4,12 +4,12 @@ import re
 
 import numpy as np
 
-from app.asr import StreamingRecognizer
+from app.asr import RecognizerOptions, StreamingRecognizer
 from app.asr.guards import Heard
 from app.asr.script_reread import in_characters
 from app.shared.events import SourceFinal
 
-from .conftest import read16k, silence
+from .conftest import normalize_words, read16k, silence
 
 _LATIN = re.compile(r"[A-Za-z]")
 
@@ -31,3 +31,27 @@ def test_the_prompted_reading_is_kept_only_when_it_is_in_characters():
     assert in_characters(romanised, Heard("", logprob=0.0)) is romanised  # nothing is not better
     mixed = Heard("我想 first way")
     assert in_characters(mixed, Heard("我上 first way。")) is mixed  # as many Latin letters: no gain
+
+
+def test_a_final_read_again_costs_its_decoder_only(say, tiny_en, monkeypatch):
+    """The beam re-read of an unsure final reads the same window as its greedy decode: the
+    encoder output (most of a short decode's cost) is handed over, not computed again."""
+    from app.asr import recognizer
+
+    audio = np.concatenate([silence(0.4), read16k(say("Please leave your coat by the door.")), silence(0.2)])
+    rec = StreamingRecognizer(tiny_en, "en", options=RecognizerOptions(unsure_final_logprob=0.0))  # always again
+    decodes, encodes = spy(monkeypatch, recognizer, "decode_window"), spy(monkeypatch, tiny_en, "encode")
+    assert "door" in normalize_words(rec.transcribe(audio))
+    assert [call["beam_size"] for call in decodes] == [1, 5] and len(encodes) == 1
+
+
+def spy(monkeypatch, owner, name: str) -> list[dict]:
+    """The keyword arguments of each call of owner.name from now on (the real one runs)."""
+    calls, real = [], getattr(owner, name)
+
+    def called(*args, **kwargs):
+        calls.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, called)
+    return calls
