@@ -93,7 +93,7 @@ def sox(audio: np.ndarray, *effects: str, via: str = "wav", rate: int | None = N
         src, mid = Path(folder) / "in.wav", Path(folder) / f"mid.{via}"
         sf.write(src, audio, RATE, subtype="FLOAT")
         rate_args = ["-r", str(rate)] if rate else []
-        subprocess.run(["sox", "-V1", str(src), *rate_args, "-c", "1", str(mid), *effects], check=True)
+        subprocess.run(["sox", "-V1", "-R", str(src), *rate_args, "-c", "1", str(mid), *effects], check=True)
         return resample_file(mid)[: len(audio)]
 
 

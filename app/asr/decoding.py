@@ -18,6 +18,7 @@ from app.asr.context import FinalContext
 from app.asr.guards import Heard, heard_in, undouble, window_heard_no_speech
 from app.asr.hotwords import decoded_with_glossary, hotwords_text
 from app.asr.options import RecognizerOptions
+from app.asr.script_reread import read_in_characters
 from app.asr.window import decode_window
 from app.shared.audio import SAMPLE_RATE
 from app.shared.chinese import ChineseScript
@@ -40,9 +41,10 @@ class Hearing:
         """What Whisper heard in `audio`, with the words it was unsure of (finals, with
         options.word_confidence)."""
         margin = window_margin(self.options, self.final)
-        heard = self._decode(audio, margin)
+        heard, again = self._decode(audio, margin), functools.partial(self._decode, audio, margin)
         if beam := _reread_beam(self.options, self.language, self.final, margin, heard):
-            heard = self._decode(audio, margin, beam=beam)  # an unsure final, read again
+            heard = again(beam=beam)  # an unsure final, read again
+        heard = read_in_characters(self.options, self.language, self.final, heard, again)  # Chinese in Latin letters
         if self.final and margin is not None and not heard.text:
             # On a short window Whisper now and then writes nothing after a forced prefix, or loses
             # a short phrase the 30 s window hears (tiny.en, "Good morning."): a final that came to
@@ -50,10 +52,10 @@ class Hearing:
             heard = self._decode(audio, None)
         return heard
 
-    def _decode(self, audio: np.ndarray, margin: float | None, beam: int | None = None) -> Heard:
-        """One decode, without hotwords; a final's glossary terms then only where Whisper, told
-        of the few that sound like something it heard, hears them (app.asr.hotwords). `beam`:
-        a final read again with beam search (`_reread_beam`)."""
+    def _decode(self, audio: np.ndarray, margin: float | None, beam: int = 0, prompt: str = "") -> Heard:
+        """One decode, without hotwords; a final's glossary terms then only where Whisper, told of the
+        few that sound like something it heard, hears them (app.asr.hotwords). Read again: with a `beam`
+        (`_reread_beam`), or a `prompt` instead of its context's (app.asr.script_reread)."""
         decode = functools.partial(
             decoded,
             self.model,
@@ -63,13 +65,13 @@ class Hearing:
             final=self.final,
             beam=beam,
         )
-        whole, prompt, prefix = audio, None, None
+        whole, context, prefix = audio, None, None
         keep = self.options.context_chars.get(self.language, 0)
         if self.final and keep > 0 and self.context is not None:
-            whole, prompt, prefix = self.context.around(audio, keep)
-        if self.final and prompt is None:
-            prompt = self.options.language_prompt.get(self.language)  # e.g. keeps Mandarin finals in characters
-        heard = decode(whole, margin=margin, prompt=prompt, prefix=prefix, hotwords=None)
+            whole, context, prefix = self.context.around(audio, keep)
+        if self.final and not prompt:
+            prompt = context or self.options.language_prompt.get(self.language)  # e.g. Mandarin in characters
+        heard = decode(whole, margin=margin, prompt=prompt or None, prefix=prefix, hotwords=None)
 
         def hinted(terms: list[str]) -> str:  # the utterance alone: Whisper ignores hotwords after a prefix
             return decode(
@@ -184,6 +186,7 @@ def whisper_segments(
             prompt=prompt,
             prefix=prefix,
             hotwords=hotwords,
+            keep_encoded=final,  # an unsure final is read again on the same window (`Hearing.heard`)
         )
         if window_heard_no_speech(decoded.no_speech_prob, decoded.avg_logprob, hotwords):
             return []

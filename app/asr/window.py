@@ -57,9 +57,10 @@ def _suppressed(model, language: str) -> tuple[int, ...]:
 
 class _HandedOver:
     """One encoder output handed from a look at a window (the language detection of a face-to-face
-    session, app.asr.language) to the decode of the same window right after it: the encoder is
-    most of a short decode's cost, so the look adds little. Taken once; a session that never
-    looks (a fixed direction) never fills it, and its decodes never hash their audio."""
+    session, app.asr.language) or a final decode to the decode of the same window right after it
+    (a final read again): the encoder is most of a short decode's cost, so the look or the
+    re-read adds little. Taken once; a decode hashes its audio only when a kept window of its
+    length waits (a few milliseconds)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -87,11 +88,12 @@ _HANDED_OVER = _HandedOver()
 
 def encode_window(model, audio: np.ndarray, *, margin_s: float, min_s: float = 0.0, hand_over: bool = False):
     """Whisper's encoder output for `audio` through the window decode_window reads (its length +
-    `margin_s`, at least `min_s`). hand_over: keep it for the next decode_window of the same audio."""
+    `margin_s`, at least `min_s`): the one handed over for it, if any. hand_over: keep it for the
+    next decode_window of the same audio."""
     from faster_whisper.audio import pad_or_trim
 
     frames = window_frames(len(audio), margin_s, min_s)
-    encoded = _HANDED_OVER.take(model, frames, audio) if not hand_over else None
+    encoded = _HANDED_OVER.take(model, frames, audio)
     if encoded is None:
         features = pad_or_trim(model.feature_extractor(audio), frames)  # zero-padded, as transcribe pads
         encoded = model.encode(features)
@@ -112,15 +114,17 @@ def decode_window(
     prompt: str | None = None,
     prefix: str | None = None,
     hotwords: str | None = None,
+    keep_encoded: bool = False,
 ) -> Decoded:
     """Decode `audio` (16 kHz, at most 30 s) through a window of its length + `margin_s` of padding
-    (at least `min_s` long).
+    (at least `min_s` long). keep_encoded: hand the encoder output over to the next decode of the
+    same audio (a final read again costs its decoder only).
 
     `model` is a faster_whisper.WhisperModel. Greedy when beam_size is 1; temperature 0, no
     fallback, no timestamps; the prompt (earlier text), prefix and hotwords are built as
     `transcribe` builds them, and `avg_logprob` / `no_speech_prob` mean what they mean there.
     """
-    encoded = encode_window(model, audio, margin_s=margin_s, min_s=min_s)
+    encoded = encode_window(model, audio, margin_s=margin_s, min_s=min_s, hand_over=keep_encoded)
     tokenizer = _tokenizer(model, language)
     previous = tokenizer.encode(" " + prompt.strip()) if prompt else []
     tokens_in = model.get_prompt(tokenizer, previous, without_timestamps=True, prefix=prefix, hotwords=hotwords)
