@@ -143,7 +143,7 @@ def replay(source_events: list, mode: str) -> dict:
     """Every partial translated in order, as the translation worker does (TranslationStage._translate)."""
     from app.pipeline.calm import CalmText, latin_word_boundary
     from app.shared.events import SourcePartial
-    from app.translation import DecodeOptions, SentenceResult, Translator
+    from app.translation import DecodeOptions, Translator
 
     translator = Translator.load(PHRASEBOOK / "en-zh", "en-zh")
     calm = CalmText(mode)
@@ -155,15 +155,13 @@ def replay(source_events: list, mode: str) -> dict:
         if not event.text.strip():
             continue
         started = time.perf_counter()
-        results = [
-            r
-            for r in translator.stream(
+        results = list(
+            translator.stream(
                 event.text.strip(),
                 DecodeOptions(num_beams=1),
                 forced=calm.forced(event.utterance_id) if provisional else [],
             )
-            if isinstance(r, SentenceResult)
-        ]
+        )
         ms.append((time.perf_counter() - started) * 1000)
         text = "".join(r.translation.strip() for r in results if r.translation.strip())
         if provisional:

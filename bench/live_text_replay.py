@@ -89,12 +89,11 @@ def committed_of(source: str, partials: list[dict]) -> str:
 def decode(translator, calm: CalmText, uid: int, source: str, provisional: bool = True) -> tuple[list, str]:
     """One decode of `source` as the translation stage makes it (greedy, as `run` decodes finals
     too by default; a provisional one with CalmText's forced tokens): (sentences, text)."""
-    from app.translation import DecodeOptions, SentenceResult
-    from app.translation.translator import join_translations
+    from app.translation import DecodeOptions
+    from app.translation.results import join_translations
 
     forced = calm.forced(uid) if provisional else []
-    items = translator.stream(source, DecodeOptions(num_beams=1), forced=forced)
-    results = [r for r in items if isinstance(r, SentenceResult)]
+    results = list(translator.stream(source, DecodeOptions(num_beams=1), forced=forced))
     text, _ = join_translations([(r.translation, r.low_confidence) for r in results], translator.joiner, strip=True)
     return calm_sentences(translator, results), text
 

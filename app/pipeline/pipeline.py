@@ -177,7 +177,7 @@ class Pipeline:
 
             FileSource(self.config.input_path, realtime=False).check()
         self._check_speech_model()
-        from app.translation.search import check_setting
+        from app.translation.generation_settings import check_setting
 
         for key, value in {"num_beams": self.config.num_beams, **self.config.decode_overrides}.items():
             if value is not None:
