@@ -47,7 +47,7 @@ from app.pipeline import Pipeline, PipelineConfig
 from app.pipeline.calm import CalmText, common_prefix, latin_word_boundary
 from app.pipeline.translation import calm_sentences
 from app.shared.events import SourceFinal, SourcePartial, Translation
-from app.translation import DecodeOptions, SentenceResult, Translator
+from app.translation import DecodeOptions, Translator
 from bench._common import PHRASEBOOK, ROOT
 
 GROUPS = (2, 1, 3, 2, 2, 1, 3, 2, 1, 2, 3, 2, 2, 1, 3)  # sentences per utterance: 30 in all
@@ -147,15 +147,13 @@ def replay(source_events: list, mode: str) -> dict:
         if not event.text.strip():
             continue
         started = time.perf_counter()
-        results = [
-            r
-            for r in translator.stream(
+        results = list(
+            translator.stream(
                 event.text.strip(),
                 DecodeOptions(num_beams=1),
                 forced=calm.forced(event.utterance_id) if provisional else [],
             )
-            if isinstance(r, SentenceResult)
-        ]
+        )
         ms.append((time.perf_counter() - started) * 1000)
         text = "".join(r.translation.strip() for r in results if r.translation.strip())
         if provisional:

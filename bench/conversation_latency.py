@@ -126,9 +126,9 @@ class OneAtATime:
     def chinese(self, script: ChineseScript) -> None:
         self.translator.chinese = script
 
-    def stream(self, text: str, options=None, cancel=None, forced=()):
+    def stream(self, text: str, options=None, cancel=None, forced=(), on_step=None):
         with self.lock:
-            yield from self.translator.stream(text, options, cancel, forced)
+            yield from self.translator.stream(text, options, cancel, forced, on_step)
 
 
 def conversation(

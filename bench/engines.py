@@ -44,20 +44,19 @@ class Ours:
 
         # loop_window=0: random weights repeat tokens, and the loop guard would end them early
         options = DecodeOptions(num_beams=beams, max_new_tokens=tokens, min_new_tokens=tokens, loop_window=0)
-        from app.translation import DecodeStep  # lazy: in the engine's own process, whose memory is measured
 
         # The stream the window consumes; the process CPU time between steps says what a step
         # costs whatever else the machine runs (wall time on a busy machine also counts waiting).
-        step_cpu_ms, sentences = [], []
+        step_cpu_ms, cpu = [], [0.0]
+
+        def on_step(step) -> None:
+            now = time.process_time()
+            step_cpu_ms.append((now - cpu[0]) * 1000)
+            cpu[0] = now
+
         start = time.perf_counter()
-        cpu = time.process_time()
-        for item in self.translator.stream(text, options=options):
-            if isinstance(item, DecodeStep):
-                now = time.process_time()
-                step_cpu_ms.append((now - cpu) * 1000)
-                cpu = now
-            else:
-                sentences.append(item)
+        cpu[0] = time.process_time()
+        sentences = list(self.translator.stream(text, options=options, on_step=on_step))
         wall_ms = (time.perf_counter() - start) * 1000
         (sentence,) = sentences
         return {

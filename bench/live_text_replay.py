@@ -24,8 +24,8 @@ from pathlib import Path
 from app.pipeline.calm import RULES, CalmMode, CalmText, ShowRule, latin_word_boundary
 from app.pipeline.translation import WITNESS_DROPS, calm_sentences
 from app.shared.live_text import LiveText
-from app.translation import DecodeOptions, SentenceResult, Translator
-from app.translation.translator import join_translations
+from app.translation import DecodeOptions, Translator
+from app.translation.results import join_translations
 from bench.live_text import MODELS, model_folder, summarize
 
 
@@ -89,8 +89,7 @@ def decode(translator, calm: CalmText, uid: int, source: str, provisional: bool 
     too by default; a provisional one with CalmText's forced tokens): (sentences, text)."""
 
     forced = calm.forced(uid) if provisional else []
-    items = translator.stream(source, DecodeOptions(num_beams=1), forced=forced)
-    results = [r for r in items if isinstance(r, SentenceResult)]
+    results = list(translator.stream(source, DecodeOptions(num_beams=1), forced=forced))
     text, _ = join_translations([(r.translation, r.low_confidence) for r in results], translator.joiner, strip=True)
     return calm_sentences(translator, results), text
 

@@ -48,8 +48,8 @@ def one_pass(translator, grown: list[list[str]]) -> dict:
     from app.pipeline.calm import RULES, CalmText, latin_word_boundary  # lazy: the checkout --root chose
     from app.pipeline.translation import calm_sentences
     from app.shared.live_text import LiveText
-    from app.translation import DecodeOptions, SentenceResult
-    from app.translation.translator import join_translations
+    from app.translation import DecodeOptions
+    from app.translation.results import join_translations
 
     calm = CalmText("agree", RULES[LiveText.BALANCED])
     greedy = DecodeOptions(num_beams=1, max_new_tokens=48)
@@ -58,7 +58,7 @@ def one_pass(translator, grown: list[list[str]]) -> dict:
     for uid, texts in enumerate(grown, 1):
         for text in texts:
             cpu, wall = time.process_time(), time.perf_counter()
-            results = [r for r in translator.stream(text, greedy) if isinstance(r, SentenceResult)]
+            results = list(translator.stream(text, greedy))
             joined, _ = join_translations([(r.translation, r.low_confidence) for r in results], translator.joiner, True)
             sentences = calm_sentences(translator, results)
             calm.update(uid, sentences, joined, latin_word_boundary if translator.joiner else None)

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from app.shared.events import DecodeStepEvent, SentenceSummary
-from app.translation import DecodeOptions, DecodeStep, SentenceResult, Translator
+from app.translation import DecodeOptions, Translator
 from bench._common import ROOT
 from bench.bench_model import build
 
@@ -58,12 +58,12 @@ def translate_once(translator, text, options, emit) -> tuple[float, float]:
     Returns (wall ms, this thread's CPU ms): the second is blind to waiting for the GIL but
     steadier when other processes load the machine."""
 
+    def on_step(step) -> None:
+        emit(DecodeStepEvent(utterance_id=0, provisional=False, step=step))
+
     start, cpu = time.perf_counter(), time.thread_time()
-    for item in translator.stream(text, options=options):
-        if isinstance(item, DecodeStep):
-            emit(DecodeStepEvent(utterance_id=0, provisional=False, step=item))
-        elif isinstance(item, SentenceResult):
-            emit(SentenceSummary(utterance_id=0, provisional=False, summary=item.to_json(with_steps=False)))
+    for sentence in translator.stream(text, options=options, on_step=on_step):
+        emit(SentenceSummary(utterance_id=0, provisional=False, summary=sentence.to_json(with_steps=False)))
     return (time.perf_counter() - start) * 1000, (time.thread_time() - cpu) * 1000
 
 

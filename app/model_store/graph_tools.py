@@ -52,12 +52,6 @@ def all_graphs(graph) -> list:
     return found
 
 
-def branches_first(graph) -> list:
-    """all_graphs, innermost first: the order to rewrite in. Replacing a graph's node list copies
-    its nodes, so a branch must be rewritten before the graph whose If node holds it."""
-    return list(reversed(all_graphs(graph)))
-
-
 def used_names(graph) -> set:
     """Every name read by a node of the graph or of a graph nested in it, and its outputs."""
     used = set()

@@ -161,16 +161,6 @@ def int8_head_from_table(path: str | Path) -> int:
     return changed
 
 
-def int8_head_from_table_folder(folder: str | Path) -> dict[str, int]:
-    """`int8_head_from_table` on every int8 decoder twin of a model folder (or its onnx/ subfolder)."""
-    from app.model_store.optimize import DECODER_FILES
-
-    folder = Path(folder)
-    onnx_dir = folder / "onnx" if (folder / "onnx").is_dir() else folder
-    twins = [onnx_dir / name.replace(".onnx", "_quantized.onnx") for name in DECODER_FILES]
-    return {p.name: int8_head_from_table(p) for p in twins if p.is_file()}
-
-
 # -- the pieces ----------------------------------------------------------------------------------
 
 

@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from app.pipeline.calm import CalmMode, ShowRule
 from app.shared.audio import SourceKind, SpeechTarget
 from app.shared.chinese import ChineseScript
-from app.shared.events import Speaker
+from app.shared.events import DecodeStep, Speaker
 from app.shared.glossary import Glossary
 from app.shared.languages import Direction
 from app.shared.live_text import LiveText
 
 if TYPE_CHECKING:
-    from app.translation import DecodeOptions, DecodeStep, SentenceResult
+    from app.translation.options import DecodeOptions
+    from app.translation.results import SentenceResult
 
 
 @dataclass
@@ -108,4 +109,5 @@ class PipelineTranslator(Protocol):
         options: DecodeOptions | None = None,
         cancel: threading.Event | None = None,
         forced: Sequence[Sequence[int]] = (),
-    ) -> Iterator[DecodeStep | SentenceResult]: ...
+        on_step: Callable[[DecodeStep], None] | None = None,
+    ) -> Iterator[SentenceResult]: ...

@@ -16,7 +16,7 @@ def check_before_start(config: PipelineConfig, recognizer_given: bool) -> None:
         FileSource(config.input_path, realtime=False).check()
     if not recognizer_given:
         check_speech_model(config)
-    from app.translation.search import check_setting  # lazy: onnxruntime, kept off the window's start
+    from app.translation.generation_settings import check_setting  # lazy: onnxruntime, kept off the window's start
 
     for key, value in {"num_beams": config.num_beams, **config.decode_overrides}.items():
         if value is not None:

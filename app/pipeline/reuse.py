@@ -18,7 +18,8 @@ from app.shared.chinese import ChineseScript
 from app.shared.languages import Direction
 
 if TYPE_CHECKING:
-    from app.translation import DecodeOptions, DecodeStep, SentenceResult
+    from app.translation.options import DecodeOptions
+    from app.translation.results import SentenceResult
 
 
 @dataclass(frozen=True, eq=True)
@@ -38,13 +39,13 @@ class LastDecode:
 
     def __init__(self) -> None:
         self._key: DecodeKey | None = None
-        self._items: tuple[DecodeStep | SentenceResult, ...] = ()
+        self._items: tuple[SentenceResult, ...] = ()
 
-    def keep(self, key: DecodeKey, items: Sequence[DecodeStep | SentenceResult]) -> None:
+    def keep(self, key: DecodeKey, items: Sequence[SentenceResult]) -> None:
         self._key, self._items = key, tuple(items)
 
-    def take(self, key: DecodeKey) -> tuple[DecodeStep | SentenceResult, ...] | None:
-        """What a decode with `key` produced, once; None if the last one was another."""
+    def take(self, key: DecodeKey) -> tuple[SentenceResult, ...] | None:
+        """The sentences (with their steps) a decode with `key` produced, once; None if the last one was another."""
         if self._key != key:
             return None
         items, self._key, self._items = self._items, None, ()

@@ -9,8 +9,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import partial
+from typing import TYPE_CHECKING
 
 from app.pipeline.calm import CalmText, DecodedSentence, decoded_sentences, latin_word_boundary
 from app.pipeline.jobs import Job
@@ -20,6 +21,7 @@ from app.shared.chinese import ChineseScript
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text, texts_of
 from app.shared.events import (
     CaptionCorrected,
+    DecodeStep,
     DecodeStepEvent,
     Error,
     SentenceSummary,
@@ -34,7 +36,8 @@ if TYPE_CHECKING:
     from app.pipeline.config import PipelineConfig, PipelineTranslator
     from app.pipeline.reporter import Reporter
     from app.pipeline.speech import SpeechStage
-    from app.translation import DecodeOptions, SentenceResult
+    from app.translation.options import DecodeOptions
+    from app.translation.results import SentenceResult
 
 log = logging.getLogger(__name__)
 # Words (Chinese: characters) a witness decode leaves off the partial: two agreed more often on
@@ -121,7 +124,7 @@ class TranslationStage:
             )
 
     def _decode_options(self, provisional: bool) -> DecodeOptions:
-        from app.translation import DecodeOptions
+        from app.translation.options import DecodeOptions  # lazy: app.translation loads onnxruntime
 
         return DecodeOptions(
             **{
@@ -148,7 +151,7 @@ class TranslationStage:
                     QT_TRANSLATE_NOOP("Errors", "Choose a model folder for this direction (run: --nmt-model DIR)."),
                     direction=direction,
                 )
-            from app.translation import Translator
+            from app.translation.translator import Translator  # lazy: app.translation loads onnxruntime
 
             self.reporter.emit(Status(state=State.LOADING, detail=f"translation model {folder}"))
             graphs = self.config.prepare_graphs(folder, direction, False) if self.config.prepare_graphs else None
@@ -166,42 +169,42 @@ class TranslationStage:
             )
             return None
 
-    def _decode(self, job: Job, translator: PipelineTranslator, cancel: threading.Event) -> list[Any] | None:
+    def _decode(self, job: Job, translator: PipelineTranslator, cancel: threading.Event) -> list[SentenceResult] | None:
         """Translate the job's text, sending its steps and sentence summaries: its sentences'
         SentenceResults; None if cancelled. A final translation reuses the provisional decode
         before it when that decoded the same (reuse.py)."""
-        from app.translation import DecodeStep, SentenceResult
-
         event, provisional = job.event, job.provisional
         text = event.text.strip()
         options = self._decode_options(provisional)
         forced = self._calm.forced(event.utterance_id) if provisional else []
         key = None if forced else DecodeKey(job.direction, text, options, translator.chinese)
         reused = None if provisional or key is None else self._last_decode.take(key)
-        items = reused if reused is not None else translator.stream(text, options=options, cancel=cancel, forced=forced)
-        sentences, produced = [], []
-        for item in items:
-            produced.append(item)
-            if isinstance(item, DecodeStep):
-                if self.config.emit_steps:
-                    self.reporter.emit(
-                        DecodeStepEvent(utterance_id=event.utterance_id, provisional=provisional, step=item)
-                    )
-            elif isinstance(item, SentenceResult):
-                # Steps were already sent one by one as DecodeStepEvents.
-                summary = item.to_json(with_steps=False)
-                self.reporter.emit(
-                    SentenceSummary(utterance_id=event.utterance_id, provisional=provisional, summary=summary)
-                )
-                sentences.append(item)
+        on_step = partial(self._send_step, event.utterance_id, provisional) if self.config.emit_steps else None
+        if reused is not None:
+            results = replayed(reused, on_step)
+        else:
+            results = translator.stream(text, options=options, cancel=cancel, forced=forced, on_step=on_step)
+        sentences = []
+        for sentence in results:
             if cancel.is_set():
-                return None
+                return None  # superseded mid-sentence: its steps went out, its summary does not
+            # Steps were already sent one by one as DecodeStepEvents.
+            summary = sentence.to_json(with_steps=False)
+            self.reporter.emit(
+                SentenceSummary(utterance_id=event.utterance_id, provisional=provisional, summary=summary)
+            )
+            sentences.append(sentence)
+        if cancel.is_set():
+            return None
         if provisional and key is not None:
-            self._last_decode.keep(key, produced)  # for the final, if it says the same
+            self._last_decode.keep(key, sentences)  # for the final, if it says the same
         return sentences
 
+    def _send_step(self, utterance_id: int, provisional: bool, step: DecodeStep) -> None:
+        self.reporter.emit(DecodeStepEvent(utterance_id=utterance_id, provisional=provisional, step=step))
+
     def _translate(self, job: Job, cancel: threading.Event, speak: bool = True) -> None:
-        from app.translation.translator import join_translations
+        from app.translation.results import join_translations  # lazy: app.translation loads onnxruntime
 
         event, provisional = job.event, job.provisional
         text = event.text.strip()
@@ -268,18 +271,16 @@ class TranslationStage:
     def _witness(self, job: Job, translator: PipelineTranslator, cancel: threading.Event) -> list | None:
         """The partial less its last two words (a Chinese partial: characters) decoded as the
         partial was, as evidence of what stays: shown nowhere, no events."""
-        from app.translation import SentenceResult
-
         source = less_last_words(job.event.text)
         if not source:
             return None
-        items = translator.stream(
+        sentences = translator.stream(
             source,
             options=self._decode_options(True),
             cancel=cancel,
             forced=self._calm.forced(job.event.utterance_id),
         )
-        return calm_sentences(translator, [r for r in items if isinstance(r, SentenceResult)])
+        return calm_sentences(translator, list(sentences))
 
     def _not_translated(self, job: Job) -> None:
         """A final whose direction has no usable model: one Error for it, with the reason."""
@@ -298,6 +299,17 @@ def calm_sentences(translator: PipelineTranslator, sentences: list[SentenceResul
     """A decode's sentences as CalmText weighs them (their tokens, probabilities, ends and source length)."""
     pieces = [(s.translation, s.token_ids, s.token_p, s.token_ends, len(s.source_ids)) for s in sentences]
     return decoded_sentences(pieces, translator.joiner, translator.codec.skipped_ids)
+
+
+def replayed(
+    sentences: Iterable[SentenceResult], on_step: Callable[[DecodeStep], None] | None
+) -> Iterator[SentenceResult]:
+    """A kept decode given again as the translator gives it: each sentence's steps to `on_step`, then the sentence."""
+    for sentence in sentences:
+        if on_step is not None:
+            for step in sentence.steps:
+                on_step(step)
+        yield sentence
 
 
 def less_last_words(text: str, count: int = WITNESS_DROPS) -> str:

@@ -2,19 +2,13 @@
 greedy/beam search, loop guard, per-step diagnostics, verify mode, model-folder inspection."""
 
 from app.translation.inspection import ModelFolderReport, inspect_model_folder
-from app.translation.translator import (
-    DecodeOptions,
-    DecodeStep,
-    GlossaryUse,
-    SentenceResult,
-    TranslationResult,
-    Translator,
-)
+from app.translation.options import DecodeOptions
+from app.translation.results import GlossaryUse, SentenceResult, TranslationResult
+from app.translation.translator import Translator
 
 __all__ = [
     "Translator",
     "DecodeOptions",
-    "DecodeStep",
     "GlossaryUse",
     "SentenceResult",
     "TranslationResult",

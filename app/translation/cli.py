@@ -10,7 +10,12 @@ import sys
 
 from app.shared import arguments
 from app.shared.chinese import CHINESE_SCRIPTS
+from app.shared.glossary import Glossary
 from app.shared.languages import DIRECTIONS
+from app.translation.generation_settings import check_setting
+from app.translation.options import DecodeOptions
+from app.translation.sentences import has_undecodable
+from app.translation.translator import Translator
 
 
 def add_parser(subparsers) -> None:
@@ -60,10 +65,6 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.translation import DecodeOptions, Translator
-    from app.translation.search import check_setting
-    from app.translation.sentences import has_undecodable
-
     # Checked before the model loads: a huge beam would allocate its cache first.
     for option, key, value in (
         ("--beams", "num_beams", args.beams),
@@ -108,8 +109,6 @@ def load_glossaries(paths):
     """The --glossary files merged (None without any); their problems are warnings on stderr."""
     if not paths:
         return None
-    from app.shared.glossary import Glossary
-
     glossary = Glossary.load_all(paths)
     for problem in glossary.problems:
         print(f"warning: glossary {problem}", file=sys.stderr)

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.shared.events import StopReason
+from app.translation.generation_settings import GenerationSettings
 from app.translation.search import (
-    GenerationSettings,
     Search,
     StepFn,
     StepRecord,

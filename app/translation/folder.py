@@ -15,7 +15,8 @@ from pathlib import Path
 
 from app.shared.errors import QT_TRANSLATE_NOOP, LiveTranslatorError, Text
 from app.shared.languages import DIRECTIONS
-from app.translation.onnx_model import Decoders, Encoder, choose_decoders, open_session, read_decoder_signature
+from app.translation.onnx_model import Encoder, open_session
+from app.translation.signatures import Decoders, choose_decoders, read_decoder_signature
 from app.translation.tokenization import PromptCodec, read_json
 
 FAMILIES = {"marian": "Marian (opus-mt)", "m2m_100": "M2M100"}

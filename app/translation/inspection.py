@@ -19,9 +19,10 @@ from app.translation.folder import (
     model_root,
     variant_of,
 )
-from app.translation.search import resolve_settings
+from app.translation.generation_settings import resolve_settings
+from app.translation.options import DecodeOptions
 from app.translation.tokenization import PromptCodec, read_json, tokenizer_files
-from app.translation.translator import DecodeOptions, Translator
+from app.translation.translator import Translator
 
 
 @dataclass

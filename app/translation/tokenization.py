@@ -199,10 +199,6 @@ class PromptCodec:
     def __len__(self) -> int:
         return self.backend.size
 
-    @property
-    def prompt_tokens(self) -> list[str]:
-        return [self.backend.piece(i) for i in self.source_prefix]
-
     def source_ids(self, text: str) -> list[int]:
         return self.source_prefix + self.backend.encode(text) + [self.eos_token_id]
 

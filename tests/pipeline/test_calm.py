@@ -24,8 +24,8 @@ from app.shared.errors import LiveTranslatorError
 from app.shared.events import SourcePartial, Translation
 from app.shared.live_text import LiveText
 from app.translation import DecodeOptions, SentenceResult, Translator
+from app.translation.results import join_translations
 from app.translation.search import SURE_P
-from app.translation.translator import join_translations
 
 from .conftest import english
 
@@ -112,8 +112,7 @@ def test_forcing_the_settled_tokens_continues_the_shown_text():
     shown = translator.codec.decode(settled)
 
     def continued(text: str) -> SentenceResult:
-        items = translator.stream(text, DecodeOptions(), forced=[settled])
-        (sentence,) = [r for r in items if isinstance(r, SentenceResult)]
+        (sentence,) = translator.stream(text, DecodeOptions(), forced=[settled])
         return sentence
 
     forced = continued("Thank you very")
@@ -203,8 +202,7 @@ def live(translator: Translator, calm: CalmText, texts: list[str], uid: int = 1)
 
 def decode(translator: Translator, calm: CalmText, text: str, uid: int = 1) -> tuple[list[DecodedSentence], str]:
     """A partial decoded as the translation stage decodes it: (its sentences for CalmText, its text)."""
-    items = translator.stream(text, DecodeOptions(num_beams=1), forced=calm.forced(uid))
-    results = [r for r in items if isinstance(r, SentenceResult)]
+    results = list(translator.stream(text, DecodeOptions(num_beams=1), forced=calm.forced(uid)))
     joined, _ = join_translations([(r.translation, r.low_confidence) for r in results], translator.joiner, True)
     return calm_sentences(translator, results), joined
 

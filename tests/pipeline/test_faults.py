@@ -57,11 +57,14 @@ class FailingTranslator:
     def chinese(self, script: ChineseScript) -> None:
         self.real.chinese = script
 
-    def stream(self, text, options=None, cancel=None, forced=()):
-        for n, item in enumerate(self.real.stream(text, options=options, cancel=cancel, forced=forced)):
-            if n == 2 and norm(text) == self.phrase:
+    def stream(self, text, options=None, cancel=None, forced=(), on_step=None):
+        def step(item):
+            if item.step == 2 and norm(text) == self.phrase:
                 raise RuntimeError("injected ONNX failure")
-            yield item
+            if on_step is not None:
+                on_step(item)
+
+        yield from self.real.stream(text, options=options, cancel=cancel, forced=forced, on_step=step)
 
 
 class VanishingMicrophone(FileSource):

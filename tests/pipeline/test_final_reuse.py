@@ -34,8 +34,8 @@ class CountingTranslator:
     def chinese(self, script) -> None:
         self.real.chinese = script
 
-    def stream(self, text, options=None, cancel=None, forced=()):
-        yield from self.real.stream(text, options=options, cancel=cancel, forced=forced)
+    def stream(self, text, options=None, cancel=None, forced=(), on_step=None):
+        yield from self.real.stream(text, options=options, cancel=cancel, forced=forced, on_step=on_step)
         with self.changed:
             self.decoded.append(text)
             self.changed.notify_all()

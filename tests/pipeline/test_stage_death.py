@@ -67,11 +67,14 @@ class DyingTranslator:
         self.real = real
         self.joiner, self.codec, self.chinese = real.joiner, real.codec, real.chinese
 
-    def stream(self, text, options=None, cancel=None, forced=()):
-        for n, item in enumerate(self.real.stream(text, options=options, cancel=cancel, forced=forced)):
-            if n == 1:
+    def stream(self, text, options=None, cancel=None, forced=(), on_step=None):
+        def step(item):
+            if item.step == 1:
                 raise Injected("the ONNX session broke")
-            yield item
+            if on_step is not None:
+                on_step(item)
+
+        yield from self.real.stream(text, options=options, cancel=cancel, forced=forced, on_step=step)
 
 
 class OutputThatBreaksOnce:

@@ -14,7 +14,7 @@ import pytest
 
 from app.shared.errors import LiveTranslatorError
 from app.translation import DecodeOptions, Translator
-from app.translation.search import INT_LIMITS, check_setting, resolve_settings
+from app.translation.generation_settings import INT_LIMITS, check_setting, resolve_settings
 
 REPO = Path(__file__).resolve().parents[2]
 PHRASEBOOK = REPO / "tests" / "fixtures" / "phrasebook"

@@ -12,8 +12,8 @@ import pytest
 
 from app.translation import DecodeOptions, Translator
 from app.translation.onnx_model import DecoderRun
+from app.translation.results import Unsure, join_translations, joined_sure_chars
 from app.translation.search import SURE_P, UNSURE_P, log_softmax, process_scores
-from app.translation.translator import Unsure, join_translations, joined_sure_chars
 
 from .conftest import FIXTURES
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from transformers import AutoConfig, GenerationConfig
 
-from app.translation.search import resolve_settings
+from app.translation.generation_settings import resolve_settings
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FOLDERS = [

@@ -40,7 +40,7 @@ def test_token_ids_equal_generate_reference(family, layout, direction, glossary)
             assert t.codec.source_ids(ref["text"]) == ref["input_ids"], "prompt differs from the reference's"
             matches = glossary.matches(ref["text"], direction) if glossary is not None else None
             assert not matches
-            result = list(t.stream_ids(ref["input_ids"], options, matches=matches))[-1]
+            result = t.translate_ids(ref["input_ids"], options, matches=matches)
             assert result.token_ids == ref["output_ids"][1:], (case["name"], ref["text"])
             assert result.stop_reason == ref["stop_reason"], (case["name"], ref["text"])
             assert result.translation == t.codec.decode(ref["output_ids"])
@@ -56,9 +56,9 @@ def test_cached_and_uncached_logits_agree(family, layout, direction):
     t = translator(str(family_dir(family) / layout), direction)
     for case in cases(family, direction)[:2]:  # greedy and beam
         for ref in case["results"][:3]:
-            result = list(
-                t.stream_ids(ref["input_ids"], DecodeOptions(verify=True, loop_window=0, **generate_settings(case)))
-            )[-1]
+            result = t.translate_ids(
+                ref["input_ids"], DecodeOptions(verify=True, loop_window=0, **generate_settings(case))
+            )
             assert len(result.steps) >= 2
             assert all(s.max_abs_diff is not None for s in result.steps)
             assert result.max_abs_diff < 1e-4, result.max_abs_diff
@@ -72,7 +72,7 @@ def test_loop_guard_only_cuts_references_that_loop(family, layout, direction):
     t = translator(str(family_dir(family) / layout), direction)
     case = next(c for c in cases(family, direction) if c["name"] == "greedy")
     for ref in case["results"]:
-        result = list(t.stream_ids(ref["input_ids"], DecodeOptions(**generate_settings(case))))[-1]
+        result = t.translate_ids(ref["input_ids"], DecodeOptions(**generate_settings(case)))
         expected = ref["output_ids"][1:]
         cut = next((n for n in range(1, len(expected) + 1) if find_loop(expected[:n], 12)), None)
         if cut is None or cut == len(expected):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from app.translation import DecodeOptions
-from app.translation.search import find_loop, process_scores, resolve_settings
+from app.translation.generation_settings import resolve_settings
+from app.translation.search import find_loop, process_scores
 
 from .conftest import family_dir, translator
 

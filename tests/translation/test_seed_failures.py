@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-import app.translation.translator as translator_module
+import app.translation.decoding as decoding_module
 from app.shared.errors import LiveTranslatorError
 from app.translation import DecodeOptions, Translator
 from app.translation.onnx_model import DecoderRun, numpy_view
@@ -27,9 +27,9 @@ def test_legacy_decoder_without_encoder_cache_inputs_is_fed_exactly_what_it_decl
     assert len(later.inputs) == 3 + 2 * len(later.self_past)  # like the seed's 15 = 3 + 2 x 6
     assert "older decoder" in t.model_name
     ref = cases("marian-en-zh", "en-zh")[0]["results"][0]
-    result = list(
-        t.stream_ids(ref["input_ids"], DecodeOptions(num_beams=1, max_new_tokens=40, loop_window=0, verify=True))
-    )[-1]
+    result = t.translate_ids(
+        ref["input_ids"], DecodeOptions(num_beams=1, max_new_tokens=40, loop_window=0, verify=True)
+    )
     assert result.token_ids == ref["output_ids"][1:]
     assert result.max_abs_diff < 1e-4
     assert [s.self_kv_len for s in result.steps] == list(range(1, len(result.steps) + 1))
@@ -68,7 +68,7 @@ def test_m2m100_decoder_prefix_is_eos_then_target_language(direction):
     ref = cases("m2m100", direction)[0]["results"][0]
     assert ref["input_ids"][0] == t.codec.backend.token_id(f"__{direction.split('-')[0]}__")
     options = DecodeOptions(num_beams=1, max_new_tokens=40, loop_window=0)
-    result = list(t.stream_ids(ref["input_ids"], options))[-1]
+    result = t.translate_ids(ref["input_ids"], options)
     assert result.steps[0].self_kv_len == 2  # step 0 saw [</s>, __tgt__]
     assert result.token_ids[0] == lang_id and result.token_ids == ref["output_ids"][1:]
     assert ref["output_ids"][:2] == [t.settings().decoder_start_token_id, lang_id]
@@ -105,10 +105,10 @@ def test_a_cache_not_carried_forward_is_detected_by_verify(monkeypatch):
     t = translator(str(family_dir("marian-en-zh") / "merged"), "en-zh")
     ref = cases("marian-en-zh", "en-zh")[0]["results"][-1]  # the long sentence
     options = DecodeOptions(num_beams=1, max_new_tokens=12, loop_window=0, verify=True)
-    good = list(t.stream_ids(ref["input_ids"], options))[-1]
+    good = t.translate_ids(ref["input_ids"], options)
     assert good.max_abs_diff < 1e-4
-    monkeypatch.setattr(translator_module, "DecoderRun", StaleCacheRun)
-    broken = list(t.stream_ids(ref["input_ids"], options))[-1]
+    monkeypatch.setattr(decoding_module, "DecoderRun", StaleCacheRun)
+    broken = t.translate_ids(ref["input_ids"], options)
     assert broken.steps[0].max_abs_diff < 1e-4  # step 0 needs no cache
     assert max(s.max_abs_diff for s in broken.steps[2:]) > 1e-2  # later steps: verify sees it
 
@@ -248,8 +248,8 @@ def test_shared_cache_positions_come_from_the_cached_length_and_writes_stay(monk
     np.testing.assert_allclose(logits[2], logits[500], atol=1e-5)
     # a buffer that loses the step's writes is caught by verify
     options = DecodeOptions(num_beams=1, max_new_tokens=12, loop_window=0, verify=True)
-    monkeypatch.setattr(translator_module, "DecoderRun", LostWritesRun)
-    broken = list(t.stream_ids(ref["input_ids"], options))[-1]
+    monkeypatch.setattr(decoding_module, "DecoderRun", LostWritesRun)
+    broken = t.translate_ids(ref["input_ids"], options)
     assert max(s.max_abs_diff for s in broken.steps[3:]) > 1e-2
 
 
@@ -273,8 +273,8 @@ def test_beam_caches_stay_right_when_rows_are_shared_and_copied(layout, monkeypa
     t = translator(str(family_dir("marian-en-zh") / layout), "en-zh")
     ref = cases("marian-en-zh", "en-zh")[0]["results"][-1]  # the long sentence
     options = DecodeOptions(num_beams=4, max_new_tokens=30, min_new_tokens=30, loop_window=0, verify=True)
-    monkeypatch.setattr(translator_module, "DecoderRun", RowCheckingRun)
+    monkeypatch.setattr(decoding_module, "DecoderRun", RowCheckingRun)
     RowCheckingRun.moved = 0
-    result = list(t.stream_ids(ref["input_ids"], options))[-1]
+    result = t.translate_ids(ref["input_ids"], options)
     assert len(result.steps) == 30 and max(s.max_abs_diff for s in result.steps) < 1e-4
     assert RowCheckingRun.moved > 0  # beams did move between rows

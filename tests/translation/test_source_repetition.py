@@ -5,7 +5,8 @@ translation copying it used to be stopped after 12 tokens, the rest of the sente
 from __future__ import annotations
 
 from app.translation import DecodeOptions, Translator
-from app.translation.search import GenerationSettings, longest_repetition, loop_window_for
+from app.translation.generation_settings import GenerationSettings
+from app.translation.search import longest_repetition, loop_window_for
 
 from .conftest import family_dir, translator
 from .graph_edits import force_next_token

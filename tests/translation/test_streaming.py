@@ -8,7 +8,8 @@ import sys
 import threading
 from pathlib import Path
 
-from app.translation import DecodeOptions, DecodeStep, SentenceResult
+from app.shared.events import DecodeStep
+from app.translation import DecodeOptions, SentenceResult
 from app.translation.sentences import split_sentences
 
 from .conftest import family_dir, references, translator
@@ -63,9 +64,19 @@ def test_a_sentence_longer_than_the_model_takes_is_cut_into_chunks_that_fit():
     assert all(len(zh.codec.source_ids(p)) <= zh.source_limit() for p in pieces)
 
 
+def in_order(translator, *args, **kwargs) -> list:
+    """The steps (handed to on_step) and the sentences (yielded) of a stream, in the order they came."""
+    seen = []
+    for sentence in translator.stream(*args, on_step=seen.append, **kwargs):
+        seen.append(sentence)
+    return seen
+
+
 def test_steps_stream_before_their_sentence_result_with_diagnostics():
     t = en_zh()
-    items = t.stream("The weather is nice today. Can you help me?", DecodeOptions(num_beams=1, max_new_tokens=8))
+    items = iter(
+        in_order(t, "The weather is nice today. Can you help me?", DecodeOptions(num_beams=1, max_new_tokens=8))
+    )
     first = next(items)
     assert isinstance(first, DecodeStep) and first.step == 0 and first.sentence_index == 0
     rest = [first] + list(items)
@@ -87,12 +98,16 @@ def test_cancel_between_steps():
     t = en_zh()
     cancel = threading.Event()
     seen = []
+
+    def step(item: DecodeStep) -> None:
+        seen.append(item)
+        if item.step == 2:
+            cancel.set()
+
     for item in t.stream(
-        "The weather is nice today. Can you help me?", DecodeOptions(num_beams=1, loop_window=0), cancel
+        "The weather is nice today. Can you help me?", DecodeOptions(num_beams=1, loop_window=0), cancel, on_step=step
     ):
         seen.append(item)
-        if isinstance(item, DecodeStep) and item.step == 2:
-            cancel.set()
     assert [type(i).__name__ for i in seen] == ["DecodeStep"] * 3 + ["SentenceResult"]
     assert seen[-1].stop_reason == "cancelled" and len(seen[-1].token_ids) == 3
     result = t.translate("Can you help me?", cancel=cancel)  # already cancelled: nothing decoded

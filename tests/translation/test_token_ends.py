@@ -51,8 +51,7 @@ def growing(sentences: list[str], chinese: bool = False) -> list[str]:
 
 
 def decoded(translator: Translator, text: str, beams: int, forced=()) -> list[SentenceResult]:
-    items = translator.stream(text, DecodeOptions(num_beams=beams, max_new_tokens=24), forced=forced)
-    return [r for r in items if isinstance(r, SentenceResult)]
+    return list(translator.stream(text, DecodeOptions(num_beams=beams, max_new_tokens=24), forced=forced))
 
 
 def check_evidence(translator: Translator, sentence: SentenceResult, script: str, forced: int = 0) -> None:
