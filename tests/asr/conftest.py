@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import soundfile as sf
+from audio.recorder import Recorder
 
 from app.asr import StreamingRecognizer, load_whisper
 from app.audio import SAMPLE_RATE
@@ -216,6 +217,22 @@ class SoundRoom(VirtualMic):
             "module-null-sink", "sink_name=mic", "sink_properties=device.description=Microphone"
         )
         self.pactl("set-default-source", "mic.monitor")
+
+    def wait_heard(self, source: str, streams: int = 1, timeout: float = 60) -> None:
+        """Until `streams` recording streams (the app's) read `source` and it delivers audio. A null
+        sink's monitor sends its first audio ~2 s after a stream opens (later on a busy machine), and
+        speech played before then is cut. The monitor hands each chunk to every stream at once: a
+        recorder of our own opened after the app's has its first block when the app has audio too."""
+        wait_until(lambda: self._streams_reading(source) >= streams, f"{streams} stream(s) recording {source}", timeout)
+        with Recorder(source) as recorder:
+            recorder.wait_for_audio(timeout)
+
+    def _streams_reading(self, source: str) -> int:
+        index = {name: i for i, name, *_ in self._rows("sources")}[source]
+        return sum(row[1] == index for row in self._rows("source-outputs"))
+
+    def _rows(self, kind: str) -> list[list[str]]:
+        return [line.split("\t") for line in self.pactl("list", "short", kind).splitlines()]
 
     def echo_speakers_into_mic(self) -> None:
         """No headphones: what the speakers play reaches the microphone too."""
