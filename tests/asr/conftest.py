@@ -4,6 +4,7 @@ server whose null sink serves as a virtual microphone."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -218,14 +219,20 @@ class SoundRoom(VirtualMic):
         )
         self.pactl("set-default-source", "mic.monitor")
 
-    def wait_heard(self, source: str, streams: int = 1, timeout: float = 60) -> None:
-        """Until `streams` recording streams (the app's) read `source` and it delivers audio. A null
-        sink's monitor sends its first audio ~2 s after a stream opens (later on a busy machine), and
-        speech played before then is cut. The monitor hands each chunk to every stream at once: a
-        recorder of our own opened after the app's has its first block when the app has audio too."""
-        wait_until(lambda: self._streams_reading(source) >= streams, f"{streams} stream(s) recording {source}", timeout)
-        with Recorder(source) as recorder:
-            recorder.wait_for_audio(timeout)
+    def wait_heard(self, *sources: str, streams: int = 1, timeout: float = 60) -> None:
+        """Until `streams` recording streams (the app's) read each of `sources` and they deliver audio.
+        A null sink's monitor sends its first audio ~2 s after a stream opens (later on a busy
+        machine), and speech played before then is cut. A monitor hands each chunk to every stream
+        at once: recorders of our own opened after the app's have their first blocks when the app
+        has audio too (all of them opened together, so the sources' ~2 s pass at the same time)."""
+        for source in sources:
+            wait_until(
+                lambda s=source: self._streams_reading(s) >= streams, f"{streams} stream(s) recording {source}", timeout
+            )
+        with contextlib.ExitStack() as stack:
+            recorders = [stack.enter_context(Recorder(source)) for source in sources]
+            for recorder in recorders:
+                recorder.wait_for_audio(timeout)
 
     def _streams_reading(self, source: str) -> int:
         index = {name: i for i, name, *_ in self._rows("sources")}[source]

@@ -54,8 +54,7 @@ def call(sound_room, recording, phrasebook, app_run, direction: str, lines: list
         str(phrasebook["zh-en"]),
     )
     run.wait_running(lanes=2)
-    sound_room.wait_heard("mic.monitor")
-    sound_room.wait_heard("speakers.monitor")
+    sound_room.wait_heard("mic.monitor", "speakers.monitor")
     assert MIC in sound_room.pactl("list", "short", "sources"), run.lines
     # the call app plays what it hears from us back into the speakers (their side): an echo
     echo = sound_room.load("module-loopback", f"source={MIC}", "sink=speakers", "latency_msec=60")

@@ -322,8 +322,7 @@ def test_run_conversation_on_the_command_line(sound_room, recording, phrasebook,
         "both sides running",
         180,
     )
-    sound_room.wait_heard("mic.monitor")
-    sound_room.wait_heard("speakers.monitor")
+    sound_room.wait_heard("mic.monitor", "speakers.monitor")
     sound_room.play_to("mic", recording("cli-me", english(["Where is the station?"]), gap_s=0.3)).wait(timeout=20)
     run.wait_for(lambda: any(t["speaker"] == "me" for t in run.translations()), "my translation")
     sound_room.play_to("speakers", recording("cli-them", chinese(["这个多少钱？"]), gap_s=0.3)).wait(timeout=20)
