@@ -46,7 +46,7 @@ class Ticker:
     def _run(self) -> None:
         last = time.perf_counter()
         while not self._stop.is_set():
-            time.sleep(0.005)
+            time.sleep(0.005)  # a 5 ms tick: the longest gap between ticks is what is measured
             now = time.perf_counter()
             self.longest, last = max(self.longest, now - last), now
 

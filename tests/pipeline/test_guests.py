@@ -32,7 +32,7 @@ def speak_into(place: GuestSource, wav, name: str) -> threading.Thread:
         place.speaker_name = name  # what GuestSpeech sets when the guest takes the place
         start = time.monotonic()
         for n, at in enumerate(range(0, len(pcm), FRAME)):
-            time.sleep(max(0.0, start + n * FRAME / 16000 - time.monotonic()))
+            time.sleep(max(0.0, start + n * FRAME / 16000 - time.monotonic()))  # a phone streams in real time
             place.feed(pcm[at : at + FRAME].tobytes())
         place.end_turn()  # the guest taps Stop
 
