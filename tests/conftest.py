@@ -8,6 +8,8 @@ import tempfile
 
 import pytest
 
+from tests.app_run import AppRun
+
 pytest_plugins = ["cpu_isa"]  # --cpu-isa PROFILE: Whisper as on another x86-64 CPU (tests/cpu_isa.py)
 
 # Set at import, before any test module imports the app: subprocesses inherit it too.
@@ -45,6 +47,21 @@ def _a_tests_widgets_are_deleted_in_its_teardown():
 
         if QCoreApplication.instance() is not None:
             QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+@pytest.fixture
+def app_run():
+    """app_run(*args, env=None) -> an AppRun: `python -m app run *args --json` in the background
+    (tests/app_run.py); whatever is still running at teardown is killed."""
+    runs: list[AppRun] = []
+
+    def start(*args: str, env: dict[str, str] | None = None) -> AppRun:
+        runs.append(AppRun(*args, env=env))
+        return runs[-1]
+
+    yield start
+    for run in runs:
+        run.kill()
 
 
 @pytest.fixture(scope="session")

@@ -98,7 +98,7 @@ def sounddevice_callbacks() -> int:
     with sounddevice.InputStream(
         device="pulse", samplerate=16000, channels=1, blocksize=160, callback=lambda *args: calls.append(1)
     ):
-        time.sleep(2.0)
+        time.sleep(2.0)  # time is what is tested: the callbacks PortAudio makes in two seconds
     return len(calls)
 
 

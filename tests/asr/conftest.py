@@ -4,6 +4,7 @@ server whose null sink serves as a virtual microphone."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -13,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import soundfile as sf
+from audio.recorder import Recorder
 
 from app.asr import StreamingRecognizer, load_whisper
 from app.audio import SAMPLE_RATE
@@ -216,6 +218,28 @@ class SoundRoom(VirtualMic):
             "module-null-sink", "sink_name=mic", "sink_properties=device.description=Microphone"
         )
         self.pactl("set-default-source", "mic.monitor")
+
+    def wait_heard(self, *sources: str, streams: int = 1, timeout: float = 60) -> None:
+        """Until `streams` recording streams (the app's) read each of `sources` and they deliver audio.
+        A null sink's monitor sends its first audio ~2 s after a stream opens (later on a busy
+        machine), and speech played before then is cut. A monitor hands each chunk to every stream
+        at once: recorders of our own opened after the app's have their first blocks when the app
+        has audio too (all of them opened together, so the sources' ~2 s pass at the same time)."""
+        for source in sources:
+            wait_until(
+                lambda s=source: self._streams_reading(s) >= streams, f"{streams} stream(s) recording {source}", timeout
+            )
+        with contextlib.ExitStack() as stack:
+            recorders = [stack.enter_context(Recorder(source)) for source in sources]
+            for recorder in recorders:
+                recorder.wait_for_audio(timeout)
+
+    def _streams_reading(self, source: str) -> int:
+        index = {name: i for i, name, *_ in self._rows("sources")}[source]
+        return sum(row[1] == index for row in self._rows("source-outputs"))
+
+    def _rows(self, kind: str) -> list[list[str]]:
+        return [line.split("\t") for line in self.pactl("list", "short", kind).splitlines()]
 
     def echo_speakers_into_mic(self) -> None:
         """No headphones: what the speakers play reaches the microphone too."""

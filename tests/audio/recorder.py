@@ -50,6 +50,13 @@ class Recorder:
         """Until the first block has arrived: what plays from now on is recorded."""
         wait_until(lambda: self.blocks, f"the first block recorded from {self.source}", timeout)
 
+    def wait_recorded_until(self, moment: float, timeout: float = 20.0) -> None:
+        """Until what was played up to `moment` (monotonic seconds) has been recorded; any other
+        stream reading this source has had it too."""
+        wait_until(
+            lambda: self.blocks and self.blocks[-1][0] >= moment, f"{self.source} recorded until {moment}", timeout
+        )
+
     def wait_for_sound_to_end(self, silence_s: float = 0.5, timeout: float = 20.0) -> None:
         """Until what was played has arrived whole: sound, then `silence_s` of silence after it."""
         wait_until(

@@ -8,7 +8,6 @@ import http.client
 import selectors
 import socket
 import threading
-import time
 
 import pytest
 
@@ -132,12 +131,3 @@ class Readers:
         self.thread.join()
         for sock in self.socks:
             sock.close()
-
-
-def wait_for(condition, timeout: float = 20.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()

@@ -5,20 +5,15 @@ and the run's output and transcript show what the guest said, translated, with t
 
 from __future__ import annotations
 
-import json
 import os
-import queue
-import re
 import signal
-import subprocess
-import sys
-import threading
 
 import pytest
 
 from app.pipeline.transcript import Transcript
 from app.shared.languages import Direction
 from models.phrasebook import SPOKEN_ZH
+from tests.app_run import AppRun
 
 from .conftest import SPOKEN_EN, english, expected
 
@@ -30,45 +25,14 @@ pytestmark = pytest.mark.slow
 ENOUGH = 3
 
 
-class RunWithGuests:
-    """`python -m app run ... --serve 127.0.0.1:0 --guest-speech` with its lines read as they come."""
-
-    def __init__(self, wav, phrasebook, home, direction="en-zh"):
-        self.proc = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "app", "run", "--input", str(wav), "--realtime", "--direction", direction),
-                *("--nmt-model", str(phrasebook["en-zh"]), "--nmt-model", str(phrasebook["zh-en"])),
-                *("--no-tts", "--json", "--serve", "127.0.0.1:0", "--guest-speech"),
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "LIVE_TRANSLATOR_HOME": str(home)},
-        )
-        self.stderr: list[str] = []
-        self.lines: queue.Queue = queue.Queue()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def finish(self) -> str:
-        """Its stdout once it has exited, and every stderr line read (communicate() would read
-        stderr too, racing the reader for the last lines: 'transcript saved' went missing)."""
-        stdout = self.proc.stdout.read()
-        self.proc.wait(timeout=120)
-        self.reader.join(timeout=30)
-        return stdout
-
-    def _read(self) -> None:
-        for line in self.proc.stderr:
-            self.stderr.append(line)
-            self.lines.put(line)
-
-    def url(self, label: str) -> str:
-        while True:
-            line = self.lines.get(timeout=120)
-            found = re.match(rf"{label}: (\S+)$", line.strip())
-            if found:
-                return found.group(1)
+def run_with_guests(app_run, wav, phrasebook, home, direction="en-zh") -> AppRun:
+    """`python -m app run ... --serve 127.0.0.1:0 --guest-speech` in the background."""
+    return app_run(
+        *("--input", str(wav), "--realtime", "--direction", direction),
+        *("--nmt-model", str(phrasebook["en-zh"]), "--nmt-model", str(phrasebook["zh-en"])),
+        *("--no-tts", "--serve", "127.0.0.1:0", "--guest-speech"),
+        env={**os.environ, "LIVE_TRANSLATOR_HOME": str(home)},
+    )
 
 
 # The host's direction, the guest's language (the other side), the phone's locale and its Speak / Stop.
@@ -80,14 +44,14 @@ GUESTS = {
 
 @pytest.mark.parametrize("guest", GUESTS)
 def test_a_guest_presses_speak_on_a_phone_and_everyone_reads_the_translation(
-    browser, recording, phrasebook, tmp_path, guest
+    browser, recording, phrasebook, tmp_path, guest, app_run
 ):
     direction, language, locale, speak_word, stop_word = GUESTS[guest]
     host_phrases = english(SPOKEN_EN[:1]) if language == "zh" else [(SPOKEN_ZH[0], "zh")]
     phrases = SPOKEN_ZH if language == "zh" else SPOKEN_EN[:4]
     host_wav = recording(f"host-{direction}", host_phrases, gap_s=90)  # the host, then a quiet room
     phone_wav = recording(f"phone-{language}", [(p, language) for p in phrases], gap_s=1.5)  # 4 phrases
-    run = RunWithGuests(host_wav, phrasebook, tmp_path / "home", direction)
+    run = run_with_guests(app_run, host_wav, phrasebook, tmp_path / "home", direction)
     phone_browser = browser.browser_type.launch(
         executable_path=os.environ.get("LT_TEST_CHROMIUM", "/usr/bin/chromium"),
         args=[
@@ -99,7 +63,7 @@ def test_a_guest_presses_speak_on_a_phone_and_everyone_reads_the_translation(
         ],
     )
     try:
-        captions_url, speak_url = run.url("captions"), run.url("speak")
+        captions_url, speak_url = run.said(r"captions: (\S+)$"), run.said(r"speak: (\S+)$")
         assert speak_url.startswith("https://127.0.0.1:") and "?key=" in speak_url
         viewer = browser.new_context(viewport={"width": 1000, "height": 560}).new_page()
         viewer.goto(captions_url + "?lines=10")
@@ -129,13 +93,11 @@ def test_a_guest_presses_speak_on_a_phone_and_everyone_reads_the_translation(
         )
         speak.click()  # Stop
         assert phone.locator("#speak-note").is_hidden()  # no error was shown to the guest
-        run.proc.send_signal(signal.SIGINT)  # the host ends the session: what was heard is saved
-        stdout = run.finish()
+        code, stderr = run.finish(signal.SIGINT)  # the host ends the session: what was heard is saved
     finally:
         phone_browser.close()
-        run.proc.kill()
-    assert run.proc.returncode == 0, "".join(run.stderr)
-    events = [json.loads(line) for line in stdout.splitlines() if line.strip()]
+    assert code == 0, stderr
+    events = run.lines
     finals = [e for e in events if e["type"] == "translation" and not e["provisional"]]
     guest = [e for e in finals if e.get("speaker") == "guest"]
     assert {e["speaker_name"] for e in guest} == {"Mei"} and len(guest) <= len(wanted)

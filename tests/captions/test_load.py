@@ -13,8 +13,9 @@ import pytest
 from pipeline.conftest import Run
 
 from app.pipeline import PipelineConfig
+from tests.waiting import wait_until
 
-from .conftest import SPOKEN_EN, Readers, english, expected, open_stream, wait_for
+from .conftest import SPOKEN_EN, Readers, english, expected, open_stream
 
 pytestmark = pytest.mark.slow
 
@@ -38,7 +39,7 @@ def test_fifty_pages_and_a_dead_one_during_a_run(recording, phrasebook, recogniz
     server = serve(queue_size=32)
     readers = Readers([open_stream(server) for _ in range(50)], mark=FINAL_MARK)
     stuck = open_stream(server, receive_buffer=4096)
-    assert wait_for(lambda: server.stats()["clients"] == 51, 10)
+    wait_until(lambda: server.stats()["clients"] == 51, "51 pages connected", 10)
     try:
         observer = Timed(server.on_event)
         config = PipelineConfig(
@@ -55,7 +56,9 @@ def test_fifty_pages_and_a_dead_one_during_a_run(recording, phrasebook, recogniz
 
         finals = [t.text for t in run.translations()]
         assert finals == expected(SPOKEN_EN, "en-zh")
-        assert wait_for(lambda: readers.counts == [len(finals)] * 50, 20), readers.counts
+        wait_until(
+            lambda: readers.counts == [len(finals)] * 50, "every final on all 50 pages", 20, seen=lambda: readers.counts
+        )
         # The pipeline's side of the server: a hand-over to another thread, whatever the pages do
         # (a wait on the dead page would last its 10 s write timeout; the slowest call here is
         # the machine's scheduling noise).

@@ -2,13 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import queue
-import re
-import subprocess
-import sys
-import threading
-
 import pytest
 
 from .conftest import SPOKEN_EN, english, expected
@@ -31,48 +24,18 @@ new MutationObserver(() => {
 """
 
 
-def test_a_recording_run_with_serve_is_shown_live_in_the_browser(recording, phrasebook, page):
+def test_a_recording_run_with_serve_is_shown_live_in_the_browser(recording, phrasebook, page, app_run):
     wav = recording("serve-en", english())
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "app",
-            "run",
-            "--input",
-            str(wav),
-            "--direction",
-            "en-zh",
-            "--nmt-model",
-            str(phrasebook["en-zh"]),
-            "--no-tts",
-            "--realtime",
-            "--json",
-            "--serve",
-            "127.0.0.1:0",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    run = app_run(
+        *("--input", str(wav), "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"])),
+        *("--no-tts", "--realtime", "--serve", "127.0.0.1:0"),
     )
-    stderr_lines: queue.Queue = queue.Queue()
-    stderr: list[str] = []
-    threading.Thread(
-        target=lambda: [(stderr.append(line), stderr_lines.put(line)) for line in proc.stderr], daemon=True
-    ).start()
-    try:
-        url = None
-        while url is None:
-            line = stderr_lines.get(timeout=120)
-            found = re.match(r"captions: (http://127\.0\.0\.1:\d+/)$", line.strip())
-            url = found.group(1) if found else None
-        page.add_init_script(WATCH_PROVISIONAL)
-        page.goto(url + "?lines=10")
-        stdout, _ = proc.communicate(timeout=300)
-    finally:
-        proc.kill()
-    assert proc.returncode == 0, "".join(stderr)
-    lines = [json.loads(line) for line in stdout.splitlines() if line.strip()]
+    url = run.said(r"captions: (http://127\.0\.0\.1:\d+/)$")
+    page.add_init_script(WATCH_PROVISIONAL)
+    page.goto(url + "?lines=10")
+    code, stderr = run.finish(timeout=300)
+    assert code == 0, stderr
+    lines = run.lines
     finals = [e["text"] for e in lines if e["type"] == "translation" and not e["provisional"]]
     assert finals == expected(SPOKEN_EN, "en-zh")
     # The app has ended: the page says it waits, and keeps every final translation, in order.

@@ -21,7 +21,7 @@ from app.shared.events import DecodeStep, DecodeStepEvent, Level, Status
 from app.shared.paths import resources_dir
 from tests.waiting import wait_until
 
-from .conftest import Readers, final, get, open_stream, partial, translation, wait_for
+from .conftest import Readers, final, get, open_stream, partial, translation
 
 SECRET = "早上好，这是只给持有密钥的人看的字幕。"
 
@@ -244,7 +244,7 @@ def test_a_malformed_request_is_one_log_line_without_traceback_or_key(serve, cap
     server = serve(host="0.0.0.0")
     for _ in range(3):
         raw_exchange(server, MALFORMED[case](server.key))
-    time.sleep(0.2)
+    time.sleep(0.2)  # the server logs on its own threads: what it logs of them within this time is counted
     records = [r for r in caplog.records if r.levelno >= logging.INFO and "serving on" not in r.getMessage()]
     assert len(records) <= 3, [r.getMessage() for r in records]  # at most one per request
     assert all(r.exc_info is None and not r.exc_text for r in caplog.records)
@@ -276,7 +276,7 @@ def test_a_connection_that_does_not_finish_its_headers_is_closed(serve, monkeypa
                     continue
                 except OSError:
                     closed[name] = time.monotonic() - started
-            time.sleep(0.5)
+            time.sleep(0.5)  # with the 0.5 s read above: the dripping client's pace, a line a second
     assert set(closed) == {"silent", "dripping"} and max(closed.values()) < 5, closed
     assert get(server, "/transcript")[0] == 200
 
@@ -291,7 +291,7 @@ def test_fifty_pages_and_one_that_never_reads_memory_stays_flat(serve):
     server = serve(queue_size=64)
     readers = Readers([open_stream(server) for _ in range(50)])
     stuck = open_stream(server, receive_buffer=4096)  # never reads a byte
-    assert wait_for(lambda: server.stats()["clients"] == 51, 10)
+    wait_until(lambda: server.stats()["clients"] == 51, "51 pages connected", 10)
     process = psutil.Process()
     text = "这是一句很长的翻译，" * 200  # ~6 KB per update
     n, took, rss = 900, [], []
@@ -302,7 +302,12 @@ def test_fifty_pages_and_one_that_never_reads_memory_stays_flat(serve):
         if i % 5 == 0:
             time.sleep(0.05)  # 100 updates a second, in bursts: more than a busy pipeline makes
         if i in (n // 3, n - 1):
-            assert wait_for(lambda sent=i + 1: min(readers.counts) >= sent, 60), (i, min(readers.counts))
+            wait_until(
+                lambda sent=i + 1: min(readers.counts) >= sent,
+                f"update {i} on every page",
+                60,
+                seen=lambda i=i: (i, min(readers.counts)),
+            )
             rss.append(process.memory_info().rss)
     try:
         # A hand-over, not a wait: waiting on the dead page would take its 10 s write timeout.

@@ -16,12 +16,9 @@ system audio ("them"). Checks:
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
-import threading
-import time
 
 import jiwer
 import numpy as np
@@ -30,6 +27,8 @@ from audio.recorder import Recorder, voiced_seconds
 
 from app.shared.audio import SAMPLE_RATE
 from app.tts import SpeechOutput
+from tests.app_run import AppRun
+from tests.waiting import wait_until
 
 from .conftest import chinese, english, read16k
 
@@ -38,61 +37,10 @@ pytestmark = pytest.mark.slow
 MIC = "live_translator_mic"
 
 
-def wait_for(predicate, timeout: float) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
-
-
-class CallRun:
-    """`python -m app run ... --json` in the background, its JSON lines collected as they come."""
-
-    def __init__(self, room, *args: str):
-        self.room = room
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "app", "run", *args, "--json"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=dict(os.environ),
-        )
-        self.lines: list[dict] = []
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            if line.strip():
-                self.lines.append(json.loads(line))
-
-    def of(self, kind: str, speaker: str | None = None) -> list[dict]:
-        return [e for e in list(self.lines) if e["type"] == kind and (speaker is None or e.get("speaker") == speaker)]
-
-    def translations(self, speaker: str | None = None) -> list[dict]:
-        return [e for e in self.of("translation", speaker) if not e["provisional"]]
-
-    def wait_running(self, lanes: int = 1, timeout: float = 180) -> None:
-        assert wait_for(lambda: len([e for e in self.of("status") if e["state"] == "running"]) >= lanes, timeout), (
-            self.lines,
-            self.proc.stderr.read() if self.proc.poll() is not None else "",
-        )
-        time.sleep(2.5)  # a null sink's monitor delivers its first audio ~2 s after it is opened
-
-    def finish(self, timeout: float = 120) -> tuple[int, str]:
-        self.proc.send_signal(signal.SIGINT)
-        code = self.proc.wait(timeout)
-        self.reader.join(10)
-        return code, self.proc.stderr.read()
-
-
-def call(sound_room, recording, phrasebook, direction: str, lines: list[tuple[str, str]]):
+def call(sound_room, recording, phrasebook, app_run, direction: str, lines: list[tuple[str, str]]):
     """A conversation with the call set-up: I speak `lines` (in `direction`'s source language)."""
     speech = recording(f"call-{direction}", lines, gap_s=2.0)
-    run = CallRun(
-        sound_room,
+    run = app_run(
         "--conversation",
         "--direction",
         direction,
@@ -105,26 +53,26 @@ def call(sound_room, recording, phrasebook, direction: str, lines: list[tuple[st
         "--nmt-model",
         str(phrasebook["zh-en"]),
     )
-    try:
-        run.wait_running(lanes=2)
-        assert MIC in sound_room.pactl("list", "short", "sources"), run.lines
-        # the call app plays what it hears from us back into the speakers (their side): an echo
-        echo = sound_room.load("module-loopback", f"source={MIC}", "sink=speakers", "latency_msec=60")
-        with Recorder(MIC) as recorder, Recorder("speakers.monitor") as their_side:
-            sound_room.play_to("mic", speech).wait(timeout=60)
-            said = len(lines)
-            assert wait_for(lambda: len(run.of("speech")) >= said, 180), run.lines
-            time.sleep(3.0)  # the last echo has time to come back
-        code, stderr = run.finish()
-        sound_room.pactl("unload-module", str(echo))  # the test's own; only the app's must be gone
-    finally:
-        run.proc.kill()
+    run.wait_running(lanes=2)
+    sound_room.wait_heard("mic.monitor", "speakers.monitor")
+    assert MIC in sound_room.pactl("list", "short", "sources"), run.lines
+    # the call app plays what it hears from us back into the speakers (their side): an echo
+    echo = sound_room.load("module-loopback", f"source={MIC}", "sink=speakers", "latency_msec=60")
+    with Recorder(MIC) as recorder, Recorder("speakers.monitor") as their_side:
+        sound_room.play_to("mic", speech).wait(timeout=60)
+        said = len(lines)
+        run.wait_for(lambda: len(run.of("speech")) >= said, "every translation spoken", 180)
+        # The last echo is back (1 s after it was spoken: 60 ms of loop): what their side heard of it
+        # is finalised when the run stops (SIGINT), so a recognised echo would show.
+        their_side.wait_recorded_until(run.of("speech")[-1]["emitted_at"] + 1.0)
+    code, stderr = run.finish(signal.SIGINT)
+    sound_room.pactl("unload-module", str(echo))  # the test's own; only the app's must be gone
     assert code == 0, stderr
     assert voiced_seconds(their_side.audio) > 0.5, "the echo never reached system audio: the loop check checks nothing"
     return run, recorder
 
 
-def check_no_loop_and_cleaned_up(run: CallRun, sound_room, said: int) -> None:
+def check_no_loop_and_cleaned_up(run: AppRun, sound_room, said: int) -> None:
     assert len(run.of("final", "me")) == said, f"my microphone heard more than I said: {run.of('final', 'me')}"
     assert run.of("final", "them") == [], f"the call's echo of my translation was recognised: {run.of('final', 'them')}"
     assert all(e["speaker"] == "me" for e in run.of("speech"))
@@ -133,10 +81,10 @@ def check_no_loop_and_cleaned_up(run: CallRun, sound_room, said: int) -> None:
 
 
 def test_my_english_translation_reaches_the_call_and_nothing_comes_back(
-    sound_room, recording, phrasebook, whisper_base
+    sound_room, recording, phrasebook, whisper_base, app_run
 ):
     lines = chinese()[:3]
-    run, recorder = call(sound_room, recording, phrasebook, "zh-en", lines)
+    run, recorder = call(sound_room, recording, phrasebook, app_run, "zh-en", lines)
     spoken = [e["text"] for e in run.of("speech")]
     assert len(spoken) == len(lines) and all(e["language"] == "en" for e in run.of("speech"))
     # condition_on_previous_text off: Whisper then does not repeat a sentence into the silence after it
@@ -171,9 +119,9 @@ def expected_voiced(texts: list[str], language: str, folder) -> list[float]:
     return lengths
 
 
-def test_every_chinese_translation_of_mine_arrives_in_the_call(sound_room, recording, phrasebook, tmp_path):
+def test_every_chinese_translation_of_mine_arrives_in_the_call(sound_room, recording, phrasebook, tmp_path, app_run):
     lines = english()[:3]
-    run, recorder = call(sound_room, recording, phrasebook, "en-zh", lines)
+    run, recorder = call(sound_room, recording, phrasebook, app_run, "en-zh", lines)
     events = run.of("speech")
     assert len(events) == len(lines) and all(e["language"] == "zh" for e in events)
     expected = expected_voiced([e["text"] for e in events], "zh", tmp_path)
@@ -188,11 +136,10 @@ def test_every_chinese_translation_of_mine_arrives_in_the_call(sound_room, recor
     check_no_loop_and_cleaned_up(run, sound_room, len(lines))
 
 
-def test_run_input_speaks_every_translation_into_the_virtual_microphone(sound_room, recording, phrasebook):
+def test_run_input_speaks_every_translation_into_the_virtual_microphone(sound_room, recording, phrasebook, app_run):
     lines = english()[:3]
     speech = recording("call-input", lines, gap_s=1.0)
-    run = CallRun(
-        sound_room,
+    run = app_run(
         "--input",
         str(speech),
         "--direction",
@@ -203,14 +150,14 @@ def test_run_input_speaks_every_translation_into_the_virtual_microphone(sound_ro
         "--nmt-model",
         str(phrasebook["en-zh"]),
     )
-    try:
-        assert wait_for(lambda: MIC in sound_room.pactl("list", "short", "sources") or run.proc.poll() is not None, 180)
-        with Recorder(MIC) as recorder:
-            code = run.proc.wait(240)
-        run.reader.join(10)
-    finally:
-        run.proc.kill()
-    assert code == 0, run.proc.stderr.read()
+    wait_until(
+        lambda: MIC in sound_room.pactl("list", "short", "sources") or run.proc.poll() is not None,
+        "the virtual microphone (or the run's end)",
+        180,
+    )
+    with Recorder(MIC) as recorder:
+        code, stderr = run.finish(timeout=240)
+    assert code == 0, stderr
     translations = [e["text"] for e in run.translations()]
     assert [e["text"] for e in run.of("speech")] == translations and len(translations) == len(lines)
     assert voiced_seconds(recorder.audio) > 0.5 * len(lines)
@@ -252,7 +199,7 @@ def test_recordings_have_sound():  # the helper itself: a silent recording count
     assert voiced_seconds(np.full(SAMPLE_RATE, 0.5, np.float32)) == 1.0
 
 
-def test_two_runs_share_the_microphone_beside_the_users_own_sink(sound_room, recording, phrasebook):
+def test_two_runs_share_the_microphone_beside_the_users_own_sink(sound_room, recording, phrasebook, app_run):
     """The user has a sink named live_translator_sink of their own. Two runs speak into the virtual
     microphone; the one that made it ends first, and the other's translations still reach the call.
     Then another program removes it: the next translation is an error, not a silent `speech`."""
@@ -260,32 +207,28 @@ def test_two_runs_share_the_microphone_beside_the_users_own_sink(sound_room, rec
         "module-null-sink", "sink_name=live_translator_sink", "sink_properties=device.description=Mine"
     )
     args = ("--direction", "en-zh", "--speak-into", "virtual-mic", "--nmt-model", str(phrasebook["en-zh"]))
-    first = CallRun(sound_room, *args)
-    second = None
-    try:
-        first.wait_running()
-        second = CallRun(sound_room, *args)
-        second.wait_running()
-        ours = [m for m in sound_room.pactl("list", "short", "modules").splitlines() if "live_translator.pid" in m]
-        assert len(ours) == 2 and "sink_name=live_translator_sink_2 " in ours[0], ours
-        code, stderr = first.finish()
-        assert code == 0, stderr
-        assert MIC in sound_room.pactl("list", "short", "sources"), "the first run removed the second's microphone"
-        with Recorder(MIC) as recorder, Recorder("live_translator_sink.monitor") as users_sink:
-            sound_room.play_to("mic", recording("shared", english()[:1])).wait(timeout=60)
-            assert wait_for(lambda: len(second.of("speech")) >= 1, 120), second.lines
-            recorder.wait_for_sound_to_end()
-        assert voiced_seconds(recorder.audio) > 0.5, "the second run's translation did not reach the call"
-        assert voiced_seconds(users_sink.audio) == 0.0, "speech went into the user's own sink"
-        for module in reversed(ours):  # another program unloads the microphone
-            sound_room.pactl("unload-module", module.split()[0])
-        sound_room.play_to("mic", recording("gone", english()[1:2])).wait(timeout=60)
-        assert wait_for(lambda: second.of("error"), 120), second.lines
-        code, stderr = second.finish()
-    finally:
-        for run in (first, second):
-            if run is not None:
-                run.proc.kill()
+    first = app_run(*args)
+    first.wait_running()
+    sound_room.wait_heard("mic.monitor")
+    second = app_run(*args)
+    second.wait_running()
+    sound_room.wait_heard("mic.monitor", streams=2)
+    ours = [m for m in sound_room.pactl("list", "short", "modules").splitlines() if "live_translator.pid" in m]
+    assert len(ours) == 2 and "sink_name=live_translator_sink_2 " in ours[0], ours
+    code, stderr = first.finish(signal.SIGINT)
+    assert code == 0, stderr
+    assert MIC in sound_room.pactl("list", "short", "sources"), "the first run removed the second's microphone"
+    with Recorder(MIC) as recorder, Recorder("live_translator_sink.monitor") as users_sink:
+        sound_room.play_to("mic", recording("shared", english()[:1])).wait(timeout=60)
+        second.wait_for(lambda: len(second.of("speech")) >= 1, "the second run's translation spoken", 120)
+        recorder.wait_for_sound_to_end()
+    assert voiced_seconds(recorder.audio) > 0.5, "the second run's translation did not reach the call"
+    assert voiced_seconds(users_sink.audio) == 0.0, "speech went into the user's own sink"
+    for module in reversed(ours):  # another program unloads the microphone
+        sound_room.pactl("unload-module", module.split()[0])
+    sound_room.play_to("mic", recording("gone", english()[1:2])).wait(timeout=60)
+    second.wait_for(lambda: second.of("error"), "the second run's error", 120)
+    code, stderr = second.finish(signal.SIGINT)
     errors = second.of("error")
     assert len(second.of("speech")) == 1 and len(second.translations()) == 2, second.lines
     assert errors[0]["stage"] == "tts" and "virtual microphone live_translator_mic went away" in errors[0]["text"]

@@ -4,7 +4,6 @@ espeak-ng speech, the phrasebook ONNX models."""
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from app.pipeline import PipelineConfig
 from app.pipeline.subtitles import export_srt, export_text, export_vtt, load
 from app.shared.events import CaptionCorrected, Error, SourceFinal, Translation
 from app.shared.languages import Direction, Language
+from tests.app_run import run_cli
 from tests.waiting import wait_until
 
 from .conftest import EndlessRecording, Run, expected, read16k
@@ -29,9 +29,11 @@ pytestmark = pytest.mark.slow
 TALK = [("Where is the station?", "en"), ("我不知道。", "zh"), ("See you tomorrow.", "en"), ("这个多少钱？", "zh")]
 
 
-def run_cli(*args: str) -> tuple[int, list[dict], str]:
-    proc = subprocess.run([sys.executable, "-m", "app", "run", *args], capture_output=True, text=True, timeout=400)
-    return proc.returncode, [json.loads(line) for line in proc.stdout.splitlines() if line.strip()], proc.stderr
+def face_to_face(phrasebook, direction: str, **config) -> PipelineConfig:
+    """A face-to-face session (auto_direction) with the phrasebook models, nothing spoken."""
+    return PipelineConfig(
+        direction=direction, auto_direction=True, tts_enabled=False, nmt_models=dict(phrasebook), **config
+    )
 
 
 def test_run_auto_gives_each_utterance_its_language_and_direction(recording, phrasebook):
@@ -139,10 +141,7 @@ def test_silence_and_music_like_noise_give_no_utterance_and_keep_the_side(record
     noise = np.concatenate([np.zeros(2 * 16000), chords + 0.01 * rng.standard_normal(len(seconds))])
     path = tmp_path / "music.wav"
     sf.write(path, noise.astype(np.float32), 16000)
-    config = PipelineConfig(
-        direction="zh-en", auto_direction=True, input_path=path, realtime=False, tts_enabled=False,
-        nmt_models=dict(phrasebook),
-    )  # fmt: skip
+    config = face_to_face(phrasebook, "zh-en", input_path=path, realtime=False)
     run = Run(config).run()
     assert not run.errors()
     assert not run.translations()
@@ -153,7 +152,7 @@ def test_a_wrongly_decided_utterance_is_heard_again_the_other_way(recording, phr
     """Chosen by hand as English, 我不知道 is translated en→zh; redo_utterance hears it as Chinese
     and translates it zh→en, and every observer's caption of it is corrected (transcript, export)."""
     wav = recording("redo", [("我不知道。", "zh")])
-    config = PipelineConfig(direction="en-zh", auto_direction=True, tts_enabled=False, nmt_models=dict(phrasebook))
+    config = face_to_face(phrasebook, "en-zh")
     run = Run(config, audio_source=EndlessRecording(wav))
     run.pipeline.next_language("en")
     run.pipeline.start()
@@ -195,10 +194,7 @@ def test_a_wrongly_decided_utterance_is_heard_again_after_the_session_stopped(re
     calling thread, with the models the session loaded; the events come back to the caller and
     the transcript on disk gets them; nothing is spoken, nothing reaches the stopped observers."""
     wav = recording("redo-stopped", [("我不知道。", "zh")])
-    config = PipelineConfig(
-        direction="en-zh", auto_direction=True, input_path=wav, realtime=False, tts_enabled=False,
-        nmt_models=dict(phrasebook),
-    )  # fmt: skip
+    config = face_to_face(phrasebook, "en-zh", input_path=wav, realtime=False)
     run = Run(config)
     run.pipeline.next_language("en")
     run.run()
@@ -228,10 +224,7 @@ def test_other_way_that_hears_nothing_keeps_the_sentence_and_says_so(recording, 
     export printed nothing for it. Now the sentence, its translation, the transcript and the side
     stay as they were, and an Error says so; the sentence may be asked again."""
     wav = recording("redo-nothing", [("Thank you.", "en")])
-    config = PipelineConfig(
-        direction="zh-en", auto_direction=True, input_path=wav, realtime=False, tts_enabled=False,
-        nmt_models=dict(phrasebook),
-    )  # fmt: skip
+    config = face_to_face(phrasebook, "zh-en", input_path=wav, realtime=False)
     run = Run(config)
     run.pipeline.next_language("en")
     run.run()
@@ -255,7 +248,7 @@ def test_other_way_pressed_again_while_it_runs_is_ignored(recording, phrasebook)
     """Issue 42: 20 presses of Other way queued 20 Whisper passes (21 finals and translations, the
     language flipping). One redo at a time per sentence: the presses while it runs are ignored."""
     wav = recording("redo-twenty", [("我不知道。", "zh")])
-    config = PipelineConfig(direction="en-zh", auto_direction=True, tts_enabled=False, nmt_models=dict(phrasebook))
+    config = face_to_face(phrasebook, "en-zh")
     run = Run(config, audio_source=EndlessRecording(wav))
     run.pipeline.next_language("en")
     run.pipeline.start()
@@ -264,7 +257,7 @@ def test_other_way_pressed_again_while_it_runs_is_ignored(recording, phrasebook)
         for _ in range(20):
             run.pipeline.redo_utterance(first.utterance_id)
         wait_until(lambda: run.translations()[1:], "the translation heard again", timeout=120)
-        time.sleep(3)  # time for 2-3 more passes, had they been queued
+        time.sleep(3)  # time is what is tested: no pass in the time 2-3 more would take, had they been queued
         redone = [f for f in run.finals() if f.utterance_id == first.utterance_id]
     finally:
         run.pipeline.stop()

@@ -8,10 +8,10 @@ the speech output speaks through aplay into the same sink.
 from __future__ import annotations
 
 import subprocess
-import time
 
 import pytest
 from asr.conftest import virtual_mic as room  # noqa: F401  (the room is the virtual microphone)
+from audio.recorder import Recorder
 
 from app.audio import MicrophoneSource
 from app.pipeline import PipelineConfig
@@ -39,9 +39,14 @@ def converse(room, phrasebook, recognizer, tmp_path, mute: bool) -> Run:
     try:
         wait_until(lambda: any(s.state == "running" for s in run.of(Status)), "the pipeline to run", 60)
         wait_until(lambda: run.of(Level), "the microphone's first audio (a Level event)", 10)
-        room.play(speech).wait(timeout=20)
-        wait_until(lambda: run.of(Speech), "the translation to be spoken", 90)
-        time.sleep(6.0)  # time for the spoken translation to come back through the microphone
+        with Recorder("vmic.monitor") as microphone:
+            room.play(speech).wait(timeout=20)
+            spoken = wait_until(lambda: run.of(Speech), "the translation to be spoken", 90)[0]
+            # What was spoken has reached the microphone; what it heard of it is finalised by finish().
+            microphone.wait_recorded_until(spoken.emitted_at + 1.0)
+        if not mute:  # what it hears is recognised while it runs: finish() need not do it all
+            wait_until(lambda: [f for f in run.finals() if f.emitted_at > spoken.emitted_at], "our voice heard", 60)
+        run.pipeline.finish()
     finally:
         run.pipeline.stop()
     return run

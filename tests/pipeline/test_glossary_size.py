@@ -16,6 +16,7 @@ from pathlib import Path
 from app.pipeline.glossary_builder import GlossaryBuilder
 from app.shared.glossary import Glossary
 from models.glossary_cases import Ticker, big_glossary
+from tests.waiting import wait_until
 
 from .conftest import PHRASEBOOK, english
 
@@ -47,10 +48,9 @@ def test_a_newer_glossary_offered_meanwhile_wins():
     builder = GlossaryBuilder(used.append)
     builder.offer(big)  # built on its thread
     builder.offer(small)  # ready at once
-    time.sleep(0.2)
-    deadline = time.monotonic() + 120
-    while any(t.name == "glossary-builder" for t in threading.enumerate()) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(
+        lambda: not any(t.name == "glossary-builder" for t in threading.enumerate()), "the glossary builder to end", 120
+    )
     assert used == [small], "the older glossary, built after, must not replace the newer one"
 
 

@@ -17,6 +17,7 @@ from app.pipeline.transcript import Transcript
 from app.shared.audio import SourceKind
 from app.shared.events import Level, SourceFinal, Speaker, Translation
 from app.shared.languages import Direction
+from tests.waiting import wait_until
 
 from .conftest import SPOKEN_EN, SPOKEN_ZH, EndlessRecording, chinese, english, expected, read16k
 
@@ -31,7 +32,7 @@ def speak_into(place: GuestSource, wav, name: str) -> threading.Thread:
         place.speaker_name = name  # what GuestSpeech sets when the guest takes the place
         start = time.monotonic()
         for n, at in enumerate(range(0, len(pcm), FRAME)):
-            time.sleep(max(0.0, start + n * FRAME / 16000 - time.monotonic()))
+            time.sleep(max(0.0, start + n * FRAME / 16000 - time.monotonic()))  # a phone streams in real time
             place.feed(pcm[at : at + FRAME].tobytes())
         place.end_turn()  # the guest taps Stop
 
@@ -90,12 +91,17 @@ def test_a_guest_speaks_chinese_through_the_phone_while_the_host_speaks_english(
     )
     session.start()
     try:
-        while not any(getattr(e, "state", None) == "running" and e.speaker == Speaker.GUEST for e in list(events)):
-            time.sleep(0.1)
+        wait_until(
+            lambda: any(getattr(e, "state", None) == "running" and e.speaker == Speaker.GUEST for e in list(events)),
+            "the guest's lane running",
+            180,
+        )
         speak_into(place, guest_wav, "Mei").join(30)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and (len(finals_of(Speaker.GUEST)) < 2 or len(finals_of(None)) < 2):
-            time.sleep(0.1)
+        wait_until(
+            lambda: len(finals_of(Speaker.GUEST)) >= 2 and len(finals_of(None)) >= 2,
+            "two translations of the guest's and two of the host's",
+            60,
+        )
     finally:
         session.finish()
     guest, host = finals_of(Speaker.GUEST), finals_of(None)

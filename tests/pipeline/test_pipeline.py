@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
-import subprocess
-import sys
 import threading
 import time
 
@@ -20,6 +17,7 @@ from app.pipeline.subtitles import export_srt, export_text
 from app.shared.events import DecodeStepEvent, SentenceSummary, Status, Translation
 from app.shared.live_text import LiveText
 from app.translation import Translator
+from tests.waiting import wait_until
 
 from .conftest import Run, chinese, english, expected
 
@@ -44,13 +42,6 @@ class PausingSource(FileSource):
         return super().read(timeout)
 
 
-def wait_for(condition, timeout: float = 120.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
-
-
 def test_direction_switch_mid_session(recording, phrasebook, recognizer):
     # Not the 1 s "我爱你" right after the switch: Whisper base hears espeak-ng's Mandarin there as
     # 我爱你 or 我喊你 depending on where the cut falls (accuracy is bench/asr_accuracy.py's job).
@@ -62,7 +53,9 @@ def test_direction_switch_mid_session(recording, phrasebook, recognizer):
     run = Run(config, audio_source=source, recognizer=recognizer)
     run.pipeline.start()
     try:
-        wait_for(lambda: source.paused.is_set() and len(run.translations()) == 2)
+        wait_until(
+            lambda: source.paused.is_set() and len(run.translations()) == 2, "the English part paused, translated", 120
+        )
         run.pipeline.set_direction("zh-en")
         source.resume.set()
         assert run.pipeline.wait_until_done(180)
@@ -93,11 +86,13 @@ def test_partial_text_is_translated_provisionally_then_finally(recording, phrase
     run.pipeline.start()
     try:
         summaries = lambda: [e for e in run.of(SentenceSummary) if e.provisional]  # noqa: E731
-        wait_for(lambda: source.paused.is_set() and summaries())  # a provisional decode is done
+        wait_until(lambda: source.paused.is_set() and summaries(), "a provisional decode, paused mid-phrase", 120)
         if live_text is LiveText.SOONER:
-            wait_for(lambda: run.translations(provisional=True))
+            wait_until(lambda: run.translations(provisional=True), "the provisional translation", 120)
         else:
-            time.sleep(1.0)  # what the worker shows of it comes right after its summary
+            # What the worker shows of it comes right after its summary; showing nothing sends nothing
+            # to wait for, so it is given the time instead.
+            time.sleep(1.0)
             shown = [t.text for t in run.translations(provisional=True)]
             assert all(expected([phrase], "en-zh")[0].startswith(text) for text in shown), shown
         assert not run.translations(), "a final translation before the utterance ended"
@@ -136,46 +131,31 @@ def test_start_stop_restart_leaves_no_threads(recording, phrasebook, recognizer,
     assert len(set(transcripts)) == 3
     # Stopping mid-utterance, and stopping twice, are clean too.
     run.pipeline.start()
-    wait_for(lambda: sum(s.state == "running" for s in run.of(Status)) == 4)  # running again
+    wait_until(lambda: sum(s.state == "running" for s in run.of(Status)) == 4, "running again", 120)
     run.pipeline.stop()
     run.pipeline.stop()
     assert set(threading.enumerate()) <= baseline
     assert sum(s.state == "stopped" for s in run.of(Status)) == 4
 
 
-def test_transcript_survives_a_kill(recording, phrasebook, tmp_path):
+def test_transcript_survives_a_kill(recording, phrasebook, tmp_path, app_run):
     wav = recording("kill", english(["Good morning.", "Where is the station?", "I love you."]), gap_s=3.0)
     folder = tmp_path / "transcripts"
     env = {**os.environ, "LIVE_TRANSLATOR_TRANSCRIPTS": str(folder)}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "app",
-            "run",
-            "--input",
-            str(wav),
-            "--direction",
-            "en-zh",
-            "--nmt-model",
-            str(phrasebook["en-zh"]),
-            "--no-tts",
-            "--realtime",
-            "--json",
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
+    run = app_run(
+        "--input",
+        str(wav),
+        "--direction",
+        "en-zh",
+        "--nmt-model",
+        str(phrasebook["en-zh"]),
+        "--no-tts",
+        "--realtime",
         env=env,
     )
-    try:
-        for line in proc.stdout:
-            event = json.loads(line)
-            if event["type"] == "translation" and not event["provisional"]:
-                break
-        proc.send_signal(signal.SIGKILL)
-    finally:
-        proc.kill()
-        proc.wait(30)
+    event = wait_until(run.translations, "the first final translation", 120)[0]
+    run.proc.send_signal(signal.SIGKILL)
+    run.proc.wait(30)
     (path,) = folder.glob("*.jsonl")
     transcript = Transcript.load(path)
     # What was shown before the kill is what was saved (Whisper may or may not write the full stop).

@@ -10,9 +10,9 @@ import pytest
 import soundfile as sf
 
 from app.shared.audio import SAMPLE_RATE
+from tests.app_run import run_cli
 
 from .conftest import english, read16k
-from .test_run_cli import run_cli
 
 pytestmark = pytest.mark.slow
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -17,6 +16,7 @@ import soundfile as sf
 
 from app.pipeline.subtitles import export_srt, export_text
 from app.pipeline.transcript import Transcript
+from tests.app_run import run_cli
 
 from .conftest import SPOKEN_EN, chinese, english, expected
 
@@ -26,12 +26,6 @@ pytestmark = pytest.mark.slow
 # 72 each); 我爱你 came back as 我喊你 at 6 of 12 cuts and failed on an AVX2-only AMD EPYC
 # (docs/development.md, "Running the suite under another CPU instruction set").
 HEARD_ZH = ["我不知道。", "这个多少钱？"]
-
-
-def run_cli(*args: str, timeout: float = 400) -> tuple[int, list[dict], str]:
-    proc = subprocess.run([sys.executable, "-m", "app", "run", *args], capture_output=True, text=True, timeout=timeout)
-    lines = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    return proc.returncode, lines, proc.stderr
 
 
 def final_translations(lines: list[dict]) -> list[dict]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from tests.app_run import run_cli
+
 from .conftest import english
-from .test_run_cli import final_translations, run_cli
+from .test_run_cli import final_translations
 
 
 def test_run_translates_glossary_terms_as_the_glossary_says(recording, phrasebook, tmp_path):

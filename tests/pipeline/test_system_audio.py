@@ -15,7 +15,6 @@ real Whisper and the phrasebook models.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -23,6 +22,7 @@ import threading
 import time
 
 import pytest
+from audio.recorder import Recorder
 
 from app.pipeline import PipelineConfig
 from app.pipeline.conversation import Conversation, ConversationConfig
@@ -42,76 +42,28 @@ from app.shared.events import (
     Translation,
 )
 from app.shared.languages import Direction
+from tests.waiting import wait_until
 
 from .conftest import chinese, english, expected
 
 pytestmark = pytest.mark.slow
 
 
-def wait_for(predicate, timeout: float) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
-
-
-class CliRun:
-    """`python -m app run ...` in the background, its JSON lines collected as they come."""
-
-    def __init__(self, *args: str):
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "app", "run", *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=dict(os.environ),
-        )
-        self.lines: list[dict] = []
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            if line.strip():
-                self.lines.append(json.loads(line))
-
-    def of(self, kind: str) -> list[dict]:
-        return [e for e in list(self.lines) if e["type"] == kind]
-
-    def translations(self) -> list[dict]:
-        return [e for e in self.of("translation") if not e["provisional"]]
-
-    def wait_running(self, timeout: float = 120) -> None:
-        assert wait_for(lambda: any(e["state"] == "running" for e in self.of("status")), timeout), self.lines
-        time.sleep(2.5)  # a null sink's monitor delivers its first audio ~2 s after it is opened
-
-    def finish(self, timeout: float = 120) -> tuple[int, str]:
-        code = self.proc.wait(timeout)
-        self.reader.join(10)
-        return code, self.proc.stderr.read()
-
-
 def test_run_source_system_translates_what_the_speakers_play_and_sigterm_keeps_the_last_words(
-    sound_room, recording, phrasebook
+    sound_room, recording, phrasebook, app_run
 ):
     good_morning = recording("sys-good-morning", english(["Good morning."]), gap_s=0.3)
     thanks = recording("sys-thanks", english(["Thank you very much."]), gap_s=0.0)
-    run = CliRun(
-        "--source", "system", "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]), "--no-tts", "--json"
-    )
-    try:
-        run.wait_running()
-        sound_room.play_to("speakers", good_morning).wait(timeout=20)
-        assert wait_for(lambda: run.translations(), 120), run.lines
-        player = sound_room.play_to("speakers", thanks)
-        time.sleep(1.4)  # 0.5 s of silence, then stop in the middle of "Thank you very much."
-        run.proc.send_signal(signal.SIGTERM)
-        player.wait(timeout=20)
-        code, stderr = run.finish()
-    finally:
-        run.proc.kill()
+    run = app_run("--source", "system", "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]), "--no-tts")
+    run.wait_running()
+    sound_room.wait_heard("speakers.monitor")
+    sound_room.play_to("speakers", good_morning).wait(timeout=20)
+    run.wait_for(run.translations, "the first translation")
+    player = sound_room.play_to("speakers", thanks)
+    time.sleep(1.4)  # the moment is what is tested: 0.5 s of silence, then stop in the middle of "Thank you very much."
+    run.proc.send_signal(signal.SIGTERM)
+    player.wait(timeout=20)
+    code, stderr = run.finish()
     assert code == 0, stderr
     translations = run.translations()
     assert translations[0]["text"] == expected(["Good morning."], "en-zh")[0]
@@ -124,10 +76,10 @@ def test_run_source_system_translates_what_the_speakers_play_and_sigterm_keeps_t
     assert [e.translation for e in saved.entries if e.source] == [t["text"] for t in translations]
 
 
-def test_duration_ends_a_live_run_by_itself(sound_room, recording, phrasebook):
+def test_duration_ends_a_live_run_by_itself(sound_room, recording, phrasebook, app_run):
     good_morning = recording("sys-good-morning", english(["Good morning."]), gap_s=0.3)
     started = time.monotonic()
-    run = CliRun(
+    run = app_run(
         "--source",
         "system",
         "--device",
@@ -137,17 +89,14 @@ def test_duration_ends_a_live_run_by_itself(sound_room, recording, phrasebook):
         "--nmt-model",
         str(phrasebook["en-zh"]),
         "--no-tts",
-        "--json",
         "--duration",
         "8",
     )
-    try:
-        run.wait_running()
-        running_at = time.monotonic()
-        sound_room.play_to("speakers", good_morning).wait(timeout=20)
-        code, stderr = run.finish(timeout=120)
-    finally:
-        run.proc.kill()
+    run.wait_running()
+    running_at = time.monotonic()
+    sound_room.wait_heard("speakers.monitor")
+    sound_room.play_to("speakers", good_morning).wait(timeout=20)
+    code, stderr = run.finish(timeout=120)
     assert code == 0, stderr
     assert 8 - 3 <= time.monotonic() - running_at <= 8 + 30 and time.monotonic() - started < 240
     assert [t["text"] for t in run.translations()] == expected(["Good morning."], "en-zh")
@@ -188,19 +137,30 @@ class Talk:
     def start(self, both_running: bool = True) -> None:
         self.conversation.start()
         wanted = {Speaker.ME, Speaker.THEM} if both_running else {Speaker.ME}
-        assert wait_for(lambda: wanted <= {e.speaker for e in self.of(Status) if e.state is State.RUNNING}, 180), (
-            self.events
+        self.wait_for(
+            lambda: wanted <= {e.speaker for e in self.of(Status) if e.state is State.RUNNING},
+            "both sides running",
+            180,
         )
         # a null sink's monitor delivers its first audio ~2 s after it is opened, later on a busy
         # machine, and speech played before that is cut: wait for each side's first meter level
-        assert wait_for(lambda: wanted <= {e.speaker for e in self.of(Level)}, 60), self.events
+        self.wait_for(lambda: wanted <= {e.speaker for e in self.of(Level)}, "each side's first meter level", 60)
+
+    def wait_for(self, condition, what: str, timeout: float = 120) -> None:
+        """Until `condition()` holds; the events so far if it never does."""
+        wait_until(condition, what, timeout, seen=lambda: self.events)
 
     def wait_translations(self, speaker: Speaker, count: int, timeout: float = 120) -> None:
-        assert wait_for(lambda: len(self.translations(speaker)) >= count, timeout), [
-            (e.speaker, e.type, getattr(e, "text", ""))
-            for e in self.events
-            if e.type in ("final", "translation", "error")
-        ]
+        wait_until(
+            lambda: len(self.translations(speaker)) >= count,
+            f"{count} translation(s) of {speaker}",
+            timeout,
+            seen=lambda: [
+                (e.speaker, e.type, getattr(e, "text", ""))
+                for e in self.events
+                if e.type in ("final", "translation", "error")
+            ],
+        )
 
 
 def test_conversation_me_english_to_chinese_them_chinese_to_english_labelled(
@@ -267,9 +227,18 @@ def converse_with_speech(sound_room, recording, phrasebook, gate: bool) -> Talk:
     )
     talk.start()
     try:
-        sound_room.play_to("mic", recording("own-me", english(["Good morning."]), gap_s=0.3)).wait(timeout=20)
-        assert wait_for(lambda: talk.of(Speech, Speaker.ME), 90), talk.events
-        time.sleep(6.0)  # time for the spoken translation to come back through system audio
+        with Recorder("speakers.monitor") as speakers, Recorder("mic.monitor") as mic:
+            sound_room.play_to("mic", recording("own-me", english(["Good morning."]), gap_s=0.3)).wait(timeout=20)
+            talk.wait_for(lambda: talk.of(Speech, Speaker.ME), "my translation spoken", 90)
+            # What was spoken has come back through both sources (the loop into the microphone
+            # takes 60 ms); what either side heard of it is finalised by finish() below.
+            back = talk.of(Speech, Speaker.ME)[0].emitted_at + 1.0
+            speakers.wait_recorded_until(back)
+            mic.wait_recorded_until(back)
+        if not gate:  # what it hears is recognised while it runs: finish() need not do it all
+            talk.wait_for(
+                lambda: talk.finals(Speaker.THEM) and talk.finals(Speaker.ME)[1:], "our voice heard on both sides", 60
+            )
     finally:
         talk.conversation.finish()
     return talk
@@ -301,7 +270,7 @@ def test_a_system_source_that_does_not_exist_leaves_the_microphone_working(sound
     talk = Talk(phrasebook, system_device="no such output")
     talk.start(both_running=False)
     try:
-        assert wait_for(lambda: talk.of(Error, Speaker.THEM), 30), talk.events
+        talk.wait_for(lambda: talk.of(Error, Speaker.THEM), "their side's error", 30)
         sound_room.play_to("mic", recording("alone", english(["Good morning."]), gap_s=0.3)).wait(timeout=20)
         talk.wait_translations(Speaker.ME, 1)
     finally:
@@ -320,7 +289,7 @@ def test_output_removed_mid_conversation_is_reported_and_me_goes_on(sound_room, 
         sound_room.play_to("speakers", recording("before", chinese(["我爱你。"]), gap_s=0.3)).wait(timeout=20)
         talk.wait_translations(Speaker.THEM, 1)
         sound_room.unload("speakers")
-        assert wait_for(lambda: talk.of(Error, Speaker.THEM), 15), talk.events
+        talk.wait_for(lambda: talk.of(Error, Speaker.THEM), "their side's error", 15)
         sound_room.play_to("mic", recording("after", english(["Thank you very much."]), gap_s=0.3)).wait(timeout=20)
         talk.wait_translations(Speaker.ME, 1)
     finally:
@@ -333,8 +302,8 @@ def test_output_removed_mid_conversation_is_reported_and_me_goes_on(sound_room, 
     assert [t.text for t in talk.translations(Speaker.ME)] == expected(["Thank you very much."], "en-zh")
 
 
-def test_run_conversation_on_the_command_line(sound_room, recording, phrasebook):
-    run = CliRun(
+def test_run_conversation_on_the_command_line(sound_room, recording, phrasebook, app_run):
+    run = app_run(
         "--conversation",
         "--direction",
         "en-zh",
@@ -347,21 +316,18 @@ def test_run_conversation_on_the_command_line(sound_room, recording, phrasebook)
         "--system-device",
         "speakers",
         "--no-tts",
-        "--json",
     )
-    try:
-        assert wait_for(
-            lambda: {e.get("speaker") for e in run.of("status") if e["state"] == "running"} >= {"me", "them"}, 180
-        ), run.lines
-        time.sleep(3.0)  # the monitors deliver ~2 s after they open (the JSON carries no meter levels to wait for)
-        sound_room.play_to("mic", recording("cli-me", english(["Where is the station?"]), gap_s=0.3)).wait(timeout=20)
-        assert wait_for(lambda: any(t["speaker"] == "me" for t in run.translations()), 120), run.lines
-        sound_room.play_to("speakers", recording("cli-them", chinese(["这个多少钱？"]), gap_s=0.3)).wait(timeout=20)
-        assert wait_for(lambda: any(t["speaker"] == "them" for t in run.translations()), 120), run.lines
-        run.proc.send_signal(signal.SIGINT)
-        code, stderr = run.finish()
-    finally:
-        run.proc.kill()
+    run.wait_for(
+        lambda: {e.get("speaker") for e in run.of("status") if e["state"] == "running"} >= {"me", "them"},
+        "both sides running",
+        180,
+    )
+    sound_room.wait_heard("mic.monitor", "speakers.monitor")
+    sound_room.play_to("mic", recording("cli-me", english(["Where is the station?"]), gap_s=0.3)).wait(timeout=20)
+    run.wait_for(lambda: any(t["speaker"] == "me" for t in run.translations()), "my translation")
+    sound_room.play_to("speakers", recording("cli-them", chinese(["这个多少钱？"]), gap_s=0.3)).wait(timeout=20)
+    run.wait_for(lambda: any(t["speaker"] == "them" for t in run.translations()), "their translation")
+    code, stderr = run.finish(signal.SIGINT)
     assert code == 0, stderr
     assert [(t["speaker"], t["direction"], t["text"]) for t in run.translations()] == [
         ("me", "en-zh", expected(["Where is the station?"], "en-zh")[0]),

@@ -73,7 +73,7 @@ def test_waiting_records_are_saved_by_the_next_event_of_any_kind_once_the_retry_
     blocker.unlink()
     transcript.record(Level(rms=0.1, peak=0.2))  # within RETRY_S of the failure: not tried yet
     assert transcript.unsaved == 1
-    time.sleep(module.RETRY_S + 0.1)
+    time.sleep(module.RETRY_S + 0.1)  # time is what is tested: past the retry time
     transcript.record(Level(rms=0.1, peak=0.2))  # a meter level, never recorded itself, retries
     assert transcript.unsaved == 0 and transcript.problem is None
     assert [e["type"] for e in saved_lines(blocker / "session.jsonl")] == ["final"]

@@ -35,7 +35,7 @@ def test_speaks_into_one_file_on_its_own_thread(tmp_path):
     assert output.speaking  # from the moment something is queued: the microphone closes at once
     assert output.wait_idle(30)
     assert output.speaking  # the echo tail
-    time.sleep(0.4)
+    time.sleep(0.4)  # time is what is tested: past the 0.3 s echo tail
     assert not output.speaking
     output.stop()
     assert [(e.utterance_id, e.language, e.path) for e in events if isinstance(e, Speech)] == [

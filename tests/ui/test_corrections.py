@@ -22,6 +22,26 @@ from tests.ui.test_window import TwoSpeakers, Watcher, finish, make_window, row_
 SAID = "The computer is broken."  # the phrasebook says 电脑坏了。
 
 
+def show_jon_is_here(window: MainWindow, **said) -> None:
+    """The window shows "Jon is here." heard and translated: utterance 0 of its session (`said`:
+    the events' speaker fields)."""
+    window.event_presenter.on_events(
+        [
+            ev.SourceFinal(utterance_id=0, text="Jon is here.", start=0.0, end=1.0, speech_end_at=0.0, **said),
+            ev.Translation(
+                utterance_id=0,
+                source="Jon is here.",
+                text="乔恩在这里。",
+                provisional=False,
+                direction="en-zh",
+                latency_ms=1.0,
+                **said,
+            ),
+        ],
+        window.session_control.session_number,
+    )
+
+
 @pytest.fixture
 def page(browser):  # tests/conftest.py: Debian's Chromium
     context = browser.new_context()
@@ -108,20 +128,7 @@ def test_a_heard_correction_in_the_window_is_saved_and_resent_after_the_session(
     window = MainWindow(store)
     qtbot.addWidget(window)
     key = (window.session_control.session_number, 0)
-    window.event_presenter.on_events(
-        [
-            ev.SourceFinal(utterance_id=0, text="Jon is here.", start=0.0, end=1.0, speech_end_at=0.0),
-            ev.Translation(
-                utterance_id=0,
-                source="Jon is here.",
-                text="乔恩在这里。",
-                provisional=False,
-                direction="en-zh",
-                latency_ms=1.0,
-            ),
-        ],
-        window.session_control.session_number,
-    )
+    show_jon_is_here(window)
     source = window.transcript_view.rows[key].source
     source.setSelection(0, 3)
     seen = []
@@ -153,20 +160,7 @@ def test_a_translation_correction_reaches_the_overlay_marked(qtbot, store):
     qtbot.addWidget(window)
     window.view_options.set_overlay_visible(True)
     overlay = window.view_options.overlay
-    window.event_presenter.on_events(
-        [
-            ev.SourceFinal(utterance_id=0, text="Jon is here.", start=0.0, end=1.0, speech_end_at=0.0),
-            ev.Translation(
-                utterance_id=0,
-                source="Jon is here.",
-                text="乔恩在这里。",
-                provisional=False,
-                direction="en-zh",
-                latency_ms=1.0,
-            ),
-        ],
-        window.session_control.session_number,
-    )
+    show_jon_is_here(window)
     assert "乔恩在这里。" in overlay.label.text() and "✓" not in overlay.label.text()
     target = window.transcript_view.rows[(window.session_control.session_number, 0)].target
     target.setSelection(0, 2)
@@ -231,21 +225,7 @@ def test_a_guests_row_shows_the_guests_name_and_its_correction_keeps_it(qtbot, s
     qtbot.addWidget(window)
     number = window.session_control.session_number
     said = {"speaker": ev.Speaker.GUEST, "speaker_name": "Mei"}
-    window.event_presenter.on_events(
-        [
-            ev.SourceFinal(utterance_id=0, text="Jon is here.", start=0.0, end=1.0, speech_end_at=0.0, **said),
-            ev.Translation(
-                utterance_id=0,
-                source="Jon is here.",
-                text="乔恩在这里。",
-                provisional=False,
-                direction="en-zh",
-                latency_ms=1.0,
-                **said,
-            ),
-        ],
-        number,
-    )
+    show_jon_is_here(window, **said)
     row = window.transcript_view.rows[(number, 0)]
     assert row.speaker == "Mei"
     seen = []

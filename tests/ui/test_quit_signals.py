@@ -8,12 +8,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from app.shared.crash_trace import CrashTrace
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,13 +23,25 @@ def window_process(logs: Path) -> subprocess.Popen:
     running = subprocess.Popen(
         [sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    deadline = time.monotonic() + 60
-    while not list(logs.glob("session-*.json")):  # the window's run is traced: it is up
-        assert running.poll() is None, running.communicate()[1][-2000:]
-        assert time.monotonic() < deadline, "the window did not start"
-        time.sleep(0.1)
-    time.sleep(1.0)  # its event loop runs
+    # Up when its run is traced and it handles SIGTERM (QuitOnSignals takes SIGINT and SIGTERM
+    # together, just before its event loop runs; a signal before then wakes the loop once it does).
+    wait_until(
+        lambda: (
+            running.poll() is not None or (list(logs.glob("session-*.json")) and catches(running.pid, signal.SIGTERM))
+        ),
+        "the window to start and take SIGINT and SIGTERM",
+        60,
+        every=0.1,
+    )
+    assert running.poll() is None, running.communicate()[1][-2000:]
     return running
+
+
+def catches(pid: int, number: signal.Signals) -> bool:
+    """Whether the process has a handler of its own for signal `number` (its SigCgt mask)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    mask = next(line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(mask, 16) >> (number - 1) & 1)
 
 
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])

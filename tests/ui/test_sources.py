@@ -2,7 +2,6 @@
 (SoundRoom: `speakers` whose monitor is system audio, `mic` whose monitor is the microphone)."""
 
 import dataclasses
-import time
 
 import pytest
 
@@ -104,7 +103,6 @@ def test_conversation_in_the_window_labels_rows_meters_and_exports(qtbot, store,
     text = (tmp_path / "talk.txt").read_text(encoding="utf-8")
     assert f"me: {heard}" in text and f"them: {said[1][1]}" in text
     assert f"[me] {heard}" in (tmp_path / "talk.srt").read_text(encoding="utf-8")
-    time.sleep(0.1)
 
 
 def test_a_window_conversation_keeps_every_setting_on_both_sides(qtbot, store, sound_room, tmp_path, monkeypatch):

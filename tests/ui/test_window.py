@@ -283,7 +283,7 @@ class TwoSpeakers:
     def read(self, timeout=0.1):
         if self.index == 0 and self.parts[0].finished:
             if not self.gate.is_set():  # the room is quiet while the direction changes
-                time.sleep(0.1)
+                time.sleep(0.1)  # a quiet room delivers its 0.1 s blocks in real time
                 self.level, self.captured_at = (0.0, 0.0), time.monotonic()
                 return np.zeros(SAMPLE_RATE // 10, np.float32)
             self.index = 1
