@@ -190,3 +190,39 @@ def test_the_shared_layer_neither_looks_up_hosts_nor_opens_sockets():
     assert len(modules) > 10
     assert [hit for path in modules for hit in imports_of(path, network)] == []
     assert imports_of(REPO / "app" / "pipeline" / "caption_address.py", network)  # the scan does see one
+
+
+def unexplained_local_imports(path: Path, root: Path = REPO) -> list[str]:
+    """`app` imports inside a function with no "lazy" reason on them or in the comment or import
+    lines just above (issue 44: imports at the top show the dependency graph; one kept inside a
+    function says why)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+
+    def explained(lineno: int, end: int) -> bool:
+        if "lazy" in " ".join(lines[lineno - 1 : end]):
+            return True
+        above = lineno - 2
+        while above >= 0 and lines[above].strip().startswith(("#", "from ", "import ")):
+            if "lazy" in lines[above]:
+                return True
+            above -= 1
+        return False
+
+    found = []
+    for function in ast.walk(ast.parse("\n".join(lines))):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(function):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names += [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if any(inside(name, ("app",)) for name in names) and not explained(node.lineno, node.end_lineno):
+                found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_imports_inside_functions_say_why(tmp_path):
+    found = [hit for path in sorted((REPO / "app").rglob("*.py")) for hit in unexplained_local_imports(path)]
+    assert found == []
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f():\n    from app.asr import vad\n\n\ndef g():\n    from app.asr import vad  # lazy: why\n")
+    assert unexplained_local_imports(probe, tmp_path) == ["probe.py:2"]

@@ -29,7 +29,7 @@ from app.ui.confidence import MarkedLabel, clip_spans, marked_html, unsure_toolt
 from app.ui.face_to_face import language_badge
 from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 from app.ui.settings import TEXT_SIZES
-from app.ui.transcript_rows import MAX_ROWS, EarlierRow, TranscriptRows, UtteranceRow  # noqa: F401 (importers)
+from app.ui.transcript_rows import TranscriptRows, UtteranceRow
 
 PROVISIONAL_STYLE = "color:#8a8a8a; font-style:italic;"
 SETTLED_STYLE = "color:#5f6b73;"  # provisional, but settled: it stays as it is until the final
