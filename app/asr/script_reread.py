@@ -31,12 +31,21 @@ def reread_prompt(options: RecognizerOptions, language: str, final: bool, heard:
     return options.latin_reread_prompt.get(language)
 
 
-def in_characters(first: Heard, again: Heard) -> Heard:
+def in_characters(first: Heard, again: Heard, prompt: str = "") -> Heard:
     """The prompted reading `again` when it holds characters and fewer Latin letters than `first`
-    (it wrote in characters what the first spelled out), else `first` as it was."""
+    (it wrote in characters what the first spelled out), else `first` as it was. A reading that
+    is the prompt itself, or part of it, is the prompt leaking, not speech: Whisper base wrote
+    "以下是普通话的句子。" for a Mandarin sentence it could not read (an A/B on a Mandarin talk)."""
+    if _is_prompt(again.text, prompt):
+        return first
     if _HAN.search(again.text) and len(_LATIN.findall(again.text)) < len(_LATIN.findall(first.text)):
         return again
     return first
+
+
+def _is_prompt(text: str, prompt: str) -> bool:
+    bare = "".join(_HAN.findall(text))
+    return bool(bare) and bare in "".join(_HAN.findall(prompt))
 
 
 def read_in_characters(
@@ -44,4 +53,4 @@ def read_in_characters(
 ) -> Heard:
     """`heard`, or its reading again by `decode(prompt=...)` where that is in characters (above)."""
     prompt = reread_prompt(options, language, final, heard)
-    return in_characters(heard, decode(prompt=prompt)) if prompt else heard
+    return in_characters(heard, decode(prompt=prompt), prompt) if prompt else heard

@@ -31,6 +31,11 @@ def test_the_prompted_reading_is_kept_only_when_it_is_in_characters():
     assert in_characters(romanised, Heard("", logprob=0.0)) is romanised  # nothing is not better
     mixed = Heard("我想 first way")
     assert in_characters(mixed, Heard("我上 first way。")) is mixed  # as many Latin letters: no gain
+    prompt = "以下是普通话的句子。"
+    looped = Heard("4x4x4x4x4x4x4x4x4x4x4x4x4x4")
+    for leaked in (prompt, "以下是普通话的句子", "普通话的句子。"):  # the prompt, whole or in part, is not speech
+        assert in_characters(looped, Heard(leaked), prompt) is looped
+    assert in_characters(looped, Heard("我们开始吧。"), prompt).text == "我们开始吧。"
 
 
 def test_a_final_read_again_costs_its_decoder_only(say, tiny_en, monkeypatch):
