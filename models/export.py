@@ -95,7 +95,8 @@ def export_onnx(
         staging = Path(tmp)
         export_optimum(hf_model_dir, staging, validate=validate)
         if fuse:  # before any layout or int8 twin is made from the staged graphs
-            from app.model_store.optimize import fuse_attention_folder, share_self_cache_folder
+            from app.model_store.optimize import fuse_attention_folder
+            from app.model_store.self_cache import share_self_cache_folder
 
             fuse_attention_folder(staging, config_dir=hf_model_dir)
             share_self_cache_folder(staging)
@@ -114,7 +115,7 @@ def export_onnx(
 def share_tied_embedding_in(folder: ExportedFolder) -> ExportedFolder:
     """The exported folder with each fp32 decoder's tied embedding stored once (its weights then
     in an external-data file, listed beside it)."""
-    from app.model_store.optimize import share_tied_embedding
+    from app.model_store.tied_embedding import share_tied_embedding
 
     files = list(folder.onnx_files)
     for name in folder.onnx_files:

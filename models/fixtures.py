@@ -402,7 +402,8 @@ def build_family(family: Family, out_root: Path, work_root: Path) -> Path:
 def fused_variant(family_dir: Path) -> Path:
     """The merged layout with its attention fused and its self-attention cache shared (what
     `models export` writes by default)."""
-    from app.model_store.optimize import fuse_attention_folder, share_self_cache_folder
+    from app.model_store.optimize import fuse_attention_folder
+    from app.model_store.self_cache import share_self_cache_folder
 
     target = family_dir / "merged-fused"
     shutil.copytree(family_dir / "merged", target)

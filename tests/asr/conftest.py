@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import soundfile as sf
-from audio.recorder import Recorder
 
 from app.asr import StreamingRecognizer, load_whisper
 from app.audio import SAMPLE_RATE
+from tests.audio.recorder import Recorder  # not audio.recorder: benches import this module outside pytest
 from tests.waiting import wait_until
 
 # Sentences with the text espeak-ng reads and the text we expect back.
