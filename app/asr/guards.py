@@ -274,7 +274,9 @@ def heard_in(
             for w in (s.words or [])
             if w.probability < unsure_word_p and w.word.strip()
         ]
-    text = " ".join(t.strip() for t in texts)
+    # A token budget can end inside a character's UTF-8 bytes, which decode as U+FFFD ("键垫垫垫�"
+    # under lost frames): a half character is nothing anyone said.
+    text = re.sub(r" {2,}", " ", " ".join(t.strip() for t in texts).replace("\ufffd", "")).strip()
     looped = decode_looped(text, audio_s, hit_budget)
     if prefix:  # the segment's text starts with the forced prefix: keep what follows it
         text = drop_prefix(text, prefix)

@@ -51,6 +51,12 @@ def test_a_number_or_repetition_the_decoder_did_not_loop_on_is_kept(text, second
     assert heard(text, seconds, language=language) == text
 
 
+def test_a_character_cut_in_half_by_the_token_budget_is_not_shown():
+    # Whisper's byte-level tokens: a budget ending inside a character's bytes decodes as U+FFFD.
+    assert heard("键垫垫垫\ufffd", 2.0, hit_budget=True, language="zh") == "键垫垫垫"
+    assert heard("Hello \ufffd world.", 2.0) == "Hello world."
+
+
 def test_a_loop_the_decoder_ran_is_still_cut():
     # The token budget written without an end: what a loop does.
     assert heard("见见见见见见见见见见", 2.2, hit_budget=True, language="zh") == "见见见"
