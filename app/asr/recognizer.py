@@ -111,9 +111,9 @@ class StreamingRecognizer:
         self._last_heard: Heard | None = None  # the latest decode's words, for the final that asked
         self._turns = turns_for(self.model)  # Whisper's turns, shared with other recognizers on this model
         self._segments = Segmenter(self.options, ids if ids is not None else itertools.count(1))
-        self._partials = PartialSchedule(self.options, self._segments)
+        self.partials = PartialSchedule(self.options, self._segments)  # when partials are read; how finals settle them
         self._requests = Requests()  # set_language/reset may come from other threads
-        self._finals_before = FinalContext()  # the context of the next final decode
+        self.finals_before = FinalContext()  # the context of the next final decode
         self.sides = sides
         self._kept = KeptUtterances()  # face to face: the latest utterances' audio, for redo()
 
@@ -156,7 +156,7 @@ class StreamingRecognizer:
             reset = True
         if reset:
             self._segments.reset()
-            self._finals_before.forget()
+            self.finals_before.forget()
 
     # -- the stream -----------------------------------------------------------------------------
     def feed(self, block: np.ndarray, captured_at: float | None = None) -> list:
@@ -170,11 +170,11 @@ class StreamingRecognizer:
         u = self._segments.utterance
         if u is None:
             return events
-        if self._partials.partial_due(u, captured_at):
+        if self.partials.partial_due(u, captured_at):
             events += self._partial(u)
-        elif (end := self._partials.speculation_end(u, captured_at)) is not None:
+        elif (end := self.partials.speculation_end(u, captured_at)) is not None:
             u.early = (end, self._hear_final(self._segments.audio(u.start, end), u))
-            events += self._partials.show_early(u, self.language, decided_fields(u.decision, final=False))
+            events += self.partials.show_early(u, self.language, decided_fields(u.decision, final=False))
         return events
 
     def flush(self) -> list:
@@ -185,16 +185,7 @@ class StreamingRecognizer:
 
     def partial_interval_s(self) -> float:
         """New audio between two live partials: the option, stretched while decodes are slow."""
-        return self._partials.interval_s()
-
-    @property
-    def _partial_cost(self) -> float:
-        """Seconds a partial decode takes lately (tests read and set it)."""
-        return self._partials.cost
-
-    @_partial_cost.setter
-    def _partial_cost(self, seconds: float) -> None:
-        self._partials.cost = seconds
+        return self.partials.interval_s()
 
     def _partial(self, u: Utterance) -> list:
         """A greedy reading of `u` so far, when Whisper is free for it."""
@@ -208,8 +199,8 @@ class StreamingRecognizer:
             self._decide_language(u, audio, final=False)
             heard = self.transcribe(audio, final=False)
             cost = time.monotonic() - began
-        self._partials.note_cost(cost)
-        return self._partials.read(u, heard, self.language, decided_fields(u.decision, final=False))
+        self.partials.note_cost(cost)
+        return self.partials.read(u, heard, self.language, decided_fields(u.decision, final=False))
 
     # -- finals ---------------------------------------------------------------------------------
     def _finish(self, ended: Ended) -> list:
@@ -218,10 +209,10 @@ class StreamingRecognizer:
         if u.speech_frames * FRAME < self.options.min_speech_s * SAMPLE_RATE:
             return []  # too short to be speech
         heard = u.early[1] if u.early is not None and u.early[0] == end else self._hear_final(ended.audio, u)
-        text, revised = self._settle(u.committed, units_of(heard.text))
+        text, revised = self.partials.settle(u.committed, units_of(heard.text))
         if text and self.sides is not None and u.decision is not None:
             self.sides.settle(u.decision)
-        self._finals_before.remember(ended.audio, text, self.options.context_chars.get(self.language, 0))
+        self.finals_before.remember(ended.audio, text, self.options.context_chars.get(self.language, 0))
         if not text and u.shown is None:
             return []
         # An empty final after partials tells observers that utterance came to nothing.
@@ -251,7 +242,7 @@ class StreamingRecognizer:
         decision = LanguageDecision(before.language.other, 1.0, by_hand=True)
         language, self.language = self.language, decision.language
         heard = self._hear_final(audio)
-        text, _ = self._settle([], units_of(heard.text))
+        text, _ = self.partials.settle([], units_of(heard.text))
         if not text:
             self.language = language
             return [_nothing_heard_again(before)]
@@ -284,20 +275,6 @@ class StreamingRecognizer:
         u.decision = decision
         self.language = decision.language
 
-    def _settle(self, committed: list[str], heard: list[str]) -> tuple[str, str]:
-        """(final text, the committed text it revised or ""): PartialSchedule.settle."""
-        return self._partials.settle(committed, heard)
-
-    @property
-    def _context(self) -> str:
-        """The finals before the previous utterance, as the next final's prompt (tests read it)."""
-        return self._finals_before.text
-
-    @property
-    def _previous(self) -> tuple[np.ndarray, str] | None:
-        """The previous utterance's audio and final text (tests read it)."""
-        return self._finals_before.previous
-
     # -- decodes --------------------------------------------------------------------------------
     def transcribe(self, audio: np.ndarray, final: bool = True) -> str:
         """Whisper on one stretch of 16 kHz audio with every guard applied: the forced language,
@@ -321,7 +298,7 @@ class StreamingRecognizer:
         """transcribe(), with the words Whisper was unsure of (finals, with options.word_confidence)."""
         # Face to face, the utterance before is often in the other language, and the decision reads
         # the utterance alone: no context, so the final decode reuses the decision's encoder output.
-        context = self._finals_before if self.sides is None else None
+        context = self.finals_before if self.sides is None else None
         return Hearing(self.model, self.options, self.language, self.chinese, final, context).heard(audio)
 
 

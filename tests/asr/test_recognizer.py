@@ -329,7 +329,7 @@ def test_speech_resuming_after_a_short_pause_is_not_cut(say, base):
 def test_the_final_decode_is_the_truth_and_says_what_it_revised(tiny_en):
     """Two agreeing greedy partials can mishear a word ("opens at either clock"); the beam
     search over the whole utterance wins, and `revised` names the committed text it replaced."""
-    settle = StreamingRecognizer(tiny_en, language="en")._settle
+    settle = StreamingRecognizer(tiny_en, language="en").partials.settle
     heard = units_of(" The shop opens at nine o'clock.")
     assert settle(units_of("The shop opens at either"), heard) == (
         "The shop opens at nine o'clock.",
@@ -337,7 +337,8 @@ def test_the_final_decode_is_the_truth_and_says_what_it_revised(tiny_en):
     )
     assert settle(units_of("The shop opens"), heard) == ("The shop opens at nine o'clock.", "")  # a continuation
     assert settle(units_of("The shop opens"), []) == ("The shop opens", "")  # an empty decode erases nothing
-    keep = StreamingRecognizer(tiny_en, language="en", options=RecognizerOptions(revise_committed=False))._settle
+    keeping = StreamingRecognizer(tiny_en, language="en", options=RecognizerOptions(revise_committed=False))
+    keep = keeping.partials.settle
     assert keep(units_of("The shop opens at either"), heard)[1] == ""
     assert keep(units_of("The shop opens at either"), heard)[0].startswith("The shop opens at either")
 
@@ -386,7 +387,7 @@ def test_final_decodes_get_the_previous_utterance_as_context(conversation, tiny_
     assert not finals[2].text.lower().startswith(finals[1].text.lower()[:10])  # the prefix is not returned
     recognizer.reset()
     recognizer.feed(np.zeros(1600, np.float32))
-    assert recognizer._context == "" and recognizer._previous is None  # a reset forgets it
+    assert recognizer.finals_before.text == "" and recognizer.finals_before.previous is None  # a reset forgets it
 
 
 def test_drop_prefix():

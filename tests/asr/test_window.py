@@ -112,10 +112,10 @@ def test_the_partial_interval_stretches_with_decode_cost_and_shrinks_back(say, b
         events += recognizer.feed(speech[i : i + 1600], captured_at=time.monotonic())
     events += recognizer.flush()
     assert [e for e in events if isinstance(e, SourcePartial)] and [e for e in events if isinstance(e, SourceFinal)]
-    cost = recognizer._partial_cost
+    cost = recognizer.partials.cost
     assert cost > 0
     assert recognizer.partial_interval_s() == max(0.5, cost / 0.5)
-    recognizer._partial_cost = 2.0  # a machine suddenly this busy: partials every 4 s of audio
+    recognizer.partials.cost = 2.0  # a machine suddenly this busy: partials every 4 s of audio
     assert recognizer.partial_interval_s() == 4.0
 
 
