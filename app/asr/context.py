@@ -5,12 +5,19 @@ language, this session)."""
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
+
 import numpy as np
 
+from app.asr.guards import without_restart
+from app.asr.units import normalized, units_of
 from app.shared.audio import SAMPLE_RATE
 
 _CONTEXT_WINDOW = 28 * SAMPLE_RATE  # the previous utterance + this one, within Whisper's 30 s
 _CONTEXT_GAP = int(0.3 * SAMPLE_RATE)  # silence between them
+# An echo shorter than this many words or characters may be a speaker's "Yes." said again.
+_MIN_ECHO_UNITS = 3
+_ECHO_SHARE = 0.75  # of a final's words, the previous final's in order
 
 
 class FinalContext:
@@ -25,11 +32,12 @@ class FinalContext:
         self.text, self.previous = "", None
 
     def remember(self, audio: np.ndarray, text: str, keep: int) -> None:
-        """A final as the next final decode's context, with `keep` characters of text at most (0: none)."""
+        """A final as the next final decode's context, with `keep` characters of text at most (0: none);
+        a restart it ends with is left out of the forced prefix (app.asr.guards.without_restart)."""
         if text and keep > 0:
             if self.previous is not None:
                 self.text = (self.text + " " + self.previous[1]).strip()[-keep:]
-            self.previous = (audio, text)
+            self.previous = (audio, without_restart(text))
 
     def around(self, audio: np.ndarray, keep: int) -> tuple[np.ndarray, str | None, str | None]:
         """A final decode's (audio, prompt, forced prefix), as a whole-file pass has them: the
@@ -44,3 +52,21 @@ class FinalContext:
             else:
                 prompt = f"{self.text} {said}".strip()[-keep:]
         return audio, prompt, prefix
+
+    def echoes(self, text: str) -> bool:
+        """Whether a final decoded in this context says the previous final (or a part of it) again:
+        most of its words (or characters) are the previous final's, in order. In noise the decoder, given the previous
+        utterance's audio and text, now and then reads that audio again instead of the new one ("He
+        plays the guitar with a small band." after "He plays the guitar in a small band.", pink
+        noise at -6 dB), and as the next prefix such an echo went on for three utterances."""
+        if self.previous is None:
+            return False
+        said, before = _words(text), _words(self.previous[1])
+        if min(len(said), len(before)) < _MIN_ECHO_UNITS:
+            return False
+        shared = sum(block.size for block in SequenceMatcher(None, said, before, autojunk=False).get_matching_blocks())
+        return shared >= _ECHO_SHARE * len(said)
+
+
+def _words(text: str) -> list[str]:
+    return [word for word in map(normalized, units_of(text)) if word]

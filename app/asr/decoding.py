@@ -52,10 +52,13 @@ class Hearing:
             heard = self._decode(audio, None)
         return heard
 
-    def _decode(self, audio: np.ndarray, margin: float | None, beam: int = 0, prompt: str = "") -> Heard:
+    def _decode(
+        self, audio: np.ndarray, margin: float | None, beam: int = 0, prompt: str = "", alone: bool = False
+    ) -> Heard:
         """One decode, without hotwords; a final's glossary terms then only where Whisper, told of the
         few that sound like something it heard, hears them (app.asr.hotwords). Read again: with a `beam`
-        (`_reread_beam`), or a `prompt` instead of its context's (app.asr.script_reread)."""
+        (`_reread_beam`), or a `prompt` instead of its context's (app.asr.script_reread). A final that
+        only echoes the final before its context is read again `alone`, without that context."""
         decode = functools.partial(
             decoded,
             self.model,
@@ -67,11 +70,13 @@ class Hearing:
         )
         whole, context, prefix = audio, None, None
         keep = self.options.context_chars.get(self.language, 0)
-        if self.final and keep > 0 and self.context is not None:
+        in_context = self.final and keep > 0 and self.context is not None and not alone
+        if in_context:
             whole, context, prefix = self.context.around(audio, keep)
-        if self.final and not prompt:
-            prompt = context or self.options.language_prompt.get(self.language)  # e.g. Mandarin in characters
-        heard = decode(whole, margin=margin, prompt=prompt or None, prefix=prefix, hotwords=None)
+        own_prompt = prompt or (context or self.options.language_prompt.get(self.language) if self.final else None)
+        heard = decode(whole, margin=margin, prompt=own_prompt or None, prefix=prefix, hotwords=None)
+        if in_context and self.context.echoes(heard.text):
+            return self._decode(audio, margin, beam, prompt, alone=True)
 
         def hinted(terms: list[str]) -> str:  # the utterance alone: Whisper ignores hotwords after a prefix
             return decode(

@@ -205,6 +205,18 @@ def _restarted(pieces: list[str], kept: list[int]) -> bool:
     return last != before and before.startswith(last) and len(words) >= _MIN_REPEATED_CLAUSE
 
 
+def without_restart(text: str) -> str:
+    """`text` without a last piece that starts the sentence before it over and stops short, however
+    short ("... with a small pen. Dec"). Shown, two words are left as said ("Good morning. Good");
+    as the next final's forced prefix even a fragment made the decoder go on from it ("lazed will
+    be ready by Monday morning." for "The results will be ready ...", on clean speech)."""
+    pieces = [piece for piece in _CLAUSE_END.split(text) if piece]
+    if len(pieces) < 2 or _ENDS_SENTENCE.search(pieces[-1].strip()):
+        return text
+    last, before = normalized(pieces[-1]), normalized(pieces[-2])
+    return "".join(pieces[:-1]) if last and last != before and before.startswith(last) else text
+
+
 def _repeats(before: list[str], run: list[str], whole_sentences: bool) -> bool:
     said, again = [normalized(p) for p in before], [normalized(p) for p in run]
     if said != again or not any(said) or "".join(said).isdigit():

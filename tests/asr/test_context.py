@@ -1,8 +1,16 @@
 """The context a final decode gets (app.asr.context): the previous utterance's audio and text, the finals before."""
 
 import numpy as np
+import pytest
 
 from app.asr.context import FinalContext
+from app.asr.decoding import Hearing
+from app.asr.options import RecognizerOptions
+from app.asr.units import normalized
+from app.shared.chinese import ChineseScript
+from app.shared.languages import Language
+
+from .conftest import read16k
 
 RATE = 16000
 
@@ -40,3 +48,62 @@ def test_the_prompt_keeps_the_latest_characters_and_nothing_empty():
     assert context.previous[1] == "Third."
     context.forget()
     assert (context.text, context.previous) == ("", None)
+
+
+@pytest.mark.parametrize(
+    "previous, final, echo",
+    [
+        ("He plays the guitar in a small band.", "He plays the guitar with a small band.", True),  # -6 dB, base
+        ("Declazed are guitar with a small pen. Dec", "Declazed are guitar with a small pen.", True),  # 5 dB
+        ("Declazed are guitar with a small pen.", "Declazed are guitar with a small pen. Decla", True),
+        ("He plays the guitar in a small band.", "The results will be ready by Monday morning.", False),
+        ("Yes.", "Yes.", False),  # too short to tell from a speaker saying it again
+        ("We met on Monday.", "We met on Monday and then again on Friday after the talk.", False),
+        ("我们下周去北京。", "我们下周去北京。", True),
+    ],
+)
+def test_a_final_that_says_the_previous_one_again_is_an_echo(previous, final, echo):
+    context = FinalContext()
+    assert not context.echoes(final)  # nothing before: nothing to echo
+    context.remember(tone(1, 0.1), previous, keep=200)
+    assert context.echoes(final) is echo
+
+
+def test_a_restart_the_previous_final_ends_with_is_not_forced_as_the_next_prefix():
+    context = FinalContext()
+    context.remember(tone(1, 0.1), "He plays the guitar in a small band. He pl", keep=200)
+    assert context.around(tone(1, 0.3), keep=200)[2] == "He plays the guitar in a small band."
+    context.remember(tone(1, 0.1), "Good morning. How are", keep=200)  # not a restart: as said
+    assert context.around(tone(1, 0.3), keep=200)[2] == "Good morning. How are"
+
+
+def pink(seconds_of: np.ndarray, snr_db: float, seed: int) -> np.ndarray:
+    spectrum = np.fft.rfft(np.random.default_rng(seed).standard_normal(len(seconds_of)))
+    noise = np.fft.irfft(spectrum / np.sqrt(np.maximum(np.arange(len(spectrum)), 1)), len(seconds_of))
+    return (noise * np.sqrt(np.mean(seconds_of**2) / np.mean(noise**2) / 10 ** (snr_db / 10))).astype(np.float32)
+
+
+def final_in_context(model, previous: tuple[np.ndarray, str], audio: np.ndarray) -> str:
+    context = FinalContext()
+    context.remember(*previous, keep=200)
+    hearing = Hearing(model, RecognizerOptions(), Language.EN, ChineseScript.SIMPLIFIED, True, context)
+    return hearing.heard(np.concatenate([tone(0.4, 0.0), audio, tone(0.2, 0.0)])).text
+
+
+def test_a_final_in_noise_does_not_echo_the_one_before(say, base):
+    # Whisper base, given "He plays the guitar ..." as context, read it again for the next
+    # sentence under pink noise at -6 dB; as the following prefix such an echo went on.
+    before = read16k(say("He plays the guitar in a small band.", "en-us"))
+    after = read16k(say("The results will be ready by Monday morning.", "en-us"))
+    for snr in (-4, -6, -8):
+        text = final_in_context(base, (before, "He plays the guitar in a small band."), after + pink(after, snr, 0))
+        assert "guitar" not in text, (snr, text)
+    clean = final_in_context(base, (before, "He plays the guitar in a small band."), after)
+    assert normalized(clean) == "theresultswillbereadybymondaymorning"  # clean speech keeps its context
+
+
+def test_a_final_after_a_restart_does_not_go_on_from_its_fragment(say, base):
+    before = read16k(say("He plays the guitar in a small band.", "en-us"))
+    after = read16k(say("The results will be ready by Monday morning.", "en-us"))
+    text = final_in_context(base, (before, "Declazed are guitar with a small pen. Dec"), after)
+    assert normalized(text) == "theresultswillbereadybymondaymorning"  # not "lazed will be ready ..."
