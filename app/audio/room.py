@@ -10,7 +10,7 @@ The measures work on 20 ms frames over the last WINDOW_S seconds:
   nothing but noise) reads as noisy;
 - clipping: the share of samples at full scale (±0.99 or more);
 - DC: the window's mean, when every frame sits off zero on the same side;
-- hum: the share of the power at 50/60 Hz and their first harmonics.
+- hum: the share of the power at 50/60 Hz and their first harmonics, in every second of the window.
 Thresholds are where recognition suffered in bench/rooms.py (docs/performance.md, "Rooms").
 """
 
@@ -114,6 +114,13 @@ def _trailing_zero_frames(zero_frames: np.ndarray) -> int:
 
 
 def mains_share(audio: np.ndarray) -> float:
+    """Share of the power at mains frequencies in the window's quietest-for-hum second: a hum goes
+    on, where a door's thud (a low boom of a few hundred milliseconds) fills one second of four."""
+    seconds = [audio[i : i + SAMPLE_RATE] for i in range(0, len(audio) - SAMPLE_RATE + 1, SAMPLE_RATE)]
+    return min((_mains_share_of(second) for second in seconds), default=_mains_share_of(audio))
+
+
+def _mains_share_of(audio: np.ndarray) -> float:
     """Share of the (DC-free) power within ±3 Hz of 50, 60, 100, 120, 150, 180 Hz."""
     audio = audio - np.mean(audio)
     power = np.abs(np.fft.rfft(audio)) ** 2
