@@ -5,6 +5,7 @@ language, this session)."""
 
 from __future__ import annotations
 
+from collections import deque
 from difflib import SequenceMatcher
 
 import numpy as np
@@ -17,7 +18,8 @@ _CONTEXT_WINDOW = 28 * SAMPLE_RATE  # the previous utterance + this one, within 
 _CONTEXT_GAP = int(0.3 * SAMPLE_RATE)  # silence between them
 # An echo shorter than this many words or characters may be a speaker's "Yes." said again.
 _MIN_ECHO_UNITS = 3
-_ECHO_SHARE = 0.75  # of a final's words, the previous final's in order
+_ECHO_SHARE = 0.75  # of a final's words, an earlier final's in order
+_ECHO_FINALS = 4  # the finals a new one is checked against: what the prompt and prefix hold
 
 
 class FinalContext:
@@ -26,10 +28,12 @@ class FinalContext:
     def __init__(self) -> None:
         self.text = ""  # final text before the previous utterance: the prompt of the next final decode
         self.previous: tuple[np.ndarray, str] | None = None  # the last utterance's audio and final text
+        self._recent: deque[list[str]] = deque(maxlen=_ECHO_FINALS)  # the last finals' words
 
     def forget(self) -> None:
         """A new start (a reset, another language): no context."""
         self.text, self.previous = "", None
+        self._recent.clear()
 
     def remember(self, audio: np.ndarray, text: str, keep: int) -> None:
         """A final as the next final decode's context, with `keep` characters of text at most (0: none);
@@ -38,6 +42,7 @@ class FinalContext:
             if self.previous is not None:
                 self.text = (self.text + " " + self.previous[1]).strip()[-keep:]
             self.previous = (audio, without_restart(text))
+            self._recent.append(_words(self.previous[1]))
 
     def around(self, audio: np.ndarray, keep: int) -> tuple[np.ndarray, str | None, str | None]:
         """A final decode's (audio, prompt, forced prefix), as a whole-file pass has them: the
@@ -54,18 +59,24 @@ class FinalContext:
         return audio, prompt, prefix
 
     def echoes(self, text: str) -> bool:
-        """Whether a final decoded in this context says the previous final (or a part of it) again:
-        most of its words (or characters) are the previous final's, in order. In noise the decoder, given the previous
-        utterance's audio and text, now and then reads that audio again instead of the new one ("He
-        plays the guitar with a small band." after "He plays the guitar in a small band.", pink
-        noise at -6 dB), and as the next prefix such an echo went on for three utterances."""
-        if self.previous is None:
+        """Whether a final decoded in this context says one of the last finals (or a part of it)
+        again: most of its words (or characters) are that final's, in order. In noise the decoder,
+        given the previous utterance's audio and text, now and then reads that audio again instead
+        of the new one ("He plays the guitar with a small band." after "He plays the guitar in a
+        small band.", pink noise at -6 dB; as the next prefix such an echo went on for three
+        utterances), or writes a sentence of its prompt again (Mandarin at SNR 5 dB)."""
+        said = _words(text)
+        if len(said) < _MIN_ECHO_UNITS:
             return False
-        said, before = _words(text), _words(self.previous[1])
-        if min(len(said), len(before)) < _MIN_ECHO_UNITS:
-            return False
-        shared = sum(block.size for block in SequenceMatcher(None, said, before, autojunk=False).get_matching_blocks())
-        return shared >= _ECHO_SHARE * len(said)
+        return any(
+            _share_in_order(said, before) >= _ECHO_SHARE for before in self._recent if len(before) >= _MIN_ECHO_UNITS
+        )
+
+
+def _share_in_order(said: list[str], before: list[str]) -> float:
+    """The share of `said` that is found in `before`, in order."""
+    matcher = SequenceMatcher(None, said, before, autojunk=False)
+    return sum(block.size for block in matcher.get_matching_blocks()) / len(said)
 
 
 def _words(text: str) -> list[str]:

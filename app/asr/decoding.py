@@ -74,7 +74,9 @@ class Hearing:
         if in_context:
             whole, context, prefix = self.context.around(audio, keep)
         own_prompt = prompt or (context or self.options.language_prompt.get(self.language) if self.final else None)
-        heard = decode(whole, margin=margin, prompt=own_prompt or None, prefix=prefix, hotwords=None)
+        heard = decode(
+            whole, margin=margin, prompt=own_prompt or None, prefix=prefix, hotwords=None, own_s=seconds(audio)
+        )
         if in_context and self.context.echoes(heard.text):
             return self._decode(audio, margin, beam, prompt, alone=True)
 
@@ -107,10 +109,15 @@ def decoded(
     prefix: str | None,
     hotwords: str | None,
     beam: int | None = None,
+    own_s: float | None = None,
 ) -> Heard:
     """What one Whisper decode of `audio` heard, through every guard (app.asr.guards); `beam`
-    overrides the options' beam (an unsure final read again)."""
-    budget = min(400, int(10 + options.tokens_per_s * len(audio) / SAMPLE_RATE))
+    overrides the options' beam (an unsure final read again). `own_s`: the seconds at the end of
+    `audio` the decode is for, after the previous utterance's as context (its text is forced):
+    the token budget and the loop guards measure those, or a context decode could loop for twice
+    as long ("铁铁铁铁铁铁铁铁铁铁铁铁铁" for 2 s of Mandarin at SNR 10 dB)."""
+    own_s = seconds(audio) if own_s is None else own_s
+    budget = min(400, int(10 + options.tokens_per_s * own_s))
     segments = whisper_segments(
         model,
         audio,
@@ -132,9 +139,13 @@ def decoded(
         unsure_word_p=options.unsure_word_p,
         hotwords=hotwords,
         prefix=prefix,
-        audio_s=len(audio) / SAMPLE_RATE,
+        audio_s=own_s,
         hit_budget=any(_ran_to(budget, s) for s in segments),
     )
+
+
+def seconds(audio: np.ndarray) -> float:
+    return len(audio) / SAMPLE_RATE
 
 
 def _ran_to(budget: int, segment) -> bool:

@@ -268,8 +268,9 @@ def heard_in(
 ) -> Heard:
     """The text of Whisper's segments and its unsure words, every guard applied: segments it
     thinks hold no speech and its inventions dropped, the forced `prefix` cut off, loops
-    collapsed when the decode looped (`audio_s` seconds of audio, `hit_budget`: the decoder used
-    its whole token budget; decode_looped), Chinese in the chosen script."""
+    collapsed when the decode looped (`audio_s`: the seconds of audio after the prefix's;
+    `hit_budget`: the decoder used its whole token budget; decode_looped), Chinese in the chosen
+    script."""
     # Hotwords in the prompt raise Whisper's no-speech probability on short speech (base on
     # Mandarin "我爱你": 0.15 -> 0.62, text unchanged; on silence it still wrote nothing).
     no_speech = 0.8 if hotwords else 0.6
@@ -289,9 +290,9 @@ def heard_in(
     # A token budget can end inside a character's UTF-8 bytes, which decode as U+FFFD ("键垫垫垫�"
     # under lost frames): a half character is nothing anyone said.
     text = re.sub(r" {2,}", " ", " ".join(t.strip() for t in texts).replace("\ufffd", "")).strip()
-    looped = decode_looped(text, audio_s, hit_budget)
     if prefix:  # the segment's text starts with the forced prefix: keep what follows it
         text = drop_prefix(text, prefix)
+    looped = decode_looped(text, audio_s, hit_budget)
     text = drop_repeated_sentences(collapse_loops(text) if looped else text)
     if language == Language.ZH:
         text, unsure = to_script(text, chinese), [(to_script(w, chinese), p) for w, p in unsure]

@@ -69,6 +69,18 @@ def test_a_final_that_says_the_previous_one_again_is_an_echo(previous, final, ec
     assert context.echoes(final) is echo
 
 
+def test_a_final_that_says_one_of_the_last_finals_again_is_an_echo():
+    # Mandarin at SNR 5 dB, with the finals before as the prompt: 他是你的朋友 four finals after 他是我的朋友.
+    context = FinalContext()
+    for text in ("他是我的朋友。", "我们走吧。", "我每天早上喝茶。", "天天天气很好。"):
+        context.remember(tone(1, 0.1), text, keep=200)
+    assert context.echoes("他是你的朋友。") and not context.echoes("谢谢你的帮助。")
+    context.remember(tone(1, 0.1), "谢谢你的帮助。", keep=200)  # four finals are checked: the first is out
+    assert not context.echoes("他是你的朋友。")
+    context.forget()
+    assert not context.echoes("谢谢你的帮助。")
+
+
 def test_a_restart_the_previous_final_ends_with_is_not_forced_as_the_next_prefix():
     context = FinalContext()
     context.remember(tone(1, 0.1), "He plays the guitar in a small band. He pl", keep=200)
