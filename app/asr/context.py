@@ -68,9 +68,13 @@ class FinalContext:
         said = _words(text)
         if len(said) < _MIN_ECHO_UNITS:
             return False
-        return any(
-            _share_in_order(said, before) >= _ECHO_SHARE for before in self._recent if len(before) >= _MIN_ECHO_UNITS
-        )
+        return any(_echo_of(said, before) for before in self._recent if len(before) >= _MIN_ECHO_UNITS)
+
+
+def _echo_of(said: list[str], before: list[str]) -> bool:
+    """Most of `said` is `before`'s in order, or (four units or more) all of it is `before`'s words
+    shuffled: "铁铝铁铝铝铁铝铝铁铝" for 请坐 after a final "铁铁铝铝铝"."""
+    return _share_in_order(said, before) >= _ECHO_SHARE or (len(said) > _MIN_ECHO_UNITS and set(said) <= set(before))
 
 
 def _share_in_order(said: list[str], before: list[str]) -> float:

@@ -57,6 +57,8 @@ def test_the_prompt_keeps_the_latest_characters_and_nothing_empty():
         ("Declazed are guitar with a small pen. Dec", "Declazed are guitar with a small pen.", True),  # 5 dB
         ("Declazed are guitar with a small pen.", "Declazed are guitar with a small pen. Decla", True),
         ("He plays the guitar in a small band.", "The results will be ready by Monday morning.", False),
+        ("铁铁铝铝铝", "铁铝铁铝铝铁铝铝铁铝", True),  # Mandarin at SNR 5 dB: the same characters, shuffled
+        ("他是我的朋友。", "我们是朋友。", False),
         ("Yes.", "Yes.", False),  # too short to tell from a speaker saying it again
         ("We met on Monday.", "We met on Monday and then again on Friday after the talk.", False),
         ("我们下周去北京。", "我们下周去北京。", True),
