@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -60,6 +61,8 @@ PARSERS = ("flac", "mpegaudio", "aac", "opus", "vorbis")
 # PyAV's AudioResampler is a filter graph: abuffer -> aformat (aresample inserted) -> abuffersink.
 FILTERS = ("abuffer", "abuffersink", "aformat", "aresample", "anull")
 PROTOCOLS = ("file", "pipe")
+# What compiling needs (Debian: build-essential nasm pkg-config); nasm assembles FFmpeg's x86 code.
+TOOLS = ("cc", "make", "nasm", "pkg-config")
 
 
 def configure_flags(prefix: Path) -> list[str]:
@@ -92,6 +95,17 @@ def recipe_hash(source: Path) -> str:
     return hashlib.sha256(recipe.encode()).hexdigest()[:10]
 
 
+def missing_tools() -> str | None:
+    """What to install before compiling, in plain words; None when every tool is there."""
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if not missing:
+        return None
+    return (
+        f"lean_ffmpeg: {', '.join(missing)} not found: compiling FFmpeg and PyAV needs {', '.join(TOOLS)}; "
+        "on Debian: apt-get install build-essential nasm pkg-config"
+    )
+
+
 def find_source(given: Path | None) -> Path:
     """FFmpeg's upstream tarball from Debian's source package, downloaded into the cache once."""
     if given is not None:
@@ -99,10 +113,13 @@ def find_source(given: Path | None) -> Path:
     found = sorted(CACHE.glob("ffmpeg_*.orig.tar.xz"))
     if not found:
         CACHE.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["apt-get", "source", "--download-only", "ffmpeg"], cwd=CACHE, check=True)
+        subprocess.run(["apt-get", "source", "--download-only", "ffmpeg"], cwd=CACHE)  # said below if it fails
         found = sorted(CACHE.glob("ffmpeg_*.orig.tar.xz"))
     if not found:
-        sys.exit("lean_ffmpeg: no ffmpeg_*.orig.tar.xz; enable deb-src (apt sources) or pass --source")
+        sys.exit(
+            f"lean_ffmpeg: `apt-get source --download-only ffmpeg` gave no ffmpeg_*.orig.tar.xz in {CACHE}; "
+            "enable Debian's source packages (a deb-src entry, then apt-get update) or pass --source TARBALL"
+        )
     return found[-1]
 
 
@@ -142,6 +159,9 @@ def build_pyav(prefix: Path, target: Path) -> None:
 def ensure(source: Path | None = None) -> tuple[Path, Path]:
     """The folder holding the lean PyAV and the one holding its FFmpeg libraries (built on the
     first call, then reused)."""
+    problem = missing_tools()
+    if problem:
+        sys.exit(problem)
     tarball = find_source(source)
     key = recipe_hash(tarball)
     version = tarball.name.split("_")[1].removesuffix(".orig.tar.xz")

@@ -50,3 +50,13 @@ def test_cached_builds_follow_the_recipe(tmp_path, monkeypatch):
     assert lean_ffmpeg.recipe_hash(source) != before
     monkeypatch.setattr(lean_ffmpeg, "PYAV", "av==12.2.0")
     assert lean_ffmpeg.recipe_hash(source) != before
+
+
+def test_a_missing_compiler_tool_is_named_before_anything_is_built(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no cc, make, nasm nor pkg-config here
+    monkeypatch.setattr(lean_ffmpeg, "CACHE", tmp_path / "cache")
+    with pytest.raises(SystemExit) as stop:
+        lean_ffmpeg.ensure()
+    assert "cc, make, nasm, pkg-config not found" in str(stop.value)
+    assert "apt-get install build-essential nasm pkg-config" in str(stop.value)
+    assert not (tmp_path / "cache").exists()
