@@ -95,8 +95,10 @@ def recipe_hash(source: Path) -> str:
     return hashlib.sha256(recipe.encode()).hexdigest()[:10]
 
 
-def missing_tools() -> str | None:
-    """What to install before compiling, in plain words; None when every tool is there."""
+def build_problem() -> str | None:
+    """Why this machine cannot compile the lean build and what to install, in plain words; None when it can."""
+    if not sys.platform.startswith("linux"):
+        return "lean_ffmpeg: Linux only (it builds from Debian's FFmpeg source); other systems ship the wheel's FFmpeg"
     missing = [tool for tool in TOOLS if shutil.which(tool) is None]
     if not missing:
         return None
@@ -113,7 +115,8 @@ def find_source(given: Path | None) -> Path:
     found = sorted(CACHE.glob("ffmpeg_*.orig.tar.xz"))
     if not found:
         CACHE.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["apt-get", "source", "--download-only", "ffmpeg"], cwd=CACHE)  # said below if it fails
+        if shutil.which("apt-get"):
+            subprocess.run(["apt-get", "source", "--download-only", "ffmpeg"], cwd=CACHE)  # said below if it fails
         found = sorted(CACHE.glob("ffmpeg_*.orig.tar.xz"))
     if not found:
         sys.exit(
@@ -159,7 +162,7 @@ def build_pyav(prefix: Path, target: Path) -> None:
 def ensure(source: Path | None = None) -> tuple[Path, Path]:
     """The folder holding the lean PyAV and the one holding its FFmpeg libraries (built on the
     first call, then reused)."""
-    problem = missing_tools()
+    problem = build_problem()
     if problem:
         sys.exit(problem)
     tarball = find_source(source)
