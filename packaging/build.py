@@ -1,12 +1,14 @@
 """Build the packaged app: `python packaging/build.py` -> dist/live-translator/ (onedir).
 
-    python packaging/build.py [--bundle-models DIR ...] [--with-whisper NAME|DIR] [--dist DIR]
+    python packaging/build.py [--bundle-models DIR ...] [--with-whisper NAME|DIR] [--lean-ffmpeg] [--dist DIR]
 
 Models are not baked in by default: the built app finds them in the user's model folder.
 --bundle-models copies the given translation model folders into the build (each is checked
 first); --with-whisper copies a Whisper model in (tiny.en, base, or a CTranslate2 folder), as
-the build that tests the self-test does. Runs PyInstaller on packaging/live-translator.spec,
-then prints the build time, the build's size and its largest parts.
+the build that tests the self-test does. --lean-ffmpeg (Linux) bundles a PyAV built against an
+audio-only FFmpeg (packaging/lean_ffmpeg.py, built once and cached) instead of the venv's.
+Runs PyInstaller on packaging/live-translator.spec, then prints the build time, the build's size
+and its largest parts.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(1, str(ROOT))  # `app`, when the project is not installed
+import lean_ffmpeg  # noqa: E402  (beside this script: sys.path[0])
+
 from app.asr.whisper_models import resolve_model  # noqa: E402  (after the path line above)
 from app.shared.errors import LiveTranslatorError  # noqa: E402
 from app.translation import inspect_model_folder  # noqa: E402
@@ -42,6 +46,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--with-whisper",
         metavar="NAME|DIR",
         help=f"a Whisper model to copy into the build: {' or '.join(WHISPER_NAMES)}, or a model folder",
+    )
+    parser.add_argument(
+        "--lean-ffmpeg",
+        action="store_true",
+        help="bundle a PyAV built against an audio-only FFmpeg (Linux; built once, then cached)",
     )
     parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="where the build goes (default: dist/)")
     parser.add_argument("--work", type=Path, default=ROOT / "build", help="PyInstaller's work folder (default: build/)")
@@ -104,9 +113,17 @@ def main(argv: list[str] | None = None) -> int:
         "--",
         *spec_args,
     ]
+    env = dict(os.environ)
+    if args.lean_ffmpeg:
+        # First on PyInstaller's paths, so its analysis finds the lean PyAV before the venv's, and
+        # the lean FFmpeg before a system one of the same soname (Debian's libavcodec59 would
+        # bring x265, codec2 and ICU back: ldd reads each library on its own, without PyAV's rpath).
+        site, libraries = lean_ffmpeg.ensure()
+        for name, folder in (("PYTHONPATH", site), ("LD_LIBRARY_PATH", libraries)):
+            env[name] = os.pathsep.join(filter(None, [str(folder), env.get(name)]))
     print("build:", " ".join(command), flush=True)
     started = time.monotonic()
-    result = subprocess.run(command, cwd=ROOT)
+    result = subprocess.run(command, cwd=ROOT, env=env)
     seconds = time.monotonic() - started
     if result.returncode != 0:
         print(f"build: PyInstaller failed (exit {result.returncode}) after {seconds:.0f} s", file=sys.stderr)
