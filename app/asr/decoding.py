@@ -9,13 +9,13 @@ nothing on the short window)."""
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from app.asr.context import FinalContext
-from app.asr.guards import Heard, heard_in, undouble, window_heard_no_speech
+from app.asr.guards import Heard, heard_in, window_heard_no_speech
 from app.asr.hotwords import decoded_with_glossary, hotwords_text
 from app.asr.options import RecognizerOptions
 from app.asr.script_reread import read_in_characters
@@ -206,7 +206,7 @@ def whisper_segments(
         )
         if window_heard_no_speech(decoded.no_speech_prob, decoded.avg_logprob, hotwords):
             return []
-        return [replace(decoded, text=undouble(decoded.text))]
+        return [decoded]
     segments, _ = model.transcribe(
         audio,
         language=language,

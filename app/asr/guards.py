@@ -292,6 +292,9 @@ def heard_in(
     text = re.sub(r" {2,}", " ", " ".join(t.strip() for t in texts).replace("\ufffd", "")).strip()
     if prefix:  # the segment's text starts with the forced prefix: keep what follows it
         text = drop_prefix(text, prefix)
+    # After the prefix is cut: with the previous final forced before it, a doubled utterance
+    # ("我每天造康和他 我每天造康和他", telephone band) was not the whole text and went through.
+    text = undouble(text).strip()
     looped = decode_looped(text, audio_s, hit_budget)
     text = drop_repeated_sentences(collapse_loops(text) if looped else text)
     if language == Language.ZH:

@@ -5,8 +5,10 @@ import pytest
 
 from app.asr.context import FinalContext
 from app.asr.decoding import Hearing
+from app.asr.guards import heard_in
 from app.asr.options import RecognizerOptions
 from app.asr.units import normalized
+from app.asr.window import Decoded
 from app.shared.chinese import ChineseScript
 from app.shared.languages import Language
 
@@ -121,3 +123,23 @@ def test_a_final_after_a_restart_does_not_go_on_from_its_fragment(say, base):
     after = read16k(say("The results will be ready by Monday morning.", "en-us"))
     text = final_in_context(base, (before, "Declazed are guitar with a small pen. Dec"), after)
     assert normalized(text) == "theresultswillbereadybymondaymorning"  # not "lazed will be ready ..."
+
+
+@pytest.mark.parametrize(
+    "decoded, prefix, heard",
+    [
+        # A final decoded after its context (telephone band, Mandarin): the utterance said twice.
+        (" 我们就怕 我每天造康和他 我每天造康和他", "我们就怕", "我每天造康和他"),
+        (
+            " Please sit down. Welcome to the meeting. Welcome to the meeting.",
+            "Please sit down.",
+            "Welcome to the meeting.",
+        ),
+        (" Please sit down. 8888 8888", "Please sit down.", "8888 8888"),  # a number in two groups: as said
+    ],
+)
+def test_an_utterance_said_twice_after_the_forced_prefix_is_said_once(decoded, prefix, heard):
+    segment = Decoded(decoded, avg_logprob=-0.2, no_speech_prob=0.01)
+    kwargs = dict(sure_logprob=-0.4, unsure_word_p=0.5, hotwords=None, audio_s=3.0, hit_budget=False)
+    language = "zh" if "我" in decoded else "en"
+    assert heard_in([segment], language, ChineseScript.SIMPLIFIED, prefix=prefix, **kwargs).text == heard
