@@ -26,7 +26,7 @@ from pathlib import Path
 from app.shared.glossary import Glossary
 from app.translation import DecodeOptions, Translator
 from bench._common import ROOT
-from bench.bench_model import RECIPE, _build_hf, _build_into, _export_ours, cache_root
+from bench.bench_model import build
 from bench.translation_speed import SENTENCES
 from models.glossary_cases import GLOSSARY, HELD_OUT, reference_matches
 
@@ -66,9 +66,7 @@ def term_success() -> None:
 
 
 def speed(repeats: int, tokens: int) -> None:
-    root = cache_root() / RECIPE
-    hf = _build_into(root / "hf", _build_hf)
-    onnx = _build_into(root / "onnx-ours-v3", lambda tmp: _export_ours(hf, tmp))
+    onnx = build(log=lambda m: print(m, file=sys.stderr, flush=True)).onnx  # only our export of the full-size model
     t = Translator.load(onnx, "en-zh")
     glossary = Glossary.parse(SPEED_GLOSSARY)
     for m in [m for s in SPEED_SENTENCES for m in glossary.matches(s, "en-zh")]:
