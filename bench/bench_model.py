@@ -36,7 +36,8 @@ TARGET_TOKEN = ">>cmn_Hans<<"
 
 @dataclass(frozen=True)
 class Shape:
-    """The architecture's sizes; the vocabulary's last id is pad (= decoder start), as in opus-mt."""
+    """The architecture's sizes; the vocabulary's last id is pad, also the decoder start token, as in
+    Helsinki-NLP/opus-mt-en-zh (65000)."""
 
     recipe: str  # the cache folder's name
     vocab_size: int
@@ -61,8 +62,6 @@ SHAPES = {
     "small": Shape("opus-mt-en-zh-random-small-v1", vocab_size=1001, d_model=64, layers=2, heads=4, ffn=128),
 }
 FULL = SHAPES["full"]
-VOCAB_SIZE = FULL.vocab_size
-PAD_ID = FULL.pad_id  # also decoder_start_token_id, as in Helsinki-NLP/opus-mt-en-zh
 
 
 @dataclass(frozen=True)
