@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import sys
 import time
@@ -118,8 +119,6 @@ def scale(repeats: int, sizes: list[int]) -> None:
     """Translate time per sentence with 10, 10,000 and 100,000 entries (the sentences' own terms
     plus made-up ones), on the committed fixture model (small: the glossary's share shows); the
     peer, in the same run: the matching the app did before (one expression per entry per sentence)."""
-    import random
-
     folder = ROOT / "tests" / "fixtures" / "nmt" / "marian-en-zh" / "merged"
     t = Translator.load(folder, "en-zh")
     rng = random.Random(27)

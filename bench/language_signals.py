@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import subprocess
 import tempfile
 import time
@@ -227,8 +228,6 @@ def main(argv: list[str] | None = None) -> None:
             with tempfile.TemporaryDirectory() as folder:
                 data["voices"] = other_voices(load_whisper(args.model), Path(folder))
     else:
-        import os
-
         before = os.getloadavg()
         data = measure(args.model, quick=args.quick)
         data["load"] = [before, os.getloadavg()]

@@ -28,7 +28,9 @@ import argparse
 import multiprocessing as mp
 import os
 import resource
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 import traceback
@@ -283,9 +285,6 @@ def first_loads(folders: dict[str, Path], precisions: list[str]) -> list[dict]:
     """`python -m app translate` on the folder with an empty optimisation cache, twice per
     precision: the first load (optimises), then a later one (from the cache); wall time and the
     process's peak RSS."""
-    import shutil
-    import subprocess
-
     cache = Path(os.environ["LIVE_TRANSLATOR_CACHE"])
     shutil.rmtree(cache / "optimized", ignore_errors=True)
     code = (
