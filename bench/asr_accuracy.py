@@ -23,6 +23,7 @@ from one shown text to the next, over the units of the finals. `partials` counts
 partial -> partial changes; `+final` adds the last partial -> final change (a revision).
 
     .venv/bin/python -m bench.asr_accuracy [--model base] [--languages en zh] [--variants today truth agree+1]
+    .venv/bin/python -m bench.asr_accuracy --model tiny.en --languages en --variants shipped --sentences 2  # seconds
 """
 
 from __future__ import annotations
@@ -108,10 +109,10 @@ def spoken(text: str, language: str) -> str:
     )
 
 
-def make_audio(language: str, folder: Path, gap_s: float = 1.0) -> Path:
+def make_audio(language: str, folder: Path, texts: list[str], gap_s: float = 1.0) -> Path:
     from faster_whisper import decode_audio
 
-    voice, texts = SETS[language]
+    voice = SETS[language][0]
     gap = np.zeros(int(gap_s * SAMPLE_RATE), np.float32)
     parts = [gap[: SAMPLE_RATE // 2]]
     for i, text in enumerate(texts):
@@ -190,8 +191,7 @@ def variant_options(name: str) -> RecognizerOptions:
     return options
 
 
-def bench_language(model, language: str, path: Path, variants: list[str]) -> list[dict]:
-    texts = SETS[language][1]
+def bench_language(model, language: str, path: Path, variants: list[str], texts: list[str]) -> list[dict]:
     beam = 5  # faster-whisper's default for a whole file
     t0 = time.perf_counter()
     segments, _ = model.transcribe(str(path), language=language, beam_size=beam, vad_filter=True)
@@ -242,15 +242,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--languages", nargs="+", default=["en", "zh"], choices=sorted(SETS))
     parser.add_argument("--variants", nargs="+", default=["shipped", "shipped+final30s", "shipped+30s"])
     parser.add_argument("--show-text", action="store_true")
+    parser.add_argument("--sentences", type=int, help="only the first N sentences of each language (default all)")
     args = parser.parse_args(argv)
     model = load_whisper(args.model)
     rows = []
+    chosen = {language: texts[: args.sentences] for language, (_, texts) in SETS.items()}
     with tempfile.TemporaryDirectory() as tmp:
         for language in args.languages:
-            path = make_audio(language, Path(tmp))
-            rows += bench_language(model, language, path, args.variants)
+            path = make_audio(language, Path(tmp), chosen[language])
+            rows += bench_language(model, language, path, args.variants, chosen[language])
     print(
-        f"\nWhisper {args.model}; {len(ENGLISH)} English / {len(MANDARIN)} Mandarin sentences (espeak-ng); "
+        f"\nWhisper {args.model}; {len(chosen['en'])} English / {len(chosen['zh'])} Mandarin sentences (espeak-ng); "
         "error = WER (en) / CER (zh) against the text spoken"
     )
     print(

@@ -7,6 +7,10 @@ weights: our ONNX export (fp32 + dynamic int8), and CTranslate2 (fp32 + int8).
 
 Artefacts are cached under ~/.cache/live-translator-bench (override: LIVE_TRANSLATOR_BENCH_CACHE);
 a folder is only used once its `.done` marker exists, so an interrupted build is redone.
+Each copy is built the first time a bench asks for it (a bench that runs only our export does
+not wait for CTranslate2's). `size="small"` builds the same recipe at a few percent of the size
+(d_model 64, 2+2 layers, vocab 1001): what the benches' smallest runs in tests/test_benches.py
+load, so they run in seconds; its figures say nothing about the real model's speed.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import os
 import shutil
 import tempfile
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from bench._common import ROOT as REPO
@@ -24,23 +29,96 @@ from models.export import export_onnx, quantize_like_transformers_js, tie_head_b
 CORPUS = REPO / "models" / "fixture_corpus.txt"
 # Bump when the model recipe changes, so stale caches are not reused.
 RECIPE = "opus-mt-en-zh-random-v1"
-VOCAB_SIZE = 65001
-PAD_ID = 65000  # also decoder_start_token_id, as in Helsinki-NLP/opus-mt-en-zh
 EOS_ID = 0
 UNK_ID = 1
 TARGET_TOKEN = ">>cmn_Hans<<"
 
 
 @dataclass(frozen=True)
+class Shape:
+    """The architecture's sizes; the vocabulary's last id is pad, also the decoder start token, as in
+    Helsinki-NLP/opus-mt-en-zh (65000)."""
+
+    recipe: str  # the cache folder's name
+    vocab_size: int
+    d_model: int
+    layers: int  # each of encoder and decoder
+    heads: int
+    ffn: int
+
+    @property
+    def pad_id(self) -> int:
+        return self.vocab_size - 1
+
+    def describe(self) -> str:
+        if self.recipe == RECIPE:
+            return "the full-size opus-mt-en-zh architecture"
+        sizes = f"d_model {self.d_model}, {self.layers}+{self.layers} layers, vocab {self.vocab_size}"
+        return f"the small model ({sizes}; its figures are not the real model's)"
+
+
+SHAPES = {
+    "full": Shape(RECIPE, vocab_size=65001, d_model=512, layers=6, heads=8, ffn=2048),  # opus-mt-en-zh's
+    "small": Shape("opus-mt-en-zh-random-small-v1", vocab_size=1001, d_model=64, layers=2, heads=4, ffn=128),
+}
+FULL = SHAPES["full"]
+
+
+@dataclass(frozen=True)
 class BenchModels:
-    hf: Path  # transformers folder (PyTorch + tokenizer)
-    onnx: Path  # our export (models.export defaults): merged decoder, fused attention, int8 twins
-    onnx_optimum: Path  # optimum's plain split graphs (+ int8 twins), for ORTModelForSeq2SeqLM
-    onnx_catalog: Path  # the catalog's layout: optimum's merged graphs (tied head) under onnx/, twins of all MatMuls
-    onnx_catalog_copied_head: Path  # optimum's merged graphs without accelerate: the head a transposed copy
-    onnx_catalog_q8: Path  # the same graphs, int8 twins of the weights only (quantize_q8, onnx-community)
-    ct2_fp32: Path
-    ct2_int8: Path
+    """Every engine's copy of one set of weights, each built (and cached) when first asked for."""
+
+    root: Path
+    shape: Shape = FULL
+    log: object = print
+
+    def _folder(self, name: str, build, note: str) -> Path:
+        if not _built(self.root / name):
+            self.log(f"{note} {self.root / name} ...")
+        return _build_into(self.root / name, build)
+
+    @cached_property
+    def hf(self) -> Path:
+        """transformers folder (PyTorch + tokenizer)"""
+        return self._folder("hf", lambda tmp: _build_hf(tmp, self.shape), "building random-weight model in")
+
+    @cached_property
+    def onnx(self) -> Path:
+        """our export (models.export defaults): merged decoder, fused attention, int8 twins"""
+        return self._folder("onnx-ours-v3", lambda tmp: _export_ours(self.hf, tmp), "exporting ONNX to")
+
+    @cached_property
+    def onnx_optimum(self) -> Path:
+        """optimum's plain split graphs (+ int8 twins), for ORTModelForSeq2SeqLM"""
+        return self._folder("onnx-optimum-v2", lambda tmp: _export_plain(self.hf, tmp), "exporting ONNX to")
+
+    @cached_property
+    def onnx_catalog_copied_head(self) -> Path:
+        """optimum's merged graphs without accelerate: the head a transposed copy"""
+        return self._folder("onnx-catalog-v1", lambda tmp: _export_catalog(self.hf, tmp), "exporting ONNX to")
+
+    @cached_property
+    def onnx_catalog(self) -> Path:
+        """the catalog's layout: optimum's merged graphs (tied head) under onnx/, twins of all MatMuls"""
+        return self._replica("onnx-catalog-v2", weights_only=False)
+
+    @cached_property
+    def onnx_catalog_q8(self) -> Path:
+        """the same graphs, int8 twins of the weights only (quantize_q8, onnx-community)"""
+        return self._replica("onnx-catalog-q8-v2", weights_only=True)
+
+    @cached_property
+    def ct2_fp32(self) -> Path:
+        return self._folder("ct2-fp32", lambda tmp: _convert_ct2(self.hf, tmp, None), "converting for CTranslate2")
+
+    @cached_property
+    def ct2_int8(self) -> Path:
+        return self._folder("ct2-int8", lambda tmp: _convert_ct2(self.hf, tmp, "int8"), "converting for CTranslate2")
+
+    def _replica(self, name: str, weights_only: bool) -> Path:
+        catalog = self.onnx_catalog_copied_head
+        build = lambda tmp: _catalog_replica(catalog, tmp, weights_only)  # noqa: E731
+        return self._folder(name, build, "making the catalog replica")
 
 
 def cache_root() -> Path:
@@ -90,7 +168,7 @@ def _train_spm(sentences: list[str], prefix: Path) -> Path:
     return prefix.with_suffix(".model")
 
 
-def _build_hf(out: Path) -> None:
+def _build_hf(out: Path, shape: Shape = FULL) -> None:
     import sentencepiece as spm
     import torch
     from transformers import GenerationConfig, MarianConfig, MarianMTModel, MarianTokenizer
@@ -99,57 +177,58 @@ def _build_hf(out: Path) -> None:
     work.mkdir()
     src_model = _train_spm(_corpus_side(0), work / "source")
     tgt_model = _train_spm(_corpus_side(1), work / "target")
-    # One vocab for both sides, as in opus-mt: real pieces first, then filler up to 65001.
+    # One vocab for both sides, as in opus-mt: real pieces first, then filler up to the vocab size.
     vocab = {"</s>": EOS_ID, "<unk>": UNK_ID, TARGET_TOKEN: 2}
     for model_file in (src_model, tgt_model):
         sp = spm.SentencePieceProcessor(model_file=str(model_file))
         for i in range(sp.get_piece_size()):
             vocab.setdefault(sp.id_to_piece(i), len(vocab))
     filler = 0
-    while len(vocab) < PAD_ID:
+    while len(vocab) < shape.pad_id:
         vocab.setdefault(f"▁x{filler}", len(vocab))
         filler += 1
-    vocab["<pad>"] = PAD_ID
-    assert len(vocab) == VOCAB_SIZE
+    vocab["<pad>"] = shape.pad_id
+    assert len(vocab) == shape.vocab_size
     vocab_file = work / "vocab.json"
     vocab_file.write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
     tokenizer = MarianTokenizer(str(src_model), str(tgt_model), str(vocab_file), source_lang="en", target_lang="zh")
     tokenizer.save_pretrained(out)
     shutil.rmtree(work)
 
-    # The shape of Helsinki-NLP/opus-mt-en-zh's config.json.
+    # Helsinki-NLP/opus-mt-en-zh's config.json, at the shape's sizes.
+    pad = shape.pad_id
     config = MarianConfig(
-        vocab_size=VOCAB_SIZE,
-        decoder_vocab_size=VOCAB_SIZE,
-        d_model=512,
-        encoder_layers=6,
-        decoder_layers=6,
-        encoder_attention_heads=8,
-        decoder_attention_heads=8,
-        encoder_ffn_dim=2048,
-        decoder_ffn_dim=2048,
+        vocab_size=shape.vocab_size,
+        decoder_vocab_size=shape.vocab_size,
+        d_model=shape.d_model,
+        encoder_layers=shape.layers,
+        decoder_layers=shape.layers,
+        encoder_attention_heads=shape.heads,
+        decoder_attention_heads=shape.heads,
+        encoder_ffn_dim=shape.ffn,
+        decoder_ffn_dim=shape.ffn,
         max_position_embeddings=512,
         activation_function="swish",
         scale_embedding=True,
         static_position_embeddings=True,
         share_encoder_decoder_embeddings=True,
         tie_word_embeddings=True,
-        pad_token_id=PAD_ID,
-        decoder_start_token_id=PAD_ID,
+        pad_token_id=pad,
+        decoder_start_token_id=pad,
         eos_token_id=EOS_ID,
         forced_eos_token_id=EOS_ID,
-        bad_words_ids=[[PAD_ID]],
+        bad_words_ids=[[pad]],
         num_beams=4,
         max_length=512,
     )
     torch.manual_seed(0)
     model = MarianMTModel(config).eval()
     model.generation_config = GenerationConfig(
-        bad_words_ids=[[PAD_ID]],
-        decoder_start_token_id=PAD_ID,
+        bad_words_ids=[[pad]],
+        decoder_start_token_id=pad,
         eos_token_id=EOS_ID,
         forced_eos_token_id=EOS_ID,
-        pad_token_id=PAD_ID,
+        pad_token_id=pad,
         num_beams=4,
         max_length=512,
     )
@@ -216,43 +295,26 @@ def _convert_ct2(hf: Path, out: Path, quantization: str | None) -> None:
     ctranslate2.converters.TransformersConverter(str(hf)).convert(str(out), quantization=quantization, force=True)
 
 
-def build(log=print) -> BenchModels:
-    root = cache_root() / RECIPE
-    hf = root / "hf"
-    if not _built(hf):
-        log(f"building random-weight model in {hf} ...")
-    _build_into(hf, _build_hf)
-    exports = {}
-    for name, export in (
-        ("onnx-ours-v3", _export_ours),
-        ("onnx-optimum-v2", _export_plain),
-        ("onnx-catalog-v1", _export_catalog),
-    ):
-        if not _built(root / name):
-            log(f"exporting ONNX to {root / name} ...")
-        exports[name] = _build_into(root / name, lambda tmp, export=export: export(hf, tmp))
-    for name, weights_only in (("onnx-catalog-v2", False), ("onnx-catalog-q8-v2", True)):
-        if not _built(root / name):
-            log(f"making the catalog replica {root / name} ...")
-        exports[name] = _build_into(
-            root / name, lambda tmp, w=weights_only: _catalog_replica(exports["onnx-catalog-v1"], tmp, w)
-        )
-    ct2 = {}
-    for name, quantization in (("ct2-fp32", None), ("ct2-int8", "int8")):
-        if not _built(root / name):
-            log(f"converting for CTranslate2 ({name}) ...")
-        ct2[name] = _build_into(root / name, lambda tmp, q=quantization: _convert_ct2(hf, tmp, q))
-    return BenchModels(
-        hf=hf,
-        onnx=exports["onnx-ours-v3"],
-        onnx_optimum=exports["onnx-optimum-v2"],
-        onnx_catalog=exports["onnx-catalog-v2"],
-        onnx_catalog_copied_head=exports["onnx-catalog-v1"],
-        onnx_catalog_q8=exports["onnx-catalog-q8-v2"],
-        ct2_fp32=ct2["ct2-fp32"],
-        ct2_int8=ct2["ct2-int8"],
+def add_size_option(parser) -> None:
+    """`--small`: the bench on the small model, a run of seconds that tries the bench, not the model."""
+    parser.add_argument(
+        "--small",
+        action="store_true",
+        help="bench_model.py's small model instead of the full-size one: seconds, but not the real model's figures",
     )
 
 
+def build(log=print, size: str = "full") -> BenchModels:
+    """The models of `size` (SHAPES), each copy built when first used."""
+    shape = SHAPES[size]
+    return BenchModels(cache_root() / shape.recipe, shape, log)
+
+
 if __name__ == "__main__":
-    print(build())
+    every = build()
+    print(
+        {
+            name: getattr(every, name)
+            for name in ("hf", "onnx", "onnx_optimum", "onnx_catalog", "onnx_catalog_q8", "ct2_fp32", "ct2_int8")
+        }
+    )

@@ -95,7 +95,8 @@ class SoundServer:
         pid = Path(self.runtime, "pid")
         if pid.exists():
             # after this process has gone: libpulse (soundcard's connection) aborts the process
-            # when its server vanishes under it
+            # when its server vanishes under it. Not on our output: whoever reads it to its end
+            # (subprocess.run) would wait for this, which waits for them to reap us.
             subprocess.Popen(
                 [
                     "sh",
@@ -103,6 +104,9 @@ class SoundServer:
                     f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 0.2; done; kill -9 {int(pid.read_text())}",
                 ],
                 start_new_session=True,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
 
     @staticmethod

@@ -8,7 +8,8 @@ and OBS are). Prints the median latency (end of speech -> final translation) of 
 run and their ratio, the process's memory (RSS) at the start and end of each run, and the CPU
 time the server's thread used (a figure that a busy machine's noise does not blur).
 
-    .venv/bin/python -m bench.captions_load [--rounds 3] [--clients 50] [--utterances 8]
+    .venv/bin/python -m bench.captions_load [--rounds 3] [--clients 50] [--utterances 8] [--asr-model base]
+    .venv/bin/python -m bench.captions_load --rounds 1 --clients 2 --utterances 1 --asr-model tiny.en  # seconds
 """
 
 from __future__ import annotations
@@ -125,13 +126,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--utterances", type=int, default=8)
+    parser.add_argument("--asr-model", default="base")
     parser.add_argument("--pages-for", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.pages_for:
         return pages(args.pages_for, args.clients)
     with tempfile.TemporaryDirectory() as folder:
         wav = make_recording(args.utterances, Path(folder))
-        recognizer = StreamingRecognizer(load_whisper("base"), language="en")
+        recognizer = StreamingRecognizer(load_whisper(args.asr_model), language="en")
         run_once(wav, recognizer, 0)  # warm-up: first-run costs (model loads, caches) out of the figures
         medians: dict[str, list[float]] = {"without": [], "with": []}
         growth: dict[str, list[float]] = {"without": [], "with": []}

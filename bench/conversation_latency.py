@@ -20,6 +20,7 @@ beside (the call app, a browser).
 
     .venv/bin/python -m bench.conversation_latency [--turns 24] [--tokens 16] [--asr-model base] [--precision int8]
         [--designs two-pipelines shared-worker] [--pulse] [--busy-cores N]
+    .venv/bin/python -m bench.conversation_latency --small --turns 2   # seconds: tries the bench
 """
 
 from __future__ import annotations
@@ -226,13 +227,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--designs", nargs="+", default=["two-pipelines"], choices=["two-pipelines", "shared-worker"])
     parser.add_argument("--pulse", action="store_true", help="play the tracks into a private PulseAudio server")
     parser.add_argument("--busy-cores", type=int, default=0, help="busy-loop processes running beside")
+    bench_model.add_size_option(parser)
     args = parser.parse_args(argv)
     with busy_cores(args.busy_cores):
         return run(args)
 
 
 def run(args: argparse.Namespace) -> int:
-    models = bench_model.build(log=lambda m: print(m, file=sys.stderr))
+    models = bench_model.build(log=lambda m: print(m, file=sys.stderr), size="small" if args.small else "full")
     int8 = args.precision == "int8"
     # Two copies, as a conversation with two Marian folders loads (same size as opus-mt-zh-en).
     translators = {
@@ -244,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
         mine, theirs = (args.turns + 1) // 2, args.turns // 2
         print(
             f"conversation: {args.turns} turns, {duration:.1f} s per track, fed at speaking speed; Whisper "
-            f"{args.asr_model}; full-size opus-mt architecture {args.precision}, {args.tokens} tokens per sentence; "
+            f"{args.asr_model}; {models.shape.describe()}, {args.precision}, {args.tokens} tokens per sentence; "
             f"{'through PulseAudio; ' if args.pulse else ''}{args.busy_cores} busy-loop processes beside; "
             f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start"
         )

@@ -1,6 +1,6 @@
 """Face to face (run --direction auto): is each utterance's language decided right, and what does it cost?
 
-    .venv/bin/python -m bench.face_to_face [--model base] [--json]
+    .venv/bin/python -m bench.face_to_face [--model base] [--json] [--quick]
 
 Held-out alternating talk: English sentences (espeak-ng en-us) and Mandarin ones (espeak-ng
 cmn-latn-pinyin) in turns, none of them the phrasebook's phrases that app/asr/language.py's
@@ -154,11 +154,19 @@ def no_speech(kind: str) -> np.ndarray:
     return (0.1 * rng.standard_normal(len(t))).astype(np.float32)
 
 
-def clips(folder: Path):
+def talk_of(pairs: int) -> list[tuple[str, str]]:
+    """The held-out talk's first `pairs` English and Mandarin turns, alternating."""
+    return [item for pair in zip(((t, "en") for t in EN), ((t, "zh") for t in ZH)) for item in pair][: 2 * pairs]
+
+
+def clips(folder: Path, pairs: int, bad_input: bool):
     """(label, truth, audio) of every clip, in the order the recognizer hears them: the held-out
     talk, the interjection, then the bad input."""
-    talk = [item for pair in zip(((t, "en") for t in EN), ((t, "zh") for t in ZH)) for item in pair]
-    for text, truth in talk + INTERJECTION + THIRD:
+    for text, truth in talk_of(pairs):
+        yield text, truth, speak(text, truth, folder)
+    if not bad_input:
+        return
+    for text, truth in INTERJECTION + THIRD:
         yield text, truth, speak(text, truth, folder)
     for parts, truth in MIXED:
         yield " + ".join(text for text, _ in parts), truth, mixed(parts, folder)
@@ -227,7 +235,7 @@ class TimedDetector:
             self.seconds.append(time.process_time() - began)
 
 
-def run(model_name: str) -> dict:
+def run(model_name: str, pairs: int = len(EN), bad_input: bool = True) -> dict:
     load_before = os.getloadavg()
     model = load_whisper(model_name)
     timed = TimedDetector()
@@ -236,7 +244,7 @@ def run(model_name: str) -> dict:
     fixed = {lang: StreamingRecognizer(model, language=lang) for lang in ("en", "zh")}
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        for index, (text, truth, audio) in enumerate(clips(Path(folder))):
+        for index, (text, truth, audio) in enumerate(clips(Path(folder), pairs, bad_input)):
             side_before = str(auto.sides.side)
             fw = faster_whisper_says(model, audio)
             reading = read_language(model, audio, margin_s=3.0, min_s=10.0)
@@ -246,7 +254,7 @@ def run(model_name: str) -> dict:
             _, fixed_s = recognise(fixed.get(truth, fixed["en"]), audio)
             said = finals[-1].language if finals else None
             # Only the talk's clips have one language and one reference text to score against.
-            forced = forced_transcript(model, audio, truth) if index < len(EN) + len(ZH) else None
+            forced = forced_transcript(model, audio, truth) if index < 2 * pairs else None
             forced_cer = None if forced is None else round(char_error(text, forced, truth), 3)
             rows.append(
                 {
@@ -274,6 +282,7 @@ def run(model_name: str) -> dict:
         "load_after": os.getloadavg(),
         "model": model_name,
         "max_cer": MAX_CER,
+        "talk": 2 * pairs,
     }
 
 
@@ -316,7 +325,7 @@ def right_count(rows: list[dict], truth: str) -> str:
 
 
 def report(result: dict) -> None:
-    talk, extra = result["rows"][: len(EN) + len(ZH)], result["rows"][len(EN) + len(ZH) :]
+    talk, extra = result["rows"][: result["talk"]], result["rows"][result["talk"] :]
     print(f"Whisper {result['model']}, {len(talk)} held-out utterances alternating EN/ZH (espeak-ng)")
     accuracy_table(talk)
     added = [1000 * (r["auto_s"] - r["fixed_s"]) for r in talk]
@@ -355,8 +364,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="base", help="Whisper size name or folder (default: base)")
     parser.add_argument("--json", action="store_true", help="print the measured rows as JSON too")
+    parser.add_argument(
+        "--quick", action="store_true", help="one English and one Mandarin utterance, no bad input: tries the bench"
+    )
     args = parser.parse_args(argv)
-    result = run(args.model)
+    result = run(args.model, pairs=1, bad_input=False) if args.quick else run(args.model)
     report(result)
     if args.json:
         print(json.dumps(result, ensure_ascii=False))

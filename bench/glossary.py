@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import sys
 import time
@@ -26,7 +27,7 @@ from pathlib import Path
 from app.shared.glossary import Glossary
 from app.translation import DecodeOptions, Translator
 from bench._common import ROOT
-from bench.bench_model import RECIPE, _build_hf, _build_into, _export_ours, cache_root
+from bench.bench_model import build
 from bench.translation_speed import SENTENCES
 from models.glossary_cases import GLOSSARY, HELD_OUT, reference_matches
 
@@ -66,9 +67,7 @@ def term_success() -> None:
 
 
 def speed(repeats: int, tokens: int) -> None:
-    root = cache_root() / RECIPE
-    hf = _build_into(root / "hf", _build_hf)
-    onnx = _build_into(root / "onnx-ours-v3", lambda tmp: _export_ours(hf, tmp))
+    onnx = build(log=lambda m: print(m, file=sys.stderr, flush=True)).onnx  # only our export of the full-size model
     t = Translator.load(onnx, "en-zh")
     glossary = Glossary.parse(SPEED_GLOSSARY)
     for m in [m for s in SPEED_SENTENCES for m in glossary.matches(s, "en-zh")]:
@@ -120,8 +119,6 @@ def scale(repeats: int, sizes: list[int]) -> None:
     """Translate time per sentence with 10, 10,000 and 100,000 entries (the sentences' own terms
     plus made-up ones), on the committed fixture model (small: the glossary's share shows); the
     peer, in the same run: the matching the app did before (one expression per entry per sentence)."""
-    import random
-
     folder = ROOT / "tests" / "fixtures" / "nmt" / "marian-en-zh" / "merged"
     t = Translator.load(folder, "en-zh")
     rng = random.Random(27)

@@ -6,6 +6,7 @@ for Python's lock meanwhile.
 
     .venv/bin/python -m bench.glossary_size                 # 0, 50,000, 200,000, 500,000; 2 rounds
     .venv/bin/python -m bench.glossary_size --sizes 0 500000 --rounds 3
+    .venv/bin/python -m bench.glossary_size --sizes 1000 --rounds 1 --sentences 1   # seconds: tries the bench
 
 Speech: espeak-ng, the phrasebook's six English sentences 1.2 s apart (tests/pipeline/conftest.py);
 Whisper tiny.en; the phrasebook en-zh model; the glossary's terms are made up (none is spoken)
@@ -42,9 +43,9 @@ PEAK_RSS = (
 )
 
 
-def speech(folder: Path) -> Path:
+def speech(folder: Path, sentences: int) -> Path:
     parts = [np.zeros(SAMPLE_RATE // 2, np.float32)]
-    for n, text in enumerate(SPOKEN_EN):
+    for n, text in enumerate(SPOKEN_EN[:sentences]):
         clip = folder / f"{n}.wav"
         subprocess.run(["espeak-ng", "-v", "en-us", "-w", str(clip), text], check=True)
         source = FileSource(clip, realtime=False)
@@ -92,9 +93,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[0, 50_000, 200_000, 500_000])
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--sentences", type=int, default=len(SPOKEN_EN), help="how many of the six sentences")
     args = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="glossary-size-"))
-    wav = speech(folder)
+    wav = speech(folder, args.sentences)
     files = {}
     for size in args.sizes:
         if size:
@@ -115,7 +117,10 @@ def main(argv=None) -> int:
                 f"peak {peak:.0f} MB, load {loads[-1]:.1f}",
                 flush=True,
             )
-    print(f"\n`run --input` six sentences, --realtime, tiny.en; load average {min(loads):.1f}-{max(loads):.1f}")
+    print(
+        f"\n`run --input` {args.sentences} sentences, --realtime, tiny.en; "
+        f"load average {min(loads):.1f}-{max(loads):.1f}"
+    )
     print("| glossary | finals, median s | finals, max s | finals | peak RSS MB |")
     print("|---|---|---|---|---|")
     for size in args.sizes:

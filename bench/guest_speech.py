@@ -20,7 +20,7 @@ phone's own capture buffer and the network are not in it: ~40 ms frames on loopb
 translation. CER: edit distance over the recognised finals against the phrases spoken (punctuation
 left out). CPU: this process's CPU time / wall time (the phone's browser is another machine's).
 
-    .venv/bin/python -m bench.guest_speech [--turns 12] [--asr-model base]
+    .venv/bin/python -m bench.guest_speech [--turns 12] [--asr-model base] [--only microphone|phone] [--no-host]
 """
 
 from __future__ import annotations
@@ -191,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--asr-model", default="base")
     parser.add_argument("--keep", type=Path, help="a folder to save the audio that arrived from the phone in")
     parser.add_argument("--only", choices=("microphone", "phone"), help="run one path only")
+    parser.add_argument("--no-host", action="store_true", help="leave out the phone run with the host speaking")
     args = parser.parse_args(argv)
     from tests.asr.conftest import SoundRoom  # lazy: the tests' PulseAudio harness (imports pytest)
 
@@ -217,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
                 return 0
             events, usage = phone(room, zh, None, args.asr_model, folder, args.keep)
             report("phone (Chromium, TLS)", events, Speaker.GUEST, spoken, usage)
+            if args.no_host:
+                return 0
             events, usage = phone(room, zh, en, args.asr_model, folder, args.keep)
             report("phone + host speaking", events, Speaker.GUEST, spoken, usage)
             report("  the host meanwhile", events, None, english, usage)

@@ -1,6 +1,6 @@
 """Face to face: which signals tell English from Chinese best? The experiment behind app/asr/language.py.
 
-    .venv/bin/python -m bench.language_signals [--model base] [--save FILE] [--load FILE]
+    .venv/bin/python -m bench.language_signals [--model base] [--save FILE] [--load FILE] [--quick]
 
 Two sets of espeak-ng clips (en-us, cmn-latn-pinyin), each talked in turns through the app's
 recognizer so that every utterance is cut as `run --direction auto` cuts it:
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import subprocess
 import tempfile
 import time
@@ -113,18 +114,21 @@ def other_voices(model, folder: Path) -> list[dict]:
     return rows
 
 
-def measure(model_name: str) -> dict:
+def measure(model_name: str, quick: bool = False) -> dict:
+    """Every set's signals; `quick`: one English and one Chinese utterance of each set, no other voices."""
     model = load_whisper(model_name)
+    size = 2 if quick else None
     sets = {
-        "tuning": [item for en, zh in PHRASES for item in ((en, "en"), (zh, "zh"))],
-        "held_out": [item for pair in zip(((t, "en") for t in EN), ((t, "zh") for t in ZH)) for item in pair],
+        "tuning": [item for en, zh in PHRASES for item in ((en, "en"), (zh, "zh"))][:size],
+        "held_out": [item for pair in zip(((t, "en") for t in EN), ((t, "zh") for t in ZH)) for item in pair][:size],
     }
     out = {}
     with tempfile.TemporaryDirectory() as folder:
         for name, talk in sets.items():
             rows = final_audio(model, talk, Path(folder))
             out[name] = [signals(model, row) if row["audio"] is not None else {**row, "audio": None} for row in rows]
-        out["voices"] = other_voices(model, Path(folder))
+        if not quick:
+            out["voices"] = other_voices(model, Path(folder))
     return out
 
 
@@ -214,6 +218,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--save", help="write the measured signals to this JSON file")
     parser.add_argument("--load", help="score the rules on signals saved earlier (nothing is measured)")
     parser.add_argument("--add-voices", action="store_true", help="with --load: measure the other voices only")
+    parser.add_argument(
+        "--quick", action="store_true", help="one English and one Chinese utterance per set, no other voices"
+    )
     args = parser.parse_args(argv)
     if args.load:
         data = json.loads(Path(args.load).read_text(encoding="utf-8"))
@@ -221,10 +228,8 @@ def main(argv: list[str] | None = None) -> None:
             with tempfile.TemporaryDirectory() as folder:
                 data["voices"] = other_voices(load_whisper(args.model), Path(folder))
     else:
-        import os
-
         before = os.getloadavg()
-        data = measure(args.model)
+        data = measure(args.model, quick=args.quick)
         data["load"] = [before, os.getloadavg()]
     if args.save:
         Path(args.save).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")

@@ -39,6 +39,7 @@ rules on the same timings (bench/live_text_replay.py).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import resource
@@ -47,13 +48,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import platformdirs
 import soundfile as sf
 
 from app.asr import RecognizerOptions, StreamingRecognizer, load_whisper
 from app.pipeline import PipelineConfig
+from app.pipeline.calm import RULES, CalmMode
 from app.shared.audio import SAMPLE_RATE
 from app.shared.live_text import LiveText
 from bench._common import PHRASEBOOK as PHRASEBOOKS
@@ -148,10 +152,6 @@ def make_talk(folder: Path, count: int, gap_s: float = 1.2) -> tuple[Path, float
 def trained_model(name: str, phrases: list[tuple[str, str]]) -> Path:
     """An en->zh Marian that learnt `phrases` by heart (models/phrasebook.py's recipe: ~1 min of
     training with torch, then cached under a name and the phrases' digest)."""
-    import hashlib
-
-    import platformdirs
-
     digest = hashlib.sha256(json.dumps(phrases, ensure_ascii=False).encode()).hexdigest()[:12]
     folder = Path(platformdirs.user_cache_dir("live-translator-bench")) / f"{name}-{digest}"
     if not (folder / "en-zh").is_dir():
@@ -175,8 +175,6 @@ def model_folder(name: str) -> Path:
 
 def child(variant: str, argv: list[str]) -> int:
     """In the `run` process: apply the variant, then run the app's command line as it is."""
-    from dataclasses import replace
-
     from app.cli import main  # lazy: this module's own main() has the name
 
     paced = RecognizerOptions.paced
@@ -192,8 +190,6 @@ def child(variant: str, argv: list[str]) -> int:
 
     RecognizerOptions.paced = variant_paced  # the pipeline builds its recognizer's options through paced()
     if variant in ("force", "guesses") or pace:  # `run` has no switch for them: its PipelineConfig gets them
-        from app.pipeline.calm import RULES, CalmMode
-
         post_init = PipelineConfig.__post_init__
 
         def adjusted(self) -> None:

@@ -2,6 +2,7 @@
 models (the catalog replica of bench_model.py, optimised as the app loads it) and Whisper base.
 
     .venv/bin/python -m bench.memory [--precisions fp32,int8,int8-wo] [--asr-model base]
+    .venv/bin/python -m bench.memory --small --precisions fp32 --asr-model tiny.en   # seconds: tries the bench
 
 Each precision runs in its own process, with the environment the app sets for itself (no torch
 behind transformers' tokenizers): the window shown offscreen, then Whisper loaded, then the
@@ -26,7 +27,7 @@ import sys
 from pathlib import Path
 
 from bench._common import ROOT, bench_command
-from bench.bench_model import build
+from bench.bench_model import add_size_option, build
 
 
 def rss_mb() -> float:
@@ -89,16 +90,17 @@ def main(argv=None) -> int:
     parser.add_argument("--precisions", default="fp32,int8,int8-wo")
     parser.add_argument("--asr-model", default="base")
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
+    add_size_option(parser)
     args = parser.parse_args(argv)
     if args.child:
         precision, asr_model, en_zh, zh_en = args.child
         child(precision, asr_model, Path(en_zh), Path(zh_en))
         return 0
 
-    models = build(log=lambda m: print(m, file=sys.stderr, flush=True))
+    models = build(log=lambda m: print(m, file=sys.stderr, flush=True), size="small" if args.small else "full")
     os.environ["LIVE_TRANSLATOR_CACHE"] = str(models.hf.parent / "app-cache")  # the same cache as translation_speed.py
     replicas = {"fp32": models.onnx_catalog, "int8": models.onnx_catalog, "int8-wo": models.onnx_catalog_q8}
-    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+    print(f"{models.shape.describe()}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     print("| precision | stage | RSS MB |")
     print("|---|---|---|")
     for precision in args.precisions.split(","):

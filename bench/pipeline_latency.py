@@ -11,6 +11,7 @@ measured in the same run.
 
     .venv/bin/python -m bench.pipeline_latency [--utterances 8] [--tokens 16] [--precision fp32 int8]
         [--partials on off] [--asr-models base tiny.en]
+    .venv/bin/python -m bench.pipeline_latency --small --utterances 1 --partials on --asr-models tiny.en  # seconds
 """
 
 from __future__ import annotations
@@ -102,14 +103,15 @@ def main(argv: list[str] | None = None) -> int:
         help="translate partial text provisionally (on), or only final text (off)",
     )
     parser.add_argument("--asr-models", nargs="+", default=["base"], help="Whisper models (tiny.en for a comparison)")
+    bench_model.add_size_option(parser)
     args = parser.parse_args(argv)
-    models = bench_model.build(log=lambda m: print(m, file=sys.stderr))
+    models = bench_model.build(log=lambda m: print(m, file=sys.stderr), size="small" if args.small else "full")
     with tempfile.TemporaryDirectory() as tmp:
         wav = make_recording(args.utterances, Path(tmp))
         duration = sf.info(wav).duration
         print(
             f"recording: {args.utterances} utterances, {duration:.1f} s, fed at speaking speed; "
-            f"{args.tokens} output tokens per sentence; export: models.export (merged, fused attention); "
+            f"{args.tokens} output tokens per sentence; {models.shape.describe()}, exported by models.export; "
             f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start"
         )
         print(

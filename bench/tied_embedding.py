@@ -1,6 +1,7 @@
 """The tied embedding stored once vs twice: disk, resident memory and step time of the fp32 decoder.
 
     .venv/bin/python -m bench.tied_embedding [--rounds 3] [--repeats 6] [--tokens 40]
+    .venv/bin/python -m bench.tied_embedding --small --rounds 1 --repeats 1 --tokens 5   # seconds: tries the bench
 
 On the catalog replica (bench_model.py: the full-size opus-mt-en-zh architecture, vocab 65001),
 the fp32 merged decoder is optimised as the app optimised it before (attention fused,
@@ -28,7 +29,7 @@ import sys
 from pathlib import Path
 
 from bench._common import ROOT, bench_command
-from bench.bench_model import build
+from bench.bench_model import add_size_option, build
 
 DECODER = "decoder_model_merged.onnx"
 ENCODER = "encoder_model.onnx"
@@ -116,6 +117,7 @@ def main(argv=None) -> int:
     parser.add_argument("--tokens", type=int, default=40)
     parser.add_argument("--memory-child", nargs=3, help=argparse.SUPPRESS)
     parser.add_argument("--speed-child", nargs=4, help=argparse.SUPPRESS)
+    add_size_option(parser)
     args = parser.parse_args(argv)
     os.environ.setdefault("USE_TORCH", "0")  # as the app's commands run
     if args.memory_child:
@@ -125,10 +127,10 @@ def main(argv=None) -> int:
         speed_child(*map(Path, args.speed_child), args.tokens, args.repeats)
         return 0
 
-    models = build(log=lambda m: print(m, file=sys.stderr, flush=True))
+    models = build(log=lambda m: print(m, file=sys.stderr, flush=True), size="small" if args.small else "full")
     catalog = models.onnx_catalog_copied_head  # two tables as downloaded: the "before" of this bench
     paths = build_variants(catalog, models.hf.parent / "tied-embedding-v1")
-    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{models.shape.describe()}; load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
     def child(*extra) -> dict:
         command = [*bench_command(__spec__.name), "--tokens", str(args.tokens), "--repeats", str(args.repeats), *extra]

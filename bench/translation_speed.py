@@ -2,6 +2,8 @@
 
     .venv/bin/python -m bench.translation_speed --quick     # a couple of minutes
     .venv/bin/python -m bench.translation_speed             # the table in docs/performance.md
+    .venv/bin/python -m bench.translation_speed --quick --small --engines ours,ct2 --precisions fp32 --no-first-load
+                                                            # seconds: tries the bench on a small model
 
 Builds (once, cached) the full-size opus-mt-en-zh architecture with random weights, replicas
 of what the catalog downloads (optimum's plain merged graphs under onnx/, the tied head reading
@@ -26,7 +28,9 @@ import argparse
 import multiprocessing as mp
 import os
 import resource
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 import traceback
@@ -34,7 +38,7 @@ from pathlib import Path
 
 from bench import engines
 from bench._common import ROOT
-from bench.bench_model import build
+from bench.bench_model import add_size_option, build
 
 SENTENCES = [
     "Good morning everyone, and thank you for joining the meeting today.",
@@ -193,7 +197,7 @@ def report(results, infos, wanted, args, models) -> None:
         else "exported by models.export (merged, fused attention, shared self-attention cache)"
     )
     print(
-        f"\nModel: opus-mt-en-zh architecture, random weights; ours: {ours}; optimum's graphs by optimum (split); "
+        f"\nModel: {models.shape.describe()}, random weights; ours: {ours}; optimum's graphs by optimum (split); "
         f"{engines.THREADS} intra-op threads everywhere; {len(args.sentences)} sentences x {args.repeats} "
         f"repeats, interleaved; load average at start {args.load_at_start}; peers' threads "
         f"{'passive (no spinning)' if args.passive_peers else 'as they come (spinning)'}."
@@ -281,9 +285,6 @@ def first_loads(folders: dict[str, Path], precisions: list[str]) -> list[dict]:
     """`python -m app translate` on the folder with an empty optimisation cache, twice per
     precision: the first load (optimises), then a later one (from the cache); wall time and the
     process's peak RSS."""
-    import shutil
-    import subprocess
-
     cache = Path(os.environ["LIVE_TRANSLATOR_CACHE"])
     shutil.rmtree(cache / "optimized", ignore_errors=True)
     code = (
@@ -376,11 +377,12 @@ def main(argv=None) -> int:
         help="what 'ours' runs: the catalog replica, optimised on first load (default), or our export",
     )
     parser.add_argument("--no-first-load", action="store_true", help="skip the first-load and memory rows")
+    add_size_option(parser)
     args = parser.parse_args(argv)
     os.environ["OMP_NUM_THREADS"] = str(engines.THREADS)  # before any worker imports torch / CTranslate2
     if args.passive_peers:
         os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
-    models = build(log=lambda m: print(m, file=sys.stderr, flush=True))
+    models = build(log=lambda m: print(m, file=sys.stderr, flush=True), size="small" if args.small else "full")
     # The app's cache (optimised graphs) for this benchmark only; the workers inherit it.
     os.environ["LIVE_TRANSLATOR_CACHE"] = str(models.hf.parent / "app-cache")
     paths = {

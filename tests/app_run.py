@@ -1,6 +1,7 @@
 """The runners of `python -m app run` in a subprocess: `run_cli` runs it to its end; `AppRun` runs it
 with --json in the background, its JSON lines collected as they come (the `app_run` fixture in
-tests/conftest.py makes them and kills what is left at teardown)."""
+tests/conftest.py makes them and kills what is left at teardown); `translating` writes the arguments
+that translate a recording with the phrasebook model."""
 
 from __future__ import annotations
 
@@ -13,6 +14,12 @@ import sys
 import threading
 
 from tests.waiting import wait_until
+
+
+def translating(wav, direction: str, models: dict) -> list[str]:
+    """`run`'s arguments that translate the recording `wav` in `direction` with the model `models`
+    has for it (the `phrasebook` fixture's folders)."""
+    return ["--input", str(wav), "--direction", direction, "--nmt-model", str(models[direction])]
 
 
 def run_cli(*args: str, timeout: float = 400) -> tuple[int, list[dict], str]:

@@ -17,6 +17,7 @@ from app.pipeline.subtitles import export_srt, export_text
 from app.shared.events import DecodeStepEvent, SentenceSummary, Status, Translation
 from app.shared.live_text import LiveText
 from app.translation import Translator
+from tests.app_run import translating
 from tests.waiting import wait_until
 
 from .conftest import Run, chinese, english, expected
@@ -142,17 +143,7 @@ def test_transcript_survives_a_kill(recording, phrasebook, tmp_path, app_run):
     wav = recording("kill", english(["Good morning.", "Where is the station?", "I love you."]), gap_s=3.0)
     folder = tmp_path / "transcripts"
     env = {**os.environ, "LIVE_TRANSLATOR_TRANSCRIPTS": str(folder)}
-    run = app_run(
-        "--input",
-        str(wav),
-        "--direction",
-        "en-zh",
-        "--nmt-model",
-        str(phrasebook["en-zh"]),
-        "--no-tts",
-        "--realtime",
-        env=env,
-    )
+    run = app_run(*translating(wav, "en-zh", phrasebook), "--no-tts", "--realtime", env=env)
     event = wait_until(run.translations, "the first final translation", 120)[0]
     run.proc.send_signal(signal.SIGKILL)
     run.proc.wait(30)

@@ -17,7 +17,7 @@ import soundfile as sf
 
 from app.pipeline.subtitles import export_srt, export_text
 from app.pipeline.transcript import Transcript
-from tests.app_run import run_cli
+from tests.app_run import run_cli, translating
 
 from .conftest import SPOKEN_EN, chinese, english, expected
 
@@ -82,12 +82,7 @@ def test_english_to_chinese_with_speech_to_file(recording, phrasebook, tmp_path)
     wav = recording("en", english())
     out = tmp_path / "spoken.wav"
     code, lines, stderr = run_cli(
-        "--input",
-        str(wav),
-        "--direction",
-        "en-zh",
-        "--nmt-model",
-        str(phrasebook["en-zh"]),
+        *translating(wav, "en-zh", phrasebook),
         "--tts-out",
         str(out),
         "--voice",
@@ -118,17 +113,7 @@ def test_english_to_chinese_with_speech_to_file(recording, phrasebook, tmp_path)
 def test_chinese_to_english_and_speech_recognised_back(recording, phrasebook, tmp_path, whisper_base):
     wav = recording("zh", chinese(HEARD_ZH))
     out = tmp_path / "spoken.wav"
-    code, lines, stderr = run_cli(
-        "--input",
-        str(wav),
-        "--direction",
-        "zh-en",
-        "--nmt-model",
-        str(phrasebook["zh-en"]),
-        "--tts-out",
-        str(out),
-        "--json",
-    )
+    code, lines, stderr = run_cli(*translating(wav, "zh-en", phrasebook), "--tts-out", str(out), "--json")
     assert code == 0, stderr
     assert [e["text"] for e in final_translations(lines)] == expected(HEARD_ZH, "zh-en")
     check_stream_rules(lines)
@@ -149,7 +134,7 @@ def test_a_voice_that_is_not_installed_is_explained(tmp_path, phrasebook):
     wav = tmp_path / "quiet.wav"
     sf.write(wav, np.zeros(16000, np.float32), 16000)
     code, _, stderr = run_cli(
-        *("--input", str(wav), "--direction", "zh-en", "--nmt-model", str(phrasebook["zh-en"])),
+        *translating(wav, "zh-en", phrasebook),
         *("--voice", "piper:en_US-nobody-medium"),
         timeout=120,
     )
@@ -159,15 +144,7 @@ def test_a_voice_that_is_not_installed_is_explained(tmp_path, phrasebook):
 
 
 def test_missing_recording_and_model_are_explained(tmp_path, phrasebook, monkeypatch):
-    code, _, stderr = run_cli(
-        "--input",
-        str(tmp_path / "nope.wav"),
-        "--direction",
-        "en-zh",
-        "--nmt-model",
-        str(phrasebook["en-zh"]),
-        timeout=120,
-    )
+    code, _, stderr = run_cli(*translating(tmp_path / "nope.wav", "en-zh", phrasebook), timeout=120)
     assert code == 2 and "does not exist" in stderr
     monkeypatch.setenv("LIVE_TRANSLATOR_MODELS", str(tmp_path / "no-models-here"))
     hello = Path(__file__).resolve().parents[2] / "resources" / "selftest" / "hello.wav"  # a recording that is one
@@ -257,7 +234,7 @@ def test_run_prints_to_the_stream_it_was_handed_and_leaves_sys_stdout_alone(reco
     watcher = threading.Thread(target=watch)
     watcher.start()
     try:
-        argv = ["run", "--input", str(wav), "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"])]
+        argv = ["run", *translating(wav, "en-zh", phrasebook)]
         status = main([*argv, "--asr-model", "tiny.en", "--no-tts", "--json"])
     finally:
         done.set()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.app_run import run_cli
+from tests.app_run import run_cli, translating
 
 from .conftest import english
 from .test_run_cli import final_translations
@@ -15,12 +15,7 @@ def test_run_translates_glossary_terms_as_the_glossary_says(recording, phraseboo
     glossary = tmp_path / "terms.tsv"
     glossary.write_text("computer\t老师\nbroken line\n", encoding="utf-8")  # the phrasebook says 电脑
     code, lines, stderr = run_cli(
-        "--input",
-        str(wav),
-        "--direction",
-        "en-zh",
-        "--nmt-model",
-        str(phrasebook["en-zh"]),
+        *translating(wav, "en-zh", phrasebook),
         "--asr-model",
         "tiny.en",
         "--no-tts",

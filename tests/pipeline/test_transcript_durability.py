@@ -22,6 +22,7 @@ import pytest
 
 from app.pipeline.transcript import Transcript
 from app.shared.events import Error, SourceFinal, Stage, Translation
+from tests.app_run import translating
 
 from .conftest import english, expected
 
@@ -170,8 +171,8 @@ def test_run_translates_everything_into_a_read_only_folder_and_says_so_once(reco
     folder = tmp_path / "ro"
     folder.mkdir()
     done = subprocess.run(
-        [sys.executable, "-c", READ_ONLY_FOLDER_SCRIPT, str(folder), "run", "--input", str(wav), "--direction", "en-zh"]
-        + ["--nmt-model", str(phrasebook["en-zh"]), "--no-tts"],
+        [sys.executable, "-c", READ_ONLY_FOLDER_SCRIPT, str(folder), "run", *translating(wav, "en-zh", phrasebook)]
+        + ["--no-tts"],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -201,7 +202,7 @@ def test_run_on_a_full_disk_translates_everything_and_ends_cleanly(recording, ph
     wav = recording("full", english(phrases))
     folder = tmp_path / "full"
     done = run_cli(
-        ["--input", str(wav), "--direction", "en-zh", "--nmt-model", str(phrasebook["en-zh"]), "--no-tts", "--json"],
+        [*translating(wav, "en-zh", phrasebook), "--no-tts", "--json"],
         {"LIVE_TRANSLATOR_TRANSCRIPTS": str(folder)},
         preexec=_limit_file_size,
     )
@@ -239,19 +240,7 @@ def test_run_saves_its_transcript_under_live_translator_home(recording, phrasebo
     env = {k: v for k, v in os.environ.items() if not k.startswith("LIVE_TRANSLATOR_")}
     env["LIVE_TRANSLATOR_HOME"] = str(home)
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "app",
-            "run",
-            "--input",
-            str(wav),
-            "--direction",
-            "en-zh",
-            "--nmt-model",
-            str(phrasebook["en-zh"]),
-            "--no-tts",
-        ],
+        [sys.executable, "-m", "app", "run", *translating(wav, "en-zh", phrasebook), "--no-tts"],
         cwd=REPO,
         env=env,
         capture_output=True,

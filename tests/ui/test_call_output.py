@@ -8,8 +8,9 @@ from app.asr import load_whisper
 from app.shared import events as ev
 from app.ui.call_output import CallOutputPanel
 from tests.audio.test_virtual_mic import our_modules
-from tests.ui.conftest import nmt_model, speak
-from tests.ui.test_window import Watcher, finish, make_window
+from tests.ui.conftest import speak
+from tests.ui.conversation import conversation_window, start_both_sides
+from tests.ui.test_window import finish
 
 pytestmark = pytest.mark.slow
 
@@ -29,26 +30,14 @@ def test_my_translation_is_spoken_into_the_call_from_the_window(qtbot, store, so
     # Whisper base is ready before both sides ask for it: run alone, this test met two sides
     # unpacking it into a fresh cache at once (a load race outside this feature).
     load_whisper("base")
-    window = make_window(
-        qtbot,
-        store,
-        direction="en-zh",
-        nmt_en_zh=str(nmt_model("en-zh")),
-        nmt_zh_en=str(nmt_model("zh-en")),
-        source="conversation:",
-    )
-    qtbot.waitUntil(lambda: not window.pool.busy(), timeout=60000)
+    window = conversation_window(qtbot, store)
     assert not window.call_output.isHidden()
     window.call_output.enabled.setChecked(True)
     assert window.settings.speak_into == "virtual-mic" and window.settings.spoken == "me"
     window.controls.tts.setChecked(True)
-    watch = Watcher(window)
     peaks = []
     window.events_shown.connect(lambda _batch: peaks.append(window.call_output.meter.value()))
-    window.controls.button.click()  # Start
-    qtbot.waitUntil(
-        lambda: {e.speaker for e in watch.of(ev.Status) if e.state == "running"} >= {"me", "them"}, timeout=180000
-    )
+    watch = start_both_sides(qtbot, window)
     qtbot.waitUntil(lambda: "live_translator_mic" in sound_room.pactl("list", "short", "sources"), timeout=20000)
     watch.wait_hearing(qtbot)
     sound_room.play_to("mic", speak(tmp_path / "me.wav", "Good morning.", "en")).wait(timeout=20)

@@ -9,8 +9,9 @@ from app.audio import list_input_devices
 from app.shared import events as ev
 from app.ui.main_window import MainWindow
 from app.ui.sources import SourceChooser, source_choices
-from tests.ui.conftest import nmt_model, phrasebook_translation, speak
-from tests.ui.test_window import Watcher, make_window
+from tests.ui.conftest import phrasebook_translation, speak
+from tests.ui.conversation import conversation_window, start_both_sides
+from tests.ui.test_window import make_window
 
 pytestmark = pytest.mark.slow
 
@@ -57,21 +58,9 @@ def test_no_system_audio_is_said_in_the_chooser(qtbot, sound_room, monkeypatch, 
 
 
 def test_conversation_in_the_window_labels_rows_meters_and_exports(qtbot, store, sound_room, tmp_path):
-    window = make_window(
-        qtbot,
-        store,
-        direction="en-zh",
-        nmt_en_zh=str(nmt_model("en-zh")),
-        nmt_zh_en=str(nmt_model("zh-en")),
-        source="conversation:",
-    )
-    qtbot.waitUntil(lambda: not window.pool.busy(), timeout=60000)
+    window = conversation_window(qtbot, store)
     assert window.controls.device.choice().kind == "conversation"
-    watch = Watcher(window)
-    window.controls.button.click()  # Start
-    qtbot.waitUntil(
-        lambda: {e.speaker for e in watch.of(ev.Status) if e.state == "running"} >= {"me", "them"}, timeout=180000
-    )
+    watch = start_both_sides(qtbot, window)
     assert window.controls.level_them.isVisible() and window.controls.spoken.currentData() == "them"
     assert window.session_control.running_session.config.spoken == {ev.Speaker.THEM}
     watch.wait_hearing(qtbot)
@@ -119,22 +108,8 @@ def test_a_window_conversation_keeps_every_setting_on_both_sides(qtbot, store, s
         return dataclasses.replace(config, num_beams=2, decode_overrides={"max_new_tokens": 60})
 
     monkeypatch.setattr(model_state, "pipeline_config", with_beams)
-    window = make_window(
-        qtbot,
-        store,
-        direction="en-zh",
-        nmt_en_zh=str(nmt_model("en-zh")),
-        nmt_zh_en=str(nmt_model("zh-en")),
-        source="conversation:",
-        verify=True,
-        chinese="traditional",
-    )
-    qtbot.waitUntil(lambda: not window.pool.busy(), timeout=60000)
-    watch = Watcher(window)
-    window.controls.button.click()  # Start
-    qtbot.waitUntil(
-        lambda: {e.speaker for e in watch.of(ev.Status) if e.state == "running"} >= {"me", "them"}, timeout=180000
-    )
+    window = conversation_window(qtbot, store, verify=True, chinese="traditional")
+    watch = start_both_sides(qtbot, window)
     lanes = window.session_control.running_session.lanes
     for lane in lanes.values():
         assert lane.config.glossary.terms("en") == ["computer", "love"] and lane.config.chinese == "traditional"
