@@ -198,11 +198,17 @@ def _ends_again(sentence: str, again: str) -> bool:
 def _restarted(pieces: list[str], kept: list[int]) -> bool:
     """The last piece starts the sentence before it over and stops short: a repeat the token
     budget cut ("... the weeds. That frog jumped through"); as a forced prefix it went on looping."""
-    if len(kept) < 2 or _ENDS_SENTENCE.search(pieces[kept[-1]].strip()):
+    if len(kept) < 2 or not _starts_over(pieces[kept[-1]], pieces[kept[-2]]):
         return False
-    last, before = normalized(pieces[kept[-1]]), normalized(pieces[kept[-2]])
-    words = [u for u in units_of(pieces[kept[-1]]) if normalized(u)]
-    return last != before and before.startswith(last) and len(words) >= _MIN_REPEATED_CLAUSE
+    return len([u for u in units_of(pieces[kept[-1]]) if normalized(u)]) >= _MIN_REPEATED_CLAUSE
+
+
+def _starts_over(piece: str, before: str) -> bool:
+    """`piece` is an unfinished start of `before` said again ("... with a small pen. Dec")."""
+    if _ENDS_SENTENCE.search(piece.strip()):
+        return False
+    again, said = normalized(piece), normalized(before)
+    return bool(again) and again != said and said.startswith(again)
 
 
 def without_restart(text: str) -> str:
@@ -211,10 +217,7 @@ def without_restart(text: str) -> str:
     as the next final's forced prefix even a fragment made the decoder go on from it ("lazed will
     be ready by Monday morning." for "The results will be ready ...", on clean speech)."""
     pieces = [piece for piece in _CLAUSE_END.split(text) if piece]
-    if len(pieces) < 2 or _ENDS_SENTENCE.search(pieces[-1].strip()):
-        return text
-    last, before = normalized(pieces[-1]), normalized(pieces[-2])
-    return "".join(pieces[:-1]) if last and last != before and before.startswith(last) else text
+    return "".join(pieces[:-1]) if len(pieces) >= 2 and _starts_over(pieces[-1], pieces[-2]) else text
 
 
 def _repeats(before: list[str], run: list[str], whole_sentences: bool) -> bool:
