@@ -80,15 +80,20 @@ def isolated_env(home: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def test_self_test_of_the_built_app_passes(built_app, tmp_path):
-    result = subprocess.run(
-        [str(built_app), "--self-test"],
-        cwd=tmp_path,
-        env=isolated_env(tmp_path / "home"),
+def run_built(app: Path, *args: str, folder: Path, timeout: float, **env: str) -> subprocess.CompletedProcess:
+    """The built `app` run with `args` from `folder` (empty), as a fresh user whose HOME is in it."""
+    return subprocess.run(
+        [str(app), *args],
+        cwd=folder,
+        env=isolated_env(folder / "home", **env),
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=timeout,
     )
+
+
+def test_self_test_of_the_built_app_passes(built_app, tmp_path):
+    result = run_built(built_app, "--self-test", folder=tmp_path, timeout=600)
     out = result.stdout
     assert result.returncode == 0, out + result.stderr[-4000:]
     assert "packaged build" in out
@@ -108,14 +113,7 @@ def test_self_test_fails_when_a_part_is_missing(built_app, tmp_path):
     model = broken / "_internal" / "app" / "resources" / "selftest" / "translation" / "encoder_model.onnx"
     assert model.is_file()
     model.unlink()
-    result = subprocess.run(
-        [str(broken / "live-translator"), "--self-test"],
-        cwd=tmp_path,
-        env=isolated_env(tmp_path / "home"),
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    result = run_built(broken / "live-translator", "--self-test", folder=tmp_path, timeout=600)
     assert result.returncode == 1
     assert any(line.startswith("FAIL  translation") for line in result.stdout.splitlines()), result.stdout
     assert any(line.startswith("ok    Qt window") for line in result.stdout.splitlines()), result.stdout
@@ -123,14 +121,7 @@ def test_self_test_fails_when_a_part_is_missing(built_app, tmp_path):
 
 def test_window_opens_offscreen_and_exits_cleanly(built_app, tmp_path):
     started = time.monotonic()
-    result = subprocess.run(
-        [str(built_app)],
-        cwd=tmp_path,
-        env=isolated_env(tmp_path / "home", LIVE_TRANSLATOR_QUIT_AFTER_MS="3000"),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run_built(built_app, folder=tmp_path, timeout=120, LIVE_TRANSLATOR_QUIT_AFTER_MS="3000")
     elapsed = time.monotonic() - started
     assert result.returncode == 0, result.stderr[-4000:]
     assert elapsed >= 3.0  # the window stayed up until asked to close
@@ -140,12 +131,15 @@ def test_window_opens_offscreen_and_exits_cleanly(built_app, tmp_path):
 def test_bundled_model_translates_from_the_built_command_line(built_app, tmp_path):
     model = built_app.parent / "_internal" / "app" / "resources" / "models" / BUNDLED_MODEL.name
     assert (model / "encoder_model.onnx").is_file()
-    result = subprocess.run(
-        [str(built_app), "translate", "--model", str(model), "--direction", "en-zh", "Welcome to the meeting."],
-        cwd=tmp_path,
-        env=isolated_env(tmp_path / "home"),
-        capture_output=True,
-        text=True,
+    result = run_built(
+        built_app,
+        "translate",
+        "--model",
+        str(model),
+        "--direction",
+        "en-zh",
+        "Welcome to the meeting.",
+        folder=tmp_path,
         timeout=120,
     )
     assert result.returncode == 0, result.stderr[-4000:]
@@ -156,23 +150,18 @@ def test_built_app_translates_a_recording_end_to_end(built_app, tmp_path):
     """Recording -> VAD -> Whisper -> translation -> speech into a file, on the pipeline's threads.
     No --nmt-model: the fresh user has no models of their own, so the bundled one is the default."""
     speech = tmp_path / "speech.wav"
-    result = subprocess.run(
-        [
-            str(built_app),
-            "run",
-            "--input",
-            str(RECORDING),
-            "--direction",
-            "en-zh",
-            "--asr-model",
-            "tiny.en",
-            "--tts-out",
-            str(speech),
-        ],
-        cwd=tmp_path,
-        env=isolated_env(tmp_path / "home"),
-        capture_output=True,
-        text=True,
+    result = run_built(
+        built_app,
+        "run",
+        "--input",
+        str(RECORDING),
+        "--direction",
+        "en-zh",
+        "--asr-model",
+        "tiny.en",
+        "--tts-out",
+        str(speech),
+        folder=tmp_path,
         timeout=300,
     )
     assert result.returncode == 0, result.stdout + result.stderr[-4000:]
@@ -200,12 +189,15 @@ HEARD_FORMATS = [name for name in FORMATS if name != "wav"] if LEAN else ["flac"
 def test_built_app_hears_a_recording_in(name, built_app, tmp_path):
     """A format the app promises (tests/packaging/recordings.py) decodes with the build's own
     FFmpeg: Whisper hears every word of it."""
-    result = subprocess.run(
-        [str(built_app), "transcribe", str(write(name, tmp_path)), "--language", "en", "--model", "tiny.en"],
-        cwd=tmp_path,
-        env=isolated_env(tmp_path / "home"),
-        capture_output=True,
-        text=True,
+    result = run_built(
+        built_app,
+        "transcribe",
+        str(write(name, tmp_path)),
+        "--language",
+        "en",
+        "--model",
+        "tiny.en",
+        folder=tmp_path,
         timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr[-4000:]
