@@ -29,10 +29,11 @@ class FinalContext:
         self.text = ""  # final text before the previous utterance: the prompt of the next final decode
         self.previous: tuple[np.ndarray, str] | None = None  # the last utterance's audio and final text
         self._recent: deque[list[str]] = deque(maxlen=_ECHO_FINALS)  # the last finals' words
+        self.unsure = False  # Whisper was unsure of the last final: the next is read with a beam at once
 
     def forget(self) -> None:
         """A new start (a reset, another language): no context."""
-        self.text, self.previous = "", None
+        self.text, self.previous, self.unsure = "", None, False
         self._recent.clear()
 
     def remember(self, audio: np.ndarray, text: str, keep: int) -> None:

@@ -43,6 +43,7 @@ class RecognizerOptions:
     # 10 dB), so the bar is high: on clean espeak-ng speech 3 of 16 finals fall below -0.1, at SNR
     # 10 dB most; WER clean 0.087 -> 0.079, SNR 10 dB 0.291 -> 0.205, reverberation 0.118 ->
     # 0.087, GSM 0.291 -> 0.197 (docs/performance.md, "Rooms and calls"). -inf: never.
+    # After an unsure final the next is read with this beam at once, until one is sure again.
     unsure_final_logprob: float = -0.1
     unsure_final_beam: int = 5
     # A fixed prompt per language for final decodes given no context of their own, e.g.

@@ -425,6 +425,45 @@ def test_an_unsure_greedy_final_is_read_again_with_a_beam(say, base, monkeypatch
     assert final.text == readings[-1]
 
 
+def test_after_an_unsure_final_the_next_is_read_with_the_beam_at_once(say, base, monkeypatch):
+    """In a room where finals come out unsure, reading each greedily first and again with the beam
+    paid two decodes for most finals: after an unsure final the next is read with the beam at once,
+    until one is sure again; a reset starts greedy."""
+    import app.asr.decoding as recognizer_module
+
+    rng = np.random.default_rng(2)
+
+    def noisy(text: str) -> np.ndarray:  # not one sentence again: a final that echoes the one before is read alone
+        speech = read16k(say(text))
+        speech = speech + rng.standard_normal(len(speech)).astype(np.float32) * np.sqrt(np.mean(speech**2)) * 0.3
+        return np.concatenate([silence(0.3), speech, silence(1.0)]).astype(np.float32)
+
+    said = ["Please open the window.", "The bus leaves at noon.", "We need more chairs.", "Turn left at the bank."]
+    said += ["Music helps me relax.", "The garden looks beautiful."]
+    utterances = iter([noisy(text) for text in said])
+    beams_used = []
+    window = recognizer_module.decode_window
+
+    def decode_window(model, audio, language, **options):
+        beams_used.append(options["beam_size"])
+        return window(model, audio, language, **options)
+
+    monkeypatch.setattr(recognizer_module, "decode_window", decode_window)
+    recognizer = StreamingRecognizer(base, language="en", options=RecognizerOptions(partial_interval_s=1e9))
+    recognizer.options.unsure_final_logprob = 0.0  # every final unsure
+    heard = [finals(recognizer.feed(next(utterances))) for _ in range(2)]
+    assert beams_used == [1, 5, 5]  # greedy, unsure: again with the beam; the next at once with it
+    recognizer.options.unsure_final_logprob = float("-inf")  # every final sure
+    heard += [finals(recognizer.feed(next(utterances))) for _ in range(2)]
+    assert beams_used == [1, 5, 5, 5, 1]  # a sure final: the next is greedy again
+    recognizer.options.unsure_final_logprob = 0.0
+    heard.append(finals(recognizer.feed(next(utterances))))
+    recognizer.reset()
+    heard.append(finals(recognizer.feed(next(utterances))))
+    assert beams_used == [1, 5, 5, 5, 1, 1, 5, 1, 5]  # a reset forgets the room: greedy first
+    assert [len(final) for final in heard] == [1] * 6
+
+
 def test_a_language_prompt_goes_to_final_decodes_without_context_only(say, base, monkeypatch):
     spy = PromptSpy(monkeypatch)
     options = RecognizerOptions(final_beam={"zh": 5}, language_prompt={"zh": "以下是普通话的句子。"})
