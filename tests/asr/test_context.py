@@ -143,3 +143,24 @@ def test_an_utterance_said_twice_after_the_forced_prefix_is_said_once(decoded, p
     kwargs = dict(sure_logprob=-0.4, unsure_word_p=0.5, hotwords=None, audio_s=3.0, hit_budget=False)
     language = "zh" if "我" in decoded else "en"
     assert heard_in([segment], language, ChineseScript.SIMPLIFIED, prefix=prefix, **kwargs).text == heard
+
+
+def test_a_final_that_comes_to_nothing_in_context_is_read_alone(base):
+    """bench/rooms.py's real voices, clipped (peaks 12 dB over full scale): a radio call (codec2-
+    examples' cq_ref) after "... testing 1, 2, 3, 4, 5. 5 4 3 2 1". Given that utterance's audio and
+    text and the finals before as the prompt, Whisper base took the call for the end of "5 4 3 2 1"
+    in every decode, the 30 s window's too, and the call was lost. Cut as the app's VAD cut them."""
+    from bench import degrade, rooms  # lazy: the bench's reader of the installed recordings
+
+    clips = [rooms.human_clip(path) for path in rooms.HUMAN]
+    talk = rooms.Talk("human", "en", clips, [], "en-zh").audio()
+    clipped = degrade.CONDITIONS["clipping +12dB"](talk, 0.0, None).astype(np.float32)
+    call_end = 8000 + sum(len(clip) + 16000 for clip in clips[:9]) - 16000  # the end of cq_ref
+    countdown = clipped[call_end - 217248 : call_end - 166560]  # "5 4 3 2 1", the end of vk5qi
+    context = FinalContext()
+    context.remember(countdown, "5 4 3 2 1", keep=200)
+    context.text = "Hi, this is Krista. I'm scammed in November 1. I'll follow my fox. This is Victor Kilo 5."
+    context.text += " Quebec Italy Victor Kilo 5. Quebec Italy testing 1, 2, 3, 4, 5."
+    hearing = Hearing(base, RecognizerOptions(), Language.EN, ChineseScript.SIMPLIFIED, True, context)
+    for end in (call_end, call_end + 6400):  # the VAD's cut moves with the noise: both lost it
+        assert "CQ" in hearing.heard(clipped[end - 139136 : end]).text
