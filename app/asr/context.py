@@ -74,8 +74,11 @@ class FinalContext:
 
 def _echo_of(said: list[str], before: list[str]) -> bool:
     """Most of `said` is `before`'s in order, or (four units or more) all of it is `before`'s words
-    shuffled: "铁铝铁铝铝铁铝铝铁铝" for 请坐 after a final "铁铁铝铝铝"."""
-    return _share_in_order(said, before) >= _ECHO_SHARE or (len(said) > _MIN_ECHO_UNITS and set(said) <= set(before))
+    shuffled: "铁铝铁铝铝铁铝铝铁铝" for 请坐 after a final "铁铁铝铝铝". Numbers shuffled are said
+    ("5 4 3 2 1" after "testing 1, 2, 3, 4, 5")."""
+    if _share_in_order(said, before) >= _ECHO_SHARE:
+        return True
+    return len(said) > _MIN_ECHO_UNITS and set(said) <= set(before) and not all(word.isdigit() for word in said)
 
 
 def _share_in_order(said: list[str], before: list[str]) -> float:

@@ -64,6 +64,9 @@ def test_the_prompt_keeps_the_latest_characters_and_nothing_empty():
         ("Yes.", "Yes.", False),  # too short to tell from a speaker saying it again
         ("We met on Monday.", "We met on Monday and then again on Friday after the talk.", False),
         ("我们下周去北京。", "我们下周去北京。", True),
+        # A countdown after a count (codec2-examples' vk5qi): the same digits shuffled, said
+        ("Quebec Italy testing 1, 2, 3, 4, 5.", "5 4 3 2 1", False),
+        ("Quebec Italy testing 1, 2, 3, 4, 5.", "1, 2, 3, 4, 5.", True),
     ],
 )
 def test_a_final_that_says_the_previous_one_again_is_an_echo(previous, final, echo):
