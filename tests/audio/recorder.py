@@ -65,6 +65,11 @@ class Recorder:
             timeout,
         )
 
+    def wait_for_voiced(self, seconds: float, timeout: float = 20.0) -> None:
+        """Until more than `seconds` of sound have arrived: on a loaded machine speech may arrive with
+        a gap in it, which `wait_for_sound_to_end` would take for its end."""
+        wait_until(lambda: voiced_seconds(self.audio) > seconds, f"{seconds} s of sound on {self.source}", timeout)
+
     def _silent_after_sound(self, silence_s: float) -> bool:
         audio = self.audio
         frames = audio[: len(audio) // FRAME * FRAME].reshape(-1, FRAME)
