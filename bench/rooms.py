@@ -51,7 +51,7 @@ from app import cli
 from app.asr import RecognizerOptions, StreamingRecognizer, load_whisper
 from bench import degrade
 from bench._common import PHRASEBOOK, ROOT, bench_command
-from bench.asr_accuracy import error_rate, spoken
+from bench.asr_accuracy import error_rate, normalize, spoken
 
 RATE = degrade.RATE
 
@@ -243,6 +243,27 @@ def finals_text(events: list[dict]) -> str:
     return " ".join(e["text"] for e in events if e["type"] == "final" and e["text"].strip())
 
 
+def placed_error_rate(talk: Talk, events: list[dict]) -> float:
+    """The error rate with each final scored against the sentence (clip) it was said in, the one
+    nearest its middle: words a final took from the sentence before or after count here (a
+    translation reads them in the wrong sentence), not in the whole text's rate. It means that
+    only where each final is one sentence: a final over several (babble fills the pauses) counts
+    as one sentence's."""
+    starts = np.cumsum([RATE // 2] + [len(clip) + RATE for clip in talk.clips[:-1]]) / RATE
+    spans = [(start, start + len(clip) / RATE) for start, clip in zip(starts, talk.clips)]
+    heard = [[] for _ in talk.clips]
+    for e in events:
+        if e["type"] == "final" and e["text"].strip():
+            middle = (e["start"] + e["end"]) / 2
+            said_in = min(range(len(spans)), key=lambda i: max(spans[i][0] - middle, middle - spans[i][1]))
+            heard[said_in].append(e["text"])
+    sizes = [
+        len(normalize(r, "zh")) if talk.language == "zh" else len(normalize(r, "en").split()) for r in talk.references
+    ]
+    edits = sum(error_rate([r], " ".join(h), talk.language) * n for r, h, n in zip(talk.references, heard, sizes))
+    return edits / sum(sizes)
+
+
 def live_figures(events: list[dict]) -> dict:
     """End of speech -> final (p50, p95) and live text's early share, from a realtime run's events."""
     waits = [e["emitted_at"] - e["speech_end_at"] for e in events if e["type"] == "final" and e["text"].strip()]
@@ -285,6 +306,7 @@ def bench_talk(talk: Talk, args, model, folder: Path) -> list[dict]:
                 events = recognizer_finals(audio, talk, model, settings)
             text = finals_text(events)
             row[variant] = error_rate(talk.references, text, talk.language)
+            row[f"{variant} placed"] = placed_error_rate(talk, events)
             row[f"{variant} s"] = time.perf_counter() - began
             row[f"{variant} room"] = room_events(events)
             if args.show_text:
@@ -305,6 +327,7 @@ def print_header(variants: list[tuple[str, str]]) -> None:
 def print_row(row: dict, variants: list[tuple[str, str]], flush: bool = False) -> None:
     cells = " ".join(f"{row[v]:9.3f} {row[v] - row['whole']:+6.3f}" for v, _ in variants)
     extra = row[f"{variants[0][0]} room"]
+    extra += "  placed " + " ".join(f"{row[f'{v} placed']:.3f}" for v, _ in variants)
     for variant, _ in variants:
         if f"{variant} live" in row:
             live = row[f"{variant} live"]

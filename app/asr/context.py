@@ -1,21 +1,26 @@
 """The context kept between utterances for the next final decode, as a whole-file pass has it:
-the previous utterance's audio goes before this one's and its final text is forced as the
-decoder's prefix; the finals before it are the prompt (RecognizerOptions.context_chars: same
-language, this session)."""
+the last utterances' audio goes before this one's and their final text is forced as the
+decoder's prefix; the finals before them are the prompt (RecognizerOptions.context_chars and
+context_s: same language, this session)."""
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from difflib import SequenceMatcher
 
 import numpy as np
 
-from app.asr.guards import without_restart
-from app.asr.units import normalized, units_of
+from app.asr.guards import ends_sentence, without_restart
+from app.asr.units import HAN_RANGES, joined, normalized, units_of
 from app.shared.audio import SAMPLE_RATE
 
-_CONTEXT_WINDOW = 28 * SAMPLE_RATE  # the previous utterance + this one, within Whisper's 30 s
-_CONTEXT_GAP = int(0.3 * SAMPLE_RATE)  # silence between them
+_HAN = re.compile(f"[{HAN_RANGES}]")
+_CONTEXT_WINDOW = 28 * SAMPLE_RATE  # the utterances before + this one, within Whisper's 30 s
+# Silence between them: with 0.3 s, given several utterances, the decoder moved words of one into
+# the next ("The most of the airport leaves" / "Every hour. I would like ...").
+_CONTEXT_GAP = SAMPLE_RATE
+_KEPT_FINALS = 8  # finals whose audio is kept, at most: more than `context_s` holds of short ones
 # An echo shorter than this many words or characters may be a speaker's "Yes." said again.
 _MIN_ECHO_UNITS = 3
 _ECHO_SHARE = 0.75  # of a final's words, an earlier final's in order
@@ -26,38 +31,47 @@ class FinalContext:
     """A recognizer's finals so far, as the context of its next final decode."""
 
     def __init__(self) -> None:
-        self.text = ""  # final text before the previous utterance: the prompt of the next final decode
-        self.previous: tuple[np.ndarray, str] | None = None  # the last utterance's audio and final text
+        self.text = ""  # final text whose audio is no longer kept: the start of the next final's prompt
+        self.kept: deque[tuple[np.ndarray, str]] = deque()  # the last finals' audio and text, oldest first
         self._recent: deque[list[str]] = deque(maxlen=_ECHO_FINALS)  # the last finals' words
         self.unsure = False  # Whisper was unsure of the last final: the next is read with a beam at once
 
     def forget(self) -> None:
         """A new start (a reset, another language): no context."""
-        self.text, self.previous, self.unsure = "", None, False
+        self.text, self.unsure = "", False
+        self.kept.clear()
         self._recent.clear()
 
     def remember(self, audio: np.ndarray, text: str, keep: int) -> None:
-        """A final as the next final decode's context, with `keep` characters of text at most (0: none);
+        """A final as the next final decodes' context, with `keep` characters of text at most (0: none);
         a restart it ends with is left out of the forced prefix (app.asr.guards.without_restart)."""
         if text and keep > 0:
-            if self.previous is not None:
-                self.text = (self.text + " " + self.previous[1]).strip()[-keep:]
-            self.previous = (audio, without_restart(text))
-            self._recent.append(_words(self.previous[1]))
+            self.kept.append((audio, as_sentence(without_restart(text))))
+            while len(self.kept) > 1 and (
+                len(self.kept) > _KEPT_FINALS or sum(len(a) for a, _ in self.kept) > _CONTEXT_WINDOW
+            ):
+                self.text = joined([t for t in (self.text, self.kept.popleft()[1]) if t])[-keep:]
+            self._recent.append(_words(self.kept[-1][1]))
 
-    def around(self, audio: np.ndarray, keep: int) -> tuple[np.ndarray, str | None, str | None]:
-        """A final decode's (audio, prompt, forced prefix), as a whole-file pass has them: the
-        previous utterance's audio goes first and its text is forced, the finals before are the
-        prompt (`keep` characters at most)."""
-        prompt, prefix = self.text or None, None
-        if self.previous is not None:
-            before, said = self.previous
-            if len(before) + len(audio) <= _CONTEXT_WINDOW - _CONTEXT_GAP:  # Whisper reads 30 s at most
-                audio = np.concatenate([before, np.zeros(_CONTEXT_GAP, np.float32), audio])
-                prefix = said  # forced: the decoder goes on from there, and returns only what follows
-            else:
-                prompt = f"{self.text} {said}".strip()[-keep:]
-        return audio, prompt, prefix
+    def around(self, audio: np.ndarray, keep: int, seconds: float) -> tuple[np.ndarray, str | None, str | None]:
+        """A final decode's (audio, prompt, forced prefix), as a whole-file pass has them: the last
+        finals' audio goes first and their text is forced, the finals before are the prompt (`keep`
+        characters at most). The previous utterance always goes first (within Whisper's 30 s), the
+        ones before it while all of it is `seconds` long at most."""
+        count, length = 0, len(audio)
+        for before, _ in reversed(self.kept):
+            length += len(before) + _CONTEXT_GAP
+            if length > (_CONTEXT_WINDOW if count == 0 else seconds * SAMPLE_RATE):
+                break
+            count += 1
+        finals = list(self.kept)
+        older, recent = finals[: len(finals) - count], finals[len(finals) - count :]
+        prompt = joined([said for said in (self.text, *(said for _, said in older)) if said])[-keep:] or None
+        if not recent:
+            return audio, prompt, None
+        gap = np.zeros(_CONTEXT_GAP, np.float32)
+        audio = np.concatenate([part for before, _ in recent for part in (before, gap)] + [audio])
+        return audio, prompt, joined(said for _, said in recent)  # forced: the decoder goes on from there
 
     def echoes(self, text: str) -> bool:
         """Whether a final decoded in this context says one of the last finals (or a part of it)
@@ -70,6 +84,20 @@ class FinalContext:
         if len(said) < _MIN_ECHO_UNITS:
             return False
         return any(_echo_of(said, before) for before in self._recent if len(before) >= _MIN_ECHO_UNITS)
+
+
+def as_sentence(text: str) -> str:
+    """`text` closed as a sentence where Whisper left it open: Chinese with 。; English written in
+    lower case (its style without punctuation, in noise) begun with a capital and closed with a
+    full stop; other English as said ("How are", cut mid-sentence). Whisper writes on in its
+    prefix's style: after one final heard as "please leave your coat like the floor", every final
+    of the talk came in lower case without a full stop."""
+    text = text.strip()
+    if not text or ends_sentence(text):
+        return text[:1].upper() + text[1:]
+    if _HAN.match(text[-1]):
+        return text + "。"
+    return text[:1].upper() + text[1:] + "." if text[:1].islower() else text
 
 
 def _echo_of(said: list[str], before: list[str]) -> bool:

@@ -92,7 +92,7 @@ class Hearing:
         keep = self.options.context_chars.get(self.language, 0)
         in_context = self.final and keep > 0 and self.context is not None and not alone
         if in_context:
-            whole, context, prefix = self.context.around(audio, keep)
+            whole, context, prefix = self.context.around(audio, keep, self.options.context_s)
         own_prompt = prompt or (context or self.options.language_prompt.get(self.language) if self.final else None)
         heard = decode(
             whole, margin=margin, prompt=own_prompt or None, prefix=prefix, hotwords=None, own_s=seconds(audio)

@@ -167,7 +167,7 @@ def drop_repeated_sentences(text: str) -> str:
     a number said in groups ("8888. 8888."): its digits are what was said."""
     pieces = [piece for piece in _CLAUSE_END.split(text) if piece]
     # The text's last piece ends a sentence too: the decode stopped there (a repeat cut short).
-    whole = [bool(_ENDS_SENTENCE.search(p.strip())) or i == len(pieces) - 1 for i, p in enumerate(pieces)]
+    whole = [ends_sentence(p) or i == len(pieces) - 1 for i, p in enumerate(pieces)]
     kept: list[int] = []  # indices into pieces
     for i in range(len(pieces)):
         kept.append(i)
@@ -205,10 +205,15 @@ def _restarted(pieces: list[str], kept: list[int]) -> bool:
 
 def _starts_over(piece: str, before: str) -> bool:
     """`piece` is an unfinished start of `before` said again ("... with a small pen. Dec")."""
-    if _ENDS_SENTENCE.search(piece.strip()):
+    if ends_sentence(piece):
         return False
     again, said = normalized(piece), normalized(before)
     return bool(again) and again != said and said.startswith(again)
+
+
+def ends_sentence(text: str) -> bool:
+    """`text` ends with a full stop, a question or exclamation mark (Latin or Chinese)."""
+    return bool(_ENDS_SENTENCE.search(text.strip()))
 
 
 def without_restart(text: str) -> str:

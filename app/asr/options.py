@@ -83,6 +83,11 @@ class RecognizerOptions:
     # 10 dB 0.596 -> 0.362, reverberation 0.574 -> 0.362, GSM 0.340 -> 0.149, clean unchanged
     # (docs/performance.md, "Rooms and calls").
     context_chars: dict = field(default_factory=lambda: {"en": 200, "zh": 200})
+    # Seconds a final decode's audio may hold with the utterances before it (their text forced):
+    # the previous one always goes first, the ones before it while the whole is this long at most.
+    # One utterance before it was all until bench/rooms.py showed more was nearer the whole file's
+    # reading, in noise most (docs/performance.md, "Rooms and calls").
+    context_s: float = 15.0
     # Whisper reads a window of the audio's length plus this margin of padding (app.asr.window)
     # instead of its whole 30 s; None = the 30 s window. Chosen by measurement
     # (docs/performance.md, "Recognition window"): decodes cost what they hear, and the windowed

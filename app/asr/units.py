@@ -12,6 +12,14 @@ _CJK = f"\u3000-\u303f{HAN_RANGES}\uff00-\uffef"  # + CJK punctuation and full-w
 _UNIT = re.compile(rf"\s*(?:[{_CJK}]|[^\s{_CJK}]+)")  # a Latin word or one CJK character
 
 
+def joined(texts) -> str:
+    """`texts` one after another as one text: a space after Latin text, none after Chinese."""
+    out = ""
+    for text in texts:
+        out += text if not out or re.match(f"[{_CJK}]", out[-1]) else " " + text
+    return out
+
+
 def normalized(text: str) -> str:
     """Letters and digits only, lower case: what two readings are compared by."""
     return re.sub(r"[\W_]+", "", text.lower())

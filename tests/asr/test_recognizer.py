@@ -387,7 +387,7 @@ def test_final_decodes_get_the_previous_utterance_as_context(conversation, tiny_
     assert not finals[2].text.lower().startswith(finals[1].text.lower()[:10])  # the prefix is not returned
     recognizer.reset()
     recognizer.feed(np.zeros(1600, np.float32))
-    assert recognizer.finals_before.text == "" and recognizer.finals_before.previous is None  # a reset forgets it
+    assert recognizer.finals_before.text == "" and not recognizer.finals_before.kept  # a reset forgets it
 
 
 def test_drop_prefix():
