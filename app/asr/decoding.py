@@ -19,10 +19,14 @@ from app.asr.guards import Heard, heard_in, window_heard_no_speech
 from app.asr.hotwords import decoded_with_glossary, hotwords_text
 from app.asr.options import RecognizerOptions
 from app.asr.script_reread import read_in_characters
+from app.asr.units import units_of
 from app.asr.window import decode_window
 from app.shared.audio import SAMPLE_RATE
 from app.shared.chinese import ChineseScript
 from app.shared.languages import Language
+
+_LONG_S = 3.0  # an utterance this long or longer is checked for a final far too short for it
+_MIN_UNITS_PER_S = {"en": 1.0, "zh": 1.5}  # words or characters per second: speech says more
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,18 @@ class Hearing:
             # alone: given the previous utterance's audio and text, Whisper took a clipped radio
             # call for the end of "5 4 3 2 1" four decodes running (codec2-examples, +12 dB).
             heard = self._decode(audio, None, alone=True)
+        elif self.final and margin is not None and self._too_short(heard, audio):
+            alone = self._decode(audio, margin, alone=True)
+            heard = alone if len(units_of(alone.text)) > len(units_of(heard.text)) else heard
         return heard
+
+    def _too_short(self, heard: Heard, audio: np.ndarray) -> bool:
+        """A final in context far shorter than its audio: the decoder took the end of the utterance
+        before for this one and stopped ("trash on the street." for 9 s of a radio call after "Help
+        throw", a telephone band): it is read alone, and the longer reading kept."""
+        if self.context is None or not self.context.kept or seconds(audio) < _LONG_S:
+            return False
+        return len(units_of(heard.text)) < _MIN_UNITS_PER_S[self.language] * seconds(audio)
 
     def _sure_of(self, again: functools.partial, beam: int) -> Heard:
         """A decode, read again with `beam` (0: none) when Whisper was unsure of it, as faster-whisper
@@ -92,7 +107,7 @@ class Hearing:
         keep = self.options.context_chars.get(self.language, 0)
         in_context = self.final and keep > 0 and self.context is not None and not alone
         if in_context:
-            whole, context, prefix = self.context.around(audio, keep, self.options.context_s)
+            whole, context, prefix = self.context.around(audio, keep, self.options.context_s.get(self.language, 0.0))
         own_prompt = prompt or (context or self.options.language_prompt.get(self.language) if self.final else None)
         heard = decode(
             whole, margin=margin, prompt=own_prompt or None, prefix=prefix, hotwords=None, own_s=seconds(audio)
