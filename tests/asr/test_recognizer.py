@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from app.asr import RecognizerOptions, StreamingRecognizer, recognize
+from app.asr.context import as_sentence
 from app.asr.guards import collapse_loops, is_hallucination, undouble
 from app.asr.units import drop_prefix, extend_committed, join_units, units_of
 from app.audio import FileSource
@@ -361,11 +362,12 @@ class PromptSpy:
 
 
 @pytest.mark.parametrize("window", ["utterance", "30 s"])
-def test_final_decodes_get_the_previous_utterance_as_context(conversation, tiny_en, monkeypatch, window):
+@pytest.mark.parametrize("context_s", [15.0, 0.0])
+def test_final_decodes_get_the_utterances_before_as_context(conversation, tiny_en, monkeypatch, window, context_s):
     path = conversation("context", ENGLISH[:3], "en")
     spy = PromptSpy(monkeypatch)
     # both decodes through app.asr.window; a beam tells the spy a final decode from a partial one
-    options = RecognizerOptions(final_window_margin_s=3.0, final_beam={"en": 5})
+    options = RecognizerOptions(final_window_margin_s=3.0, final_beam={"en": 5}, context_s={"en": context_s})
     if window == "30 s":
         options.partial_window_margin_s = options.final_window_margin_s = None
         transcribe = tiny_en.transcribe
@@ -380,9 +382,13 @@ def test_final_decodes_get_the_previous_utterance_as_context(conversation, tiny_
     assert len(finals) == 3
     final_calls = [call for call in spy.calls if call[0]]
     assert final_calls[0][1:3] == (None, None)  # the first final has no context yet
-    # the last: the first final as the prompt, the second forced as the prefix over its audio
-    assert final_calls[-1][1:3] == (finals[0].text, finals[1].text)
-    assert final_calls[-1][3] > (finals[2].end - finals[2].start) * 16000 + 16000  # its audio went first
+    before = [as_sentence(final.text) for final in finals[:2]]
+    if context_s:  # the last: both finals before forced as the prefix over their audio
+        assert final_calls[-1][1:3] == (None, f"{before[0]} {before[1]}")
+        assert final_calls[-1][3] > (finals[2].end - finals[2].start + 2) * 16000  # two utterances and gaps first
+    else:  # the first final as the prompt, the second forced as the prefix over its audio
+        assert final_calls[-1][1:3] == tuple(before)
+        assert final_calls[-1][3] > (finals[2].end - finals[2].start + 1) * 16000
     assert all(call[1:3] == (None, None) for call in spy.calls if not call[0])  # partials: no context
     assert not finals[2].text.lower().startswith(finals[1].text.lower()[:10])  # the prefix is not returned
     recognizer.reset()
