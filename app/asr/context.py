@@ -24,7 +24,7 @@ _KEPT_FINALS = 8  # finals whose audio is kept, at most: more than `context_s` h
 # An echo shorter than this many words or characters may be a speaker's "Yes." said again.
 _MIN_ECHO_UNITS = 3
 _ECHO_SHARE = 0.75  # of a final's words, an earlier final's in order
-_ECHO_FINALS = 4  # the finals a new one is checked against: what the prompt and prefix hold
+_ECHO_FINALS = _KEPT_FINALS  # the finals a new one is checked against: what the prefix may hold
 
 
 class FinalContext:
@@ -79,11 +79,15 @@ class FinalContext:
         given the previous utterance's audio and text, now and then reads that audio again instead
         of the new one ("He plays the guitar with a small band." after "He plays the guitar in a
         small band.", pink noise at -6 dB; as the next prefix such an echo went on for three
-        utterances), or writes a sentence of its prompt again (Mandarin at SNR 5 dB)."""
+        utterances), or writes a sentence of its prompt again (Mandarin at SNR 5 dB), or several of
+        the last finals' words again, given them as its prefix."""
         said = _words(text)
         if len(said) < _MIN_ECHO_UNITS:
             return False
-        return any(_echo_of(said, before) for before in self._recent if len(before) >= _MIN_ECHO_UNITS)
+        if any(_echo_of(said, before) for before in self._recent if len(before) >= _MIN_ECHO_UNITS):
+            return True
+        # or several of them again: "The computer is broken. I love you. The computer is broken." (tiny.en)
+        return len(self._recent) > 1 and _echo_of(said, [word for words in self._recent for word in words])
 
 
 def as_sentence(text: str) -> str:

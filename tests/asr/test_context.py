@@ -120,13 +120,23 @@ def test_a_final_that_says_the_previous_one_again_is_an_echo(previous, final, ec
     assert context.echoes(final) is echo
 
 
+def test_a_final_that_says_several_of_the_last_finals_again_is_an_echo():
+    # tiny.en, six phrases said four times, given the utterances before: their sentences again.
+    context = FinalContext()
+    for text in ("The computer is broken.", "See you tomorrow.", "Good morning.", "Thank you.", "I love you."):
+        context.remember(tone(1, 0.1), text, keep=200)
+    assert context.echoes("The computer is broken. I love you. The computer is broken.")
+    assert not context.echoes("The results will be ready by Monday morning.")
+
+
 def test_a_final_that_says_one_of_the_last_finals_again_is_an_echo():
     # Mandarin at SNR 5 dB, with the finals before as the prompt: 他是你的朋友 four finals after 他是我的朋友.
     context = FinalContext()
     for text in ("他是我的朋友。", "我们走吧。", "我每天早上喝茶。", "天天天气很好。"):
         context.remember(tone(1, 0.1), text, keep=200)
     assert context.echoes("他是你的朋友。") and not context.echoes("谢谢你的帮助。")
-    context.remember(tone(1, 0.1), "谢谢你的帮助。", keep=200)  # four finals are checked: the first is out
+    for text in ("谢谢你的帮助。", "请坐。", "我想喝水。", "再见。", "你好吗？"):
+        context.remember(tone(1, 0.1), text, keep=200)  # the finals the prefix may hold: the first is out
     assert not context.echoes("他是你的朋友。")
     context.forget()
     assert not context.echoes("谢谢你的帮助。")
