@@ -11,7 +11,8 @@ pause after each. The file is then
     today   the final keeps the prefix partials committed, no prompt (the rule before issue 17)
     truth   the final decode is the truth and may revise committed text, no prompt
     truth+context  `truth`, the final decode given context: the utterances before (their audio
-            before this one's, RecognizerOptions.context_s) with their final text as the forced prefix, and earlier finals
+            before this one's, RecognizerOptions.context_s) with their final text as the forced
+            prefix, and earlier finals
             (200 characters) as the prompt; in every language here (the default gives context
             in English only, from these figures)
     agree+1 like `today`, but one more agreeing hypothesis is needed to commit.
