@@ -5,17 +5,15 @@ context_s: same language, this session)."""
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from difflib import SequenceMatcher
 
 import numpy as np
 
 from app.asr.guards import ends_sentence, without_restart
-from app.asr.units import HAN_RANGES, joined, normalized, units_of
+from app.asr.units import HAN, joined, normalized, units_of
 from app.shared.audio import SAMPLE_RATE
 
-_HAN = re.compile(f"[{HAN_RANGES}]")
 _CONTEXT_WINDOW = 28 * SAMPLE_RATE  # the utterances before + this one, within Whisper's 30 s
 # Silence between them: with 0.3 s, given several utterances, the decoder moved words of one into
 # the next ("The most of the airport leaves" / "Every hour. I would like ...").
@@ -99,7 +97,7 @@ def as_sentence(text: str) -> str:
     text = text.strip()
     if not text or ends_sentence(text):
         return text[:1].upper() + text[1:]
-    if _HAN.match(text[-1]):
+    if HAN.match(text[-1]):
         return text + "。"
     return text[:1].upper() + text[1:] + "." if text[:1].islower() else text
 

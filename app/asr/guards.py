@@ -9,7 +9,7 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
-from app.asr.units import HAN_RANGES, drop_prefix, normalized, units_of
+from app.asr.units import HAN, HAN_RANGES, drop_prefix, normalized, units_of
 from app.shared.chinese import ChineseScript, to_script, to_simplified
 from app.shared.languages import Language
 
@@ -50,7 +50,6 @@ _WEAK_PHRASES = {
     "好",
     "拜拜",
 }
-_HAN = re.compile(f"[{HAN_RANGES}]")
 _LOOP = re.compile(r"(.{2,40}?)(?:[\s,，、。.]*\1){3,}")  # a phrase said four or more times in a row
 _CHAR_LOOP = re.compile(r"(\w)\1{4,}")  # one character five or more times in a row
 # Whisper's own measure of a decode that repeats itself: transcribe calls a text that gzips to
@@ -254,7 +253,7 @@ def off_language(heard: str, language: str) -> bool:
     """No Chinese in a Chinese decode: forced to Chinese on a short stretch, greedy Whisper now
     and then writes an English guess instead ("go to walk"). Not a hypothesis of what was
     said, so not shown or translated; the final decode settles the text."""
-    return language == Language.ZH and not _HAN.search(heard)
+    return language == Language.ZH and not HAN.search(heard)
 
 
 def window_heard_no_speech(no_speech_prob: float, avg_logprob: float, hotwords: str | None) -> bool:

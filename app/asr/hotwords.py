@@ -19,14 +19,13 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from app.asr.units import HAN_RANGES, normalized
+from app.asr.units import HAN, normalized
 
 MAX_TERMS = 8  # hotwords for one final at most: a short prompt, the likeliest first
 # How alike a term and the heard words must sound to be a candidate (difflib's ratio of their
 # letters or their consonants, English; of their toneless pinyin, Chinese). "Jon Smyth" / "John
 # Smythe": 0.9; "lima 49999" / "from Beijing": 0.1. Whisper, told of the term, confirms it or not.
 ALIKE = 0.7
-_HAN = re.compile(f"[{HAN_RANGES}]")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 
@@ -55,7 +54,7 @@ def candidate_terms(terms: Iterable[str], heard: str, limit: int = MAX_TERMS) ->
     first, at most `limit`, each with the heard words it is like (no two overlapping)."""
     spots = []
     for term in dict.fromkeys(t.strip() for t in terms if t and t.strip()):
-        best = _chinese_spot(term, heard) if _HAN.search(term) else _english_spot(term, heard)
+        best = _chinese_spot(term, heard) if HAN.search(term) else _english_spot(term, heard)
         if best is not None:
             spots.append(best)
     chosen: list[Spot] = []
@@ -128,11 +127,11 @@ def _skeleton(words: str) -> str:
 
 def _chinese_spot(term: str, heard: str) -> Spot | None:
     """The run of heard Chinese characters (as many as the term has) whose pinyin is most like the term's."""
-    chars = "".join(_HAN.findall(term))
+    chars = "".join(HAN.findall(term))
     if len(chars) < 2 or term in heard:
         return None
     want = " ".join(_pinyin(chars))
-    at = [m.start() for m in _HAN.finditer(heard)]
+    at = [m.start() for m in HAN.finditer(heard)]
     sounds = _pinyin("".join(heard[i] for i in at))
     best = None
     for i in range(len(at) - len(chars) + 1):

@@ -17,10 +17,9 @@ from collections.abc import Callable
 
 from app.asr.guards import Heard
 from app.asr.options import RecognizerOptions
-from app.asr.units import HAN_RANGES
+from app.asr.units import HAN
 
 _LATIN = re.compile(r"[A-Za-z]")
-_HAN = re.compile(f"[{HAN_RANGES}]")
 
 
 def reread_prompt(options: RecognizerOptions, language: str, final: bool, heard: Heard) -> str | None:
@@ -38,14 +37,14 @@ def in_characters(first: Heard, again: Heard, prompt: str = "") -> Heard:
     "以下是普通话的句子。" for a Mandarin sentence it could not read (an A/B on a Mandarin talk)."""
     if _is_prompt(again.text, prompt):
         return first
-    if _HAN.search(again.text) and len(_LATIN.findall(again.text)) < len(_LATIN.findall(first.text)):
+    if HAN.search(again.text) and len(_LATIN.findall(again.text)) < len(_LATIN.findall(first.text)):
         return again
     return first
 
 
 def _is_prompt(text: str, prompt: str) -> bool:
-    bare = "".join(_HAN.findall(text))
-    return bool(bare) and bare in "".join(_HAN.findall(prompt))
+    bare = "".join(HAN.findall(text))
+    return bool(bare) and bare in "".join(HAN.findall(prompt))
 
 
 def read_in_characters(

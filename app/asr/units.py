@@ -8,7 +8,9 @@ import difflib
 import re
 
 HAN_RANGES = "\u3400-\u4dbf\u4e00-\u9fff"  # CJK ideographs (extension A and unified)
+HAN = re.compile(f"[{HAN_RANGES}]")  # one Chinese character
 _CJK = f"\u3000-\u303f{HAN_RANGES}\uff00-\uffef"  # + CJK punctuation and full-width forms
+_CJK_CHAR = re.compile(f"[{_CJK}]")
 _UNIT = re.compile(rf"\s*(?:[{_CJK}]|[^\s{_CJK}]+)")  # a Latin word or one CJK character
 
 
@@ -16,7 +18,7 @@ def joined(texts) -> str:
     """`texts` one after another as one text: a space after Latin text, none after Chinese."""
     out = ""
     for text in texts:
-        out += text if not out or re.match(f"[{_CJK}]", out[-1]) else " " + text
+        out += text if not out or _CJK_CHAR.match(out[-1]) else " " + text
     return out
 
 
