@@ -110,6 +110,15 @@ class Talk:
             parts += [clip, gap]
         return np.concatenate(parts)
 
+    def spans(self, gap_s: float = 1.0) -> list[tuple[float, float]]:
+        """Each clip's (start, end) in seconds within `audio(gap_s)`."""
+        gap = int(gap_s * RATE)
+        start, spans = min(gap, RATE // 2), []
+        for clip in self.clips:
+            spans.append((start / RATE, (start + len(clip)) / RATE))
+            start += len(clip) + gap
+        return spans
+
 
 def espeak(text: str, voice: str, folder: Path, name: str) -> np.ndarray:
     wav = folder / f"{name}.wav"
@@ -249,8 +258,7 @@ def placed_error_rate(talk: Talk, events: list[dict]) -> float:
     translation reads them in the wrong sentence), not in the whole text's rate. It means that
     only where each final is one sentence: a final over several (babble fills the pauses) counts
     as one sentence's."""
-    starts = np.cumsum([RATE // 2] + [len(clip) + RATE for clip in talk.clips[:-1]]) / RATE
-    spans = [(start, start + len(clip) / RATE) for start, clip in zip(starts, talk.clips)]
+    spans = talk.spans()
     heard = [[] for _ in talk.clips]
     for e in events:
         if e["type"] == "final" and e["text"].strip():
