@@ -88,8 +88,8 @@ class RecognizerOptions:
     # it while the whole is this long at most (0: the previous one only). English, bench/rooms.py:
     # WER clean 0.079 -> 0.039, SNR 5 dB 0.370 -> 0.260, the real voices at or under the whole
     # file in 15 of 20 conditions. Mandarin moved both ways (reverberation and codecs much better,
-    # clean 3 characters worse, SNR 0 dB locked on "我是"): one before, as it was. It costs latency:
-    # the longer window puts English finals ~0.3 s later (clean p50 0.69 -> ~0.97 s).
+    # clean 3 characters worse, SNR 0 dB locked on "我是"): one before, as it was. The longer window
+    # costs: clean English finals 0.2 s later (p50 0.59 -> 0.80 s, quiet machine), 17% more CPU.
     # docs/performance.md, "Rooms and calls".
     context_s: dict = field(default_factory=lambda: {"en": 15.0, "zh": 0.0})
     # Whisper reads a window of the audio's length plus this margin of padding (app.asr.window)
