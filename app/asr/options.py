@@ -87,11 +87,12 @@ class RecognizerOptions:
     # second of silence between), per language: the previous one always goes first, the ones before
     # it while the whole is this long at most (0: the previous one only). English, bench/rooms.py:
     # WER clean 0.079 -> 0.039, SNR 5 dB 0.370 -> 0.260, the real voices at or under the whole
-    # file in 15 of 20 conditions. Mandarin moved both ways (reverberation and codecs much better,
-    # clean 3 characters worse, SNR 0 dB locked on "我是"): one before, as it was. The longer window
-    # costs: clean English finals 0.2 s later (p50 0.59 -> 0.80 s, quiet machine), 17% more CPU.
+    # file in 15 of 20 conditions. Mandarin: 10 s (two or three of its short sentences before); CER
+    # clean 0.213 -> 0.191, clipping 0.255 -> 0.085, telephone band 0.319 -> 0.191, mean of the 20
+    # conditions 0.313 -> 0.288 (15 s locked on "我是" at SNR 0 dB). The longer window costs: clean
+    # English finals 0.2 s later (p50 0.59 -> 0.80 s, quiet machine), 17% more CPU.
     # docs/performance.md, "Rooms and calls".
-    context_s: dict = field(default_factory=lambda: {"en": 15.0, "zh": 0.0})
+    context_s: dict = field(default_factory=lambda: {"en": 15.0, "zh": 10.0})
     # Whisper reads a window of the audio's length plus this margin of padding (app.asr.window)
     # instead of its whole 30 s; None = the 30 s window. Chosen by measurement
     # (docs/performance.md, "Recognition window"): decodes cost what they hear, and the windowed

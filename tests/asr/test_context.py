@@ -242,6 +242,22 @@ def test_noisy_finals_given_the_utterances_before_hear_as_the_whole_file_does(ba
     assert rooms.placed_error_rate(talk, finals) == pytest.approx(in_order)  # no word in another sentence's final
 
 
+def test_mandarin_finals_given_the_utterances_before_hear_an_overdriven_microphone(base, tmp_path):
+    """bench/rooms.py's Mandarin talk clipped (+12 dB into a hard limit), cut by the app's VAD. With
+    only the utterance before as context, Whisper base heard 今天天气很好 as "净净净起饭包" and 请坐 as
+    "先坐"; given the utterances before (10 s), as the whole file's reading does, it hears both."""
+    from bench import degrade, rooms  # lazy: the bench's talk and its conditions
+
+    talk = rooms.make_talk("zh", tmp_path, None, base)
+    clipped = degrade.CONDITIONS["clipping +12dB"](talk.audio(), degrade.speech_power(talk.clips), None)
+    events = rooms.recognizer_finals(np.clip(clipped, -1, 1).astype(np.float32), talk, base, "")
+    finals = [e for e in events if e["type"] == "final" and e["text"].strip()]
+    heard = {normalized(e["text"]) for e in finals}
+    assert {"今天天气很好", "请坐"} <= heard, heard
+    in_order = rooms.error_rate(talk.references, rooms.finals_text(finals), "zh")
+    assert rooms.placed_error_rate(talk, finals) == pytest.approx(in_order)  # no character in another sentence's final
+
+
 def test_a_final_far_shorter_than_its_audio_is_read_alone(base):
     """bench/rooms.py's real voices through a telephone band (300-3400 Hz), cut by the app's VAD.
     Given the utterances before, Whisper base took 9 s of a radio call ("... Quebec Italy testing
