@@ -210,9 +210,9 @@ def test_a_final_that_comes_to_nothing_in_context_is_read_alone(base):
     from bench import degrade, rooms  # lazy: the bench's reader of the installed recordings
 
     clips = [rooms.human_clip(path) for path in rooms.HUMAN]
-    talk = rooms.Talk("human", "en", clips, [], "en-zh").audio()
-    clipped = degrade.CONDITIONS["clipping +12dB"](talk, 0.0, None).astype(np.float32)
-    call_end = 8000 + sum(len(clip) + 16000 for clip in clips[:9]) - 16000  # the end of cq_ref
+    talk = rooms.Talk("human", "en", clips, [], "en-zh")
+    clipped = degrade.CONDITIONS["clipping +12dB"](talk.audio(), 0.0, None).astype(np.float32)
+    call_end = round(talk.spans()[rooms.HUMAN.index(rooms.CODEC2 / "cq_ref.raw")][1] * RATE)
     countdown = clipped[call_end - 217248 : call_end - 166560]  # "5 4 3 2 1", the end of vk5qi
     context = FinalContext()
     context.remember(countdown, "5 4 3 2 1", keep=200)
