@@ -223,6 +223,21 @@ def test_a_final_that_comes_to_nothing_in_context_is_read_alone(base):
         assert "CQ" in hearing.heard(clipped[end - 139136 : end]).text
 
 
+def finals_of_the_bench_talk(language: str, condition: str, base, tmp_path) -> set[str]:
+    """The finals (normalized) of bench/rooms.py's talk in `language` under `condition`, cut by the
+    app's VAD, with the default options; each final keeps its own sentence's words or characters
+    (its placed error rate is the whole text's: none is read in another sentence's final)."""
+    from bench import degrade, rooms  # lazy: the bench's talk and its conditions
+
+    talk = rooms.make_talk(language, tmp_path, None, base)
+    audio = degrade.CONDITIONS[condition](talk.audio(), degrade.speech_power(talk.clips), np.random.default_rng(41))
+    events = rooms.recognizer_finals(np.clip(audio, -1, 1).astype(np.float32), talk, base, "")
+    finals = [e for e in events if e["type"] == "final" and e["text"].strip()]
+    in_order = rooms.error_rate(talk.references, rooms.finals_text(finals), language)
+    assert rooms.placed_error_rate(talk, finals) == pytest.approx(in_order)
+    return {normalized(e["text"]) for e in finals}
+
+
 def test_noisy_finals_given_the_utterances_before_hear_as_the_whole_file_does(base, tmp_path):
     """bench/rooms.py's English talk under pink noise at SNR 5 dB, cut by the app's VAD. Given only
     the utterance before as context, Whisper base heard "The kitchen leaves are new table ..." and,
@@ -230,32 +245,16 @@ def test_noisy_finals_given_the_utterances_before_hear_as_the_whole_file_does(ba
     whole file's reading hears both right, and so do finals given the utterances before. Each
     final keeps its sentence's words: with 0.3 s between them, the decoder moved "every hour" into
     the next final."""
-    from bench import degrade, rooms  # lazy: the bench's talk and its noise
-
-    talk = rooms.make_talk("en", tmp_path, None, base)
-    noisy = degrade.CONDITIONS["pink 5dB"](talk.audio(), degrade.speech_power(talk.clips), np.random.default_rng(41))
-    events = rooms.recognizer_finals(np.clip(noisy, -1, 1).astype(np.float32), talk, base, "")
-    finals = [e for e in events if e["type"] == "final" and e["text"].strip()]
-    heard = {normalized(e["text"]) for e in finals}
+    heard = finals_of_the_bench_talk("en", "pink 5dB", base, tmp_path)
     assert {"thekitchenneedsanewtableandfourchairs", "theresultswillbereadybymondaymorning"} <= heard, heard
-    in_order = rooms.error_rate(talk.references, rooms.finals_text(finals), "en")
-    assert rooms.placed_error_rate(talk, finals) == pytest.approx(in_order)  # no word in another sentence's final
 
 
 def test_mandarin_finals_given_the_utterances_before_hear_an_overdriven_microphone(base, tmp_path):
     """bench/rooms.py's Mandarin talk clipped (+12 dB into a hard limit), cut by the app's VAD. With
     only the utterance before as context, Whisper base heard 今天天气很好 as "净净净起饭包" and 请坐 as
     "先坐"; given the utterances before (10 s), as the whole file's reading does, it hears both."""
-    from bench import degrade, rooms  # lazy: the bench's talk and its conditions
-
-    talk = rooms.make_talk("zh", tmp_path, None, base)
-    clipped = degrade.CONDITIONS["clipping +12dB"](talk.audio(), degrade.speech_power(talk.clips), None)
-    events = rooms.recognizer_finals(np.clip(clipped, -1, 1).astype(np.float32), talk, base, "")
-    finals = [e for e in events if e["type"] == "final" and e["text"].strip()]
-    heard = {normalized(e["text"]) for e in finals}
+    heard = finals_of_the_bench_talk("zh", "clipping +12dB", base, tmp_path)
     assert {"今天天气很好", "请坐"} <= heard, heard
-    in_order = rooms.error_rate(talk.references, rooms.finals_text(finals), "zh")
-    assert rooms.placed_error_rate(talk, finals) == pytest.approx(in_order)  # no character in another sentence's final
 
 
 def test_a_final_far_shorter_than_its_audio_is_read_alone(base):
