@@ -55,15 +55,19 @@ class Hearing:
             # alone: given the previous utterance's audio and text, Whisper took a clipped radio
             # call for the end of "5 4 3 2 1" four decodes running (codec2-examples, +12 dB).
             heard = self._decode(audio, None, alone=True)
-        elif self.final and margin is not None and self._too_short(heard, audio):
+        # Read through the 30 s window too: there greedy Whisper stopped after "CQ, CQ," on 9 s of a
+        # clipped radio call, and the next final, given it as context, read the rest of that call.
+        if self.final and margin is not None and self._too_short(heard, audio):
             alone = self._decode(audio, margin, alone=True)
             heard = alone if len(units_of(alone.text)) > len(units_of(heard.text)) else heard
         return heard
 
     def _too_short(self, heard: Heard, audio: np.ndarray) -> bool:
-        """A final in context far shorter than its audio: the decoder took the end of the utterance
-        before for this one and stopped ("trash on the street." for 9 s of a radio call after "Help
-        throw", a telephone band): it is read alone, and the longer reading kept."""
+        """A final far shorter than its audio, where finals before it are context: the decoder took
+        the end of the utterance before for this one and stopped ("trash on the street." for 9 s of
+        a radio call after "Help throw", a telephone band), or read only the start (then the next
+        final, given it, reads the rest): it is read alone on the short window, and the longer
+        reading kept."""
         if self.context is None or not self.context.kept or seconds(audio) < _LONG_S:
             return False
         return len(units_of(heard.text)) < _MIN_UNITS_PER_S[self.language] * seconds(audio)
