@@ -30,6 +30,12 @@ class RecognizerOptions:
     # result is used if no speech came back before `min_silence_s`.
     tail_pad_s: float = 0.2
     vad_threshold: float = 0.5
+    # The threshold for narrowband input (a telephone line, GSM, a headset's 8 kHz microphone:
+    # nothing above 4 kHz, app.asr.band), which Silero hears less surely; None: vad_threshold always.
+    # bench/rooms.py, real voices (8 kHz): WER through a telephone band 0.532 -> 0.303, their own
+    # band 0.193 -> 0.147, mean of 20 conditions 0.349 -> 0.323; wideband input is not touched.
+    # docs/performance.md, "Narrowband input".
+    narrowband_vad_threshold: float | None = 0.35
     # The final decode's beam, per language (partials are greedy). English finals carry the previous
     # utterance as context, which doubles a beam-5 decode (0.35 -> 0.7 s here) and kept finals
     # 0.9 s behind the speaker; greedy they take 0.4 s at WER 0.058 against 0.048 (30 s finals,

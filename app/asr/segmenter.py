@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from app.asr.band import BandWatch
 from app.asr.guards import Heard
 from app.asr.language import LanguageDecision
 from app.asr.options import RecognizerOptions
@@ -52,11 +53,8 @@ class Segmenter:
     def __init__(self, options: RecognizerOptions, ids: Iterator[int]):
         self.options = options
         self._vad = SileroVAD()
-        self._gate = VoiceGate(
-            options.vad_threshold,
-            max(options.vad_threshold - 0.15, 0.01),
-            round(options.min_silence_s * SAMPLE_RATE / FRAME),
-        )
+        self._gate = VoiceGate(options.vad_threshold, round(options.min_silence_s * SAMPLE_RATE / FRAME))
+        self._band = BandWatch()
         self._ids = ids
         self.samples = 0  # session audio fed so far
         self._vad_origin = 0  # session sample where the VAD (re)started
@@ -73,6 +71,7 @@ class Segmenter:
     def add(self, block: np.ndarray, now: float) -> list[Ended]:
         """Take the next audio (`now`: when its last sample was captured); the utterances it ended."""
         self._buf = np.concatenate([self._buf, block])
+        self._band.feed(block)
         self.samples += len(block)
         ended: list[Ended] = []
         for prob in self._vad(block):
@@ -123,6 +122,7 @@ class Segmenter:
         opts = self.options
         self._frames += 1
         f_end = self._vad_origin + self._frames * FRAME
+        self._gate.threshold = self._threshold_at(f_end)
         state = self._gate.update(prob)
         if state is VoiceChange.START:
             start = max(self._buf_start, f_end - FRAME - int(opts.pad_s * SAMPLE_RATE))
@@ -140,6 +140,11 @@ class Segmenter:
         if f_end - u.start >= opts.max_utterance_s * SAMPLE_RATE:
             return [self._cut(u)]
         return []
+
+    def _threshold_at(self, sample: int) -> float:
+        """The voice gate's threshold: lower for narrowband input, which Silero hears less surely."""
+        narrow = self.options.narrowband_vad_threshold is not None and self._band.narrow_at(sample)
+        return self.options.narrowband_vad_threshold if narrow else self.options.vad_threshold
 
     def _cut(self, u: Utterance) -> Ended:
         """Too long: end `u` at the quietest frame of its last 3 s; speech goes on in a new utterance."""

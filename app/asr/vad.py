@@ -106,14 +106,18 @@ class VoiceChange(StrEnum):
 class VoiceGate:
     """Cuts frame probabilities into utterances, with hysteresis as Silero's own splitter does:
     speech starts at a frame >= threshold and ends after `min_silence_frames` frames below
-    neg_threshold; frames in between keep the current state."""
+    neg_threshold (0.15 lower); frames in between keep the current state. The threshold may
+    change between frames (narrowband input, app.asr.band)."""
 
     threshold: float = 0.5
-    neg_threshold: float = 0.35
     min_silence_frames: int = 16  # 0.5 s
 
     in_speech: bool = False
     silence_run: int = 0
+
+    @property
+    def neg_threshold(self) -> float:
+        return max(self.threshold - 0.15, 0.01)
 
     def update(self, prob: float) -> VoiceChange | None:
         """What this frame is to the gate; None for silence."""

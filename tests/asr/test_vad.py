@@ -39,7 +39,7 @@ def test_silence_and_noise_are_not_speech():
 
 
 def test_gate_hysteresis_and_end_after_silence():
-    gate = VoiceGate(threshold=0.5, neg_threshold=0.35, min_silence_frames=3)
+    gate = VoiceGate(threshold=0.5, min_silence_frames=3)
     states = [gate.update(p) for p in [0.1, 0.6, 0.4, 0.2, 0.4, 0.2, 0.2, 0.9, 0.1, 0.1, 0.1, 0.1]]
     # 0.4 right after speech keeps it; once silence began, 0.4 does not end the silence run.
     assert states == [None, "start", "speech", None, None, "end", None, "start", None, None, "end", None]
