@@ -23,7 +23,7 @@ class RecognizerOptions:
     agreement: dict = field(default_factory=lambda: {"en": 2, "zh": 3})
     min_silence_s: float = 0.5  # a pause this long ends an utterance
     max_utterance_s: float = 15.0  # longer speech is cut (at its quietest recent frame) and finalized
-    min_speech_s: float = 0.25  # shorter bursts (a cough, a click) are ignored
+    min_speech_s: float = 0.25  # shorter bursts (a cough, a click) are ignored, unless speech follows at once
     pad_s: float = 0.4  # audio kept before the speech Silero found (Whisper misreads tight cuts)
     # Audio kept after the last speech frame. The final decode of an utterance starts as soon as
     # the pause is this long (on exactly that audio), not when the pause has ended it: its

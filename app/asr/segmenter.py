@@ -2,7 +2,9 @@
 
 An utterance starts `pad_s` before the first speech frame (Whisper misreads tight cuts) and ends
 `tail_pad_s` after its last one, once the pause is `min_silence_s` long; speech longer than
-`max_utterance_s` is cut at its quietest recent frame and goes on as a new utterance. Positions
+`max_utterance_s` is cut at its quietest recent frame and goes on as a new utterance. A burst
+with less than `min_speech_s` of speech is no utterance, but starts the next one if that starts
+right after it. The gate's threshold is lower for narrowband input (app.asr.band). Positions
 are session samples: the samples fed since the recognizer was made.
 """
 
@@ -19,6 +21,10 @@ from app.asr.language import LanguageDecision
 from app.asr.options import RecognizerOptions
 from app.asr.vad import FRAME, SileroVAD, VoiceChange, VoiceGate
 from app.shared.audio import SAMPLE_RATE
+
+# A burst too short to be speech starts the next utterance when that starts (its padding before
+# included) at most this many samples after the burst's end.
+_LEAD_IN_GAP = SAMPLE_RATE // 2
 
 
 @dataclass
@@ -62,6 +68,10 @@ class Segmenter:
         self._buf = np.zeros(0, np.float32)  # the utterance in progress, or a short lead-in
         self._buf_start = 0  # session sample of _buf[0]
         self.utterance: Utterance | None = None
+        # (start, end) of a burst too short to be speech, kept for a moment: the next utterance,
+        # starting right after it, starts with it ("Front," before "center.": 0.16 s of speech
+        # frames through a telephone band, dropped alone).
+        self._lead_in: tuple[int, int] | None = None
 
     @property
     def in_pause(self) -> bool:
@@ -77,8 +87,10 @@ class Segmenter:
         for prob in self._vad(block):
             ended += self._on_frame(float(prob), now)
         if self.utterance is None:
-            keep = int(self.options.pad_s * SAMPLE_RATE) + FRAME
-            self._drop_audio_before(self.samples - keep)
+            keep_from = self.samples - int(self.options.pad_s * SAMPLE_RATE) - FRAME
+            if self._lead_in is not None and keep_from - self._lead_in[1] > _LEAD_IN_GAP:
+                self._lead_in = None  # no speech came soon enough after it: a cough, a click
+            self._drop_audio_before(keep_from if self._lead_in is None else min(keep_from, self._lead_in[0]))
         return ended
 
     def flush(self) -> Ended | None:
@@ -87,11 +99,12 @@ class Segmenter:
         if u is not None:
             ended = self._end(u, min(self.samples, self.final_end(u)))
         self.restart_vad()
+        self._lead_in = None
         return ended
 
     def reset(self) -> None:
         """Drop the utterance in progress and the audio kept (the session clock keeps counting)."""
-        self.utterance = None
+        self.utterance, self._lead_in = None, None
         self.restart_vad()
         self._buf, self._buf_start = np.zeros(0, np.float32), self.samples
 
@@ -126,6 +139,9 @@ class Segmenter:
         state = self._gate.update(prob)
         if state is VoiceChange.START:
             start = max(self._buf_start, f_end - FRAME - int(opts.pad_s * SAMPLE_RATE))
+            if self._lead_in is not None and start - self._lead_in[1] <= _LEAD_IN_GAP:
+                start = max(self._buf_start, self._lead_in[0])
+            self._lead_in = None
             self.utterance = Utterance(next(self._ids), start, f_end, decoded_until=start)
         u = self.utterance
         if u is None:
@@ -136,7 +152,11 @@ class Segmenter:
             u.speech_end = f_end
             u.speech_end_at = now - (self.samples - f_end) / SAMPLE_RATE
         if state is VoiceChange.END:
-            return [self._end(u, min(self.final_end(u), f_end))]
+            end = min(self.final_end(u), f_end)
+            if u.speech_frames * FRAME < opts.min_speech_s * SAMPLE_RATE:
+                self.utterance, self._lead_in = None, (u.start, end)  # not speech alone; perhaps a start
+                return []
+            return [self._end(u, end)]
         if f_end - u.start >= opts.max_utterance_s * SAMPLE_RATE:
             return [self._cut(u)]
         return []

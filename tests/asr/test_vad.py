@@ -1,9 +1,14 @@
 """Streaming Silero VAD: same probabilities as faster-whisper's whole-file run, speech vs not."""
 
+import itertools
+
 import numpy as np
 from faster_whisper.vad import get_vad_model
 
+from app.asr.options import RecognizerOptions
+from app.asr.segmenter import Segmenter
 from app.asr.vad import FRAME, SileroVAD, VoiceGate
+from app.shared.audio import SAMPLE_RATE
 
 from .conftest import read16k, silence
 
@@ -72,3 +77,26 @@ def test_speech_after_a_long_bad_input_is_found_and_blocks_still_do_not_matter(s
         parts.append(vad(audio[i : i + step]))
         i += step
     np.testing.assert_allclose(np.concatenate(parts), probs, atol=1e-6)
+
+
+def utterance_spans(audio: np.ndarray) -> list[tuple[float, float]]:
+    """(start, end) in seconds of the utterances the segmenter cuts `audio` into (0.1 s blocks)."""
+    segmenter, ended = Segmenter(RecognizerOptions(), itertools.count()), []
+    for start in range(0, len(audio), 1600):
+        ended += segmenter.add(audio[start : start + 1600], 0.0)
+    return [(e.utterance.start / SAMPLE_RATE, e.end / SAMPLE_RATE) for e in ended]
+
+
+def test_a_burst_too_short_for_speech_starts_the_speech_right_after_it(say):
+    """Through a telephone band "Front," had 0.16 s of speech frames before "center.": alone too short
+    to be speech, it was dropped and the utterance after it started without it. A burst that short
+    now starts the next utterance when that starts within half a second of it; further away (a
+    cough, a click) it is still nothing."""
+    hey = read16k(say("Hey"))
+    burst = hey[np.argmax(np.abs(hey) > 0.01) :][: int(0.16 * SAMPLE_RATE)]
+    sentence = read16k(say("Please leave your coat by the door."))
+    for gap_s, starts_with_it in ((0.55, True), (2.0, False)):
+        audio = np.concatenate([silence(1.0), burst, silence(gap_s), sentence, silence(1.0)])
+        spans = utterance_spans(audio)
+        assert len(spans) == 1, spans
+        assert (spans[0][0] < 1.0) == starts_with_it, spans
