@@ -25,6 +25,7 @@ from app.shared.audio import SAMPLE_RATE
 # A burst too short to be speech starts the next utterance when that starts (its padding before
 # included) at most this many samples after the burst's end.
 _LEAD_IN_GAP = SAMPLE_RATE // 2
+_LEAD_IN_MAX = 2 * SAMPLE_RATE  # samples of such bursts kept before their end, at most
 
 
 @dataclass
@@ -154,7 +155,9 @@ class Segmenter:
         if state is VoiceChange.END:
             end = min(self.final_end(u), f_end)
             if u.speech_frames * FRAME < opts.min_speech_s * SAMPLE_RATE:
-                self.utterance, self._lead_in = None, (u.start, end)  # not speech alone; perhaps a start
+                # Not speech alone; perhaps a start. Clicks in a row do not carry one another on:
+                # what is kept of them ends at most _LEAD_IN_MAX before the next utterance.
+                self.utterance, self._lead_in = None, (max(u.start, end - _LEAD_IN_MAX), end)
                 return []
             return [self._end(u, end)]
         if f_end - u.start >= opts.max_utterance_s * SAMPLE_RATE:

@@ -100,3 +100,17 @@ def test_a_burst_too_short_for_speech_starts_the_speech_right_after_it(say):
         spans = utterance_spans(audio)
         assert len(spans) == 1, spans
         assert (spans[0][0] < 1.0) == starts_with_it, spans
+
+
+def test_short_bursts_in_a_row_keep_no_more_than_two_seconds_of_audio(say):
+    """Bursts each too short to be speech, each within half a second of the one before (typing,
+    clicks): none is an utterance, and what is kept of them for the next one stays bounded."""
+    hey = read16k(say("Hey"))
+    burst = hey[np.argmax(np.abs(hey) > 0.01) :][: int(0.16 * SAMPLE_RATE)]
+    audio = np.concatenate([np.concatenate([burst, silence(0.6)]) for _ in range(30)])
+    segmenter, ended, kept = Segmenter(RecognizerOptions(), itertools.count()), [], 0
+    for start in range(0, len(audio), 1600):
+        ended += segmenter.add(audio[start : start + 1600], 0.0)
+        kept = max(kept, len(segmenter.audio(0, segmenter.samples)))
+    assert ended == []
+    assert kept <= 4 * SAMPLE_RATE  # 2 s of them, the pause after, the burst in progress: not all 20 s
