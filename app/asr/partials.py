@@ -17,7 +17,6 @@ from app.asr.guards import drop_repeated_sentences, off_language
 from app.asr.options import RecognizerOptions
 from app.asr.segmenter import Segmenter, Utterance
 from app.asr.units import common_prefix, extend_committed, join_units, units_of
-from app.asr.vad import FRAME
 from app.shared.audio import SAMPLE_RATE
 from app.shared.events import SourcePartial
 
@@ -118,4 +117,4 @@ class PartialSchedule:
         return captured_at is None or time.monotonic() - captured_at <= self.options.max_lag_s
 
     def _spoken(self, u: Utterance) -> bool:
-        return u.speech_frames * FRAME >= self.options.min_speech_s * SAMPLE_RATE
+        return u.speech_s >= self.options.min_speech_s

@@ -41,7 +41,6 @@ from app.asr.partials import PartialSchedule
 from app.asr.segmenter import Ended, Segmenter, Utterance
 from app.asr.turns import turns_for
 from app.asr.units import units_of
-from app.asr.vad import FRAME
 from app.asr.whisper_models import check_language, load_whisper
 from app.shared.audio import SAMPLE_RATE
 from app.shared.chinese import ChineseScript
@@ -206,7 +205,7 @@ class StreamingRecognizer:
     def _finish(self, ended: Ended) -> list:
         """The final of an utterance that ended (the speculative decode's, when it read the same audio)."""
         u, end = ended.utterance, ended.end
-        if u.speech_frames * FRAME < self.options.min_speech_s * SAMPLE_RATE:
+        if u.speech_s < self.options.min_speech_s:
             return []  # too short to be speech
         heard = u.early[1] if u.early is not None and u.early[0] == end else self._hear_final(ended.audio, u)
         text, revised = self.partials.settle(u.committed, units_of(heard.text))
@@ -269,7 +268,7 @@ class StreamingRecognizer:
         reading = read_language(
             self.model, audio, margin_s=3.0 if margin is None else margin, min_s=self.options.min_window_s
         )
-        decision = self.sides.decide(reading, u.speech_frames * FRAME / SAMPLE_RATE)
+        decision = self.sides.decide(reading, u.speech_s)
         if u.decision is not None and decision.language != u.decision.language:
             u.committed, u.history, u.shown = [], [], None
         u.decision = decision

@@ -44,6 +44,11 @@ class Utterance:
     early: tuple[int, Heard] | None = None  # (end sample, what Whisper heard) of a speculative final decode
     decision: LanguageDecision | None = None  # face to face: the language its latest decode heard in
 
+    @property
+    def speech_s(self) -> float:
+        """Seconds of its frames the voice gate took for speech."""
+        return self.speech_frames * FRAME / SAMPLE_RATE
+
 
 @dataclass
 class Ended:
@@ -154,7 +159,7 @@ class Segmenter:
             u.speech_end_at = now - (self.samples - f_end) / SAMPLE_RATE
         if state is VoiceChange.END:
             end = min(self.final_end(u), f_end)
-            if u.speech_frames * FRAME < opts.min_speech_s * SAMPLE_RATE:
+            if u.speech_s < opts.min_speech_s:
                 # Not speech alone; perhaps a start. Clicks in a row do not carry one another on:
                 # what is kept of them ends at most _LEAD_IN_MAX before the next utterance.
                 self.utterance, self._lead_in = None, (max(u.start, end - _LEAD_IN_MAX), end)

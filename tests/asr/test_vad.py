@@ -79,6 +79,12 @@ def test_speech_after_a_long_bad_input_is_found_and_blocks_still_do_not_matter(s
     np.testing.assert_allclose(np.concatenate(parts), probs, atol=1e-6)
 
 
+def short_burst(say) -> np.ndarray:
+    """The first 0.16 s of a spoken "Hey": speech to Silero, too short to be an utterance."""
+    hey = read16k(say("Hey"))
+    return hey[np.argmax(np.abs(hey) > 0.01) :][: int(0.16 * SAMPLE_RATE)]
+
+
 def utterance_spans(audio: np.ndarray) -> list[tuple[float, float]]:
     """(start, end) in seconds of the utterances the segmenter cuts `audio` into (0.1 s blocks)."""
     segmenter, ended = Segmenter(RecognizerOptions(), itertools.count()), []
@@ -92,9 +98,7 @@ def test_a_burst_too_short_for_speech_starts_the_speech_right_after_it(say):
     to be speech, it was dropped and the utterance after it started without it. A burst that short
     now starts the next utterance when that starts within half a second of it; further away (a
     cough, a click) it is still nothing."""
-    hey = read16k(say("Hey"))
-    burst = hey[np.argmax(np.abs(hey) > 0.01) :][: int(0.16 * SAMPLE_RATE)]
-    sentence = read16k(say("Please leave your coat by the door."))
+    burst, sentence = short_burst(say), read16k(say("Please leave your coat by the door."))
     for gap_s, starts_with_it in ((0.55, True), (2.0, False)):
         audio = np.concatenate([silence(1.0), burst, silence(gap_s), sentence, silence(1.0)])
         spans = utterance_spans(audio)
@@ -105,8 +109,7 @@ def test_a_burst_too_short_for_speech_starts_the_speech_right_after_it(say):
 def test_short_bursts_in_a_row_keep_no_more_than_two_seconds_of_audio(say):
     """Bursts each too short to be speech, each within half a second of the one before (typing,
     clicks): none is an utterance, and what is kept of them for the next one stays bounded."""
-    hey = read16k(say("Hey"))
-    burst = hey[np.argmax(np.abs(hey) > 0.01) :][: int(0.16 * SAMPLE_RATE)]
+    burst = short_burst(say)
     audio = np.concatenate([np.concatenate([burst, silence(0.6)]) for _ in range(30)])
     segmenter, ended, kept = Segmenter(RecognizerOptions(), itertools.count()), [], 0
     for start in range(0, len(audio), 1600):
