@@ -94,7 +94,7 @@ class Segmenter:
             ended += self._on_frame(float(prob), now)
         if self.utterance is None:
             keep_from = self.samples - int(self.options.pad_s * SAMPLE_RATE) - FRAME
-            if self._lead_in is not None and keep_from - self._lead_in[1] > _LEAD_IN_GAP:
+            if not self._starts_with_lead_in(keep_from):
                 self._lead_in = None  # no speech came soon enough after it: a cough, a click
             self._drop_audio_before(keep_from if self._lead_in is None else min(keep_from, self._lead_in[0]))
         return ended
@@ -145,7 +145,7 @@ class Segmenter:
         state = self._gate.update(prob)
         if state is VoiceChange.START:
             start = max(self._buf_start, f_end - FRAME - int(opts.pad_s * SAMPLE_RATE))
-            if self._lead_in is not None and start - self._lead_in[1] <= _LEAD_IN_GAP:
+            if self._starts_with_lead_in(start):
                 start = max(self._buf_start, self._lead_in[0])
             self._lead_in = None
             self.utterance = Utterance(next(self._ids), start, f_end, decoded_until=start)
@@ -168,6 +168,10 @@ class Segmenter:
         if f_end - u.start >= opts.max_utterance_s * SAMPLE_RATE:
             return [self._cut(u)]
         return []
+
+    def _starts_with_lead_in(self, start: int) -> bool:
+        """Whether an utterance starting at session sample `start` starts with the short burst kept."""
+        return self._lead_in is not None and start - self._lead_in[1] <= _LEAD_IN_GAP
 
     def _threshold_at(self, sample: int) -> float:
         """The voice gate's threshold: lower for narrowband input, which Silero hears less surely."""
