@@ -225,13 +225,31 @@ def pulse_run(wav: Path, talk: Talk, model_name: str, settings: str, via: str) -
                 if events[-1].get("state") == "running":
                     break
         time.sleep(2.5)  # a null sink's monitor delivers its first audio ~2 s after it is opened
+        played_at = time.monotonic()
         room.play_to("mic" if via == "microphone" else "speakers", wav)
         events += [json.loads(line) for line in child_run.stdout if line.startswith("{")]
         child_run.wait(120)
     finally:
         child_run.kill()
         room.kill()
-    return events
+    tail_pad_s = apply_settings(RecognizerOptions(), parse_settings(settings)).tail_pad_s
+    return on_talk_clock(events, played_at, tail_pad_s)
+
+
+def on_talk_clock(events: list[dict], played_at: float, tail_pad_s: float) -> list[dict]:
+    """Finals of a capture with `start` / `end` moved from the capture's clock (its first sample)
+    to the talk's (the recording played from `played_at`, monotonic), as the recording path has
+    them, so a final is placed in the sentence it was said in. A final's speech ended at
+    `speech_end_at` (monotonic, every process's clock) and at `end - tail_pad_s` on the capture's."""
+    shifts = [
+        e["speech_end_at"] - played_at - (e["end"] - tail_pad_s)
+        for e in events
+        if e["type"] == "final" and e["text"].strip()
+    ]
+    if not shifts:
+        return events
+    shift = statistics.median(shifts)
+    return [{**e, "start": e["start"] + shift, "end": e["end"] + shift} if e["type"] == "final" else e for e in events]
 
 
 def recognizer_finals(audio: np.ndarray, talk: Talk, model, settings: str) -> list[dict]:

@@ -33,3 +33,21 @@ def test_each_condition_keeps_length_and_changes_the_sound(condition):
     clean = (0.3 * np.sin(2 * np.pi * 440 * t) * (t % 0.5 < 0.3)).astype(np.float32)
     out = degrade.CONDITIONS[condition](clean, degrade.speech_power([clean]), rng)
     assert len(out) == len(clean) and not np.allclose(out, clean, atol=1e-3)
+
+
+def test_a_capture_s_finals_are_placed_on_the_talk_s_clock():
+    """Through PulseAudio the finals' start / end count from the capture's first sample, seconds
+    before the talk was played: placed in the talk's sentences as they are, each would land in
+    the one before it. Moved to the talk's clock, each is in its own."""
+    second = np.zeros(degrade.RATE, np.float32)
+    talk = rooms.Talk("en", "en", [second, second, second], ["one two", "three four", "five six"], "en-zh")
+    played_at, started = 1000.0, 3.7  # the capture ran 3.7 s before the talk was played
+    spans = talk.spans()
+    finals = [
+        {"type": "final", "text": said, "start": a + started, "end": b + started + 0.2, "speech_end_at": played_at + b}
+        for said, (a, b) in zip(talk.references, spans)
+    ]
+    assert rooms.placed_error_rate(talk, finals) > 0.5
+    moved = rooms.on_talk_clock([{"type": "room"}, *finals], played_at, tail_pad_s=0.2)
+    assert [e["start"] for e in moved[1:]] == pytest.approx([a for a, _ in spans])
+    assert rooms.placed_error_rate(talk, moved) == 0.0
