@@ -19,10 +19,13 @@ a quiet or far speaker, clipping, telephone band, GSM, Opus, lost frames). For e
   on it at speaking speed: the capture path people use;
 - whole: faster-whisper's own reading of the whole file, same model, beam 5, its VAD filter
   (the defaults: temperature fallback, previous text as context), in the same run.
-WER (en, human) / CER (zh); `gap` = app - whole. `--realtime` also runs `run --realtime` (speaking
-speed) and reports end of speech -> final p50/p95 and live text's early share (load-dependent:
-the load average is printed). `--non-speech MINUTES` counts the finals of pink and brown noise,
-music, typing, a door and dishes (no one talking); the target is none.
+WER (en, human) / CER (zh); `gap` = app - whole; `placed`: each final scored against the sentence it
+was said in (words in another sentence's final count); `s`: the app's wall time (with `--path
+recognizer`, the final decodes: a cost to compare variants by in one sitting). `--realtime` also
+runs `run --realtime` (speaking speed) and reports end of speech -> final p50/p95 and live text's
+early share (load-dependent: the load average is printed). `--non-speech MINUTES` counts the
+finals of pink and brown noise, music, typing, a door and dishes (no one talking); the target
+is none.
 
 `--set key=value` (repeatable) changes a RecognizerOptions field for the app (a variant), e.g.
 `--set pad_s=0.6`; several `--variant NAME:key=value,key=value` compare variants in one run.
@@ -354,6 +357,7 @@ def print_row(row: dict, variants: list[tuple[str, str]], flush: bool = False) -
     cells = " ".join(f"{row[v]:9.3f} {row[v] - row['whole']:+6.3f}" for v, _ in variants)
     extra = row[f"{variants[0][0]} room"]
     extra += "  placed " + " ".join(f"{row[f'{v} placed']:.3f}" for v, _ in variants)
+    extra += "  s " + " ".join(f"{row[f'{v} s']:.1f}" for v, _ in variants)  # the app's wall time per variant
     for variant, _ in variants:
         if f"{variant} live" in row:
             live = row[f"{variant} live"]
