@@ -4,7 +4,7 @@ budget, the beam (greedy partials; finals as RecognizerOptions.final_beam says, 
 glossary's second decode (app.asr.hotwords), and the filters of what Whisper invents
 (app.asr.guards). Each decode reads a window as long as the audio (app.asr.window), or Whisper's
 whole 30 s through faster-whisper's `transcribe` (word confidence, and a final that came to
-nothing on the short window)."""
+nothing or far too little on the short window)."""
 
 from __future__ import annotations
 
@@ -48,17 +48,24 @@ class Hearing:
         again = functools.partial(self._decode, audio, margin)
         heard = self._sure_of(again, _reread_beam(self.options, self.language, self.final, margin))
         heard = read_in_characters(self.options, self.language, self.final, heard, again)  # Chinese in Latin letters
-        if self.final and margin is not None and not heard.text:
+        if not self.final or margin is None:
+            return heard
+        windows = [margin, None]  # a final read alone: on the short window, then through Whisper's 30 s
+        if not heard.text:
             # On a short window Whisper now and then writes nothing after a forced prefix, or loses
             # a short phrase the 30 s window hears (tiny.en, "Good morning."): a final that came to
             # nothing is read again through the 30 s window (a noise burst costs one more decode),
             # alone: given the previous utterance's audio and text, Whisper took a clipped radio
             # call for the end of "5 4 3 2 1" four decodes running (codec2-examples, +12 dB).
-            heard = self._decode(audio, None, alone=True)
-        # Read through the 30 s window too: there greedy Whisper stopped after "CQ, CQ," on 9 s of a
-        # clipped radio call, and the next final, given it as context, read the rest of that call.
-        if self.final and margin is not None and self._too_short(heard, audio):
-            alone = self._decode(audio, margin, alone=True)
+            heard, windows = self._decode(audio, None, alone=True), [margin]
+        for window in windows:
+            # A final far too short for its audio is read alone, and the longer reading kept: through
+            # the 30 s window (beam 5) Whisper stopped after "CQ, CQ," on 9 s of a clipped radio call,
+            # which the short window read (greedy: its beam stopped there too); on the short window
+            # it looped on "DQ, DQ, DQ" at SNR 5 dB, which the 30 s window read.
+            if not self._too_short(heard, audio):
+                break
+            alone = self._decode(audio, window, alone=True)
             heard = alone if len(units_of(alone.text)) > len(units_of(heard.text)) else heard
         return heard
 
@@ -66,8 +73,7 @@ class Hearing:
         """A final far shorter than its audio, where finals before it are context: the decoder took
         the end of the utterance before for this one and stopped ("trash on the street." for 9 s of
         a radio call after "Help throw", a telephone band), or read only the start (then the next
-        final, given it, reads the rest): it is read alone on the short window, and the longer
-        reading kept."""
+        final, given it, reads the rest): it is read alone (`heard`), and the longer reading kept."""
         if self.context is None or not self.context.kept or seconds(audio) < _LONG_S:
             return False
         return len(units_of(heard.text)) < _MIN_UNITS_PER_S[self.language] * seconds(audio)

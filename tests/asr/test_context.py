@@ -279,3 +279,28 @@ def test_a_final_far_shorter_than_its_audio_is_read_alone(base):
     audio = degrade.CONDITIONS["telephone band"](talk.audio(), degrade.speech_power(clips), np.random.default_rng(41))
     finals = [e["text"] for e in rooms.recognizer_finals(np.clip(audio, -1, 1).astype(np.float32), talk, base, "")]
     assert any("testing" in text.lower() for text in finals), finals
+
+
+def test_a_final_that_loops_on_the_short_window_and_stops_short_in_context_is_read_through_30_s(base):
+    """bench/rooms.py's real voices under pink noise at SNR 5 dB, the radio call (9.4 s) as the
+    app's VAD cut it, the finals before as the recognizer had them. In context Whisper base wrote
+    a few words ("Hello, the Q. The Q is fine."); alone on the short window it looped on "DQ, DQ,
+    DQ" (cut by the loop guard to "Hello, DQ, D"). Whisper's 30 s window reads the call."""
+    from bench import degrade, rooms  # lazy: the bench's reader of the installed recordings
+
+    clips = [rooms.human_clip(path) for path in rooms.HUMAN]
+    talk = rooms.Talk("human", "en", clips, [], "en-zh")
+    noisy = degrade.CONDITIONS["pink 5dB"](talk.audio(), degrade.speech_power(clips), np.random.default_rng(41))
+    noisy = np.clip(noisy, -1, 1).astype(np.float32)
+    context = FinalContext()
+    # the finals before, as the prompt (200 characters)
+    context.text = (
+        "The Navy attacked the big task force. These days, a chicken of a red dish. It's easy to tell the depth"
+        " of a well. That broad jump to the wings Don't approach on the trees. Big God bless you on your right"
+        " now. Hi, this is Christophe. It's kind of under one of the enemy talks."
+    )[-200:]
+    before = "This is 50 or 205. It's an easy 50 or 205. It's effectively testing 1, 2, 3, 4, 5, 5, 4, 3, 2, 1."
+    context.remember(noisy[round(29.10 * RATE) : round(41.67 * RATE)], before, keep=200)
+    context.unsure = True  # a noisy room: the finals before were unsure
+    hearing = Hearing(base, RecognizerOptions(), Language.EN, ChineseScript.SIMPLIFIED, True, context)
+    assert "calling" in hearing.heard(noisy[round(42.80 * RATE) : round(52.23 * RATE)]).text.lower()
