@@ -19,11 +19,12 @@ a quiet or far speaker, clipping, telephone band, GSM, Opus, lost frames). For e
   on it at speaking speed: the capture path people use;
 - whole: faster-whisper's own reading of the whole file, same model, beam 5, its VAD filter
   (the defaults: temperature fallback, previous text as context), in the same run.
-WER (en, human) / CER (zh); `gap` = app - whole; `placed`: each final scored against the sentence it
-was said in (words in another sentence's final count); `s`: the app's wall time (with `--path
-recognizer`, the final decodes: a cost to compare variants by in one sitting). `--realtime` also
-runs `run --realtime` (speaking speed) and reports end of speech -> final p50/p95 and live text's
-early share (load-dependent: the load average is printed). `--non-speech MINUTES` counts the
+WER (en, human; number words up to twelve counted as digits on both sides) / CER (zh); `gap` =
+app - whole; `placed`: each final scored against the sentence it was said in (words in another
+sentence's final count); `s`: the app's wall time (with `--path recognizer`, the final decodes:
+a cost to compare variants by in one sitting). `--realtime` also runs `run --realtime` (speaking
+speed) and reports end of speech -> final p50/p95 and live text's early share (load-dependent:
+the load average is printed). `--non-speech MINUTES` counts the
 finals of pink and brown noise, music, typing, a door and dishes (no one talking); the target
 is none.
 
@@ -39,6 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -52,9 +54,9 @@ import soundfile as sf
 
 from app import cli
 from app.asr import RecognizerOptions, StreamingRecognizer, load_whisper
-from bench import degrade
+from bench import asr_accuracy, degrade
 from bench._common import PHRASEBOOK, ROOT, bench_command
-from bench.asr_accuracy import error_rate, normalize, spoken
+from bench.asr_accuracy import normalize, spoken
 
 RATE = degrade.RATE
 
@@ -271,6 +273,24 @@ def recognizer_finals(audio: np.ndarray, talk: Talk, model, settings: str) -> li
 
 def finals_text(events: list[dict]) -> str:
     return " ".join(e["text"] for e in events if e["type"] == "final" and e["text"].strip())
+
+
+_NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+
+
+def error_rate(references: list[str], text: str, language: str) -> float:
+    """WER (English) or CER (Mandarin) of `text` against `references`, English numbers up to twelve
+    counted as digits on both sides: Whisper writes "testing 1, 2, 3" as often as "testing one,
+    two, three" (the real voices' reference has words, the finals now one, now the other), and
+    either is what was said."""
+    if language != "zh":
+        references, text = [_as_digits(r) for r in references], _as_digits(text)
+    return asr_accuracy.error_rate(references, text, language)
+
+
+def _as_digits(text: str) -> str:
+    return _NUMBER_WORD.sub(lambda m: str(_NUMBER_WORDS.index(m.group(1).lower())), text)
 
 
 def placed_error_rate(talk: Talk, events: list[dict]) -> float:

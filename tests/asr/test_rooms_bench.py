@@ -51,3 +51,11 @@ def test_a_capture_s_finals_are_placed_on_the_talk_s_clock():
     moved = rooms.on_talk_clock([{"type": "room"}, *finals], played_at, tail_pad_s=0.2)
     assert [e["start"] for e in moved[1:]] == pytest.approx([a for a, _ in spans])
     assert rooms.placed_error_rate(talk, moved) == 0.0
+
+
+def test_numbers_count_the_same_as_digits_or_words():
+    """The real voices' reference says "testing one two three"; a final "testing 1, 2, 3" heard the
+    same. Other words still count."""
+    reference = ["testing one two three four five five four three two one"]
+    assert rooms.error_rate(reference, "Testing 1, 2, 3, 4, 5. 5 4 3 2 1.", "en") == 0.0
+    assert rooms.error_rate(reference, "Testing 1, 2, 3, 4, 5. 5 4 3 2 won.", "en") == pytest.approx(1 / 11)
