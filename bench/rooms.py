@@ -24,9 +24,8 @@ app - whole; `placed`: each final scored against the sentence it was said in (wo
 sentence's final count); `s`: the app's wall time (with `--path recognizer`, the final decodes:
 a cost to compare variants by in one sitting). `--realtime` also runs `run --realtime` (speaking
 speed) and reports end of speech -> final p50/p95 and live text's early share (load-dependent:
-the load average is printed). `--non-speech MINUTES` counts the
-finals of pink and brown noise, music, typing, a door and dishes (no one talking); the target
-is none.
+the load average is printed). `--non-speech MINUTES` counts the finals of pink and brown noise,
+music, typing, a door and dishes (no one talking); the target is none.
 
 `--set key=value` (repeatable) changes a RecognizerOptions field for the app (a variant), e.g.
 `--set pad_s=0.6`; several `--variant NAME:key=value,key=value` compare variants in one run.
