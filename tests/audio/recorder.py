@@ -65,10 +65,16 @@ class Recorder:
             timeout,
         )
 
-    def wait_for_voiced(self, seconds: float, timeout: float = 20.0) -> None:
+    def wait_for_voiced(self, seconds: float, timeout: float = 20.0, seen=None) -> None:
         """Until more than `seconds` of sound have arrived: on a loaded machine speech may arrive with
-        a gap in it, which `wait_for_sound_to_end` would take for its end."""
-        wait_until(lambda: voiced_seconds(self.audio) > seconds, f"{seconds} s of sound on {self.source}", timeout)
+        a gap in it, which `wait_for_sound_to_end` would take for its end. `seen`: what else to show
+        if it never does (the voiced seconds and blocks recorded are shown anyway)."""
+        wait_until(
+            lambda: voiced_seconds(self.audio) > seconds,
+            f"{seconds} s of sound on {self.source}",
+            timeout,
+            seen=lambda: (f"{voiced_seconds(self.audio):.2f} s voiced in {len(self.blocks)} blocks", seen and seen()),
+        )
 
     def _silent_after_sound(self, silence_s: float) -> bool:
         audio = self.audio

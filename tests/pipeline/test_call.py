@@ -221,7 +221,15 @@ def test_two_runs_share_the_microphone_beside_the_users_own_sink(sound_room, rec
     with Recorder(MIC) as recorder, Recorder("live_translator_sink.monitor") as users_sink:
         sound_room.play_to("mic", recording("shared", english()[:1])).wait(timeout=60)
         second.wait_for(lambda: len(second.of("speech")) >= 1, "the second run's translation spoken", 120)
-        recorder.wait_for_voiced(0.5)  # the second run's translation reached the call
+        # the second run's translation reached the call (if not: where it went, for the next failure)
+        recorder.wait_for_voiced(
+            0.5,
+            seen=lambda: (
+                f"the user's sink {voiced_seconds(users_sink.audio):.2f} s voiced",
+                sound_room.pactl("list", "short", "sink-inputs"),
+                second.lines[-4:],
+            ),
+        )
         recorder.wait_for_sound_to_end()  # and the user's sink was listened to as long as it spoke
     assert voiced_seconds(users_sink.audio) == 0.0, "speech went into the user's own sink"
     for module in reversed(ours):  # another program unloads the microphone
