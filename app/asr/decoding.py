@@ -181,6 +181,7 @@ def decoded(
         language,
         chinese,
         sure_logprob=options.sure_logprob,
+        no_speech_logprob=options.no_speech_logprob,
         unsure_word_p=options.unsure_word_p,
         hotwords=hotwords,
         prefix=prefix,

@@ -267,6 +267,7 @@ def heard_in(
     chinese: ChineseScript,
     *,
     sure_logprob: float,
+    no_speech_logprob: float,
     unsure_word_p: float,
     hotwords: str | None,
     prefix: str | None,
@@ -283,7 +284,7 @@ def heard_in(
     no_speech = 0.8 if hotwords else 0.6
     texts, unsure, logprobs = [], [], []
     for s in segments:
-        if s.no_speech_prob > no_speech and s.avg_logprob < -0.5:
+        if s.no_speech_prob > no_speech and s.avg_logprob < no_speech_logprob:
             continue  # Whisper itself thinks there is no speech here
         if is_hallucination(s.text, s.avg_logprob, s.no_speech_prob, sure_logprob):
             continue

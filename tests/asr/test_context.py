@@ -197,7 +197,9 @@ def test_a_final_after_a_restart_does_not_go_on_from_its_fragment(say, base):
 )
 def test_an_utterance_said_twice_after_the_forced_prefix_is_said_once(decoded, prefix, heard):
     segment = Decoded(decoded, avg_logprob=-0.2, no_speech_prob=0.01)
-    kwargs = dict(sure_logprob=-0.4, unsure_word_p=0.5, hotwords=None, audio_s=3.0, hit_budget=False)
+    kwargs = dict(
+        sure_logprob=-0.4, no_speech_logprob=-1.0, unsure_word_p=0.5, hotwords=None, audio_s=3.0, hit_budget=False
+    )
     language = "zh" if "我" in decoded else "en"
     assert heard_in([segment], language, ChineseScript.SIMPLIFIED, prefix=prefix, **kwargs).text == heard
 
@@ -304,3 +306,17 @@ def test_a_final_that_loops_on_the_short_window_and_stops_short_in_context_is_re
     context.unsure = True  # a noisy room: the finals before were unsure
     hearing = Hearing(base, RecognizerOptions(), Language.EN, ChineseScript.SIMPLIFIED, True, context)
     assert "calling" in hearing.heard(noisy[round(42.80 * RATE) : round(52.23 * RATE)]).text.lower()
+
+
+def test_mandarin_under_other_voices_is_heard_where_whisper_half_thinks_it_is_not_speech(base, tmp_path):
+    """bench/rooms.py's Mandarin talk under café babble (four English voices) at SNR 10 dB: the
+    voices fill the pauses, so the VAD cut 12-13 s utterances. Whisper base read the first as
+    "我爱你,这个……,我不知道,……,我们走吧" with a no-speech probability of 0.64 and an average
+    log-prob of -0.74, and the guard dropped it as no speech (its bar was -0.5, not faster-whisper's
+    -1.0): the talk's finals were "我爱你," and nothing else."""
+    from bench import degrade, rooms  # lazy: the bench's talk and its conditions
+
+    talk = rooms.make_talk("zh", tmp_path, None, base)
+    audio = degrade.CONDITIONS["babble 10dB"](talk.audio(), degrade.speech_power(talk.clips), np.random.default_rng(41))
+    finals = rooms.finals_text(rooms.recognizer_finals(np.clip(audio, -1, 1).astype(np.float32), talk, base, ""))
+    assert "我不知道" in finals and "我们走吧" in finals, finals

@@ -36,6 +36,7 @@ def heard(text: str, audio_s: float, hit_budget: bool = False, language: str = "
         language,
         ChineseScript.SIMPLIFIED,
         sure_logprob=-0.4,
+        no_speech_logprob=-1.0,
         unsure_word_p=0.5,
         hotwords=None,
         prefix=None,
