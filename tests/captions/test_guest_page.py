@@ -47,7 +47,8 @@ def test_a_guest_presses_speak_on_a_phone_and_everyone_reads_the_translation(
     browser, recording, phrasebook, tmp_path, guest, app_run
 ):
     direction, language, locale, speak_word, stop_word = GUESTS[guest]
-    host_phrases = english(SPOKEN_EN[:1]) if language == "zh" else [(SPOKEN_ZH[0], "zh")]
+    # 我不知道: heard the same on every CPU profile (我爱你 is not, on an AVX2-only EPYC)
+    host_phrases = english(SPOKEN_EN[:1]) if language == "zh" else [(SPOKEN_ZH[1], "zh")]
     phrases = SPOKEN_ZH if language == "zh" else SPOKEN_EN[:4]
     host_wav = recording(f"host-{direction}", host_phrases, gap_s=90)  # the host, then a quiet room
     phone_wav = recording(f"phone-{language}", [(p, language) for p in phrases], gap_s=1.5)  # 4 phrases

@@ -21,6 +21,9 @@ from tests.waiting import wait_until
 
 from .conftest import SPOKEN_EN, SPOKEN_ZH, EndlessRecording, chinese, english, expected, read16k
 
+# Heard the same on every CPU profile (我爱你 is not, on an AVX2-only EPYC: docs/development.md).
+GUEST_ZH = [SPOKEN_ZH[1], SPOKEN_ZH[3]]
+
 FRAME = 640
 
 
@@ -61,7 +64,7 @@ def test_the_laptops_own_voice_is_not_heard_again_from_a_guests_phone():
 @pytest.mark.slow
 def test_a_guest_speaks_chinese_through_the_phone_while_the_host_speaks_english(phrasebook, recording, tmp_path):
     host_wav = recording("host-en", english(SPOKEN_EN[:2]))
-    guest_wav = recording("guest-zh", chinese(SPOKEN_ZH[:2]))
+    guest_wav = recording("guest-zh", chinese(GUEST_ZH))
     config = PipelineConfig(
         direction="en-zh",
         asr_model="base",
@@ -105,7 +108,7 @@ def test_a_guest_speaks_chinese_through_the_phone_while_the_host_speaks_english(
     finally:
         session.finish()
     guest, host = finals_of(Speaker.GUEST), finals_of(None)
-    assert [t.text for t in guest] == expected(SPOKEN_ZH[:2], "zh-en")  # heard in Chinese, translated zh-en
+    assert [t.text for t in guest] == expected(GUEST_ZH, "zh-en")  # heard in Chinese, translated zh-en
     assert all(t.direction == Direction.ZH_EN and t.speaker_name == "Mei" for t in guest)
     assert [t.text for t in host] == expected(SPOKEN_EN[:2], "en-zh")  # the host's microphone kept working
     guest_finals = [e for e in events if isinstance(e, SourceFinal) and e.speaker == Speaker.GUEST and e.text]
