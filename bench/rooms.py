@@ -26,8 +26,8 @@ Whisper reads right when clean and alone, what the Mandarin target counts; `s`: 
 (with `--path recognizer`, the final decodes: a cost to compare variants by in one sitting).
 `--realtime` also runs `run --realtime` (speaking speed) and reports end of speech -> final p50/p95
 and live text's early share (load-dependent: the load average is printed). `--non-speech MINUTES`
-counts the finals of pink and brown noise, music, typing, a door and dishes (no one talking); the
-target is none.
+counts the finals (and live partials) of pink and brown noise, music, typing, a door and dishes
+(no one talking); the target is none.
 
 `--set key=value` (repeatable) changes a RecognizerOptions field for the app (a variant), e.g.
 `--set pad_s=0.6`; several `--variant NAME:key=value,key=value` compare variants in one run.
@@ -424,9 +424,10 @@ def count_non_speech(args, folder: Path) -> None:
         sf.write(wav, degrade.non_speech(kind, args.non_speech * 60, np.random.default_rng(41)), RATE)
         events = app_run(wav, talk, args.model, args.variants[0][1], realtime=False)
         finals = [e["text"] for e in events if e["type"] == "final" and e["text"].strip()]
+        partials = [e["text"] for e in events if e["type"] == "partial" and e["text"].strip()]  # live text shown
         print(
             f"non-speech {kind:7} {args.non_speech:g} min: {len(finals)} finals {finals[:3]}"
-            f"  room: {room_events(events)}"
+            f"  {len(partials)} partials {partials[:3]}  room: {room_events(events)}"
         )
 
 
