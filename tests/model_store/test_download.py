@@ -70,7 +70,10 @@ def test_downloads_leave_no_thread_behind(local_hub, tmp_path):
     download("someone/opus-mt-zh-en-onnx", tmp_path / "first", progress=lambda d, t: None, endpoint=local_hub.url)
     after_one = {t.ident for t in threading.enumerate()}
     download("someone/opus-mt-zh-en-onnx", tmp_path / "second", progress=lambda d, t: None, endpoint=local_hub.url)
-    assert {t.name for t in threading.enumerate() if t.ident not in after_one} == set()
+    new = {t.name for t in threading.enumerate() if t.ident not in after_one}
+    # The stand-in hub serves each connection on a thread of its own (ThreadingHTTPServer), alive
+    # while the client keeps that connection: the hub's, not the app's (one failed CI run so).
+    assert {name for name in new if "process_request_thread" not in name} == set()
 
 
 def test_interrupted_transfer_resumes_with_a_range_request(local_hub, tmp_path, monkeypatch):
