@@ -22,7 +22,8 @@ a quiet or far speaker, clipping, telephone band, GSM, Opus, lost frames). For e
 WER (en, human; number words up to twelve counted as digits on both sides) / CER (zh); `gap` =
 app - whole; `placed`: each final scored against the sentence it was said in (words in another
 sentence's final count); `readable` (Mandarin): whole, then the app, placed CER over the clips
-Whisper reads right when clean and alone, what the Mandarin target counts; `s`: the app's wall time
+Whisper reads right when clean and alone, what the Mandarin target counts (the whole file's words
+placed by their timestamps, which misplace some characters); `s`: the app's wall time
 (with `--path recognizer`, the final decodes: a cost to compare variants by in one sitting).
 `--realtime` also runs `run --realtime` (speaking speed) and reports end of speech -> final p50/p95
 and live text's early share (load-dependent: the load average is printed). `--non-speech MINUTES`
