@@ -179,7 +179,7 @@ def whole_file_text(model, audio: np.ndarray, language: str) -> str:
 def whole_file_segments(model, audio: np.ndarray, language: str, words: bool = False) -> list[dict]:
     """That reading's segments, as the app's finals are written (type, text, start, end); `words`:
     each word (a Chinese character or two) on its own, to place them in the talk's sentences (a
-    segment may run over several in noise; the alignment pass does not change the text)."""
+    segment may run over several in noise)."""
     segments, _ = model.transcribe(audio, language=language, beam_size=5, vad_filter=True, word_timestamps=words)
     if words:
         return [{"type": "final", "text": w.word, "start": w.start, "end": w.end} for s in segments for w in s.words]

@@ -72,7 +72,7 @@ class RecognizerOptions:
     # when its average log-prob is under this, as faster-whisper's transcribe does (its
     # log_prob_threshold). -0.5 until 2026-11-29: Mandarin under other voices (café babble, 10 dB)
     # read as "我爱你,这个……,我不知道,……,我们走吧" at no-speech 0.64, log-prob -0.74, was dropped
-    # (CER 0.936 -> 0.468; English babble 5 dB 0.724 -> 0.661; the other 30 rows measured and 18
+    # (CER 0.936 -> 0.468; English babble 5 dB 0.724 -> 0.661; the other 32 rows measured and 18
     # minutes of non-speech unchanged; docs/performance.md, "Speech that Whisper half thinks is none").
     no_speech_logprob: float = -1.0
     # Glossary terms per language ("en", "zh"), given to Whisper as hotwords so that names are
