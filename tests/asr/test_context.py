@@ -320,9 +320,11 @@ def test_mandarin_under_other_voices_is_heard_where_whisper_half_thinks_it_is_no
     "我爱你,这个……,我不知道,……,我们走吧" with a no-speech probability of 0.64 and an average
     log-prob of -0.74, and the guard dropped it as no speech (its bar was -0.5, not faster-whisper's
     -1.0): the talk's finals were "我爱你," and nothing else."""
+    from app.asr.units import units_of
     from bench import degrade, rooms  # lazy: the bench's talk and its conditions
 
     talk = rooms.make_talk("zh", tmp_path, None, base)
     audio = degrade.CONDITIONS["babble 10dB"](talk.audio(), degrade.speech_power(talk.clips), np.random.default_rng(41))
     finals = rooms.finals_text(rooms.recognizer_finals(np.clip(audio, -1, 1).astype(np.float32), talk, base, ""))
-    assert "我不知道" in finals and "我们走吧" in finals, finals
+    # most of the talk's 47 characters come through (CPUs differ on a word: 我们走他 with Intel MKL)
+    assert "我不知道" in finals and len(units_of(finals)) >= 30, finals
