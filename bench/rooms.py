@@ -21,9 +21,9 @@ a quiet or far speaker, clipping, telephone band, GSM, Opus, lost frames). For e
   (the defaults: temperature fallback, previous text as context), in the same run.
 WER (en, human; number words up to twelve counted as digits on both sides) / CER (zh); `gap` =
 app - whole; `placed`: each final scored against the sentence it was said in (words in another
-sentence's final count); `readable` (Mandarin): whole, then the app, placed CER over the clips
-Whisper reads right when clean and alone, what the Mandarin target counts (the whole file's words
-placed by their timestamps, which misplace some characters); `s`: the app's wall time
+sentence's final count); `readable` (Mandarin): whole, then the app, CER over the clips Whisper
+reads right when clean and alone, what the Mandarin target counts (both texts' errors put in
+sentences by aligning them with the references, not by timestamps); `s`: the app's wall time
 (with `--path recognizer`, the final decodes: a cost to compare variants by in one sitting).
 `--realtime` also runs `run --realtime` (speaking speed) and reports end of speech -> final p50/p95
 and live text's early share (load-dependent: the load average is printed). `--non-speech MINUTES`
@@ -51,6 +51,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import jiwer
 import numpy as np
 import soundfile as sf
 
@@ -176,13 +177,9 @@ def whole_file_text(model, audio: np.ndarray, language: str) -> str:
     return finals_text(whole_file_segments(model, audio, language))
 
 
-def whole_file_segments(model, audio: np.ndarray, language: str, words: bool = False) -> list[dict]:
-    """That reading's segments, as the app's finals are written (type, text, start, end); `words`:
-    each word (a Chinese character or two) on its own, to place them in the talk's sentences (a
-    segment may run over several in noise)."""
-    segments, _ = model.transcribe(audio, language=language, beam_size=5, vad_filter=True, word_timestamps=words)
-    if words:
-        return [{"type": "final", "text": w.word, "start": w.start, "end": w.end} for s in segments for w in s.words]
+def whole_file_segments(model, audio: np.ndarray, language: str) -> list[dict]:
+    """That reading's segments, as the app's finals are written (type, text, start, end)."""
+    segments, _ = model.transcribe(audio, language=language, beam_size=5, vad_filter=True)
     return [{"type": "final", "text": s.text.strip(), "start": s.start, "end": s.end} for s in segments]
 
 
@@ -315,12 +312,12 @@ def _as_digits(text: str) -> str:
     return _NUMBER_WORD.sub(lambda m: str(_NUMBER_WORDS.index(m.group(1).lower())), text)
 
 
-def placed_error_rate(talk: Talk, events: list[dict], only: list[bool] | None = None) -> float:
+def placed_error_rate(talk: Talk, events: list[dict]) -> float:
     """The error rate with each final scored against the sentence (clip) it was said in, the one
     nearest its middle: words a final took from the sentence before or after count here (a
     translation reads them in the wrong sentence), not in the whole text's rate. It means that
     only where each final is one sentence: a final over several (babble fills the pauses) counts
-    as one sentence's. `only`: the sentences counted (the others' finals are placed, not scored)."""
+    as one sentence's."""
     spans = talk.spans()
     heard = [[] for _ in talk.clips]
     for e in events:
@@ -331,9 +328,38 @@ def placed_error_rate(talk: Talk, events: list[dict], only: list[bool] | None = 
     sizes = [
         len(normalize(r, "zh")) if talk.language == "zh" else len(normalize(r, "en").split()) for r in talk.references
     ]
-    counted = only or [True] * len(sizes)
-    scored = [(r, h, n) for r, h, n, c in zip(talk.references, heard, sizes, counted) if c]
-    return sum(error_rate([r], " ".join(h), talk.language) * n for r, h, n in scored) / sum(n for *_, n in scored)
+    scored = zip(talk.references, heard, sizes)
+    return sum(error_rate([r], " ".join(h), talk.language) * n for r, h, n in scored) / sum(sizes)
+
+
+def readable_error_rate(talk: Talk, text: str) -> float:
+    """The error rate of `text` over the clips Whisper reads right when clean (`talk.readable`),
+    each error put in a sentence by aligning `text` with all the references (jiwer): a substituted
+    or dropped unit counts in its reference's sentence, an inserted one in the sentence of the unit
+    before it. The whole file's reading and the app's finals are scored alike, whatever their
+    timestamps say (faster-whisper's word timestamps put characters in the next sentence)."""
+    units = [_units(r, talk.language) for r in talk.references]
+    owner = [i for i, said in enumerate(units) for _ in said]  # each reference unit's sentence
+    reference, heard = [u for said in units for u in said], _units(text, talk.language)
+    errors = [0] * len(units)
+    if not heard:
+        errors = [len(said) for said in units]
+    else:
+        for chunk in jiwer.process_words(" ".join(reference), " ".join(heard)).alignments[0]:
+            if chunk.type in ("substitute", "delete"):
+                for at in range(chunk.ref_start_idx, chunk.ref_end_idx):
+                    errors[owner[at]] += 1
+            elif chunk.type == "insert":
+                errors[owner[max(chunk.ref_start_idx - 1, 0)]] += chunk.hyp_end_idx - chunk.hyp_start_idx
+    counted = [i for i, readable in enumerate(talk.readable or [True] * len(units)) if readable]
+    return sum(errors[i] for i in counted) / sum(len(units[i]) for i in counted)
+
+
+def _units(text: str, language: str) -> list[str]:
+    """Words (English, numbers as digits) or characters (Mandarin), normalized as error_rate counts them."""
+    if language == "zh":
+        return list(normalize(text, "zh").replace(" ", ""))
+    return normalize(_as_digits(text), "en").split()
 
 
 def live_figures(events: list[dict]) -> dict:
@@ -366,11 +392,10 @@ def bench_talk(talk: Talk, args, model, folder: Path) -> list[dict]:
         audio = np.clip(audio, -1.0, 1.0)  # what a sound card delivers
         wav = folder / f"{talk.name}-{len(rows)}.wav"
         sf.write(wav, audio, RATE, subtype="FLOAT")
-        whole_segments = whole_file_segments(model, audio, talk.language, words=talk.readable is not None)
-        whole = finals_text(whole_segments) if talk.readable is None else "".join(e["text"] for e in whole_segments)
+        whole = whole_file_text(model, audio, talk.language)
         row = {"talk": talk.name, "condition": condition, "whole": error_rate(talk.references, whole, talk.language)}
         if talk.readable:
-            row["whole readable"] = placed_error_rate(talk, whole_segments, talk.readable)
+            row["whole readable"] = readable_error_rate(talk, whole)
         for variant, settings in args.variants:
             began = time.perf_counter()
             if args.path == "run":
@@ -383,7 +408,7 @@ def bench_talk(talk: Talk, args, model, folder: Path) -> list[dict]:
             row[variant] = error_rate(talk.references, text, talk.language)
             row[f"{variant} placed"] = placed_error_rate(talk, events)
             if talk.readable:
-                row[f"{variant} readable"] = placed_error_rate(talk, events, talk.readable)
+                row[f"{variant} readable"] = readable_error_rate(talk, text)
             row[f"{variant} s"] = time.perf_counter() - began
             row[f"{variant} room"] = room_events(events)
             if args.show_text:
