@@ -78,18 +78,7 @@ class Hearing:
         (codec2-examples, +12 dB, an AVX2-only EPYC). Given "CQ CQ", the 30 s window read the call on."""
         if not heard.text:
             return heard
-        more = decoded(
-            self.model,
-            audio,
-            language=self.language,
-            chinese=self.chinese,
-            options=self.options,
-            final=True,
-            margin=None,
-            prompt=None,
-            prefix=heard.text,
-            hotwords=None,
-        )
+        more = self._decoder()(audio, margin=None, prompt=None, prefix=heard.text, hotwords=None)
         if not more.text or self.context.echoes(more.text):
             return heard
         return Heard(joined([heard.text, more.text]), heard.unsure + more.unsure, min(heard.logprob, more.logprob))
@@ -129,15 +118,7 @@ class Hearing:
         few that sound like something it heard, hears them (app.asr.hotwords). Read again: with a `beam`
         (`_reread_beam`), or a `prompt` instead of its context's (app.asr.script_reread). A final that
         only echoes the final before its context is read again `alone`, without that context."""
-        decode = functools.partial(
-            decoded,
-            self.model,
-            language=self.language,
-            chinese=self.chinese,
-            options=self.options,
-            final=self.final,
-            beam=beam,
-        )
+        decode = self._decoder(beam)
         whole, context, prefix = audio, None, None
         keep = self.options.context_chars.get(self.language, 0)
         in_context = self.final and keep > 0 and self.context is not None and not alone
@@ -157,6 +138,18 @@ class Hearing:
 
         terms = self.options.hotwords.get(self.language, ()) if self.final else ()
         return decoded_with_glossary(heard, terms, hinted)
+
+    def _decoder(self, beam: int = 0) -> functools.partial:
+        """`decoded` for this hearing's model, language, script and options (`beam` 0: the options')."""
+        return functools.partial(
+            decoded,
+            self.model,
+            language=self.language,
+            chinese=self.chinese,
+            options=self.options,
+            final=self.final,
+            beam=beam,
+        )
 
 
 def window_margin(options: RecognizerOptions, final: bool) -> float | None:
