@@ -174,13 +174,8 @@ def readable_clips(talk: Talk, model) -> list[bool]:
 
 def whole_file_text(model, audio: np.ndarray, language: str) -> str:
     """faster-whisper's own reading of a whole file: beam 5, its VAD filter, its defaults."""
-    return finals_text(whole_file_segments(model, audio, language))
-
-
-def whole_file_segments(model, audio: np.ndarray, language: str) -> list[dict]:
-    """That reading's segments, as the app's finals are written (type, text, start, end)."""
     segments, _ = model.transcribe(audio, language=language, beam_size=5, vad_filter=True)
-    return [{"type": "final", "text": s.text.strip(), "start": s.start, "end": s.end} for s in segments]
+    return " ".join(text for text in (s.text.strip() for s in segments) if text)
 
 
 # -- the app ------------------------------------------------------------------------------------
