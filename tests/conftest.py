@@ -78,6 +78,12 @@ def browser():
         browser.close()
 
 
+def pytest_collection_finish(session):
+    from tests import head_start  # the packaged build and the benches' runs, started now (tests/head_start.py)
+
+    head_start.start(session)
+
+
 def pytest_unconfigure(config):
     if _OWN_HOME:
         shutil.rmtree(_OWN_HOME, ignore_errors=True)

@@ -13,18 +13,39 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from asr.conftest import virtual_mic  # noqa: F401  (fixture: a private PulseAudio server)
 
+from tests.head_start import niced, of_module
+
 PROBE = Path(__file__).with_name("refcount_probe.py")
 
 
+# The probes that need nothing of a test's own (a sound server), slowest first: they start, one at a
+# time and `nice`d, when the tests are collected (tests/head_start.py); Whisper's takes a minute here.
+ON_THEIR_OWN = ["ctranslate2_whisper", "onnxruntime_translation", "qt_signals", "ahocorasick_matching"]
+_STARTED: dict[str, Future] = {}
+
+
+def run_probe(name: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    command = niced([sys.executable, str(PROBE), name])
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, env=env or os.environ.copy())
+
+
+def head_start(items: list[pytest.Item], config: pytest.Config) -> None:
+    selected = {item.callspec.params.get("name") for item in of_module(items, __name__) if hasattr(item, "callspec")}
+    wanted = [name for name in ON_THEIR_OWN if name in selected and name not in _STARTED]
+    if wanted:
+        pool = ThreadPoolExecutor(max_workers=1)
+        _STARTED.update({name: pool.submit(run_probe, name) for name in wanted})
+        config.add_cleanup(lambda: pool.shutdown(wait=True, cancel_futures=True))
+
+
 def probe(name: str, env: dict | None = None) -> dict:
-    done = subprocess.run(
-        [sys.executable, str(PROBE), name], capture_output=True, text=True, timeout=300, env=env or os.environ.copy()
-    )
+    done = _STARTED[name].result() if name in _STARTED else run_probe(name, env)
     assert done.returncode == 0, f"{name} crashed ({done.returncode}): {done.stderr[-2000:]}"
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -36,9 +57,7 @@ def assert_counts_kept(moved: dict) -> None:
         assert abs(moved[name]) < max(3, moved["calls"] // 2), moved
 
 
-@pytest.mark.parametrize(
-    "name", ["qt_signals", "onnxruntime_translation", "ctranslate2_whisper", "ahocorasick_matching"]
-)
+@pytest.mark.parametrize("name", ON_THEIR_OWN)
 def test_hot_paths_keep_the_reference_counts_of_true_false_and_none(name):
     assert_counts_kept(probe(name))
 

@@ -1,6 +1,7 @@
 """The packaged app: build it with PyInstaller, run the built binary's self-test, open its window.
 
-One build per test session (~1-3 min on 2 cores), with the tiny.en Whisper model bundled so the
+One build per test session (~1-3 min on 2 cores; it starts, `nice`d, when the tests are collected:
+tests/head_start.py), with the tiny.en Whisper model bundled so the
 self-test can recognise speech without a download, and one translation model bundled. The built
 app runs from an empty folder with a fresh HOME, so it cannot lean on the source tree, the venv,
 or the developer's settings. LIVE_TRANSLATOR_LEAN_FFMPEG=1 builds with `--lean-ffmpeg` instead
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -20,6 +23,7 @@ import pytest
 import soundfile
 
 from app.translation import Translator
+from tests.head_start import niced, of_module
 from tests.packaging.recordings import FORMATS, HEARD, write
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,30 +44,56 @@ SELF_TEST_CHECKS = (
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def built_app(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("pyinstaller")
-    result = subprocess.run(
-        [
+class Build:
+    """packaging/build.py run in the background (tests/head_start.py): its output in files, so a
+    build that writes much cannot block on a full pipe."""
+
+    def __init__(self):
+        self.out = Path(tempfile.mkdtemp(prefix="lt-pyinstaller-"))
+        command = [
             *BUILD,
             "--with-whisper",
             "tiny.en",
             "--bundle-models",
             str(BUNDLED_MODEL),
             "--dist",
-            str(out / "dist"),
+            str(self.out / "dist"),
             "--work",
-            str(out / "work"),
+            str(self.out / "work"),
             *(["--lean-ffmpeg"] if LEAN else []),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=1500,
-    )
+        ]
+        with open(self.out / "stdout", "w") as stdout, open(self.out / "stderr", "w") as stderr:
+            self.process = subprocess.Popen(niced(command), cwd=ROOT, stdout=stdout, stderr=stderr)
+
+    def result(self) -> subprocess.CompletedProcess:
+        returncode = self.process.wait(timeout=1500)
+        output = [(self.out / name).read_text(errors="replace") for name in ("stdout", "stderr")]
+        return subprocess.CompletedProcess(self.process.args, returncode, *output)
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait()
+        shutil.rmtree(self.out, ignore_errors=True)
+
+
+_STARTED: Build | None = None
+
+
+def head_start(items: list[pytest.Item], config: pytest.Config) -> None:
+    """The build starts when the tests are collected, if one of these is selected (tests/head_start.py)."""
+    global _STARTED
+    if _STARTED is None and of_module(items, __name__):
+        _STARTED = Build()
+        config.add_cleanup(_STARTED.stop)
+
+
+@pytest.fixture(scope="module")
+def built_app() -> Path:
+    assert _STARTED is not None, "tests/conftest.py starts the build when the tests are collected"
+    result = _STARTED.result()
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     assert re.search(r"^build: .* in \d+ s, \d+ MB$", result.stdout, re.M), result.stdout  # build.py reports the size
-    executable = out / "dist" / "live-translator" / "live-translator"
+    executable = _STARTED.out / "dist" / "live-translator" / "live-translator"
     assert executable.is_file() and os.access(executable, os.X_OK)
     return executable
 
