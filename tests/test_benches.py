@@ -8,16 +8,12 @@ from __future__ import annotations
 
 import importlib
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-
-from tests.head_start import niced, of_module
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARIES = {"_common", "bench_model", "busy", "degrade", "engines"}  # helpers the benches import; no command line
@@ -112,16 +108,11 @@ def test_every_bench_parses_its_command_line(name, capsys):
 class QuickRuns:
     """Every selected bench's smallest run, as people run it (`python -m bench.NAME ...`, its own
     process), two at a time: most of them spend their time waiting on audio played at speaking
-    speed, so two keep both cores busy. A run named in AFTER starts once that one has finished.
-    They start when the tests are collected, `nice`d (tests/head_start.py)."""
+    speed, so two keep both cores busy. A run named in AFTER starts once that one has finished."""
 
-    def __init__(self, names: list[str]):
-        self.work = Path(tempfile.mkdtemp(prefix="lt-bench-runs-"))
-        self.env = {
-            **os.environ,
-            "QT_QPA_PLATFORM": "offscreen",
-            "LIVE_TRANSLATOR_BENCH_CACHE": str(self.work / "cache"),
-        }
+    def __init__(self, names: list[str], work: Path):
+        self.work = work
+        self.env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "LIVE_TRANSLATOR_BENCH_CACHE": str(work / "cache")}
         self.pool = ThreadPoolExecutor(max_workers=2)
         self.runs: dict[str, Future] = {}
         for name in QUICK:  # QUICK's order: the longest first
@@ -132,34 +123,20 @@ class QuickRuns:
         if name in AFTER:
             self.runs[AFTER[name]].result()
         args = [arg.format(work=self.work) for arg in QUICK[name][0]]
-        command = niced([sys.executable, "-m", f"bench.{name}", *args])
+        command = [sys.executable, "-m", f"bench.{name}", *args]
         return subprocess.run(command, cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=300)
-
-    def stop(self) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
-        shutil.rmtree(self.work, ignore_errors=True)
-
-
-_STARTED: QuickRuns | None = None
-
-
-def head_start(items: list[pytest.Item], config: pytest.Config) -> None:
-    """The selected benches' runs start now (tests/head_start.py)."""
-    global _STARTED
-    wanted = [
-        item.callspec.params["name"]
-        for item in of_module(items, __name__)
-        if item.originalname == "test_the_smallest_run_of_each_bench_prints_its_figures"
-    ]
-    if wanted and _STARTED is None:
-        _STARTED = QuickRuns(wanted)
-        config.add_cleanup(_STARTED.stop)
 
 
 @pytest.fixture(scope="module")
-def quick_runs():
-    assert _STARTED is not None, "tests/conftest.py starts the runs when the tests are collected"
-    return _STARTED.runs
+def quick_runs(request, tmp_path_factory):
+    wanted = [
+        item.callspec.params["name"]
+        for item in request.session.items
+        if getattr(item, "originalname", None) == "test_the_smallest_run_of_each_bench_prints_its_figures"
+    ]
+    runs = QuickRuns(wanted, tmp_path_factory.mktemp("bench-runs"))
+    yield runs.runs
+    runs.pool.shutdown(wait=True, cancel_futures=True)
 
 
 @pytest.mark.parametrize("name", sorted(QUICK))

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from asr.conftest import virtual_mic  # noqa: F401  (fixture: a private PulseAudio server)
 
-from tests.head_start import niced, of_module
+from tests.head_start import TIMEOUT_S, niced, of_module
 
 PROBE = Path(__file__).with_name("refcount_probe.py")
 
@@ -30,9 +30,12 @@ ON_THEIR_OWN = ["ctranslate2_whisper", "onnxruntime_translation", "qt_signals", 
 _STARTED: dict[str, Future] = {}
 
 
-def run_probe(name: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    command = niced([sys.executable, str(PROBE), name])
-    return subprocess.run(command, capture_output=True, text=True, timeout=300, env=env or os.environ.copy())
+def run_probe(name: str, env: dict | None = None, *, early: bool = False) -> subprocess.CompletedProcess:
+    """The probe in a fresh interpreter; `early`: started when the tests were collected (niced, its
+    own longer limit: it may wait its turn)."""
+    command = [sys.executable, str(PROBE), name]
+    command, timeout = (niced(command), TIMEOUT_S) if early else (command, 300)
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env or os.environ.copy())
 
 
 def head_start(items: list[pytest.Item], config: pytest.Config) -> None:
@@ -40,7 +43,7 @@ def head_start(items: list[pytest.Item], config: pytest.Config) -> None:
     wanted = [name for name in ON_THEIR_OWN if name in selected and name not in _STARTED]
     if wanted:
         pool = ThreadPoolExecutor(max_workers=1)
-        _STARTED.update({name: pool.submit(run_probe, name) for name in wanted})
+        _STARTED.update({name: pool.submit(run_probe, name, early=True) for name in wanted})
         config.add_cleanup(lambda: pool.shutdown(wait=True, cancel_futures=True))
 
 

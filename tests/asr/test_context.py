@@ -226,7 +226,7 @@ def test_a_final_that_comes_to_nothing_in_context_is_read_alone(base):
 
 
 def finals_of_the_bench_talk(name: str, condition: str, base, tmp_path) -> set[str]:
-    """The finals (normalized) of bench/rooms.py's talk `name` ("en", "zh", "human") under
+    """The finals (normalized) of bench/rooms.py's talk `name` ("en" or "zh") under
     `condition`, cut by the app's VAD, with the default options; each final keeps its own sentence's
     words or characters (its placed error rate is the whole text's: none is read in another
     sentence's final)."""
@@ -263,28 +263,52 @@ def test_mandarin_finals_given_the_utterances_before_hear_an_overdriven_micropho
     assert {"今天天气很好", "请坐"} <= heard, heard
 
 
-def test_a_radio_call_read_only_in_part_is_read_again_so_the_next_final_keeps_its_own_words(base, tmp_path):
+def human_finals(condition: str, base) -> tuple[list[dict], tuple[float, float]]:
+    """bench/rooms.py's real voices under `condition`, cut by the app's VAD, with the default
+    options: the finals (as `run --json` writes them), and where the radio call (codec2-examples'
+    cq_ref, 9 s) starts and ends in the talk."""
+    from bench import degrade, rooms  # lazy: the bench's reader of the installed recordings
+
+    clips = [rooms.human_clip(path) for path in rooms.HUMAN]
+    talk = rooms.Talk("human", "en", clips, [], "en-zh")
+    audio = degrade.CONDITIONS[condition](talk.audio(), degrade.speech_power(clips), np.random.default_rng(41))
+    events = rooms.recognizer_finals(np.clip(audio, -1, 1).astype(np.float32), talk, base, "")
+    finals = [e for e in events if e["type"] == "final" and e["text"].strip()]
+    return finals, talk.spans()[rooms.HUMAN.index(rooms.CODEC2 / "cq_ref.raw")]
+
+
+def assert_the_call_keeps_its_words(finals: list[dict], call: tuple[float, float]) -> str:
+    """The finals placed in the call (by their middle, as bench/rooms.py places them) hold a word a
+    second or more, and the first final after it ("Front, center.") none of the call's ("CQ", or
+    "DQ" as base may hear it). Returns the call's text."""
+    start, end = call
+
+    def middle(e) -> float:
+        return (e["start"] + e["end"]) / 2
+
+    said = " ".join(e["text"] for e in finals if start <= middle(e) <= end)
+    assert len(said.split()) >= end - start, finals
+    after = [normalized(e["text"]) for e in finals if middle(e) > end]
+    assert after and not any(word in after[0] for word in ("cq", "dq")), after
+    return said
+
+
+def test_a_radio_call_read_only_in_part_is_read_again_so_the_next_final_keeps_its_own_words(base):
     """bench/rooms.py's real voices clipped (+12 dB into a hard limit; 8 kHz, so read narrowband).
     The final of 9 s of a radio call came to nothing in context, and read alone Whisper stopped
     after "CQ, CQ," (the 30 s window) or "CQ CQ" (the short one, an AVX2-only EPYC); the next final,
     "Front, center.", given that as its context, read the rest of the call first. A reading still
-    that short is read on from itself: the call keeps its words, "Front, center." its own (each
-    final's words are its own sentence's)."""
-    heard = finals_of_the_bench_talk("human", "clipping +12dB", base, tmp_path)
-    assert any("standingby" in final for final in heard), heard
+    that short is read on from itself: the call keeps its words, "Front, center." its own."""
+    said = assert_the_call_keeps_its_words(*human_finals("clipping +12dB", base))
+    assert "standingby" in normalized(said), said
 
 
 def test_a_final_far_shorter_than_its_audio_is_read_alone(base):
     """bench/rooms.py's real voices through a telephone band (300-3400 Hz), cut by the app's VAD.
     Given the utterances before, Whisper base took 9 s of a radio call ("... Quebec Italy testing
     1, 2, 3, 4, 5") for the end of the one before, wrote "trash on the street." and stopped."""
-    from bench import degrade, rooms  # lazy: the bench's reader of the installed recordings
-
-    clips = [rooms.human_clip(path) for path in rooms.HUMAN]
-    talk = rooms.Talk("human", "en", clips, [], "en-zh")
-    audio = degrade.CONDITIONS["telephone band"](talk.audio(), degrade.speech_power(clips), np.random.default_rng(41))
-    finals = [e["text"] for e in rooms.recognizer_finals(np.clip(audio, -1, 1).astype(np.float32), talk, base, "")]
-    assert any("testing" in text.lower() for text in finals), finals
+    finals, _ = human_finals("telephone band", base)
+    assert any("testing" in e["text"].lower() for e in finals), finals
 
 
 def test_a_final_that_loops_on_the_short_window_and_stops_short_in_context_is_read_through_30_s(base):
@@ -292,25 +316,9 @@ def test_a_final_that_loops_on_the_short_window_and_stops_short_in_context_is_re
     Whisper base wrote a few words of the radio call (9.4 s: "Hello, the Q. The Q is fine."); alone
     on the short window it looped on "DQ, DQ, DQ" (cut by the loop guard to "Hello, DQ, D"), and the
     finals after it took the call's words ("Front, center." read "DQ,"). A final still far too short
-    is read through Whisper's 30 s window too: the call's final holds a word a second or more, and
-    "Front, center." has none of the call's. (CPUs differ in the words: an AVX2-only EPYC reads
+    is read through Whisper's 30 s window too. (CPUs differ in the words: an AVX2-only EPYC reads
     "Hello, CQ. CQ, CQ is on CQ, which is K89Q. ...".)"""
-    from bench import degrade, rooms  # lazy: the bench's reader of the installed recordings
-
-    clips = [rooms.human_clip(path) for path in rooms.HUMAN]
-    talk = rooms.Talk("human", "en", clips, [], "en-zh")
-    noisy = degrade.CONDITIONS["pink 5dB"](talk.audio(), degrade.speech_power(clips), np.random.default_rng(41))
-    events = rooms.recognizer_finals(np.clip(noisy, -1, 1).astype(np.float32), talk, base, "")
-    finals = [e for e in events if e["type"] == "final" and e["text"].strip()]
-    call_start, call_end = talk.spans()[rooms.HUMAN.index(rooms.CODEC2 / "cq_ref.raw")]
-
-    def middle(e) -> float:  # where a final is placed, as bench/rooms.py places it
-        return (e["start"] + e["end"]) / 2
-
-    call = " ".join(e["text"] for e in finals if call_start <= middle(e) <= call_end)
-    assert len(call.split()) >= call_end - call_start, finals
-    after = [normalized(e["text"]) for e in finals if middle(e) > call_end]
-    assert after and not any(word in after[0] for word in ("cq", "dq")), after
+    assert_the_call_keeps_its_words(*human_finals("pink 5dB", base))
 
 
 def test_mandarin_under_other_voices_is_heard_where_whisper_half_thinks_it_is_not_speech(base, tmp_path):

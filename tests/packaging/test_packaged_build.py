@@ -23,7 +23,7 @@ import pytest
 import soundfile
 
 from app.translation import Translator
-from tests.head_start import niced, of_module
+from tests.head_start import TIMEOUT_S, niced, of_module
 from tests.packaging.recordings import FORMATS, HEARD, write
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,7 +66,7 @@ class Build:
             self.process = subprocess.Popen(niced(command), cwd=ROOT, stdout=stdout, stderr=stderr)
 
     def result(self) -> subprocess.CompletedProcess:
-        returncode = self.process.wait(timeout=1500)
+        returncode = self.process.wait(timeout=TIMEOUT_S)
         output = [(self.out / name).read_text(errors="replace") for name in ("stdout", "stderr")]
         return subprocess.CompletedProcess(self.process.args, returncode, *output)
 
