@@ -79,7 +79,7 @@ def browser():
 
 
 def pytest_collection_finish(session):
-    from tests import head_start  # the packaged build and the benches' runs, started now (tests/head_start.py)
+    from tests import head_start  # the packaged build and the refcount probes, started now (tests/head_start.py)
 
     head_start.start(session)
 
