@@ -19,8 +19,10 @@ soundcard connects to PulseAudio once, when it is first imported; if that server
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -68,7 +70,7 @@ def connected_soundcard():
     hint = QT_TRANSLATE_NOOP(
         "Errors", "Start the sound server (PulseAudio or PipeWire), or use a microphone (--source microphone)."
     )
-    with _connect_lock:
+    with _connect_lock, _a_program_name_soundcard_can_read():
         try:
             import soundcard
         except (AssertionError, RuntimeError, OSError, IndexError) as error:
@@ -109,6 +111,20 @@ def connected_soundcard():
                     ) from error
                 _connected_to = server
         return soundcard
+
+
+@contextlib.contextmanager
+def _a_program_name_soundcard_can_read():
+    """soundcard names its PulseAudio client after sys.argv when it connects, and raises IndexError
+    for `python -c CODE` (sys.argv is ["-c"]: an embedding, a pytest-xdist worker): the sound
+    server seemed not to answer. Only while it connects, such an argv names the app instead."""
+    argv = sys.argv
+    if len(argv) < 2 and argv[:1] in ([], ["-c"], [""]):
+        sys.argv = ["live-translator"]
+    try:
+        yield
+    finally:
+        sys.argv = argv
 
 
 def _is_mac() -> bool:
