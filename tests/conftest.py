@@ -12,10 +12,15 @@ from tests.app_run import AppRun
 
 pytest_plugins = ["cpu_isa"]  # --cpu-isa PROFILE: Whisper as on another x86-64 CPU (tests/cpu_isa.py)
 
-# Set at import, before any test module imports the app: subprocesses inherit it too.
-_OWN_HOME = None if os.environ.get("LIVE_TRANSLATOR_HOME") else tempfile.mkdtemp(prefix="live-translator-tests-")
-if _OWN_HOME:
-    os.environ["LIVE_TRANSLATOR_HOME"] = _OWN_HOME
+# Set at import, before any test module imports the app: subprocesses inherit it too. A home
+# given by the person running the tests is kept; one a pytest process made is not shared: each
+# xdist worker (which inherits the controller's environment) makes its own.
+_MADE_HOME = "LT_TESTS_MADE_HOME"
+_GIVEN_HOME = os.environ.get("LIVE_TRANSLATOR_HOME")
+_OWN_HOME = None
+if not _GIVEN_HOME or _GIVEN_HOME == os.environ.get(_MADE_HOME):
+    _OWN_HOME = tempfile.mkdtemp(prefix="live-translator-tests-")
+    os.environ["LIVE_TRANSLATOR_HOME"] = os.environ[_MADE_HOME] = _OWN_HOME
 
 # The app's commands set USE_TORCH=0 (app/cli.py) so transformers leaves torch alone. Tests
 # that call app.cli.main in this process must not pass that on: transformers decides once, at
@@ -76,6 +81,21 @@ def browser():
         browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         yield browser
         browser.close()
+
+
+def pytest_collection_modifyitems(config, items):
+    from tests import workers  # which tests share a worker, and their order (tests/workers.py)
+
+    workers.check(items)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        workers.order(items)
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist (a dev extra), unknown without it
+def pytest_xdist_make_scheduler(config, log):
+    from tests import workers
+
+    return workers.Scheduler(config, log)
 
 
 def pytest_collection_finish(session):

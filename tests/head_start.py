@@ -13,6 +13,8 @@ the tests are collected: it starts what the selected `items` need and stops it a
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 # Below every test (0): started early, a command must not slow the tests it runs beside.
@@ -32,7 +34,11 @@ def of_module(items: list[pytest.Item], name: str) -> list[pytest.Item]:
 
 
 def start(session: pytest.Session) -> None:
-    """Calls head_start of every module of the selected tests that has one (as pytest imported it)."""
+    """Calls head_start of every module of the selected tests that has one (as pytest imported it).
+    Not in an xdist worker: it collects every test but runs only those it is sent, and the other
+    worker keeps the cores busy anyway; there each command starts at its test."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
     modules = {getattr(item, "module", None) for item in session.items}
     for module in modules:
         if hasattr(module, "head_start"):

@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from app.cli import main
 
 from .conftest import normalize_words
@@ -41,6 +43,7 @@ def test_transcribe_missing_file_is_a_clear_error(tmp_path):
     assert "does not exist" in result.stderr and result.stdout == ""
 
 
+@pytest.mark.sound  # PortAudio's device list, with no sound server to reach
 def test_listen_lists_devices_and_reports_no_microphone(monkeypatch, tmp_path, tiny_en, capsys):
     monkeypatch.setenv("PULSE_SERVER", f"unix:{tmp_path}/nobody-here")
     assert main(["listen", "--list-devices"]) == 0

@@ -45,10 +45,11 @@ pytestmark = pytest.mark.slow
 
 
 class Build:
-    """packaging/build.py run in the background (tests/head_start.py): its output in files, so a
-    build that writes much cannot block on a full pipe."""
+    """packaging/build.py run in the background: its output in files, so a build that writes much
+    cannot block on a full pipe. `early`: started when the tests were collected (tests/head_start.py),
+    `nice`d; otherwise at its test, at the tests' own priority."""
 
-    def __init__(self):
+    def __init__(self, early: bool):
         self.out = Path(tempfile.mkdtemp(prefix="lt-pyinstaller-"))
         command = [
             *BUILD,
@@ -63,7 +64,8 @@ class Build:
             *(["--lean-ffmpeg"] if LEAN else []),
         ]
         with open(self.out / "stdout", "w") as stdout, open(self.out / "stderr", "w") as stderr:
-            self.process = subprocess.Popen(niced(command), cwd=ROOT, stdout=stdout, stderr=stderr)
+            command = niced(command) if early else command
+            self.process = subprocess.Popen(command, cwd=ROOT, stdout=stdout, stderr=stderr)
 
     def result(self) -> subprocess.CompletedProcess:
         returncode = self.process.wait(timeout=TIMEOUT_S)
@@ -83,13 +85,16 @@ def head_start(items: list[pytest.Item], config: pytest.Config) -> None:
     """The build starts when the tests are collected, if one of these is selected (tests/head_start.py)."""
     global _STARTED
     if _STARTED is None and of_module(items, __name__):
-        _STARTED = Build()
+        _STARTED = Build(early=True)
         config.add_cleanup(_STARTED.stop)
 
 
 @pytest.fixture(scope="module")
-def built_app() -> Path:
-    assert _STARTED is not None, "tests/conftest.py starts the build when the tests are collected"
+def built_app(request) -> Path:
+    global _STARTED
+    if _STARTED is None:  # no head start (an xdist worker: tests/head_start.py)
+        _STARTED = Build(early=False)
+        request.addfinalizer(_STARTED.stop)
     result = _STARTED.result()
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     assert re.search(r"^build: .* in \d+ s, \d+ MB$", result.stdout, re.M), result.stdout  # build.py reports the size
