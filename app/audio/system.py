@@ -119,7 +119,7 @@ def _a_program_name_soundcard_can_read():
     for `python -c CODE` (sys.argv is ["-c"]: an embedding, a pytest-xdist worker): the sound
     server seemed not to answer. Only while it connects, such an argv names the app instead."""
     argv = sys.argv
-    if len(argv) < 2 and argv[:1] in ([], ["-c"], [""]):
+    if argv in ([], ["-c"]):
         sys.argv = ["live-translator"]
     try:
         yield
