@@ -93,6 +93,7 @@ def connected_soundcard():
             ) from error
         if loopback.on_pulseaudio():
             pulse = soundcard.pulseaudio
+            _unref_only_real_operations(pulse)
             server = os.environ.get("PULSE_SERVER", "")
             if _connected_to is None:
                 _connected_to = server
@@ -111,6 +112,24 @@ def connected_soundcard():
                     ) from error
                 _connected_to = server
         return soundcard
+
+
+def _unref_only_real_operations(pulse) -> None:
+    """soundcard 0.4.6 unrefs every operation it asked libpulse for, and libpulse returns none
+    (NULL) when the context or the stream has failed: pa_operation_unref(NULL) aborts the whole
+    process ("Assertion 'o' failed at pulse/operation.c:67"). Seen when an output was removed
+    under a running capture (tests/audio/test_system.py). A NULL operation is skipped instead,
+    and the capture's own checks report the lost device."""
+    unref = pulse._PulseAudio._pa_operation_unref
+    if getattr(unref, "skips_null", False):
+        return
+
+    def unref_if_real(self, operation):
+        if operation != pulse._ffi.NULL:
+            unref(self, operation)
+
+    unref_if_real.skips_null = True
+    pulse._PulseAudio._pa_operation_unref = unref_if_real
 
 
 @contextlib.contextmanager

@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import textwrap
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,6 +24,7 @@ from app.shared.events import Error, Level, SourceFinal
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def read_for(source, seconds: float) -> np.ndarray:
@@ -53,6 +56,29 @@ def test_system_audio_is_listed_in_python_started_with_c(sound_room):
     code = "from app.audio import list_system_devices; print([d.id for d in list_system_devices()])"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "speakers.monitor" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_sound_server_gone_under_soundcard_is_no_abort():
+    """libpulse returns no operation once its connection has failed, and soundcard unrefs it
+    anyway: pa_operation_unref(NULL) aborted the process (an output removed under a capture took
+    a test worker with it). Asked after its server is killed, soundcard answers; nothing aborts."""
+    code = textwrap.dedent("""
+        import os
+        from tests.asr.conftest import SoundRoom
+        from tests.waiting import wait_until
+        room = SoundRoom()
+        room.start()
+        os.environ["PULSE_SERVER"] = room.env["PULSE_SERVER"]
+        from app.audio.system import connected_soundcard
+        pulse = connected_soundcard().pulseaudio
+        room.kill()
+        ready = pulse._pa.PA_CONTEXT_READY
+        wait_until(lambda: pulse._pulse._pa_context_get_state(pulse._pulse.context) != ready, "the lost connection", 10)
+        print("sources after the server went:", len(pulse._pulse.source_list))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, f"{done.returncode}: {done.stderr[-2000:]}"
+    assert "sources after the server went: 0" in done.stdout
 
 
 def test_what_the_speakers_play_is_captured_and_recognised(sound_room, say, tiny_en):
