@@ -54,7 +54,7 @@ def test_system_audio_is_listed_in_python_started_with_c(sound_room):
     """`python -c CODE` leaves sys.argv ["-c"], from which soundcard cannot name its client
     (IndexError: the sound server seemed not to answer). An embedding, a pytest-xdist worker."""
     code = "from app.audio import list_system_devices; print([d.id for d in list_system_devices()])"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 0 and "speakers.monitor" in done.stdout, done.stdout + done.stderr
 
 
