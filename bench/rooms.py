@@ -18,7 +18,9 @@ a quiet or far speaker, clipping, telephone band, GSM, Opus, lost frames). For e
   server into the microphone or as system audio (a call's far side) and run `run --source ...`
   on it at speaking speed: the capture path people use;
 - whole: faster-whisper's own reading of the whole file, same model, beam 5, its VAD filter
-  (the defaults: temperature fallback, previous text as context), in the same run.
+  (the defaults: temperature fallback, previous text as context), in the same run;
+- causal (`--causal`): the same reader given each sentence with the audio up to its end only, as
+  a live reader has it (bench/causal.py): how much of the gap is the sentences after.
 WER (en, human; number words up to twelve counted as digits on both sides) / CER (zh); `gap` =
 app - whole; `placed`: each final scored against the sentence it was said in (words in another
 sentence's final count); `readable` (Mandarin): whole, then the app, CER over the clips Whisper
@@ -57,7 +59,7 @@ import soundfile as sf
 
 from app import cli
 from app.asr import RecognizerOptions, StreamingRecognizer, load_whisper
-from bench import asr_accuracy, degrade
+from bench import asr_accuracy, causal, degrade
 from bench._common import PHRASEBOOK, ROOT, bench_command
 from bench.asr_accuracy import normalize, spoken
 
@@ -389,6 +391,9 @@ def bench_talk(talk: Talk, args, model, folder: Path) -> list[dict]:
         row = {"talk": talk.name, "condition": condition, "whole": error_rate(talk.references, whole, talk.language)}
         if talk.readable:
             row["whole readable"] = readable_error_rate(talk, whole)
+        if args.causal:  # what a live reader can have: each sentence read without the ones after it
+            so_far = causal.causal_text(model, audio, talk.spans(), talk.language)
+            row["causal"] = error_rate(talk.references, so_far, talk.language)
         for variant, settings in args.variants:
             began = time.perf_counter()
             if args.path == "run":
@@ -422,6 +427,8 @@ def print_header(variants: list[tuple[str, str]]) -> None:
 def print_row(row: dict, variants: list[tuple[str, str]], flush: bool = False) -> None:
     cells = " ".join(f"{row[v]:9.3f} {row[v] - row['whole']:+6.3f}" for v, _ in variants)
     extra = row[f"{variants[0][0]} room"]
+    if "causal" in row:  # faster-whisper with the audio up to each sentence's end only
+        extra += f"  causal {row['causal']:.3f}"
     extra += "  placed " + " ".join(f"{row[f'{v} placed']:.3f}" for v, _ in variants)
     extra += "  s " + " ".join(f"{row[f'{v} s']:.1f}" for v, _ in variants)  # the app's wall time per variant
     if "whole readable" in row:  # whole, then each variant, on the clips Whisper reads right when clean
@@ -468,6 +475,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--realtime", action="store_true", help="also run at speaking speed: latency, early share")
     parser.add_argument("--non-speech", type=float, default=0.0, metavar="MINUTES")
     parser.add_argument("--show-text", action="store_true")
+    parser.add_argument(
+        "--causal", action="store_true", help="also faster-whisper with the audio up to each sentence's end"
+    )
     parser.add_argument("--quick", action="store_true", help="3 English sentences, clean and pink 5 dB, tiny.en")
     args = parser.parse_args(argv)
     if args.quick:

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-LIBRARIES = {"_common", "bench_model", "busy", "degrade", "engines"}  # helpers the benches import; no command line
+# Helpers the benches import; no command line.
+LIBRARIES = {"_common", "bench_model", "busy", "causal", "degrade", "engines"}
 BENCHES = sorted(p.stem for p in (ROOT / "bench").glob("*.py") if p.stem != "__init__" and p.stem not in LIBRARIES)
 
 # The smallest run of each bench, longest first (they run two at a time): (arguments, a line of its
