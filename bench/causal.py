@@ -15,24 +15,25 @@ import numpy as np
 
 RATE = 16000
 _PAUSE_S = 0.5  # after the sentence's end: what a live final has heard when it is decoded
-_SLACK_S = 0.4  # a word whose middle is this close to the sentence's span is the sentence's
 
 
 def causal_text(model, audio: np.ndarray, spans: list[tuple[float, float]], language: str) -> str:
     """Each sentence of `audio` (`spans`: start, end in seconds) as faster-whisper reads it from
     the audio up to its end, joined."""
     joiner = "" if language == "zh" else " "
-    return joiner.join(sentence_read_so_far(model, audio, span, language) for span in spans)
+    return joiner.join(sentence_read_so_far(model, audio, spans, k, language) for k in range(len(spans)))
 
 
-def sentence_read_so_far(model, audio: np.ndarray, span: tuple[float, float], language: str) -> str:
-    start, end = span
-    heard_so_far = audio[: int((end + _PAUSE_S) * RATE)]
+def sentence_read_so_far(model, audio: np.ndarray, spans: list[tuple[float, float]], k: int, language: str) -> str:
+    """Sentence `k` of `audio` read from the audio up to its end: the words that end nearest to
+    its span. By their ends, not their middles: the first word after a pause is often stamped
+    from inside the pause (我不知道 at 3.7-5.5 s for a sentence spoken 5.0-6.3 s)."""
+    heard_so_far = audio[: int((spans[k][1] + _PAUSE_S) * RATE)]
     segments, _ = model.transcribe(heard_so_far, language=language, beam_size=5, vad_filter=True, word_timestamps=True)
-    words = [
-        w.word
-        for segment in segments
-        for w in segment.words or ()
-        if start - _SLACK_S <= (w.start + w.end) / 2 <= end + _SLACK_S
-    ]
-    return "".join(words).strip()
+    words = [w for segment in segments for w in segment.words or ()]
+    return "".join(w.word for w in words if _nearest(spans[: k + 1], w.end) == k).strip()
+
+
+def _nearest(spans: list[tuple[float, float]], t: float) -> int:
+    """The span `t` is in, or nearest to."""
+    return min(range(len(spans)), key=lambda i: max(spans[i][0] - t, t - spans[i][1], 0.0))

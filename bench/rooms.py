@@ -394,6 +394,8 @@ def bench_talk(talk: Talk, args, model, folder: Path) -> list[dict]:
         if args.causal:  # what a live reader can have: each sentence read without the ones after it
             so_far = causal.causal_text(model, audio, talk.spans(), talk.language)
             row["causal"] = error_rate(talk.references, so_far, talk.language)
+            if talk.readable:
+                row["causal readable"] = readable_error_rate(talk, so_far)
         for variant, settings in args.variants:
             began = time.perf_counter()
             if args.path == "run":
@@ -428,7 +430,8 @@ def print_row(row: dict, variants: list[tuple[str, str]], flush: bool = False) -
     cells = " ".join(f"{row[v]:9.3f} {row[v] - row['whole']:+6.3f}" for v, _ in variants)
     extra = row[f"{variants[0][0]} room"]
     if "causal" in row:  # faster-whisper with the audio up to each sentence's end only
-        extra += f"  causal {row['causal']:.3f}"
+        readable = f" (readable {row['causal readable']:.3f})" if "causal readable" in row else ""
+        extra += f"  causal {row['causal']:.3f}{readable}"
     extra += "  placed " + " ".join(f"{row[f'{v} placed']:.3f}" for v, _ in variants)
     extra += "  s " + " ".join(f"{row[f'{v} s']:.1f}" for v, _ in variants)  # the app's wall time per variant
     if "whole readable" in row:  # whole, then each variant, on the clips Whisper reads right when clean
