@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-RATE = 16000
+from bench.degrade import RATE
+
 _PAUSE_S = 0.5  # after the sentence's end: what a live final has heard when it is decoded
 
 
@@ -31,9 +32,9 @@ def sentence_read_so_far(model, audio: np.ndarray, spans: list[tuple[float, floa
     heard_so_far = audio[: int((spans[k][1] + _PAUSE_S) * RATE)]
     segments, _ = model.transcribe(heard_so_far, language=language, beam_size=5, vad_filter=True, word_timestamps=True)
     words = [w for segment in segments for w in segment.words or ()]
-    return "".join(w.word for w in words if _nearest(spans[: k + 1], w.end) == k).strip()
+    return "".join(w.word for w in words if nearest_span(spans[: k + 1], w.end) == k).strip()
 
 
-def _nearest(spans: list[tuple[float, float]], t: float) -> int:
-    """The span `t` is in, or nearest to."""
+def nearest_span(spans: list[tuple[float, float]], t: float) -> int:
+    """The index of the span `t` (seconds) is in, or nearest to."""
     return min(range(len(spans)), key=lambda i: max(spans[i][0] - t, t - spans[i][1], 0.0))

@@ -320,8 +320,7 @@ def placed_error_rate(talk: Talk, events: list[dict]) -> float:
     for e in events:
         if e["type"] == "final" and e["text"].strip():
             middle = (e["start"] + e["end"]) / 2
-            said_in = min(range(len(spans)), key=lambda i: max(spans[i][0] - middle, middle - spans[i][1]))
-            heard[said_in].append(e["text"])
+            heard[causal.nearest_span(spans, middle)].append(e["text"])
     sizes = [len(_units(r, talk.language)) for r in talk.references]
     scored = zip(talk.references, heard, sizes)
     return sum(error_rate([r], " ".join(h), talk.language) * n for r, h, n in scored) / sum(sizes)
