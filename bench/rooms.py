@@ -20,7 +20,8 @@ a quiet or far speaker, clipping, telephone band, GSM, Opus, lost frames). For e
 - whole: faster-whisper's own reading of the whole file, same model, beam 5, its VAD filter
   (the defaults: temperature fallback, previous text as context), in the same run;
 - causal (`--causal`): the same reader given each sentence with the audio up to its end only, as
-  a live reader has it (bench/causal.py): how much of the gap is the sentences after.
+  a live reader has it (bench/causal.py): how much of the gap is the sentences after;
+  `--causal N`: up to the end of the N-th sentence after each (a final corrected N sentences later).
 WER (en, human; number words up to twelve counted as digits on both sides) / CER (zh); `gap` =
 app - whole; `placed`: each final scored against the sentence it was said in (words in another
 sentence's final count); `readable` (Mandarin): whole, then the app, CER over the clips Whisper
@@ -390,8 +391,8 @@ def bench_talk(talk: Talk, args, model, folder: Path) -> list[dict]:
         row = {"talk": talk.name, "condition": condition, "whole": error_rate(talk.references, whole, talk.language)}
         if talk.readable:
             row["whole readable"] = readable_error_rate(talk, whole)
-        if args.causal:  # what a live reader can have: each sentence read without the ones after it
-            so_far = causal.causal_text(model, audio, talk.spans(), talk.language)
+        if args.causal is not None:  # what a live reader can have: each sentence without the ones after it
+            so_far = causal.causal_text(model, audio, talk.spans(), talk.language, args.causal)
             row["causal"] = error_rate(talk.references, so_far, talk.language)
             if talk.readable:
                 row["causal readable"] = readable_error_rate(talk, so_far)
@@ -478,7 +479,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--non-speech", type=float, default=0.0, metavar="MINUTES")
     parser.add_argument("--show-text", action="store_true")
     parser.add_argument(
-        "--causal", action="store_true", help="also faster-whisper with the audio up to each sentence's end"
+        "--causal",
+        type=int,
+        nargs="?",
+        const=0,
+        metavar="AFTER",
+        help="also faster-whisper with the audio up to each sentence's end (AFTER: the end of the "
+        "AFTER-th sentence after it)",
     )
     parser.add_argument("--quick", action="store_true", help="3 English sentences, clean and pink 5 dB, tiny.en")
     args = parser.parse_args(argv)
@@ -494,6 +501,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
     model = load_whisper(args.model)
     load = os.getloadavg()
     print(f"Whisper {args.model}, app path: {args.path}; load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+    if args.causal:
+        print(f"causal: each sentence read up to the end of the {args.causal}. sentence after it")
     print_header(args.variants)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

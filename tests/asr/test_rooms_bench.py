@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bench import degrade, rooms
+from bench import causal, degrade, rooms
 
 pytestmark = pytest.mark.slow
 
@@ -19,6 +19,16 @@ def test_the_quick_bench_reads_clean_and_noisy_speech_through_the_app_and_faster
     assert clean["causal"] <= 0.1  # each sentence read with the audio up to its end: every one found
     assert noisy["whole"] > clean["whole"]  # pink noise at SNR 5 dB does hurt
     assert noisy["app room"] == "noisy"  # and the app said so (a room event)
+
+
+def test_a_sentence_read_with_the_one_after_it_keeps_its_own_words_only(tmp_path):
+    """`--causal 1`: the first sentence read with the audio up to the end of the second; the
+    second's words (in that audio too) are not the first's."""
+    model = rooms.load_whisper("tiny.en")
+    talk = rooms.make_talk("en", tmp_path, 2, model)
+    first = causal.sentence_read_so_far(model, talk.audio(), talk.spans(), 0, "en", after=1)
+    assert rooms.error_rate(talk.references[:1], first, "en") <= 0.2
+    assert rooms.error_rate(talk.references[1:], first, "en") > 0.8
 
 
 def test_the_real_voices_are_installed_and_read_at_16_khz():
