@@ -70,6 +70,7 @@ QUICK = {
     "weight_floor": (["--quick"], "GB/s"),
     # 4 utterances through four windows (one of 30 s) and two forced decodes of Whisper base: 12 s quiet.
     "language_signals": (["--quick"], "cost of decode: p50"),
+    "forced_context": (["--quick"], "clean"),
 }
 # Runs that start once another has finished: it wrote what they read (live_text --keep), or built
 # the small model they load (two builds at once would replace each other's folders).

@@ -122,11 +122,21 @@ class Hearing:
         whole, context, prefix = audio, None, None
         keep = self.options.context_chars.get(self.language, 0)
         in_context = self.final and keep > 0 and self.context is not None and not alone
+        start_s = None
         if in_context:
             whole, context, prefix = self.context.around(audio, keep, self.options.context_s.get(self.language, 0.0))
+            if prefix and margin is not None and self.options.context_timestamp.get(self.language):
+                start_s = seconds(whole) - seconds(audio)  # written from there, the context's text as the prompt
+                context, prefix = joined([said for said in (context, prefix) if said]), None
         own_prompt = prompt or (context or self.options.language_prompt.get(self.language) if self.final else None)
         heard = decode(
-            whole, margin=margin, prompt=own_prompt or None, prefix=prefix, hotwords=None, own_s=seconds(audio)
+            whole,
+            margin=margin,
+            prompt=own_prompt or None,
+            prefix=prefix,
+            hotwords=None,
+            own_s=seconds(audio),
+            start_s=start_s,
         )
         if in_context and self.context.echoes(heard.text):
             return self._decode(audio, margin, beam, prompt, alone=True)
@@ -173,12 +183,14 @@ def decoded(
     hotwords: str | None,
     beam: int | None = None,
     own_s: float | None = None,
+    start_s: float | None = None,
 ) -> Heard:
     """What one Whisper decode of `audio` heard, through every guard (app.asr.guards); `beam`
     overrides the options' beam (an unsure final read again). `own_s`: the seconds at the end of
     `audio` the decode is for, after the previous utterance's as context (its text is forced):
     the token budget and the loop guards measure those, or a context decode could loop for twice
-    as long ("铁铁铁铁铁铁铁铁铁铁铁铁铁" for 2 s of Mandarin at SNR 10 dB)."""
+    as long ("铁铁铁铁铁铁铁铁铁铁铁铁铁" for 2 s of Mandarin at SNR 10 dB). `start_s`: where in
+    `audio` the decoder starts writing (app.asr.window.decode_window), the context given as the prompt."""
     own_s = seconds(audio) if own_s is None else own_s
     budget = min(400, int(10 + options.tokens_per_s * own_s))
     segments = whisper_segments(
@@ -193,6 +205,7 @@ def decoded(
         prefix=prefix,
         hotwords=hotwords,
         beam=beam,
+        start_s=start_s,
     )
     return heard_in(
         segments,
@@ -249,6 +262,7 @@ def whisper_segments(
     prefix: str | None,
     hotwords: str | None,
     beam: int | None = None,
+    start_s: float | None = None,
 ) -> list:
     """Whisper's segments for `audio`: through a window of the audio's length + `margin`
     (app.asr.window) or, for None, through faster-whisper's transcribe (30 s window, word timestamps).
@@ -267,6 +281,7 @@ def whisper_segments(
             prefix=prefix,
             hotwords=hotwords,
             keep_encoded=final,  # an unsure final is read again on the same window (`Hearing.heard`)
+            start_s=start_s,
         )
         if window_heard_no_speech(decoded.no_speech_prob, decoded.avg_logprob, hotwords):
             return []

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 FULL_FRAMES = 3000  # Whisper's 30 s window, in mel frames (100 per second)
+_TIMESTAMP_S = 0.02  # Whisper's timestamp tokens are this far apart
 FRAME_STEP = 100  # windows are whole seconds: few distinct shapes, and the encoder's stride of 2 is kept
 
 
@@ -115,10 +116,13 @@ def decode_window(
     prefix: str | None = None,
     hotwords: str | None = None,
     keep_encoded: bool = False,
+    start_s: float | None = None,
 ) -> Decoded:
     """Decode `audio` (16 kHz, at most 30 s) through a window of its length + `margin_s` of padding
     (at least `min_s` long). keep_encoded: hand the encoder output over to the next decode of the
-    same audio (a final read again costs its decoder only).
+    same audio (a final read again costs its decoder only). start_s: the decoder writes from this
+    second of the window on (a timestamp token forced after the task tokens; the text it writes has
+    no timestamps): the audio before is context, its text given as the `prompt`.
 
     `model` is a faster_whisper.WhisperModel. Greedy when beam_size is 1; temperature 0, no
     fallback, no timestamps; the prompt (earlier text), prefix and hotwords are built as
@@ -127,7 +131,11 @@ def decode_window(
     encoded = encode_window(model, audio, margin_s=margin_s, min_s=min_s, hand_over=keep_encoded)
     tokenizer = _tokenizer(model, language)
     previous = tokenizer.encode(" " + prompt.strip()) if prompt else []
-    tokens_in = model.get_prompt(tokenizer, previous, without_timestamps=True, prefix=prefix, hotwords=hotwords)
+    if start_s is None:
+        tokens_in = model.get_prompt(tokenizer, previous, without_timestamps=True, prefix=prefix, hotwords=hotwords)
+    else:  # one forced token, where a forced prefix of the context's text costs a decoder step per token
+        tokens_in = model.get_prompt(tokenizer, previous, without_timestamps=False, hotwords=hotwords)
+        tokens_in.append(tokenizer.timestamp_begin + round(start_s / _TIMESTAMP_S))
     result = model.model.generate(
         encoded,
         [tokens_in],
@@ -141,12 +149,14 @@ def decode_window(
         return_no_speech_prob=True,
         suppress_blank=True,
         suppress_tokens=list(_suppressed(model, language)),
-        max_initial_timestamp_index=50,
+        max_initial_timestamp_index=50 if start_s is None else FULL_FRAMES // 2,  # in 0.02 s: anywhere
     )[0]
     tokens = result.sequences_ids[0]
     avg_logprob = result.scores[0] * len(tokens) / (len(tokens) + 1)  # as transcribe recovers it
     # The result holds the forced prefix's tokens too; what the decoder wrote is the rest.
     forced = min(len(tokenizer.encode(" " + prefix.strip())), model.max_length // 2 - 1) if prefix else 0
+    if start_s is not None:
+        forced = 1  # the timestamp; the tokenizer leaves timestamps out of the text
     return Decoded(
         tokenizer.decode(tokens),
         float(avg_logprob),

@@ -1,5 +1,7 @@
 """The context a final decode gets (app.asr.context): the last utterances' audio and text, the finals before."""
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -8,7 +10,7 @@ from app.asr.decoding import Hearing
 from app.asr.guards import heard_in
 from app.asr.options import RecognizerOptions
 from app.asr.units import normalized
-from app.asr.window import Decoded
+from app.asr.window import Decoded, decode_window
 from app.shared.chinese import ChineseScript
 from app.shared.languages import Language
 
@@ -173,6 +175,32 @@ def test_a_final_in_noise_does_not_echo_the_one_before(say, base):
         assert "guitar" not in text, (snr, text)
     clean = final_in_context(base, (before, "He plays the guitar in a small band."), after)
     assert normalized(clean) == "theresultswillbereadybymondaymorning"  # clean speech keeps its context
+
+
+def test_a_forced_timestamp_makes_the_decoder_write_from_the_utterance_on(say, base):
+    """RecognizerOptions.context_timestamp: the context's text is the prompt and one timestamp is
+    forced where the utterance starts: the decoder writes the utterance only, not the context's
+    audio before it in the window (which it reads without the timestamp)."""
+    before = read16k(say("He plays the guitar in a small band.", "en-us"))
+    after = read16k(say("The results will be ready by Monday morning.", "en-us"))
+    window = np.concatenate([before, tone(1, 0.0), tone(0.4, 0.0), after, tone(0.2, 0.0)])
+    start_s = (len(before) + RATE) / RATE
+    read = functools.partial(
+        decode_window, base, window, "en", margin_s=3.0, beam_size=1, max_new_tokens=60, min_s=10.0
+    )
+    assert "guitar" in read().text.lower()  # the whole window, as a decoder reads it
+    assert normalized(read(start_s=start_s).text) == "theresultswillbereadybymondaymorning"
+    prompt = "He plays the guitar in a small band."
+    from_there = read(prompt=prompt, start_s=start_s)
+    assert normalized(from_there.text) == "theresultswillbereadybymondaymorning"
+    assert not from_there.hit_budget
+    options = RecognizerOptions(context_timestamp={"en": True})
+    context = FinalContext()
+    context.remember(before, prompt, keep=200)
+    heard = Hearing(base, options, Language.EN, ChineseScript.SIMPLIFIED, True, context).heard(
+        np.concatenate([tone(0.4, 0.0), after, tone(0.2, 0.0)])
+    )
+    assert normalized(heard.text) == "theresultswillbereadybymondaymorning"
 
 
 def test_a_final_after_a_restart_does_not_go_on_from_its_fragment(say, base):
