@@ -103,8 +103,8 @@ class RecognizerOptions:
     # file in 15 of 20 conditions. Mandarin: 10 s (two or three of its short sentences before); CER
     # clean 0.213 -> 0.191, clipping 0.255 -> 0.085, telephone band 0.319 -> 0.191, mean of the 20
     # conditions 0.313 -> 0.288 (15 s locked on "我是" at SNR 0 dB). The longer window costs: clean
-    # finals 0.2 s later (p50 English 0.59 -> 0.80 s, Mandarin 0.58 -> 0.77 s), 17% more CPU.
-    # docs/performance.md, "Rooms and calls".
+    # finals 0.2-0.3 s later (p50 English 0.59 -> 0.80 s one day, 0.94 -> 1.22 s on a slower one;
+    # Mandarin 0.58 -> 0.77 s), 17% more CPU. docs/performance.md, "Rooms and calls".
     context_s: dict = field(default_factory=lambda: {"en": 15.0, "zh": 10.0})
     # How the context's text is given, per language: False (or absent), forced as the decoder's
     # prefix (CTranslate2 runs one decoder step per forced token: ~30 tokens, ~0.35 s of an English

@@ -154,9 +154,10 @@ def decode_window(
     tokens = result.sequences_ids[0]
     avg_logprob = result.scores[0] * len(tokens) / (len(tokens) + 1)  # as transcribe recovers it
     # The result holds the forced prefix's tokens too; what the decoder wrote is the rest.
-    forced = min(len(tokenizer.encode(" " + prefix.strip())), model.max_length // 2 - 1) if prefix else 0
     if start_s is not None:
         forced = 1  # the timestamp; the tokenizer leaves timestamps out of the text
+    else:
+        forced = min(len(tokenizer.encode(" " + prefix.strip())), model.max_length // 2 - 1) if prefix else 0
     return Decoded(
         tokenizer.decode(tokens),
         float(avg_logprob),
