@@ -104,10 +104,10 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"{'condition':30} " + " ".join(f"{way:>18}" for way in WAYS) + "   (WER, median s of generate)")
     with tempfile.TemporaryDirectory() as tmp:
         talk = rooms.make_talk("en", Path(tmp), args.sentences, model)
-    clean, power, totals = talk.audio(), degrade.speech_power(talk.clips), dict.fromkeys(WAYS, 0.0)
+    totals = dict.fromkeys(WAYS, 0.0)
     for condition in args.conditions:
-        audio = np.clip(degrade.CONDITIONS[condition](clean, power, np.random.default_rng(41)), -1, 1)
-        heard = [sentence_ways(model, audio.astype(np.float32), talk, k) for k in range(_BEFORE, len(talk.clips))]
+        audio = talk.degraded(condition)
+        heard = [sentence_ways(model, audio, talk, k) for k in range(_BEFORE, len(talk.clips))]
         cells = []
         for way in WAYS:
             wer = rooms.error_rate(talk.references[_BEFORE:], " ".join(h[way][0] for h in heard), "en")

@@ -124,6 +124,12 @@ class Talk:
             parts += [clip, gap]
         return np.concatenate(parts)
 
+    def degraded(self, condition: str) -> np.ndarray:
+        """The talk through `condition` (bench/degrade.py), the same noise in every run and bench,
+        clipped as a sound card delivers it."""
+        audio = degrade.CONDITIONS[condition](self.audio(), degrade.speech_power(self.clips), np.random.default_rng(41))
+        return np.clip(audio.astype(np.float32), -1.0, 1.0)
+
     def spans(self, gap_s: float = 1.0) -> list[tuple[float, float]]:
         """Each clip's (start, end) in seconds within `audio(gap_s)`."""
         gap = int(gap_s * RATE)
@@ -379,12 +385,9 @@ def room_events(events: list[dict]) -> str:
 
 
 def bench_talk(talk: Talk, args, model, folder: Path) -> list[dict]:
-    clean = talk.audio()
-    power = degrade.speech_power(talk.clips)
     rows = []
     for condition in args.conditions:
-        audio = degrade.CONDITIONS[condition](clean, power, np.random.default_rng(41)).astype(np.float32)
-        audio = np.clip(audio, -1.0, 1.0)  # what a sound card delivers
+        audio = talk.degraded(condition)
         wav = folder / f"{talk.name}-{len(rows)}.wav"
         sf.write(wav, audio, RATE, subtype="FLOAT")
         whole = whole_file_text(model, audio, talk.language)
