@@ -23,6 +23,7 @@ _KEPT_FINALS = 8  # finals whose audio is kept, at most: more than `context_s` h
 _MIN_ECHO_UNITS = 3
 _ECHO_SHARE = 0.75  # of a final's words, an earlier final's in order
 _ECHO_FINALS = _KEPT_FINALS  # the finals a new one is checked against: what the prefix may hold
+CONTEXT_WAYS = ("prefix", "timestamp")  # how the context's text is given (`FinalContext.around`)
 
 
 class FinalContext:
@@ -51,25 +52,37 @@ class FinalContext:
                 self.text = joined([t for t in (self.text, self.kept.popleft()[1]) if t])[-keep:]
             self._recent.append(_words(self.kept[-1][1]))
 
-    def around(self, audio: np.ndarray, keep: int, seconds: float) -> tuple[np.ndarray, str | None, str | None]:
-        """A final decode's (audio, prompt, forced prefix), as a whole-file pass has them: the last
-        finals' audio goes first and their text is forced, the finals before are the prompt (`keep`
-        characters at most). The previous utterance always goes first (within Whisper's 30 s), the
-        ones before it while all of it is `seconds` long at most."""
+    def around(
+        self, audio: np.ndarray, keep: int, seconds: float, way: str = "prefix"
+    ) -> tuple[np.ndarray, str | None, str | None, float | None]:
+        """A final decode's (audio, prompt, forced prefix, second the decoder writes from), as a
+        whole-file pass has them: the last finals' audio goes first, the previous utterance always
+        (within Whisper's 30 s), the ones before it while all of it is `seconds` long at most; the
+        finals before them are the prompt (`keep` characters at most). `way`
+        (RecognizerOptions.context_way) gives the text of the finals whose audio goes first:
+        "prefix", forced; "timestamp", in the prompt, the decoder writing from where this utterance
+        starts."""
+        if way not in CONTEXT_WAYS:
+            raise ValueError(f"context way {way!r}: one of {', '.join(CONTEXT_WAYS)}")
         count, length = 0, len(audio)
         for before, _ in reversed(self.kept):
             length += len(before) + _CONTEXT_GAP
             if length > (_CONTEXT_WINDOW if count == 0 else seconds * SAMPLE_RATE):
                 break
             count += 1
-        finals = list(self.kept)
+        finals = [said for _, said in self.kept]
         older, recent = finals[: len(finals) - count], finals[len(finals) - count :]
-        prompt = joined([said for said in (self.text, *(said for _, said in older)) if said])[-keep:] or None
+
+        def prompt(said: list[str]) -> str | None:
+            return joined([text for text in (self.text, *said) if text])[-keep:] or None
+
         if not recent:
-            return audio, prompt, None
+            return audio, prompt(older), None, None
         gap = np.zeros(_CONTEXT_GAP, np.float32)
-        audio = np.concatenate([part for before, _ in recent for part in (before, gap)] + [audio])
-        return audio, prompt, joined(said for _, said in recent)  # forced: the decoder goes on from there
+        whole = np.concatenate([part for before, _ in list(self.kept)[-count:] for part in (before, gap)] + [audio])
+        if way == "timestamp":
+            return whole, prompt(older + recent), None, (len(whole) - len(audio)) / SAMPLE_RATE
+        return whole, prompt(older), joined(recent), None  # forced: the decoder goes on from there
 
     def echoes(self, text: str) -> bool:
         """Whether a final decoded in this context says one of the last finals (or a part of it)

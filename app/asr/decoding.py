@@ -124,10 +124,10 @@ class Hearing:
         in_context = self.final and keep > 0 and self.context is not None and not alone
         start_s = None
         if in_context:
-            whole, context, prefix = self.context.around(audio, keep, self.options.context_s.get(self.language, 0.0))
-            if prefix and margin is not None and self.options.context_timestamp.get(self.language):
-                start_s = seconds(whole) - seconds(audio)  # written from there, the context's text as the prompt
-                context, prefix = joined([said for said in (context, prefix) if said]), None
+            # A forced timestamp needs the short window (decode_window); transcribe reads from 0 s.
+            way = self.options.context_way.get(self.language, "prefix") if margin is not None else "prefix"
+            seconds_before = self.options.context_s.get(self.language, 0.0)
+            whole, context, prefix, start_s = self.context.around(audio, keep, seconds_before, way)
         own_prompt = prompt or (context or self.options.language_prompt.get(self.language) if self.final else None)
         heard = decode(
             whole,

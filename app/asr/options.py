@@ -106,11 +106,12 @@ class RecognizerOptions:
     # finals 0.2-0.3 s later (p50 English 0.59 -> 0.80 s one day, 0.94 -> 1.22 s on a slower one;
     # Mandarin 0.58 -> 0.77 s), 17% more CPU. docs/performance.md, "Rooms and calls".
     context_s: dict = field(default_factory=lambda: {"en": 15.0, "zh": 10.0})
-    # How the context's text is given, per language: False (or absent), forced as the decoder's
-    # prefix (CTranslate2 runs one decoder step per forced token: ~30 tokens, ~0.35 s of an English
-    # final here); True, as the prompt, with one timestamp forced where the utterance starts in the
-    # window, so the decoder writes from there (docs/performance.md, "One forced timestamp").
-    context_timestamp: dict = field(default_factory=dict)
+    # How the context's text is given, per language (app.asr.context.CONTEXT_WAYS; absent: "prefix"):
+    # "prefix", forced as the decoder's prefix (CTranslate2 runs one decoder step per forced token:
+    # ~30 tokens, ~0.35 s of an English final here); "timestamp", as the prompt, with one timestamp
+    # forced where the utterance starts in the window, so the decoder writes from there
+    # (docs/performance.md, "One forced timestamp").
+    context_way: dict = field(default_factory=dict)
     # Whisper reads a window of the audio's length plus this margin of padding (app.asr.window)
     # instead of its whole 30 s; None = the 30 s window. Chosen by measurement
     # (docs/performance.md, "Recognition window"): decodes cost what they hear, and the windowed

@@ -122,7 +122,7 @@ def decode_window(
     (at least `min_s` long). keep_encoded: hand the encoder output over to the next decode of the
     same audio (a final read again costs its decoder only). start_s: the decoder writes from this
     second of the window on (a timestamp token forced after the task tokens; the text it writes has
-    no timestamps): the audio before is context, its text given as the `prompt`.
+    no timestamps): the audio before is context, its text given as the `prompt` (not a prefix).
 
     `model` is a faster_whisper.WhisperModel. Greedy when beam_size is 1; temperature 0, no
     fallback, no timestamps; the prompt (earlier text), prefix and hotwords are built as
@@ -130,12 +130,7 @@ def decode_window(
     """
     encoded = encode_window(model, audio, margin_s=margin_s, min_s=min_s, hand_over=keep_encoded)
     tokenizer = _tokenizer(model, language)
-    previous = tokenizer.encode(" " + prompt.strip()) if prompt else []
-    if start_s is None:
-        tokens_in = model.get_prompt(tokenizer, previous, without_timestamps=True, prefix=prefix, hotwords=hotwords)
-    else:  # one forced token, where a forced prefix of the context's text costs a decoder step per token
-        tokens_in = model.get_prompt(tokenizer, previous, without_timestamps=False, hotwords=hotwords)
-        tokens_in.append(tokenizer.timestamp_begin + round(start_s / _TIMESTAMP_S))
+    tokens_in, forced = _forced_tokens(model, tokenizer, prompt, prefix, hotwords, start_s)
     result = model.model.generate(
         encoded,
         [tokens_in],
@@ -144,7 +139,7 @@ def decode_window(
         length_penalty=1,
         repetition_penalty=1,
         no_repeat_ngram_size=0,
-        max_length=len(tokens_in) + max_new_tokens,
+        max_length=_max_length(model, len(tokens_in) - forced, forced + max_new_tokens),
         return_scores=True,
         return_no_speech_prob=True,
         suppress_blank=True,
@@ -153,14 +148,35 @@ def decode_window(
     )[0]
     tokens = result.sequences_ids[0]
     avg_logprob = result.scores[0] * len(tokens) / (len(tokens) + 1)  # as transcribe recovers it
-    # The result holds the forced prefix's tokens too; what the decoder wrote is the rest.
-    if start_s is not None:
-        forced = 1  # the timestamp; the tokenizer leaves timestamps out of the text
-    else:
-        forced = min(len(tokenizer.encode(" " + prefix.strip())), model.max_length // 2 - 1) if prefix else 0
     return Decoded(
         tokenizer.decode(tokens),
         float(avg_logprob),
         float(result.no_speech_prob),
-        hit_budget=len(tokens) - forced >= max_new_tokens,
+        hit_budget=len(tokens) - forced >= max_new_tokens,  # the result holds the forced tokens too
     )
+
+
+def _forced_tokens(model, tokenizer, prompt, prefix, hotwords, start_s) -> tuple[list[int], int]:
+    """The decoder's start for decode_window, as `transcribe` builds it, and how many of its tokens
+    are forced into the result (the prefix's, or a timestamp's: the tokenizer leaves timestamps out
+    of the text). With `start_s`, one timestamp token where the decoder writes from: a forced
+    prefix costs CTranslate2 a decoder step per token, a forced timestamp one."""
+    previous = tokenizer.encode(" " + prompt.strip()) if prompt else []
+    if start_s is None:
+        tokens = model.get_prompt(tokenizer, previous, without_timestamps=True, prefix=prefix, hotwords=hotwords)
+        return tokens, min(len(tokenizer.encode(" " + prefix.strip())), model.max_length // 2 - 1) if prefix else 0
+    if prefix:
+        # Text forced after the timestamp (bench/forced_context's "hybrid"): Whisper base often wrote
+        # nothing after it, ending the segment (docs/performance.md, "One forced timestamp").
+        raise ValueError("a forced timestamp takes the context's text as the prompt, not as a prefix")
+    tokens = model.get_prompt(tokenizer, previous, without_timestamps=False, hotwords=hotwords)
+    return [*tokens, tokenizer.timestamp_begin + round(start_s / _TIMESTAMP_S)], 1
+
+
+def _max_length(model, start: int, result: int) -> int:
+    """CTranslate2's `max_length` for a Whisper result of `result` tokens (forced ones included)
+    after `start` tokens (the prompt and task tokens): it caps a result at min(max_length / 2,
+    max_length - start) (whisper.cc), so `len(prompt) + max_new_tokens` let a decode with 30
+    tokens of context forced write 10 ("... by Monday morning" for "... by Monday morning at
+    nine."). At most Whisper's 448 positions."""
+    return min(model.max_length, max(2 * result, start + result))

@@ -25,22 +25,40 @@ def tone(seconds: float, value: float) -> np.ndarray:
 
 def test_the_last_utterances_go_first_and_the_finals_before_them_are_the_prompt():
     context = FinalContext()
-    assert context.around(tone(1, 0.3), keep=200, seconds=15)[1:] == (None, None)  # nothing yet
+    assert context.around(tone(1, 0.3), keep=200, seconds=15)[1:] == (None, None, None)  # nothing yet
     for value, text in ((0.1, "One."), (0.2, "Two."), (0.25, "Three.")):
         context.remember(tone(1, value), text, keep=200)
-    audio, prompt, prefix = context.around(tone(1, 0.3), keep=200, seconds=15)
+    audio, prompt, prefix, _ = context.around(tone(1, 0.3), keep=200, seconds=15)
     assert (prompt, prefix) == (None, "One. Two. Three.")
     assert len(audio) == 4 * RATE + 3 * RATE  # three utterances, each with a second's gap, then this one
     assert audio[0] == np.float32(0.1) and audio[RATE + 100] == 0.0 and audio[2 * RATE] == np.float32(0.2)
-    audio, prompt, prefix = context.around(tone(1, 0.3), keep=200, seconds=5)  # room for one more
+    audio, prompt, prefix, _ = context.around(tone(1, 0.3), keep=200, seconds=5)  # room for one more
     assert (prompt, prefix, len(audio)) == ("One.", "Two. Three.", 5 * RATE)
+
+
+@pytest.mark.parametrize(
+    "way, prompt, prefix, start_s",
+    [
+        ("prefix", None, "One. Two. Three.", None),
+        ("timestamp", "One. Two. Three.", None, 6.0),  # written from this utterance on
+    ],
+)
+def test_each_way_gives_the_same_audio_and_says_where_the_decoder_writes_from(way, prompt, prefix, start_s):
+    context = FinalContext()
+    for value, text in ((0.1, "One."), (0.2, "Two."), (0.25, "Three.")):
+        context.remember(tone(1, value), text, keep=200)
+    audio, *given = context.around(tone(1, 0.3), keep=200, seconds=15, way=way)
+    assert given == [prompt, prefix, start_s] and len(audio) == 7 * RATE
+    assert audio[int(4.0 * RATE)] == np.float32(0.25) and audio[int(4.0 * RATE) - 1] == 0.0  # "Three." starts
+    with pytest.raises(ValueError, match="prefix, timestamp"):
+        context.around(tone(1, 0.3), keep=200, seconds=15, way="suffix")
 
 
 def test_the_previous_utterance_goes_first_however_long_within_whispers_window():
     context = FinalContext()
     context.remember(tone(1, 0.1), "One.", keep=200)
     context.remember(tone(20, 0.2), "Two.", keep=200)
-    audio, prompt, prefix = context.around(tone(5, 0.3), keep=200, seconds=15)  # 26 s
+    audio, prompt, prefix, _ = context.around(tone(5, 0.3), keep=200, seconds=15)  # 26 s
     assert (prompt, prefix, len(audio)) == ("One.", "Two.", 26 * RATE)
 
 
@@ -48,7 +66,7 @@ def test_too_long_together_the_previous_text_joins_the_prompt_instead():
     context = FinalContext()
     context.remember(tone(1, 0.1), "One.", keep=200)
     context.remember(tone(20, 0.2), "Two.", keep=200)
-    audio, prompt, prefix = context.around(tone(9, 0.3), keep=200, seconds=15)  # 29 s: past Whisper's window
+    audio, prompt, prefix, _ = context.around(tone(9, 0.3), keep=200, seconds=15)  # 29 s: past Whisper's window
     assert (prompt, prefix, len(audio)) == ("One. Two.", None, 9 * RATE)
     assert context.around(tone(9, 0.3), keep=4, seconds=15)[1] == "Two."  # at most `keep` characters
 
@@ -178,7 +196,7 @@ def test_a_final_in_noise_does_not_echo_the_one_before(say, base):
 
 
 def test_a_forced_timestamp_makes_the_decoder_write_from_the_utterance_on(say, base):
-    """RecognizerOptions.context_timestamp: the context's text is the prompt and one timestamp is
+    """RecognizerOptions.context_way "timestamp": the context's text is the prompt and one timestamp is
     forced where the utterance starts: the decoder writes the utterance only, not the context's
     audio before it in the window (which it reads without the timestamp)."""
     before = read16k(say("He plays the guitar in a small band.", "en-us"))
@@ -194,13 +212,35 @@ def test_a_forced_timestamp_makes_the_decoder_write_from_the_utterance_on(say, b
     from_there = read(prompt=prompt, start_s=start_s)
     assert normalized(from_there.text) == "theresultswillbereadybymondaymorning"
     assert not from_there.hit_budget
-    options = RecognizerOptions(context_timestamp={"en": True})
+    with pytest.raises(ValueError, match="prompt"):  # the hybrid: base often ended after the forced text
+        read(start_s=start_s, prefix=prompt)
+    options = RecognizerOptions(context_way={"en": "timestamp"})
     context = FinalContext()
     context.remember(before, prompt, keep=200)
     heard = Hearing(base, options, Language.EN, ChineseScript.SIMPLIFIED, True, context).heard(
         np.concatenate([tone(0.4, 0.0), after, tone(0.2, 0.0)])
     )
     assert normalized(heard.text) == "theresultswillbereadybymondaymorning"
+
+
+def test_a_final_after_a_long_forced_context_is_written_to_its_end_and_its_budget_is_exact(say, base):
+    """CTranslate2 caps a Whisper result (forced tokens included) at half its max_length: with
+    `len(prompt) + budget`, three sentences of forced context left a 3 s utterance 10 tokens
+    ("... by Monday morning" without "at 9.", and no loop flagged)."""
+    said = [
+        "Thank you for coming to the conference today.",
+        "The museum is closed on Tuesdays and Wednesdays.",
+        "Music helps me relax after a long day at work.",
+    ]
+    now = read16k(say("The results will be ready by Monday morning at nine.", "en-us"))
+    window = np.concatenate([part for text in said for part in (read16k(say(text, "en-us")), tone(1, 0.0))] + [now])
+    read = functools.partial(decode_window, base, window, "en", margin_s=3.0, beam_size=1, min_s=10.0)
+    whole = read(max_new_tokens=int(10 + 12 * len(now) / RATE), prefix=" ".join(said))  # the app's budget
+    assert normalized(whole.text).endswith("mondaymorningat9") and not whole.hit_budget
+    for prefix in (None, " ".join(said)):  # the budget is what the decoder writes after the forced tokens
+        cut = read(max_new_tokens=3, prefix=prefix)
+        assert cut.hit_budget, (prefix, cut)
+        assert len(cut.text.split()) - len(prefix.split() if prefix else []) == 3, (prefix, cut)
 
 
 def test_a_final_after_a_restart_does_not_go_on_from_its_fragment(say, base):
