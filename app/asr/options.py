@@ -64,7 +64,7 @@ class RecognizerOptions:
     # read again with it, the reading in characters is kept. bench/rooms.py, Mandarin: CER clean
     # 0.532 -> 0.149 without the failures above (docs/performance.md, "Rooms and calls"). {}: never.
     latin_reread_prompt: dict = field(default_factory=lambda: {"zh": "以下是普通话的句子。"})
-    tokens_per_s: float = 12.0  # token budget per second of audio: bounds a repetition loop
+    tokens_per_s: float = 12.0  # tokens a decode may write per second of audio after its forced ones: bounds a loop
     # An utterance that is only one of the phrases Whisper invents on silence is dropped unless
     # the decode is sure of it (this avg log-prob or better, and no_speech_prob below 0.3).
     sure_logprob: float = -0.4
