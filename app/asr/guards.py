@@ -184,21 +184,7 @@ def drop_repeated_sentences(text: str) -> str:
         pieces[kept[-1]] = _ending_as(pieces[kept[-1]], pieces[run[-1]])
     if _restarted(pieces, kept):
         del kept[-1]
-    return _without_sentence_said_again("".join(pieces[j] for j in kept))
-
-
-def _without_sentence_said_again(text: str) -> str:
-    """No whole sentence right after the same one with its commas elsewhere, which the clause
-    runs above miss: "These days, a chicken of a red dish. These days a chicken of a red dish."
-    (Whisper base, a real voice at SNR 5 dB). Numbers stay as said."""
-    kept: list[str] = []
-    for sentence in sentences_of(text):
-        said = normalized(sentence)
-        if kept and ends_sentence(sentence) and ends_sentence(kept[-1]) and said == normalized(kept[-1]):
-            if said and not said.isdigit():
-                continue
-        kept.append(sentence)
-    return "".join(kept)
+    return "".join(pieces[j] for j in kept)
 
 
 def _ends_again(sentence: str, again: str) -> bool:

@@ -87,12 +87,6 @@ def test_the_guard_on_its_own():
     assert drop_repeated_sentences(" One. Two. One. Two. Three.") == " One. Two. Three."  # a run of two, twice
     assert drop_repeated_sentences(" It costs 3.5 dollars. It costs 3.5 dollars!") == " It costs 3.5 dollars!"
     assert drop_repeated_sentences("我爱你。我爱你。你呢？") == "我爱你。你呢？"
-    # Its commas elsewhere the second time (base, a real voice at SNR 5 dB): the same sentence.
-    assert (
-        drop_repeated_sentences(" These days, a chicken of a red dish. These days a chicken of a red dish. Hi.")
-        == " These days, a chicken of a red dish. Hi."
-    )
-    assert drop_repeated_sentences("我们今天，开会。我们今天开会。") == "我们今天，开会。"
     for said in (
         " Yes. No. Yes.",  # again only later
         " Thank you, thank you.",  # a short clause after a comma: people say that
