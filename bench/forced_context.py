@@ -51,7 +51,7 @@ def decode(model, encoded, tokens_in: list[int]) -> tuple[float, list[int]]:
         encoded,
         [tokens_in],
         beam_size=1,
-        max_length=len(tokens_in) + 60,
+        max_length=model.max_length,  # not len + budget: CTranslate2 halves it (app.asr.window._max_length)
         return_scores=True,
         suppress_blank=True,
         suppress_tokens=list(_suppressed(model, "en")),
