@@ -236,7 +236,8 @@ def test_a_final_after_a_long_forced_context_is_written_to_its_end_and_its_budge
     now = read16k(say("The results will be ready by Monday morning at nine.", "en-us"))
     window = np.concatenate([part for text in said for part in (read16k(say(text, "en-us")), tone(1, 0.0))] + [now])
     read = functools.partial(decode_window, base, window, "en", margin_s=3.0, beam_size=1, min_s=10.0)
-    whole = read(max_new_tokens=int(10 + 12 * len(now) / RATE), prefix=" ".join(said))  # the app's budget
+    budget = int(10 + RecognizerOptions().tokens_per_s * len(now) / RATE)  # as app.asr.decoding.decoded counts it
+    whole = read(max_new_tokens=budget, prefix=" ".join(said))
     assert re.search("mondaymorningat(9|nine)$", normalized(whole.text)) and not whole.hit_budget, whole
     for prefix in (None, " ".join(said)):  # the budget is what the decoder writes after the forced tokens
         cut = read(max_new_tokens=3, prefix=prefix)
