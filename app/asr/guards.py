@@ -182,9 +182,8 @@ def drop_repeated_sentences(text: str) -> str:
             length, run = 1, [i]
         del kept[-length:]
         pieces[kept[-1]] = _ending_as(pieces[kept[-1]], pieces[run[-1]])
-    if _restarted(pieces, kept):
-        del kept[-1]
-    return "".join(pieces[j] for j in kept)
+    said = [pieces[j] for j in kept]
+    return "".join(said[: len(said) - _restart_cut_short(said)])
 
 
 def _ends_again(sentence: str, again: str) -> bool:
@@ -194,12 +193,36 @@ def _ends_again(sentence: str, again: str) -> bool:
     return len(tail) >= 3 and not "".join(tail).isdigit() and said[-len(tail) :] == tail
 
 
-def _restarted(pieces: list[str], kept: list[int]) -> bool:
-    """The last piece starts the sentence before it over and stops short: a repeat the token
-    budget cut ("... the weeds. That frog jumped through"); as a forced prefix it went on looping."""
-    if len(kept) < 2 or not _starts_over(pieces[kept[-1]], pieces[kept[-2]]):
-        return False
-    return len([u for u in units_of(pieces[kept[-1]]) if normalized(u)]) >= _MIN_REPEATED_CLAUSE
+def _restart_cut_short(pieces: list[str]) -> int:
+    """How many of the last `pieces` start over the sentence before and stop short, four words or
+    more of it: a repeat the token budget cut ("... the weeds. That frog jumped through"); as a
+    forced prefix it went on looping. Shorter, it is left as said ("Good morning. Good")."""
+    length = _restart_length(pieces)
+    units = [u for piece in pieces[len(pieces) - length :] for u in units_of(piece) if normalized(u)]
+    return length if length and len(units) >= _MIN_REPEATED_CLAUSE else 0
+
+
+def _restart_length(pieces: list[str]) -> int:
+    """How many of the last `pieces` (clauses) start over what came before and stop short (0: none):
+    the last clause, the clause before it ("Good morning, good"); the unfinished last sentence, the
+    sentence before it ("These days, a chicken of a red dish. These days", SNR 5 dB: as the next
+    final's prefix it read "a chicken of a red dish." again)."""
+    if len(pieces) < 2 or ends_sentence(pieces[-1]):
+        return 0
+    if _starts_over(pieces[-1], pieces[-2]):
+        return 1
+    tail = _sentence_start(pieces, len(pieces) - 1)
+    if tail == 0:
+        return 0
+    before = "".join(pieces[_sentence_start(pieces, tail - 1) : tail])
+    return len(pieces) - tail if _starts_over("".join(pieces[tail:]), before) else 0
+
+
+def _sentence_start(pieces: list[str], index: int) -> int:
+    """The index of the first piece of the sentence `pieces[index]` is in."""
+    while index > 0 and not ends_sentence(pieces[index - 1]):
+        index -= 1
+    return index
 
 
 def _starts_over(piece: str, before: str) -> bool:
@@ -221,7 +244,7 @@ def without_restart(text: str) -> str:
     as the next final's forced prefix even a fragment made the decoder go on from it ("lazed will
     be ready by Monday morning." for "The results will be ready ...", on clean speech)."""
     pieces = [piece for piece in _CLAUSE_END.split(text) if piece]
-    return "".join(pieces[:-1]) if len(pieces) >= 2 and _starts_over(pieces[-1], pieces[-2]) else text
+    return "".join(pieces[: len(pieces) - _restart_length(pieces)])
 
 
 def _repeats(before: list[str], run: list[str], whole_sentences: bool) -> bool:

@@ -8,7 +8,7 @@ import pytest
 
 from app.asr.context import FinalContext
 from app.asr.decoding import Hearing
-from app.asr.guards import heard_in
+from app.asr.guards import heard_in, sentences_of
 from app.asr.options import RecognizerOptions
 from app.asr.units import normalized
 from app.asr.window import Decoded, decode_window
@@ -126,7 +126,12 @@ def test_audio_is_kept_for_whispers_window_at_most():
         ("He plays the guitar in a small band.", "The results will be ready by Monday morning.", False),
         ("铁铁铝铝铝", "铁铝铁铝铝铁铝铝铁铝", True),  # Mandarin at SNR 5 dB: the same characters, shuffled
         ("他是我的朋友。", "我们是朋友。", False),
-        ("Yes.", "Yes.", False),  # too short to tell from a speaker saying it again
+        # Short: only the last sentence again is an echo, read alone (a speaker's "Yes." again is
+        # "Yes." again alone); "The Q." for "Front, center." after a radio call, SNR 5 dB
+        ("Yes.", "Yes.", True),
+        ("Hello, calling the Q. The Q.", "The Q.", True),
+        ("Hello, calling the Q. The Q.", "Front, center.", False),
+        ("The Q. Over.", "The Q.", False),
         ("We met on Monday.", "We met on Monday and then again on Friday after the talk.", False),
         ("我们下周去北京。", "我们下周去北京。", True),
         # A countdown after a count (codec2-examples' vk5qi): the same digits shuffled, said
@@ -169,6 +174,11 @@ def test_a_restart_the_previous_final_ends_with_is_not_forced_as_the_next_prefix
     assert context.around(tone(1, 0.3), keep=200, seconds=15)[2] == "He plays the guitar in a small band."
     context.remember(tone(1, 0.1), "Good morning. How are", keep=200)  # not a restart: as said
     assert context.around(tone(1, 0.3), keep=200, seconds=15)[2].endswith("band. Good morning. How are")
+    # The sentence started over, not its last clause: given "These days", Whisper base wrote "a
+    # chicken of a red dish." again (codec2-examples' Harvard sentences, SNR 5 dB)
+    context.forget()
+    context.remember(tone(1, 0.1), "These days, a chicken of a red dish. These days", keep=200)
+    assert context.around(tone(1, 0.3), keep=200, seconds=15)[2] == "These days, a chicken of a red dish."
 
 
 def pink(seconds_of: np.ndarray, snr_db: float, seed: int) -> np.ndarray:
@@ -387,8 +397,15 @@ def test_a_final_that_loops_on_the_short_window_and_stops_short_in_context_is_re
     on the short window it looped on "DQ, DQ, DQ" (cut by the loop guard to "Hello, DQ, D"), and the
     finals after it took the call's words ("Front, center." read "DQ,"). A final still far too short
     is read through Whisper's 30 s window too. (CPUs differ in the words: an AVX2-only EPYC reads
-    "Hello, CQ. CQ, CQ is on CQ, which is K89Q. ...".)"""
-    assert_the_call_keeps_its_words(*human_finals("pink 5dB", base))
+    "Hello, CQ. CQ, CQ is on CQ, which is K89Q. ...".)
+    No final says again what the one before it ended with: given "These days, a chicken of a red
+    dish. These days", the next final began "a chicken of a red dish."; after the call ended "The
+    Q.", "Front, center." and "Rear, left." came as "The Q." three times."""
+    finals, call = human_finals("pink 5dB", base)
+    assert_the_call_keeps_its_words(finals, call)
+    assert normalized(" ".join(e["text"] for e in finals)).count("chicken") == 1, finals
+    for before, after in zip(finals, finals[1:]):
+        assert normalized(after["text"]) != normalized(sentences_of(before["text"])[-1]), (before, after)
 
 
 def test_mandarin_under_other_voices_is_heard_where_whisper_half_thinks_it_is_not_speech(base, tmp_path):

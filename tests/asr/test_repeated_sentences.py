@@ -129,6 +129,8 @@ def test_a_final_never_ends_a_sentence_and_says_its_end_again(say, tiny_en):
         # loop went on through four more utterances.
         ("That frog jumped through the weeds. That frog jumped through", "That frog jumped through the weeds."),
         ("The big dog left it on the old rug. The big dog left", "The big dog left it on the old rug."),
+        # started over across a comma: the sentence before is the whole sentence, not its last clause
+        ("These days, a chicken is a red dish. These days, a chicken", "These days, a chicken is a red dish."),
         # Too short to tell from speech (under four words), or a sentence that ends: kept.
         ("Good morning. Good", "Good morning. Good"),
         (
