@@ -33,12 +33,11 @@ class FinalContext:
         self.text = ""  # final text whose audio is no longer kept: the start of the next final's prompt
         self.kept: deque[tuple[np.ndarray, str]] = deque()  # the last finals' audio and text, oldest first
         self._recent: deque[list[str]] = deque(maxlen=_ECHO_FINALS)  # the last finals' words
-        self._ending: list[str] = []  # the words of the last final's last sentence
         self.unsure = False  # Whisper was unsure of the last final: the next is read with a beam at once
 
     def forget(self) -> None:
         """A new start (a reset, another language): no context."""
-        self.text, self.unsure, self._ending = "", False, []
+        self.text, self.unsure = "", False
         self.kept.clear()
         self._recent.clear()
 
@@ -52,7 +51,6 @@ class FinalContext:
             ):
                 self.text = joined([t for t in (self.text, self.kept.popleft()[1]) if t])[-keep:]
             self._recent.append(_words(self.kept[-1][1]))
-            self._ending = _words(sentences_of(self.kept[-1][1])[-1])
 
     def around(
         self, audio: np.ndarray, keep: int, seconds: float, way: str = "prefix"
@@ -99,7 +97,7 @@ class FinalContext:
             # short, only the last final's last sentence again: "The Q." for "Front, center." and
             # "Rear, left." after "... calling the Q. The Q." (a radio call, SNR 5 dB); read alone,
             # a speaker's "Yes." said again is "Yes." again
-            return bool(said) and said == self._ending
+            return bool(said and self.kept) and said == _words(sentences_of(self.kept[-1][1])[-1])
         if any(_echo_of(said, before) for before in self._recent if len(before) >= _MIN_ECHO_UNITS):
             return True
         # or several of them again: "The computer is broken. I love you. The computer is broken." (tiny.en)
