@@ -19,7 +19,8 @@ _CONTEXT_WINDOW = 28 * SAMPLE_RATE  # the utterances before + this one, within W
 # the next ("The most of the airport leaves" / "Every hour. I would like ...").
 _CONTEXT_GAP = SAMPLE_RATE
 _KEPT_FINALS = 8  # finals whose audio is kept, at most: more than `context_s` holds of short ones
-# An echo shorter than this many words or characters may be a speaker's "Yes." said again.
+# Shorter than this many words or characters, a final echoes only as exactly the last final's last
+# sentence: it may be a speaker's "Yes." said again (read alone, it stays "Yes.").
 _MIN_ECHO_UNITS = 3
 _ECHO_SHARE = 0.75  # of a final's words, an earlier final's in order
 _ECHO_FINALS = _KEPT_FINALS  # the finals a new one is checked against: what the prefix may hold
